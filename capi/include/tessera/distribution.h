@@ -1,0 +1,242 @@
+/*
+ * Distributions: data-parallel and model-parallel policies (Keras's
+ * DataParallel and ModelParallel), the dataset plan, and the current
+ * distribution (a process-wide default plus a per-thread scope stack).
+ */
+#ifndef TESSERA_DISTRIBUTION_H_
+#define TESSERA_DISTRIBUTION_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera/buffer.h"
+#include "tessera/error.h"
+#include "tessera/export.h"
+#include "tessera/layout.h"
+#include "tessera/layout_map.h"
+#include "tessera/mesh.h"
+
+TESSERA_BEGIN_DECLS
+
+/** A distribution. Immutable; safe to share across threads. */
+typedef struct tessera_distribution tessera_distribution;
+/** Options for creating a distribution. Mutable; one thread at a time. */
+typedef struct tessera_distribution_options tessera_distribution_options;
+/** How this process reads a dataset. Immutable. */
+typedef struct tessera_dataset_plan tessera_dataset_plan;
+
+typedef enum tessera_distribution_kind {
+  TESSERA_DISTRIBUTION_DATA_PARALLEL = 0,
+  TESSERA_DISTRIBUTION_MODEL_PARALLEL = 1,
+  TESSERA_DISTRIBUTION_KIND_FORCE_INT32 = 0x7fffffff
+} tessera_distribution_kind;
+
+/** Which Keras arithmetic the dataset plan follows. */
+typedef enum tessera_dataset_mode {
+  /** Current Keras: num_data_shards = min(R, P), contiguous replica groups. */
+  TESSERA_DATASET_MODE_CURRENT = 0,
+  /**
+   * Keras 3.0-3.4 exactly: batch_sizes_for_worker for DataParallel, the local
+   * device count rule for ModelParallel. Known flaw, kept on purpose: mesh
+   * (4, 2) over 2 processes gives one shard, so every process reads the whole
+   * global batch (fixed in Keras 3.5).
+   */
+  TESSERA_DATASET_MODE_KERAS_3_0 = 1,
+  TESSERA_DATASET_MODE_FORCE_INT32 = 0x7fffffff
+} tessera_dataset_mode;
+
+typedef enum tessera_dataset_plan_kind {
+  /** Leave the dataset as it is. */
+  TESSERA_DATASET_PLAN_PASSTHROUGH = 0,
+  /** Every process reads every global batch. */
+  TESSERA_DATASET_PLAN_REPLICATE = 1,
+  /** This process reads shard `shard_index` of `num_shards` of each batch. */
+  TESSERA_DATASET_PLAN_SHARD = 2,
+  TESSERA_DATASET_PLAN_KIND_FORCE_INT32 = 0x7fffffff
+} tessera_dataset_plan_kind;
+
+/** New options with defaults: auto-shard on, strict shape check, current dataset mode, process info from the runtime. @since 0.1 */
+TESSERA_API tessera_distribution_options* tessera_distribution_options_create(void);
+/** Frees `options`. NULL is allowed. @since 0.1 */
+TESSERA_API void tessera_distribution_options_destroy(tessera_distribution_options* options);
+/** Whether the dataset plan shards at all (Keras's auto_shard_dataset). @since 0.1 */
+TESSERA_API bool tessera_distribution_options_set_auto_shard_dataset(
+    tessera_distribution_options* options, bool auto_shard, tessera_error** out_error);
+/** How variable layouts are checked against variable shapes. @since 0.1 */
+TESSERA_API bool tessera_distribution_options_set_shape_check(
+    tessera_distribution_options* options, tessera_shape_check mode, tessera_error** out_error);
+/** Which dataset arithmetic to follow. @since 0.1 */
+TESSERA_API bool tessera_distribution_options_set_dataset_mode(
+    tessera_distribution_options* options, tessera_dataset_mode mode, tessera_error** out_error);
+/**
+ * Overrides the process count and id read from the runtime (for planning a
+ * job from outside it, and for tests). INVALID_ARGUMENT unless
+ * num_processes >= 1 and 0 <= process_id < num_processes.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_options* options,
+                                                          int64_t num_processes,
+                                                          int64_t process_id,
+                                                          tessera_error** out_error);
+
+/**
+ * DataParallel over `mesh`; the batch axis is its first axis. A mesh of rank
+ * > 1 logs a warning and still uses the first axis.
+ * @param options  may be NULL (defaults); copied.
+ * @return a new distribution owned by the caller (tessera_distribution_destroy), or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel(
+    const tessera_mesh* mesh, const tessera_distribution_options* options,
+    tessera_error** out_error);
+
+/**
+ * DataParallel over a 1-D mesh "batch" of `devices` (Keras's form, copied);
+ * NULL or an empty list means all devices of the default type.
+ * @return a new distribution owned by the caller, or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
+    const char* const* devices, size_t num_devices, const tessera_distribution_options* options,
+    tessera_error** out_error);
+
+/**
+ * ModelParallel over the layout map's mesh; the map is copied (a snapshot).
+ * @param batch_dim_name  the batch axis; NULL or "" for the mesh's first axis.
+ * @return a new distribution owned by the caller, or NULL: FAILED_PRECONDITION
+ *         when the map has no mesh, or when the job has more processes than
+ *         model replicas and they do not divide; INVALID_ARGUMENT for an
+ *         unknown batch axis.
+ * @since 0.1
+ */
+TESSERA_API tessera_distribution* tessera_distribution_create_model_parallel(
+    const tessera_layout_map* layout_map, const char* batch_dim_name,
+    const tessera_distribution_options* options, tessera_error** out_error);
+
+/** Frees `distribution`. NULL is allowed. Any thread. @since 0.1 */
+TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution);
+
+/** Kind of `distribution`; DATA_PARALLEL when NULL. @since 0.1 */
+TESSERA_API tessera_distribution_kind tessera_distribution_kind_of(
+    const tessera_distribution* distribution);
+/** The mesh as a new reference; NULL when `distribution` is NULL. @since 0.1 */
+TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution);
+/** The batch axis name; has the lifetime of `distribution`; "" when NULL. @since 0.1 */
+TESSERA_API const char* tessera_distribution_batch_dim_name(
+    const tessera_distribution* distribution);
+/** P, read at creation; 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_distribution_num_processes(const tessera_distribution* distribution);
+/** This process's id, read at creation; 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_distribution_process_id(const tessera_distribution* distribution);
+/** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_distribution_num_model_replicas(
+    const tessera_distribution* distribution);
+/** S = min(R, P); 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution);
+/** pid if R >= P, else pid / (P / R); 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution);
+
+/**
+ * Layout of an input batch: first dimension on the batch axis, the rest
+ * replicated.
+ * @return a new layout owned by the caller, or NULL (INVALID_ARGUMENT for
+ *         rank 0 or a negative dimension).
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_distribution_data_layout(
+    const tessera_distribution* distribution, const int64_t* dims, size_t num_dims,
+    tessera_error** out_error);
+
+/**
+ * Layout of a variable: `explicit_layout` when not NULL, else the layout
+ * map's rule for `path` (ModelParallel), else replicated; then checked
+ * against the shape with the distribution's shape-check mode.
+ * @return a new layout owned by the caller, or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_distribution_variable_layout(
+    const tessera_distribution* distribution, const char* path, const int64_t* dims,
+    size_t num_dims, const tessera_layout* explicit_layout, tessera_error** out_error);
+
+/**
+ * Layout for an intermediate tensor at `path`: the layout map's rule
+ * (ModelParallel). NULL with no error when there is none.
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
+    const tessera_distribution* distribution, const char* path, tessera_error** out_error);
+
+/**
+ * How this process reads a dataset of `global_batch_size` rows per step
+ * (negative: unknown, as an unbatched dataset).
+ * @return a new plan owned by the caller (tessera_dataset_plan_destroy), or
+ *         NULL (INVALID_ARGUMENT: unknown batch size, batch not divisible by
+ *         the number of shards, Keras 3.0 mesh incompatible with the local
+ *         device count).
+ * @since 0.1
+ */
+TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
+    const tessera_distribution* distribution, int64_t global_batch_size,
+    tessera_error** out_error);
+
+/**
+ * Keras's repr: "<DataParallel device_mesh=<DeviceMesh ...>>".
+ * @return a new buffer owned by the caller, or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_buffer* tessera_distribution_to_string(
+    const tessera_distribution* distribution, tessera_error** out_error);
+
+/** Kind of plan; PASSTHROUGH when NULL. @since 0.1 */
+TESSERA_API tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan);
+/** The global batch size planned for; 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan);
+/** Rows this process reads per step; 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan);
+/** Number of shards (1 unless SHARD); 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan);
+/** This process's shard; 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan);
+/** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise). @since 0.1 */
+TESSERA_API size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan);
+/**
+ * Rebatch size `index` (TF's batch_sizes_for_worker order).
+ * @return true on success; OUT_OF_RANGE when index >= the count.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t index,
+                                                   int64_t* out, tessera_error** out_error);
+/** Frees `plan`. NULL is allowed. @since 0.1 */
+TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan);
+
+/**
+ * The distribution in effect on this thread: the innermost open scope, else
+ * the process-wide default.
+ * @return a new reference owned by the caller, or NULL when there is none.
+ * @since 0.1
+ */
+TESSERA_API tessera_distribution* tessera_distribution_current(void);
+
+/** Sets the process-wide default; NULL clears it. Retained. Thread-safe. @since 0.1 */
+TESSERA_API void tessera_distribution_set_default(const tessera_distribution* distribution);
+
+/**
+ * Opens a scope on this thread in which `distribution` is current (Keras's
+ * `with distribution.scope():`). Retained until the scope is popped.
+ * @return true on success; INVALID_ARGUMENT when `distribution` is NULL.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_distribution_scope_push(const tessera_distribution* distribution,
+                                                 tessera_error** out_error);
+
+/**
+ * Closes this thread's innermost scope.
+ * @return true on success; FAILED_PRECONDITION when no scope is open.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_distribution_scope_pop(tessera_error** out_error);
+
+TESSERA_END_DECLS
+
+#endif /* TESSERA_DISTRIBUTION_H_ */

@@ -1,0 +1,67 @@
+/*
+ * Errors: opaque objects returned through a trailing `tessera_error** out_error`.
+ *
+ * A fallible function stores a new error in *out_error on failure (the caller
+ * destroys it) and returns its sentinel (NULL or false); on success it leaves
+ * *out_error untouched, so initialise it to NULL. out_error may be NULL when
+ * only the sentinel is wanted. No thread-local "last error" exists.
+ */
+#ifndef TESSERA_ERROR_H_
+#define TESSERA_ERROR_H_
+
+#include "tessera/export.h"
+
+TESSERA_BEGIN_DECLS
+
+/** An error. Opaque; created by the library, destroyed by the caller. */
+typedef struct tessera_error tessera_error;
+
+/** Error codes: the absl::StatusCode canonical codes, same numbers. */
+typedef enum tessera_code {
+  TESSERA_OK = 0,
+  TESSERA_CANCELLED = 1,
+  TESSERA_UNKNOWN = 2,
+  TESSERA_INVALID_ARGUMENT = 3,
+  TESSERA_DEADLINE_EXCEEDED = 4,
+  TESSERA_NOT_FOUND = 5,
+  TESSERA_ALREADY_EXISTS = 6,
+  TESSERA_PERMISSION_DENIED = 7,
+  TESSERA_RESOURCE_EXHAUSTED = 8,
+  TESSERA_FAILED_PRECONDITION = 9,
+  TESSERA_ABORTED = 10,
+  TESSERA_OUT_OF_RANGE = 11,
+  TESSERA_UNIMPLEMENTED = 12,
+  TESSERA_INTERNAL = 13,
+  TESSERA_UNAVAILABLE = 14,
+  TESSERA_DATA_LOSS = 15,
+  TESSERA_UNAUTHENTICATED = 16,
+  TESSERA_CODE_FORCE_INT32 = 0x7fffffff
+} tessera_code;
+
+/**
+ * The code of `error`; TESSERA_OK when `error` is NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_code tessera_error_code(const tessera_error* error);
+
+/**
+ * The message of `error`: UTF-8, NUL-terminated, never NULL ("" for a NULL
+ * error). It names the argument, the value received and what was expected.
+ * Has the lifetime of `error`.
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_error_message(const tessera_error* error);
+
+/**
+ * The upper-case name of `code` ("INVALID_ARGUMENT"); static storage.
+ * Unknown values give "UNKNOWN_CODE".
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_code_name(tessera_code code);
+
+/** Frees `error`. NULL is allowed. Any thread. @since 0.1 */
+TESSERA_API void tessera_error_destroy(tessera_error* error);
+
+TESSERA_END_DECLS
+
+#endif /* TESSERA_ERROR_H_ */

@@ -1,0 +1,165 @@
+/*
+ * Tensor layouts: for each tensor dimension, nothing (replicated), one mesh
+ * axis, or an ordered group of axes (split over their product, major first).
+ *
+ * A layout is immutable. One may be created without a mesh and given one
+ * exactly once with tessera_layout_with_mesh, which returns a new layout.
+ */
+#ifndef TESSERA_LAYOUT_H_
+#define TESSERA_LAYOUT_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera/buffer.h"
+#include "tessera/error.h"
+#include "tessera/export.h"
+#include "tessera/mesh.h"
+
+TESSERA_BEGIN_DECLS
+
+/** A tensor layout. Immutable; safe to share across threads. */
+typedef struct tessera_layout tessera_layout;
+
+/** How a layout is checked against a tensor shape. */
+typedef enum tessera_shape_check {
+  /** Every sharded dimension divisible by its shard count (as JAX). */
+  TESSERA_SHAPE_CHECK_STRICT = 0,
+  /** Uneven shards allowed: ceil-sized chunks (as XLA and DTensor). */
+  TESSERA_SHAPE_CHECK_CHUNK = 1,
+  TESSERA_SHAPE_CHECK_FORCE_INT32 = 0x7fffffff
+} tessera_shape_check;
+
+/**
+ * Creates a layout with at most one axis per dimension.
+ *
+ * @param axes      one entry per tensor dimension: an axis name, or NULL/""
+ *                  for a replicated dimension; copied. May be NULL when
+ *                  num_axes is 0 (a scalar).
+ * @param num_axes  the tensor rank.
+ * @param mesh      the mesh, or NULL to give one later. Retained.
+ * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
+ *         INVALID_ARGUMENT for an axis used twice, or (with a mesh) an axis
+ *         the mesh lacks ("Invalid axis names for Layout. ...").
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_layout_create(const char* const* axes, size_t num_axes,
+                                                  const tessera_mesh* mesh,
+                                                  tessera_error** out_error);
+
+/**
+ * Creates a layout whose dimensions may be split over groups of axes.
+ *
+ * @param axis_names   the axes of every dimension, concatenated in order.
+ * @param group_sizes  per dimension, how many of `axis_names` it takes
+ *                     (0 = replicated); their sum must be num_axis_names.
+ * @param num_dims     the tensor rank (entries in `group_sizes`).
+ * @param mesh         the mesh, or NULL. Retained.
+ * @return a new layout owned by the caller, or NULL (errors as
+ *         tessera_layout_create, plus INVALID_ARGUMENT when the group sizes
+ *         do not add up).
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_layout_create_grouped(const char* const* axis_names,
+                                                          size_t num_axis_names,
+                                                          const size_t* group_sizes,
+                                                          size_t num_dims,
+                                                          const tessera_mesh* mesh,
+                                                          tessera_error** out_error);
+
+/**
+ * A layout of `rank` replicated dimensions on `mesh` (may be NULL).
+ * @return a new layout owned by the caller, or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_layout_create_replicated(size_t rank, const tessera_mesh* mesh,
+                                                             tessera_error** out_error);
+
+/**
+ * `layout` given `mesh`.
+ * @return a new layout owned by the caller, or NULL: FAILED_PRECONDITION when
+ *         `layout` already has a mesh ("Cannot override device mesh value"),
+ *         INVALID_ARGUMENT when its axes are not in `mesh`.
+ * @since 0.1
+ */
+TESSERA_API tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout,
+                                                     const tessera_mesh* mesh,
+                                                     tessera_error** out_error);
+
+/** Frees `layout`. NULL is allowed. Any thread. @since 0.1 */
+TESSERA_API void tessera_layout_destroy(tessera_layout* layout);
+
+/** Tensor rank of `layout`; 0 when NULL. @since 0.1 */
+TESSERA_API size_t tessera_layout_rank(const tessera_layout* layout);
+
+/**
+ * The mesh of `layout`.
+ * @return a new reference owned by the caller, or NULL when the layout has no
+ *         mesh (or is NULL).
+ * @since 0.1
+ */
+TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout);
+
+/**
+ * Number of mesh axes dimension `dim` is split over (0 = replicated).
+ * @return true on success; OUT_OF_RANGE when dim >= rank.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
+                                         tessera_error** out_error);
+
+/**
+ * Axis `position` of dimension `dim`: UTF-8, has the lifetime of `layout`.
+ * @return the name, or NULL (OUT_OF_RANGE for a bad dim or position).
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_layout_axis(const tessera_layout* layout, size_t dim,
+                                            size_t position, tessera_error** out_error);
+
+/**
+ * Number of shards of dimension `dim`: the product of its axes' sizes.
+ * @return true on success; FAILED_PRECONDITION without a mesh, OUT_OF_RANGE
+ *         when dim >= rank.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_t* out,
+                                            tessera_error** out_error);
+
+/**
+ * Checks `layout` against a global tensor shape: a mesh is attached
+ * (FAILED_PRECONDITION), ranks agree, dimensions are >= 0 and, in strict
+ * mode, each sharded dimension is divisible by its shard count
+ * (INVALID_ARGUMENT naming the dimension, its size and the axes).
+ * @return true when the layout fits.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dims,
+                                            size_t num_dims, tessera_shape_check mode,
+                                            tessera_error** out_error);
+
+/**
+ * The largest per-device shard shape, ceil(dim / shards) per dimension.
+ * @param out       receives num_dims entries.
+ * @param capacity  room in `out`; OUT_OF_RANGE when below num_dims.
+ * @return true on success (the layout is checked as in chunk mode first).
+ * @since 0.1
+ */
+TESSERA_API bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
+                                                size_t num_dims, int64_t* out, size_t capacity,
+                                                tessera_error** out_error);
+
+/** True when both have the same axes and equal meshes (or none). @since 0.1 */
+TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b);
+
+/**
+ * Keras's repr: "<TensorLayout axes=('data', None), device_mesh=<DeviceMesh ...>>".
+ * @return a new buffer owned by the caller, or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_buffer* tessera_layout_to_string(const tessera_layout* layout,
+                                                     tessera_error** out_error);
+
+TESSERA_END_DECLS
+
+#endif /* TESSERA_LAYOUT_H_ */

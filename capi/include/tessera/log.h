@@ -1,0 +1,47 @@
+/*
+ * The library's log channel. By default warnings and errors go to stderr.
+ */
+#ifndef TESSERA_LOG_H_
+#define TESSERA_LOG_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tessera/error.h"
+#include "tessera/export.h"
+
+TESSERA_BEGIN_DECLS
+
+typedef enum tessera_log_level {
+  TESSERA_LOG_DEBUG = 0,
+  TESSERA_LOG_INFO = 1,
+  TESSERA_LOG_WARNING = 2,
+  TESSERA_LOG_ERROR = 3,
+  TESSERA_LOG_LEVEL_FORCE_INT32 = 0x7fffffff
+} tessera_log_level;
+
+/**
+ * Receives one log message. `message` is UTF-8, NUL-terminated, `message_size`
+ * bytes long, and valid only during the call. Runs on the thread that logs
+ * (any thread, possibly several at once); it must not call
+ * tessera_set_log_callback.
+ */
+typedef void (*tessera_log_fn)(tessera_log_level level, const char* message,
+                               size_t message_size, void* user_data);
+
+/**
+ * Routes messages of `min_level` and above to `callback`; a NULL `callback`
+ * restores the default (stderr, warnings and above). `user_data` is passed
+ * back unchanged; the caller keeps ownership and must keep it valid until the
+ * callback is replaced. Thread-safe.
+ *
+ * @return false (INVALID_ARGUMENT) when `min_level` is not a tessera_log_level.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_set_log_callback(tessera_log_fn callback, void* user_data,
+                                          tessera_log_level min_level,
+                                          tessera_error** out_error);
+
+TESSERA_END_DECLS
+
+#endif /* TESSERA_LOG_H_ */

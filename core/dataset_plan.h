@@ -1,0 +1,69 @@
+// Which part of the dataset each process reads: Keras's auto-sharding
+// arithmetic, as a pure function of the global batch size and the job.
+//
+// kCurrent follows Keras HEAD (num_data_shards = min(R, P), contiguous
+// replica groups). kKeras30 reproduces Keras 3.0-3.4 exactly, including its
+// known flaw: for ModelParallel the shard count is derived from the local
+// device count, so mesh (4, 2) over 2 processes yields ONE shard and every
+// process reads the whole global batch (fixed upstream in Keras 3.5).
+#ifndef TESSERA_CORE_DATASET_PLAN_H_
+#define TESSERA_CORE_DATASET_PLAN_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace tessera {
+
+// Numbers match tessera_dataset_mode in the C ABI.
+enum class DatasetMode { kCurrent = 0, kKeras30 = 1 };
+
+struct DatasetPlan {
+  // Numbers match tessera_dataset_plan_kind in the C ABI.
+  enum class Kind {
+    kPassthrough = 0,  // leave the dataset as it is
+    kReplicate = 1,    // every process reads every global batch
+    kShard = 2,        // process reads shard `shard_index` of `num_shards`
+  };
+  Kind kind = Kind::kPassthrough;
+  int64_t global_batch_size = 0;
+  // Rows this process reads per global step (G for passthrough/replicate).
+  int64_t per_process_batch_size = 0;
+  int64_t num_shards = 1;
+  int64_t shard_index = 0;
+  // kKeras30 DataParallel only: the sub-batch sizes TF's
+  // batch_sizes_for_worker(G, P, 1, pid) gives this worker for rebatching
+  // (P entries; they differ by at most one when G % P != 0). Empty otherwise.
+  std::vector<int64_t> rebatch_sizes;
+};
+
+// What the plan depends on, gathered by the distribution.
+struct DatasetJob {
+  bool model_parallel = false;
+  bool auto_shard = true;
+  int64_t num_processes = 1;
+  int64_t process_id = 0;
+  int64_t num_model_replicas = 1;  // R
+  int64_t mesh_batch_size = 1;     // size of the batch axis (kKeras30)
+  int64_t mesh_size = 1;           // devices in the mesh (kKeras30)
+};
+
+// Errors (INVALID_ARGUMENT): unknown batch size (global_batch_size < 0, as an
+// unbatched or dynamically batched dataset), a batch not divisible by the
+// shard count, and (kKeras30) a mesh batch axis incompatible with the local
+// device count. Messages follow Keras's.
+absl::StatusOr<DatasetPlan> PlanDataset(const DatasetJob& job,
+                                        int64_t global_batch_size,
+                                        DatasetMode mode);
+
+// TF's batch_sizes_for_worker(G, W, R, worker_index): W*R sizes summing to G,
+// differing by at most one, rotated so the worker's own sub-batches come first.
+std::vector<int64_t> BatchSizesForWorker(int64_t global_batch_size,
+                                         int64_t num_workers,
+                                         int64_t num_replicas_per_worker,
+                                         int64_t worker_index);
+
+}  // namespace tessera
+
+#endif  // TESSERA_CORE_DATASET_PLAN_H_

@@ -1,0 +1,74 @@
+// Devices: what a process (and, after multi-host start-up, the job) has.
+//
+// A device is a value: global id, platform, owning process and local ordinal.
+// Its Keras string form is "<platform>:<id>" ("gpu:3"). Discovery in this file
+// is local and CPU-only: one CPU device, or N when TESSERA_CPU_DEVICE_COUNT=N
+// (the role XLA's --xla_force_host_platform_device_count plays), so that
+// multi-device behaviour is testable anywhere. A runtime that knows the whole
+// job (initialize(), later) installs the global list with SetGlobalDevices.
+#ifndef TESSERA_CORE_DEVICE_H_
+#define TESSERA_CORE_DEVICE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tessera {
+
+// Numbers match tessera_platform in the C ABI.
+enum class Platform { kCpu = 0, kGpu = 1, kTpu = 2 };
+
+// "cpu", "gpu", "tpu".
+absl::string_view PlatformName(Platform platform);
+
+// Case-insensitive; "cuda" is accepted as "gpu" (PyTorch's name for it).
+absl::StatusOr<Platform> ParsePlatform(absl::string_view text);
+
+struct Device {
+  int64_t id = 0;             // global id, unique within the platform
+  Platform platform = Platform::kCpu;
+  int64_t process_index = 0;  // the process that owns the device
+  int64_t local_ordinal = 0;  // index among the owning process's devices
+
+  // Keras's string form: "gpu:3".
+  std::string ToString() const;
+
+  friend bool operator==(const Device& a, const Device& b) {
+    return a.id == b.id && a.platform == b.platform &&
+           a.process_index == b.process_index &&
+           a.local_ordinal == b.local_ordinal;
+  }
+  friend bool operator!=(const Device& a, const Device& b) { return !(a == b); }
+};
+
+// Parses "<platform>:<id>" or "<platform>" (id 0, as Keras 3.12+ accepts).
+// The id must be a non-negative decimal integer. The result is resolved
+// against the current device list: a listed device keeps its process and
+// ordinal; an unlisted one is taken as owned by process 0 with ordinal = id,
+// so meshes over simulated devices can be planned on any machine.
+absl::StatusOr<Device> ParseDevice(absl::string_view text);
+
+// The largest device count TESSERA_CPU_DEVICE_COUNT may ask for.
+inline constexpr int64_t kMaxCpuDeviceCount = int64_t{1} << 20;
+
+// Lists the devices of one platform. `type` empty means "accelerators if any,
+// else CPU" (Keras's rule); otherwise a platform name. A known platform with
+// no devices yields an empty list. Fails with INVALID_ARGUMENT on an unknown
+// type or an unusable TESSERA_CPU_DEVICE_COUNT.
+absl::StatusOr<std::vector<Device>> ListDevices(absl::string_view type = "");
+
+// The size of ListDevices(type); never sums platforms.
+absl::StatusOr<int64_t> GetDeviceCount(absl::string_view type = "");
+
+// Installs the job-wide device list (all platforms) that ListDevices returns
+// from then on; nullopt returns to local discovery. Thread-safe.
+void SetGlobalDevices(std::optional<std::vector<Device>> devices);
+
+}  // namespace tessera
+
+#endif  // TESSERA_CORE_DEVICE_H_

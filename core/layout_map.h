@@ -1,0 +1,89 @@
+// LayoutMap: insertion-ordered rules from variable paths to layouts.
+//
+// Lookup: an exact key wins; otherwise every key is an RE2 pattern and all of
+// them are matched at once with one RE2::Set (one pass over the path, however
+// many rules), with re.search semantics by default (Keras 3.0-3.13) or
+// fullmatch as an option (Keras 3.14+). No match yields "none"; several
+// matches are an error that lists every matching key in insertion order.
+//
+// Thread safety: const methods may run concurrently with each other; the
+// mutating ones (Set, Delete) must not run concurrently with anything else on
+// the same map. Copies share the compiled matcher until either is modified.
+#ifndef TESSERA_CORE_LAYOUT_MAP_H_
+#define TESSERA_CORE_LAYOUT_MAP_H_
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/synchronization/mutex.h"
+#include "core/layout.h"
+
+namespace tessera {
+
+// Numbers match tessera_key_match in the C ABI.
+enum class KeyMatch {
+  kSearch = 0,     // re.search: the pattern may match anywhere in the path
+  kFullMatch = 1,  // re.fullmatch: the pattern must match the whole path
+};
+
+class LayoutMap {
+ public:
+  // `mesh` may be null (then inserted layouts keep whatever mesh they have).
+  explicit LayoutMap(MeshPtr mesh, KeyMatch match = KeyMatch::kSearch);
+  LayoutMap(const LayoutMap& other);
+  LayoutMap& operator=(const LayoutMap& other);
+  ~LayoutMap();
+
+  // Appends a rule. Errors: ALREADY_EXISTS for a key already present (Keras's
+  // message); INVALID_ARGUMENT for an empty key or a pattern RE2 rejects
+  // (naming the key and RE2's reason), or a layout whose axes the map's mesh
+  // lacks. A layout without a mesh gets the map's mesh.
+  absl::Status Set(std::string key, TensorLayout layout);
+
+  // Removes the rule with exactly this key; NOT_FOUND otherwise.
+  absl::Status Delete(absl::string_view key);
+
+  // Index of the rule `path` selects, or -1 when none does.
+  // FAILED_PRECONDITION when several patterns match (message lists them).
+  absl::StatusOr<int64_t> Find(absl::string_view path) const;
+
+  // The layout `path` selects, or nullptr when none does (errors as Find).
+  absl::StatusOr<LayoutPtr> Get(absl::string_view path) const;
+
+  size_t size() const { return keys_.size(); }
+  // Rule `index` (< size()).
+  const std::string& key(size_t index) const { return keys_[index]; }
+  const LayoutPtr& layout(size_t index) const { return layouts_[index]; }
+  const MeshPtr& mesh() const { return mesh_; }
+  KeyMatch match() const { return match_; }
+
+ private:
+  class Matcher;
+
+  absl::StatusOr<std::shared_ptr<const Matcher>> GetMatcher() const;
+  void InvalidateMatcher();
+
+  MeshPtr mesh_;
+  KeyMatch match_;
+  std::vector<std::string> keys_;
+  std::vector<LayoutPtr> layouts_;
+  absl::flat_hash_map<std::string, size_t> index_of_key_;
+
+  // Built on the first lookup after a change. `matcher_raw_` is the lock-free
+  // fast path; `matcher_` owns it and is written under `mu_`.
+  mutable absl::Mutex mu_;
+  mutable std::shared_ptr<const Matcher> matcher_;
+  mutable std::atomic<const Matcher*> matcher_raw_{nullptr};
+};
+
+using LayoutMapPtr = std::shared_ptr<const LayoutMap>;
+
+}  // namespace tessera
+
+#endif  // TESSERA_CORE_LAYOUT_MAP_H_
