@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace tessera {
 
@@ -52,6 +53,10 @@ struct Device {
 // ordinal; an unlisted one is taken as owned by process 0 with ordinal = id,
 // so meshes over simulated devices can be planned on any machine.
 absl::StatusOr<Device> ParseDevice(absl::string_view text);
+
+// ParseDevice over many names at once (resolution costs one pass over the
+// device list). Errors name the entry: "Argument 'devices' entry 2: ...".
+absl::StatusOr<std::vector<Device>> ParseDevices(absl::Span<const std::string> texts);
 
 // The largest device count TESSERA_CPU_DEVICE_COUNT may ask for.
 inline constexpr int64_t kMaxCpuDeviceCount = int64_t{1} << 20;

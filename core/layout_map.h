@@ -66,7 +66,7 @@ class LayoutMap {
  private:
   class Matcher;
 
-  absl::StatusOr<std::shared_ptr<const Matcher>> GetMatcher() const;
+  absl::StatusOr<const Matcher*> GetMatcher() const;
   void InvalidateMatcher();
 
   MeshPtr mesh_;

@@ -21,6 +21,10 @@ std::string PyStrRepr(absl::string_view s);
 std::string PyStrListRepr(absl::Span<const std::string> items);
 // {'a', 'b'} (sorted, since Python's set order is unspecified); set() if empty.
 std::string PyStrSetRepr(std::vector<std::string> items);
+// A layout dimension as Keras prints it: None, 'model' or ('data', 'model').
+std::string PyAxisGroupRepr(absl::Span<const std::string> group);
+// A layout's axes tuple: ('data', None), ('model',), ().
+std::string PyAxesRepr(absl::Span<const std::vector<std::string>> axes);
 
 std::string KerasRepr(const DeviceMesh& mesh);
 std::string KerasRepr(const TensorLayout& layout);

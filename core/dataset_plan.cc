@@ -1,0 +1,119 @@
+#include "core/dataset_plan.h"
+
+#include <algorithm>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+
+namespace tessera {
+namespace {
+
+absl::Status UnknownBatchSize() {
+  return absl::InvalidArgumentError(
+      "The batch size of the input dataset is unknown. Please config the batch size for "
+      "the input dataset, e.g via `dataset.batch(batch_size)` (argument "
+      "'global_batch_size' is negative)");
+}
+
+DatasetPlan Passthrough(int64_t g) {
+  DatasetPlan plan;
+  plan.kind = DatasetPlan::Kind::kPassthrough;
+  plan.global_batch_size = g;
+  plan.per_process_batch_size = g;
+  return plan;
+}
+
+DatasetPlan Replicate(int64_t g) {
+  DatasetPlan plan = Passthrough(g);
+  plan.kind = DatasetPlan::Kind::kReplicate;
+  return plan;
+}
+
+DatasetPlan Shard(int64_t g, int64_t per_process, int64_t num_shards, int64_t index) {
+  DatasetPlan plan;
+  plan.kind = DatasetPlan::Kind::kShard;
+  plan.global_batch_size = g;
+  plan.per_process_batch_size = per_process;
+  plan.num_shards = num_shards;
+  plan.shard_index = index;
+  return plan;
+}
+
+// Keras HEAD: TFDatasetAdapter._distribute_dataset with num_data_shards and
+// data_shard_id.
+absl::StatusOr<DatasetPlan> PlanCurrent(const DatasetJob& job, int64_t g) {
+  if (!job.auto_shard || job.num_processes <= 1) return Passthrough(g);
+  if (g < 0) return UnknownBatchSize();
+  const int64_t r = job.num_model_replicas;
+  const int64_t p = job.num_processes;
+  if (r == 1) return Replicate(g);
+  const int64_t shards = std::min(r, p);
+  const int64_t index = r >= p ? job.process_id : job.process_id / (p / r);
+  if (index >= shards) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "Process ", job.process_id, " maps to data shard ", index, " but there are only ",
+        shards, " shards: num_processes=", p, " is not divisible by num_model_replicas=", r));
+  }
+  if (g % shards != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Global batch size must be divisible by the number of shards. `global_batch_size`=",
+        g, " and `num_shards`=", shards));
+  }
+  return Shard(g, g / shards, shards, index);
+}
+
+// Keras 3.0-3.4 DataParallel.distribute_dataset.
+absl::StatusOr<DatasetPlan> PlanKeras30DataParallel(const DatasetJob& job, int64_t g) {
+  const int64_t p = job.num_processes;
+  DatasetPlan plan = Shard(g, 0, p, job.process_id);
+  plan.rebatch_sizes = BatchSizesForWorker(g, p, 1, job.process_id);
+  plan.per_process_batch_size = plan.rebatch_sizes.front();
+  return plan;
+}
+
+// Keras 3.0-3.4 ModelParallel.distribute_dataset: shards from the local
+// device count (the flaw documented in the header is kept on purpose).
+absl::StatusOr<DatasetPlan> PlanKeras30ModelParallel(const DatasetJob& job, int64_t g) {
+  const int64_t b = job.mesh_batch_size;
+  const int64_t local = job.mesh_size / job.num_processes;
+  if (b < local) return Replicate(g);
+  if (local == 0 || b % local != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "The Batch dimension of the mesh is not compatible with the local worker device "
+        "count. Mesh batch dim = ", b, " and local device count = ", local));
+  }
+  const int64_t shards = b / local;
+  return Shard(g, g / shards, shards, job.process_id % shards);
+}
+
+absl::StatusOr<DatasetPlan> PlanKeras30(const DatasetJob& job, int64_t g) {
+  if (!job.auto_shard || job.num_processes <= 1) return Passthrough(g);
+  if (g < 0) return UnknownBatchSize();
+  return job.model_parallel ? PlanKeras30ModelParallel(job, g)
+                            : PlanKeras30DataParallel(job, g);
+}
+
+}  // namespace
+
+std::vector<int64_t> BatchSizesForWorker(int64_t global_batch_size, int64_t num_workers,
+                                         int64_t num_replicas_per_worker,
+                                         int64_t worker_index) {
+  const int64_t n = num_workers * num_replicas_per_worker;
+  const int64_t offset = worker_index * num_replicas_per_worker;
+  const int64_t floor = global_batch_size / n;
+  const int64_t num_ceil = global_batch_size - n * floor;
+  std::vector<int64_t> sizes(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t j = (i + offset) % n;  // rotate left by `offset`
+    sizes[i] = floor + (j < num_ceil ? 1 : 0);
+  }
+  return sizes;
+}
+
+absl::StatusOr<DatasetPlan> PlanDataset(const DatasetJob& job, int64_t global_batch_size,
+                                        DatasetMode mode) {
+  if (mode == DatasetMode::kKeras30) return PlanKeras30(job, global_batch_size);
+  return PlanCurrent(job, global_batch_size);
+}
+
+}  // namespace tessera
