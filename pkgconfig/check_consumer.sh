@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The packaging check: install the build into a staging tree, compile
+# consumer.c with nothing but the flags `pkg-config --cflags --libs tessera`
+# gives for that tree, run it against the staged library and check its output.
+# Also checks that README.md's C example is consumer.c, so the README's code
+# is the code this test compiles.
+#
+# Usage: check_consumer.sh BUILDDIR PREFIX LIBDIR CONSUMER_C README VERSION
+#   PREFIX, LIBDIR: Meson's `prefix` and `libdir` options (LIBDIR may be
+#   relative to PREFIX); VERSION: the project version.
+set -euo pipefail
+
+if (($# != 6)); then
+  echo "usage: $0 BUILDDIR PREFIX LIBDIR CONSUMER_C README VERSION" >&2
+  exit 2
+fi
+builddir=$1 prefix=$2 libdir=$3 consumer=$4 readme=$5 version=$6
+
+fail() {
+  printf 'check_consumer: FAIL: %s\n' "$*" >&2
+  exit 1
+}
+
+# The README's ```c block after the "<!-- pkgconfig/consumer.c -->" marker
+# must be consumer.c from its first #include on.
+check_readme() {
+  local shown actual
+  shown=$(awk '/<!-- pkgconfig\/consumer.c -->/ { armed = 1; next }
+               armed && /^```c$/ { inside = 1; next }
+               inside && /^```$/ { exit }
+               inside { print }' "$readme")
+  actual=$(sed -n '/^#include/,$p' "$consumer")
+  [[ -n $shown ]] || fail "$readme has no C block after <!-- pkgconfig/consumer.c -->"
+  if [[ $shown != "$actual" ]]; then
+    diff <(printf '%s\n' "$shown") <(printf '%s\n' "$actual") >&2 || true
+    fail "README.md's C example differs from $consumer (diff above: README < > consumer.c)"
+  fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+stage=$tmp/stage
+[[ $libdir == /* ]] || libdir=$prefix/$libdir
+staged_libdir=$stage$libdir
+
+check_readme
+
+meson install --quiet --no-rebuild --destdir "$stage" -C "$builddir" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log" >&2; fail "meson install --destdir failed"; }
+[[ -f $staged_libdir/pkgconfig/tessera.pc ]] ||
+  fail "no tessera.pc in $staged_libdir/pkgconfig (installed: $(cd "$stage" && find . -name '*.pc'))"
+
+# The staged .pc file and only it: the sysroot maps its absolute paths into the stage.
+export PKG_CONFIG_PATH=$staged_libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
+flags=$(pkg-config --cflags --libs tessera) || fail "pkg-config --cflags --libs tessera failed"
+echo "pkg-config flags: $flags"
+
+# -std=c99 and the warnings check the headers' promise; locations come only from pkg-config.
+# shellcheck disable=SC2086  # the flags are words
+"${CC:-cc}" -std=c99 -Wall -Wextra -pedantic -Werror -o "$tmp/consumer" "$consumer" $flags ||
+  fail "consumer.c does not build with pkg-config's flags"
+
+export LD_LIBRARY_PATH=$staged_libdir
+ldd "$tmp/consumer" | grep -qF "$staged_libdir/libtessera.so.0" ||
+  fail "consumer does not load the staged library: $(ldd "$tmp/consumer" | grep tessera)"
+
+expected="tessera $version
+decoder/dense_1/kernel -> <TensorLayout axes=(None, 'model'), device_mesh=<DeviceMesh shape=(2, 4), axis_names=['batch', 'model']>>
+dimension 1 is split into 4 shards
+rule \"dense[\" -> INVALID_ARGUMENT"
+actual=$("$tmp/consumer") || fail "consumer exited with status $? (output: $actual)"
+if [[ $actual != "$expected" ]]; then
+  diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") >&2 || true
+  fail "consumer's output is not the expected one (diff above: expected < > actual)"
+fi
+echo "consumer built with pkg-config alone and printed the expected output"

@@ -1,0 +1,46 @@
+# shellcheck shell=bash
+# Shared by plan.sh and test.sh (sourced, not run): the repository root as the
+# working directory, and one way to configure and build a build directory.
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+# Logs of configure and build steps; inside the ignored build* pattern.
+readonly LOG_DIR=build-logs
+
+# Prints a progress line on stderr, so stdout stays the commands' own output.
+say() {
+  printf '==> %s\n' "$*" >&2
+}
+
+# Runs "$@" with its output in $LOG_DIR/$1.log; on failure prints the log's
+# tail and returns the command's status.
+logged() {
+  local name=$1 status=0
+  shift
+  mkdir -p "$LOG_DIR"
+  "$@" >"$LOG_DIR/$name.log" 2>&1 || status=$?
+  if ((status != 0)); then
+    printf '%s failed (status %d); last lines of %s:\n' "$*" "$status" "$LOG_DIR/$name.log" >&2
+    tail -n 60 "$LOG_DIR/$name.log" >&2
+  fi
+  return "$status"
+}
+
+# configure DIR MESON_OPTION...: sets up DIR, or applies the options to an
+# existing DIR (so a build dir from an older run gets today's options).
+configure() {
+  local dir=$1
+  shift
+  if [[ -f $dir/meson-private/coredata.dat ]]; then
+    logged "$dir-configure" meson configure "$dir" "$@"
+  else
+    logged "$dir-configure" meson setup "$dir" "$@"
+  fi
+}
+
+# build DIR [NINJA_ARG...]: builds DIR (all targets unless some are named).
+build() {
+  local dir=$1
+  shift
+  logged "$dir-build" ninja -C "$dir" "$@"
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# README command 1: installs what is missing, builds, and runs `tessera plan`
+# (with no arguments: its built-in default, GPT-2 small on a batch=2,model=4
+# mesh of 8 simulated CPU devices). Arguments go to `tessera plan` unchanged:
+#   bash scripts/plan.sh --mesh batch=4,model=2
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+say "dependencies (scripts/install-deps.sh)"
+bash scripts/install-deps.sh
+say "configure and build (build/; logs in $LOG_DIR/)"
+configure build -Dbuildtype=debugoptimized
+build build
+say "build/cli/tessera plan $*"
+exec build/cli/tessera plan "$@"

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# README command 2: installs what is missing, builds, and runs every test.
+#
+#   1. build/       -Dbuildtype=debugoptimized: every suite but the benchmark
+#                   ones and pkgconfig;
+#   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer (leak checks
+#                   on, first report aborts): suites core, capi, conformance;
+#   3. the pkg-config consumer (suite pkgconfig of build/).
+#
+# The last line is the totals over every test run, from Meson's testlog JSON:
+#   N passed, N failed[, N skipped]
+# A step that breaks before its tests run (configure, build, a run with no
+# test) counts as one failure. Exits non-zero when anything failed.
+# Sized for 2 cores: ninja -j2, two tests at a time.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+readonly JOBS=2
+readonly ASAN_SUITES=(core capi conformance)
+
+passed=0
+failed=0
+skipped=0
+
+# Counts a step that broke before its tests could report.
+broken() {
+  printf 'test.sh: FAILED: %s\n' "$*" >&2
+  failed=$((failed + 1))
+}
+
+# The suites of DIR's tests, one a line, without the project prefix.
+suites_of() {
+  meson introspect --tests "$1" | python3 -c '
+import json, sys
+names = {s.split(":")[-1] for t in json.load(sys.stdin) for s in t["suite"]}
+print("\n".join(sorted(names)))'
+}
+
+# Adds the results in one Meson testlog JSON file (one object a line) to the
+# totals; returns 1 when it holds no test.
+add_results() {
+  local counts
+  counts=$(python3 - "$1" <<'EOF'
+import json, sys
+kind = {"OK": "passed", "EXPECTEDFAIL": "passed", "SKIP": "skipped"}  # everything else failed
+totals = {"passed": 0, "failed": 0, "skipped": 0}
+with open(sys.argv[1]) as log:
+    for line in log:
+        if line.strip():
+            totals[kind.get(json.loads(line)["result"], "failed")] += 1
+print(totals["passed"], totals["failed"], totals["skipped"])
+EOF
+  ) || return 1
+  local p f s
+  read -r p f s <<<"$counts"
+  passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+  printf '    %s: %d passed, %d failed, %d skipped\n' "$(basename "$1")" "$p" "$f" "$s" >&2
+  ((p + f + s > 0))
+}
+
+# run_tests LABEL DIR [MESON_TEST_ARG...]: one `meson test` run, counted.
+run_tests() {
+  local label=$1 dir=$2
+  shift 2
+  local log=$dir/meson-logs/testlog-$label.json
+  rm -f "$log"
+  # Its status is not needed: every failure is in the log.
+  meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$JOBS" \
+    --logbase "testlog-$label" "$@" || true
+  if [[ ! -f $log ]] || ! add_results "$log"; then
+    broken "$label: meson test ran no test"
+  fi
+}
+
+# configure_and_build DIR OPTION...: a step; failures are counted.
+configure_and_build() {
+  local dir=$1
+  configure "$@" || { broken "configure $dir"; return 1; }
+  build "$dir" -j"$JOBS" || { broken "build $dir"; return 1; }
+}
+
+normal_tests() {
+  local suite args=()
+  while read -r suite; do
+    # Benchmarks are timed, not tested; the consumer check runs last, on its own.
+    [[ $suite == *bench* || $suite == pkgconfig ]] && args+=(--no-suite "$suite")
+  done < <(suites_of build)
+  run_tests normal build "${args[@]}"
+}
+
+asan_tests() {
+  local suite args=() have
+  have=$(suites_of build-asan)
+  for suite in "${ASAN_SUITES[@]}"; do
+    grep -qxF "$suite" <<<"$have" || broken "build-asan has no suite '$suite'"
+    args+=(--suite "$suite")
+  done
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    run_tests asan build-asan --timeout-multiplier 3 "${args[@]}"
+}
+
+main() {
+  local start=$SECONDS
+  say "dependencies (scripts/install-deps.sh)"
+  bash scripts/install-deps.sh
+
+  say "build/: configure and build (logs in $LOG_DIR/)"
+  local normal_built=0
+  configure_and_build build -Dbuildtype=debugoptimized -Dtests=enabled && normal_built=1
+  if ((normal_built)); then
+    say "build/: tests ($((SECONDS - start)) s so far)"
+    normal_tests
+  fi
+
+  say "build-asan/: configure and build with -fsanitize=address,undefined"
+  if configure_and_build build-asan -Dbuildtype=debugoptimized -Dtests=enabled \
+      -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=disabled; then
+    say "build-asan/: suites ${ASAN_SUITES[*]} ($((SECONDS - start)) s so far)"
+    asan_tests
+  fi
+
+  if ((normal_built)); then
+    say "pkg-config consumer ($((SECONDS - start)) s so far)"
+    run_tests pkgconfig build --suite pkgconfig
+  fi
+
+  say "done in $((SECONDS - start)) s"
+  local totals="$passed passed, $failed failed"
+  ((skipped == 0)) || totals+=", $skipped skipped"
+  echo "$totals"
+  ((failed == 0))
+}
+
+main "$@"
