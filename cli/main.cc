@@ -1,0 +1,95 @@
+// The `tessera` command. Built only on the public C ABI.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/handles.h"
+#include "cli/plan.h"
+#include "cli/plan_options.h"
+#include "cli/report.h"
+#include "cli/rules.h"
+#include "cli/text_input.h"
+#include "cli/variables.h"
+#include "tessera/tessera.h"
+
+namespace tessera_cli {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFlagged = 1;
+constexpr int kExitUsage = 2;
+
+const char kHelp[] = R"(Usage: tessera <command> [options]
+
+Tessera plans how tensors are spread over accelerators.
+
+Commands:
+  plan        show how a model's variables are split over a device mesh
+
+Options:
+  -h, --help  show this help
+  --version   print the version of the Tessera library
+
+Run 'tessera plan --help' for the options of plan.
+)";
+
+void Print(std::FILE* stream, const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stream);
+}
+
+int RunPlan(const std::vector<std::string>& args) {
+  PlanOptions options = ParsePlanOptions(args);
+  if (options.help) {
+    Print(stdout, kPlanHelp);
+    return kExitOk;
+  }
+  RuleSet rules = options.rules_path.empty()
+                      ? DefaultRules()
+                      : ParseRules(ReadFile(options.rules_path, "--rules"), options.rules_path);
+  VariableSet variables =
+      options.vars_path.empty()
+          ? DefaultVariables()
+          : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
+  Plan plan = MakePlan(options, rules, variables);
+  Print(stdout, FormatPlan(plan));
+  return plan.flagged > 0 ? kExitFlagged : kExitOk;
+}
+
+int Run(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    Print(stderr, kHelp);
+    return kExitUsage;
+  }
+  const std::string& command = args[0];
+  if (command == "-h" || command == "--help") {
+    Print(stdout, kHelp);
+    return kExitOk;
+  }
+  if (command == "--version") {
+    Print(stdout, std::string("tessera ") + tessera_version_string() + "\n");
+    return kExitOk;
+  }
+  if (command == "plan") {
+    try {
+      return RunPlan(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const InputError& e) {
+      Print(stderr, std::string("tessera plan: ") + e.what() + "\n");
+      return kExitUsage;
+    }
+  }
+  Print(stderr, "tessera: unknown command '" + command + "' (see 'tessera --help')\n");
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace tessera_cli
+
+int main(int argc, char** argv) {
+  try {
+    return tessera_cli::Run(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tessera: %s\n", e.what());
+    return tessera_cli::kExitUsage;
+  }
+}

@@ -1,0 +1,66 @@
+// `tessera plan`: from a mesh, layout rules and variables to one row per
+// variable and the bytes each device holds, all through the C ABI.
+#ifndef TESSERA_CLI_PLAN_H_
+#define TESSERA_CLI_PLAN_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/plan_options.h"
+#include "cli/rules.h"
+#include "cli/variables.h"
+
+namespace tessera_cli {
+
+// Where a variable's dimensions go: per dimension, the positions of the mesh
+// axes it is split over, major first (empty: replicated).
+struct Placement {
+  std::vector<int64_t> dims;
+  std::vector<std::vector<size_t>> dim_axes;
+};
+
+struct Row {
+  std::string name;
+  std::string rule;         // the key that selected the layout, or "-"
+  std::string layout;       // "(None, model)", or "-" when none could be chosen
+  std::string shape;        // "(768, 2304)"
+  std::string shard_shape;  // the largest per-device shard, or "-"
+  int64_t shard_bytes = -1; // -1 when the variable cannot be placed
+  std::string fit;          // "ok", or why the layout does not fit
+  bool flagged = false;
+};
+
+struct DeviceTotal {
+  std::string device;       // "cpu:3"
+  std::string coordinates;  // "batch=0 model=3"
+  int64_t bytes = 0;
+};
+
+struct Plan {
+  std::string mesh;     // Keras's repr of the mesh
+  std::string devices;  // "cpu:0 .. cpu:7 (7 simulated)"
+  std::string rules;    // "7 from <source>, re.search"
+  std::string variables;
+  std::string check;
+  std::vector<Row> rows;
+  std::vector<DeviceTotal> totals;
+  int64_t parameters = 0;
+  int64_t bytes = 0;
+  int flagged = 0;
+  int unplaced = 0;  // counted as replicated in `totals`
+};
+
+// InputError for a mesh the library rejects, a rule it rejects (naming the
+// rules source and line) or variables too large to count in bytes.
+Plan MakePlan(const PlanOptions& options, const RuleSet& rules, const VariableSet& variables);
+
+// The bytes of one variable on the device at `coords` of a mesh with
+// dimensions `mesh_dims`: a dimension split into S shards is cut into chunks
+// of ceil(size / S), the last ones shorter or empty.
+int64_t DeviceBytes(const Placement& placement, const std::vector<int64_t>& coords,
+                    const std::vector<int64_t>& mesh_dims, int64_t dtype_bytes);
+
+}  // namespace tessera_cli
+
+#endif  // TESSERA_CLI_PLAN_H_
