@@ -1,0 +1,71 @@
+// Layout-map lookup in the C++ core: 10, 100 and 1,000 rules over
+// transformer-style paths, for a path that is a key (exact), one that exactly
+// one pattern matches (regex) and one that none matches (none).
+//
+// Usage: layout_map_bench WORKLOAD_DIR [--benchmark_* flags]
+// (WORKLOAD_DIR as written by layout_map_workload.py; meson passes it.)
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "benchmarks/workload.h"
+#include "core/layout_map.h"
+
+namespace {
+
+std::shared_ptr<const tessera::LayoutMap> BuildMap(const std::string& dir, int count) {
+  auto mesh = tessera::DeviceMesh::CreateFromStrings(
+      {2, 4}, {"batch", "model"},
+      {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"});
+  if (!mesh.ok()) throw std::runtime_error(mesh.status().ToString());
+  auto map = std::make_shared<tessera::LayoutMap>(*mesh);
+  for (const std::string& key : tessera_bench::ReadRules(dir, count)) {
+    auto layout = tessera::TensorLayout::Create({{}, {"model"}});
+    if (!layout.ok()) throw std::runtime_error(layout.status().ToString());
+    absl::Status status = map->Set(key, *std::move(layout));
+    if (!status.ok()) throw std::runtime_error(status.ToString());
+  }
+  return map;
+}
+
+// Find: the rule index, what a distribution needs to pick a layout.
+void BM_Find(benchmark::State& state, std::shared_ptr<const tessera::LayoutMap> map,
+             std::string path) {
+  for (auto _ : state) {
+    auto index = map->Find(path);
+    benchmark::DoNotOptimize(index);
+  }
+}
+
+// Get: the layout itself (a shared_ptr copy), as Keras's __getitem__.
+void BM_Get(benchmark::State& state, std::shared_ptr<const tessera::LayoutMap> map,
+            std::string path) {
+  for (auto _ : state) {
+    auto layout = map->Get(path);
+    benchmark::DoNotOptimize(layout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s WORKLOAD_DIR [--benchmark_* flags]\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  for (int count : tessera_bench::RuleCounts()) {
+    auto map = BuildMap(dir, count);
+    for (const auto& [kind, path] : tessera_bench::ReadProbes(dir, count)) {
+      const std::string suffix = "/rules:" + std::to_string(count) + "/" + kind;
+      benchmark::RegisterBenchmark(("Core/Find" + suffix).c_str(), BM_Find, map, path);
+      benchmark::RegisterBenchmark(("Core/Get" + suffix).c_str(), BM_Get, map, path);
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,87 @@
+// Layout-map lookup through the public C ABI: the same rules and paths as
+// layout_map_bench (the core), so the difference is the ABI's cost.
+//
+// Usage: layout_map_capi_bench WORKLOAD_DIR [--benchmark_* flags]
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "benchmarks/workload.h"
+#include "tessera/tessera.h"
+
+namespace {
+
+using MapPtr = std::shared_ptr<tessera_layout_map>;
+
+std::string Consume(tessera_error* error) {
+  std::string message = tessera_error_message(error);
+  tessera_error_destroy(error);
+  return message;
+}
+
+MapPtr BuildMap(const std::string& dir, int count) {
+  const int64_t shape[] = {2, 4};
+  const char* axes[] = {"batch", "model"};
+  const char* devices[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3",
+                           "cpu:4", "cpu:5", "cpu:6", "cpu:7"};
+  tessera_error* error = nullptr;
+  tessera_mesh* mesh = tessera_mesh_create(shape, 2, axes, 2, devices, 8, &error);
+  if (mesh == nullptr) throw std::runtime_error(Consume(error));
+  MapPtr map(tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, &error),
+             tessera_layout_map_destroy);
+  tessera_mesh_destroy(mesh);
+  if (map == nullptr) throw std::runtime_error(Consume(error));
+  const char* layout_axes[] = {nullptr, "model"};
+  for (const std::string& key : tessera_bench::ReadRules(dir, count)) {
+    tessera_layout* layout = tessera_layout_create(layout_axes, 2, nullptr, &error);
+    bool ok = layout != nullptr && tessera_layout_map_set(map.get(), key.c_str(), layout, &error);
+    tessera_layout_destroy(layout);
+    if (!ok) throw std::runtime_error(Consume(error));
+  }
+  return map;
+}
+
+// tessera_layout_map_find: the rule index, no allocation.
+void BM_Find(benchmark::State& state, MapPtr map, std::string path) {
+  for (auto _ : state) {
+    int64_t index = 0;
+    bool ok = tessera_layout_map_find(map.get(), path.c_str(), &index, nullptr);
+    benchmark::DoNotOptimize(ok);
+    benchmark::DoNotOptimize(index);
+  }
+}
+
+// tessera_layout_map_get + destroy: a new layout handle, as Keras's __getitem__.
+void BM_Get(benchmark::State& state, MapPtr map, std::string path) {
+  for (auto _ : state) {
+    tessera_layout* layout = tessera_layout_map_get(map.get(), path.c_str(), nullptr);
+    benchmark::DoNotOptimize(layout);
+    tessera_layout_destroy(layout);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s WORKLOAD_DIR [--benchmark_* flags]\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  for (int count : tessera_bench::RuleCounts()) {
+    MapPtr map = BuildMap(dir, count);
+    for (const auto& [kind, path] : tessera_bench::ReadProbes(dir, count)) {
+      const std::string suffix = "/rules:" + std::to_string(count) + "/" + kind;
+      benchmark::RegisterBenchmark(("CApi/Find" + suffix).c_str(), BM_Find, map, path);
+      benchmark::RegisterBenchmark(("CApi/Get" + suffix).c_str(), BM_Get, map, path);
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
