@@ -1,0 +1,329 @@
+// tessera/distribution.h: distributions, dataset plans and the current
+// distribution.
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "capi/enums.h"
+#include "capi/guard.h"
+#include "capi/handles.h"
+#include "core/distribution.h"
+
+using tessera::capi::Guard;
+
+namespace {
+
+// NULL options mean the defaults.
+tessera::DistributionOptions OptionsOrDefault(const tessera_distribution_options* options) {
+  return options == nullptr ? tessera::DistributionOptions{} : options->impl;
+}
+
+tessera_distribution* NewDistribution(tessera::DistributionPtr distribution) {
+  return new tessera_distribution{std::move(distribution)};
+}
+
+absl::StatusOr<std::vector<tessera::Device>> ParseDevices(const char* const* devices,
+                                                          size_t num_devices) {
+  TESSERA_ASSIGN_OR_RETURN(
+      std::vector<std::string> names,
+      tessera::capi::CopyStrings(devices, num_devices, "devices", "num_devices"));
+  std::vector<tessera::Device> parsed;
+  parsed.reserve(names.size());
+  for (const std::string& name : names) {
+    TESSERA_ASSIGN_OR_RETURN(tessera::Device device, tessera::ParseDevice(name));
+    parsed.push_back(device);
+  }
+  return parsed;
+}
+
+}  // namespace
+
+// --- Options -----------------------------------------------------------------
+
+tessera_distribution_options* tessera_distribution_options_create(void) {
+  return Guard(nullptr, [&]() -> absl::StatusOr<tessera_distribution_options*> {
+    return new tessera_distribution_options{};
+  });
+}
+
+void tessera_distribution_options_destroy(tessera_distribution_options* options) {
+  delete options;
+}
+
+bool tessera_distribution_options_set_auto_shard_dataset(tessera_distribution_options* options,
+                                                         bool auto_shard,
+                                                         tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(options);
+    options->impl.auto_shard_dataset = auto_shard;
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_distribution_options_set_shape_check(tessera_distribution_options* options,
+                                                  tessera_shape_check mode,
+                                                  tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(options);
+    TESSERA_ASSIGN_OR_RETURN(
+        options->impl.shape_check,
+        tessera::capi::ToCoreEnum<tessera::ShapeCheck>(mode, tessera::capi::kShapeCheckNames,
+                                                       "mode"));
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_distribution_options_set_dataset_mode(tessera_distribution_options* options,
+                                                   tessera_dataset_mode mode,
+                                                   tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(options);
+    TESSERA_ASSIGN_OR_RETURN(
+        options->impl.dataset_mode,
+        tessera::capi::ToCoreEnum<tessera::DatasetMode>(mode, tessera::capi::kDatasetModeNames,
+                                                        "mode"));
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_distribution_options_set_process(tessera_distribution_options* options,
+                                              int64_t num_processes, int64_t process_id,
+                                              tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(options);
+    if (num_processes < 1) {
+      return absl::InvalidArgumentError(absl::StrCat("Argument 'num_processes' is ",
+                                                     num_processes, "; expected at least 1"));
+    }
+    if (process_id < 0 || process_id >= num_processes) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'process_id' is ", process_id, "; expected 0 to ",
+                       num_processes - 1, " ('num_processes' is ", num_processes, ")"));
+    }
+    options->impl.process = tessera::ProcessInfo{num_processes, process_id};
+    return absl::OkStatus();
+  });
+}
+
+// --- Creation ----------------------------------------------------------------
+
+tessera_distribution* tessera_distribution_create_data_parallel(
+    const tessera_mesh* mesh, const tessera_distribution_options* options,
+    tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_distribution*> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_ASSIGN_OR_RETURN(
+        tessera::DistributionPtr distribution,
+        tessera::Distribution::DataParallel(mesh->impl, OptionsOrDefault(options)));
+    return NewDistribution(std::move(distribution));
+  });
+}
+
+tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
+    const char* const* devices, size_t num_devices, const tessera_distribution_options* options,
+    tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_distribution*> {
+    // The header: NULL or an empty list means all devices of the default type.
+    if (devices == nullptr || num_devices == 0) {
+      TESSERA_ASSIGN_OR_RETURN(
+          tessera::DistributionPtr distribution,
+          tessera::Distribution::DataParallelOverAllDevices(OptionsOrDefault(options)));
+      return NewDistribution(std::move(distribution));
+    }
+    TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed,
+                             ParseDevices(devices, num_devices));
+    TESSERA_ASSIGN_OR_RETURN(tessera::DistributionPtr distribution,
+                             tessera::Distribution::DataParallelOverDevices(
+                                 std::move(parsed), OptionsOrDefault(options)));
+    return NewDistribution(std::move(distribution));
+  });
+}
+
+tessera_distribution* tessera_distribution_create_model_parallel(
+    const tessera_layout_map* layout_map, const char* batch_dim_name,
+    const tessera_distribution_options* options, tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_distribution*> {
+    TESSERA_CAPI_REQUIRE(layout_map);
+    const absl::string_view batch =
+        batch_dim_name == nullptr ? absl::string_view() : absl::string_view(batch_dim_name);
+    TESSERA_ASSIGN_OR_RETURN(tessera::DistributionPtr distribution,
+                             tessera::Distribution::ModelParallel(layout_map->impl, batch,
+                                                                  OptionsOrDefault(options)));
+    return NewDistribution(std::move(distribution));
+  });
+}
+
+void tessera_distribution_destroy(tessera_distribution* distribution) { delete distribution; }
+
+// --- Queries -----------------------------------------------------------------
+
+tessera_distribution_kind tessera_distribution_kind_of(const tessera_distribution* distribution) {
+  return distribution == nullptr
+             ? TESSERA_DISTRIBUTION_DATA_PARALLEL
+             : static_cast<tessera_distribution_kind>(distribution->impl->kind());
+}
+
+tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) {
+  return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
+    if (distribution == nullptr) return static_cast<tessera_mesh*>(nullptr);
+    return tessera::capi::NewMesh(distribution->impl->mesh());
+  });
+}
+
+const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution) {
+  return distribution == nullptr ? "" : distribution->impl->batch_dim_name().c_str();
+}
+
+int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) {
+  return distribution == nullptr ? 0 : distribution->impl->num_processes();
+}
+
+int64_t tessera_distribution_process_id(const tessera_distribution* distribution) {
+  return distribution == nullptr ? 0 : distribution->impl->process_id();
+}
+
+int64_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution) {
+  return distribution == nullptr ? 0 : distribution->impl->num_model_replicas();
+}
+
+int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) {
+  return distribution == nullptr ? 0 : distribution->impl->num_data_shards();
+}
+
+int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) {
+  return distribution == nullptr ? 0 : distribution->impl->data_shard_id();
+}
+
+tessera_layout* tessera_distribution_data_layout(const tessera_distribution* distribution,
+                                                 const int64_t* dims, size_t num_dims,
+                                                 tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
+    TESSERA_CAPI_REQUIRE(distribution);
+    TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
+    TESSERA_ASSIGN_OR_RETURN(tessera::TensorLayout layout,
+                             distribution->impl->DataLayout(absl::MakeConstSpan(dims, num_dims)));
+    return tessera::capi::NewLayout(std::move(layout));
+  });
+}
+
+tessera_layout* tessera_distribution_variable_layout(const tessera_distribution* distribution,
+                                                     const char* path, const int64_t* dims,
+                                                     size_t num_dims,
+                                                     const tessera_layout* explicit_layout,
+                                                     tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
+    TESSERA_CAPI_REQUIRE(distribution);
+    TESSERA_CAPI_REQUIRE(path);
+    TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
+    const tessera::LayoutPtr explicit_impl =
+        explicit_layout == nullptr ? nullptr : explicit_layout->impl;
+    TESSERA_ASSIGN_OR_RETURN(
+        tessera::LayoutPtr layout,
+        distribution->impl->VariableLayout(path, absl::MakeConstSpan(dims, num_dims),
+                                           explicit_impl));
+    return tessera::capi::NewLayout(std::move(layout));
+  });
+}
+
+tessera_layout* tessera_distribution_tensor_layout(const tessera_distribution* distribution,
+                                                   const char* path, tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
+    TESSERA_CAPI_REQUIRE(distribution);
+    TESSERA_CAPI_REQUIRE(path);
+    TESSERA_ASSIGN_OR_RETURN(tessera::LayoutPtr layout,
+                             distribution->impl->TensorLayoutForPath(path));
+    if (layout == nullptr) return static_cast<tessera_layout*>(nullptr);  // none: no error
+    return tessera::capi::NewLayout(std::move(layout));
+  });
+}
+
+tessera_dataset_plan* tessera_distribution_plan_dataset(const tessera_distribution* distribution,
+                                                        int64_t global_batch_size,
+                                                        tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dataset_plan*> {
+    TESSERA_CAPI_REQUIRE(distribution);
+    TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan,
+                             distribution->impl->PlanDataset(global_batch_size));
+    return new tessera_dataset_plan{std::move(plan)};
+  });
+}
+
+tessera_buffer* tessera_distribution_to_string(const tessera_distribution* distribution,
+                                               tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
+    TESSERA_CAPI_REQUIRE(distribution);
+    return tessera::capi::NewBuffer(distribution->impl->ToString());
+  });
+}
+
+// --- Dataset plans -----------------------------------------------------------
+
+tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan) {
+  return plan == nullptr ? TESSERA_DATASET_PLAN_PASSTHROUGH
+                         : static_cast<tessera_dataset_plan_kind>(plan->impl.kind);
+}
+
+int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan) {
+  return plan == nullptr ? 0 : plan->impl.global_batch_size;
+}
+
+int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan) {
+  return plan == nullptr ? 0 : plan->impl.per_process_batch_size;
+}
+
+int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) {
+  return plan == nullptr ? 0 : plan->impl.num_shards;
+}
+
+int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) {
+  return plan == nullptr ? 0 : plan->impl.shard_index;
+}
+
+size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan) {
+  return plan == nullptr ? 0 : plan->impl.rebatch_sizes.size();
+}
+
+bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t index,
+                                       int64_t* out, tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(plan);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(index, plan->impl.rebatch_sizes.size(),
+                                                      "index", "the number of rebatch sizes"));
+    *out = plan->impl.rebatch_sizes[index];
+    return absl::OkStatus();
+  });
+}
+
+void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) { delete plan; }
+
+// --- The current distribution ------------------------------------------------
+
+tessera_distribution* tessera_distribution_current(void) {
+  return Guard(nullptr, [&]() -> absl::StatusOr<tessera_distribution*> {
+    tessera::DistributionPtr current = tessera::CurrentDistribution();
+    if (current == nullptr) return static_cast<tessera_distribution*>(nullptr);
+    return NewDistribution(std::move(current));
+  });
+}
+
+void tessera_distribution_set_default(const tessera_distribution* distribution) {
+  // Nothing here can fail; the guard only keeps exceptions inside.
+  Guard(nullptr, [&]() -> absl::Status {
+    tessera::SetDefaultDistribution(distribution == nullptr ? nullptr : distribution->impl);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_distribution_scope_push(const tessera_distribution* distribution,
+                                     tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(distribution);
+    tessera::PushDistributionScope(distribution->impl);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_distribution_scope_pop(tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status { return tessera::PopDistributionScope(); });
+}

@@ -1,0 +1,140 @@
+// The boundary between the C ABI and the core. Private to capi/.
+//
+// Every exported function runs its body through Guard/GuardOr: the body
+// returns absl::Status or absl::StatusOr<T>, and the guard turns that into the
+// C result (true / the value) or into a tessera_error plus the sentinel, and
+// turns any C++ exception into an error too, so none crosses the ABI.
+// Bodies that cannot throw (a field read, a destructor) are not wrapped.
+//
+// The exported definitions cannot be marked noexcept: the public headers
+// declare them without it, and C++17 makes a mismatch an error. The guard is
+// what keeps exceptions inside.
+#ifndef TESSERA_CAPI_GUARD_H_
+#define TESSERA_CAPI_GUARD_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "core/status_macros.h"
+#include "tessera/error.h"
+
+namespace tessera::capi {
+
+// Stores a new error for `status` (not OK) in *out_error; does nothing when
+// out_error is NULL. Never throws: without memory for a new error it stores a
+// shared static RESOURCE_EXHAUSTED error that tessera_error_destroy skips.
+void StoreError(tessera_error** out_error, const absl::Status& status) noexcept;
+
+// The error handed out when even an error cannot be allocated; static, so
+// tessera_error_destroy leaves it alone. Defined in error.cc.
+extern tessera_error* const kOutOfMemoryError;
+
+// Stores an error describing the exception being handled (INTERNAL, or
+// RESOURCE_EXHAUSTED for a failed allocation). Call only inside a catch.
+void StoreCurrentException(tessera_error** out_error) noexcept;
+
+namespace internal {
+
+// What a body's result becomes in C: Status -> bool, StatusOr<T> -> T.
+template <typename R>
+struct Unwrap;
+template <>
+struct Unwrap<absl::Status> {
+  using Type = bool;
+  static bool Value(absl::Status&&) { return true; }
+  static const absl::Status& StatusOf(const absl::Status& s) { return s; }
+};
+template <typename T>
+struct Unwrap<absl::StatusOr<T>> {
+  using Type = T;
+  static T Value(absl::StatusOr<T>&& r) { return *std::move(r); }
+  static const absl::Status& StatusOf(const absl::StatusOr<T>& r) { return r.status(); }
+};
+
+template <typename Body>
+using CResult = typename Unwrap<std::invoke_result_t<Body&>>::Type;
+
+}  // namespace internal
+
+// Runs `body`; on failure stores the error and returns `fallback`.
+template <typename Body, typename Fallback>
+internal::CResult<Body> GuardOr(tessera_error** out_error, Fallback fallback,
+                                Body&& body) noexcept {
+  using R = std::invoke_result_t<Body&>;
+  try {
+    R result = body();
+    if (result.ok()) return internal::Unwrap<R>::Value(std::move(result));
+    StoreError(out_error, internal::Unwrap<R>::StatusOf(result));
+  } catch (...) {
+    StoreCurrentException(out_error);
+  }
+  return fallback;
+}
+
+// As GuardOr, with the zero value as the sentinel (false, NULL, 0).
+template <typename Body>
+internal::CResult<Body> Guard(tessera_error** out_error, Body&& body) noexcept {
+  return GuardOr(out_error, internal::CResult<Body>{}, std::forward<Body>(body));
+}
+
+// INVALID_ARGUMENT "Argument 'mesh' is NULL ..." when `pointer` is NULL.
+absl::Status CheckNotNull(const void* pointer, const char* name);
+
+// INVALID_ARGUMENT when `items` is NULL although `count` is not zero.
+absl::Status CheckArray(const void* items, size_t count, const char* name,
+                        const char* count_name);
+
+// OUT_OF_RANGE "Argument 'index' is 9; expected less than 8 (<what>)".
+absl::Status CheckIndex(size_t index, size_t size, const char* name, const char* what);
+
+// OUT_OF_RANGE when an output array has room for fewer than `needed` entries.
+absl::Status CheckCapacity(size_t capacity, size_t needed, const char* name,
+                           const char* what);
+
+// Copies `count` C strings; INVALID_ARGUMENT naming "axis_names[2]" for a
+// NULL entry (after CheckArray on the array itself).
+absl::StatusOr<std::vector<std::string>> CopyStrings(const char* const* items, size_t count,
+                                                     const char* name, const char* count_name);
+
+// The integer a caller passed for a C enum. Read through memcpy, not as the
+// enum type, so an out-of-range value is data to reject rather than UB.
+template <typename E>
+int32_t RawEnum(const E& value) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int32_t));
+  int32_t raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+
+// INVALID_ARGUMENT naming the argument, the value and the accepted names
+// unless 0 <= raw < names.size() (enumerators numbered from 0 in order).
+absl::Status CheckEnum(int32_t raw, absl::Span<const char* const> names, const char* name);
+
+// A C enum argument as the core enum with the same numbers, or the error of
+// CheckEnum.
+template <typename Core, typename E>
+absl::StatusOr<Core> ToCoreEnum(const E& value, absl::Span<const char* const> names,
+                                const char* name) {
+  const int32_t raw = RawEnum(value);
+  TESSERA_RETURN_IF_ERROR(CheckEnum(raw, names, name));
+  return static_cast<Core>(raw);
+}
+
+}  // namespace tessera::capi
+
+// The argument's own spelling names it in the message, so the text always
+// matches the parameter name in the header.
+#define TESSERA_CAPI_REQUIRE(arg) \
+  TESSERA_RETURN_IF_ERROR(::tessera::capi::CheckNotNull((arg), #arg))
+#define TESSERA_CAPI_REQUIRE_ARRAY(arg, count) \
+  TESSERA_RETURN_IF_ERROR(::tessera::capi::CheckArray((arg), (count), #arg, #count))
+
+#endif  // TESSERA_CAPI_GUARD_H_

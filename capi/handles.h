@@ -1,0 +1,88 @@
+// The definitions behind the opaque C handles. Private to capi/.
+//
+// Immutable objects hold the core's shared pointers, so a handle is one
+// reference: destroying a mesh handle while a layout still uses the mesh only
+// drops that reference (the "destroy order never matters" rule). The layout
+// map is the one mutable object and holds its core value directly.
+#ifndef TESSERA_CAPI_HANDLES_H_
+#define TESSERA_CAPI_HANDLES_H_
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/dataset_plan.h"
+#include "core/device.h"
+#include "core/distribution.h"
+#include "core/layout.h"
+#include "core/layout_map.h"
+#include "core/mesh.h"
+#include "tessera/tessera.h"
+
+struct tessera_error {
+  tessera_code code;
+  std::string message;
+};
+
+// std::string keeps a NUL after its bytes, which tessera_buffer_data promises.
+struct tessera_buffer {
+  std::string bytes;
+};
+
+struct tessera_device {
+  tessera::Device impl;
+  std::string name;  // impl.ToString(), kept for tessera_device_name's lifetime
+};
+
+struct tessera_device_list {
+  std::vector<tessera::Device> impl;
+};
+
+struct tessera_mesh {
+  tessera::MeshPtr impl;
+};
+
+struct tessera_layout {
+  tessera::LayoutPtr impl;
+};
+
+struct tessera_layout_map {
+  tessera::LayoutMap impl;
+};
+
+struct tessera_distribution {
+  tessera::DistributionPtr impl;
+};
+
+struct tessera_distribution_options {
+  tessera::DistributionOptions impl;
+};
+
+struct tessera_dataset_plan {
+  tessera::DatasetPlan impl;
+};
+
+namespace tessera::capi {
+
+// New handles, each one owned reference for the caller.
+inline tessera_device* NewDevice(const Device& device) {
+  return new tessera_device{device, device.ToString()};
+}
+inline tessera_mesh* NewMesh(MeshPtr mesh) { return new tessera_mesh{std::move(mesh)}; }
+inline tessera_layout* NewLayout(LayoutPtr layout) {
+  return new tessera_layout{std::move(layout)};
+}
+inline tessera_layout* NewLayout(TensorLayout layout) {
+  return NewLayout(std::make_shared<const TensorLayout>(std::move(layout)));
+}
+inline tessera_buffer* NewBuffer(std::string bytes) { return new tessera_buffer{std::move(bytes)}; }
+
+// The core pointer of an optional handle argument (nullptr when it is NULL).
+inline MeshPtr MeshOrNull(const tessera_mesh* mesh) {
+  return mesh == nullptr ? nullptr : mesh->impl;
+}
+
+}  // namespace tessera::capi
+
+#endif  // TESSERA_CAPI_HANDLES_H_

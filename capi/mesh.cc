@@ -1,0 +1,144 @@
+// tessera/mesh.h: device meshes.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "capi/guard.h"
+#include "capi/handles.h"
+#include "core/mesh.h"
+
+using tessera::capi::CheckCapacity;
+using tessera::capi::CheckIndex;
+using tessera::capi::Guard;
+
+tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
+                                  const char* const* axis_names, size_t num_axis_names,
+                                  const char* const* devices, size_t num_devices,
+                                  tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
+    TESSERA_CAPI_REQUIRE_ARRAY(shape, num_dims);
+    std::vector<int64_t> dims(shape, shape + num_dims);
+    TESSERA_ASSIGN_OR_RETURN(
+        std::vector<std::string> names,
+        tessera::capi::CopyStrings(axis_names, num_axis_names, "axis_names", "num_axis_names"));
+    if (devices == nullptr) {  // the header: NULL means all devices, count ignored
+      TESSERA_ASSIGN_OR_RETURN(
+          tessera::MeshPtr mesh,
+          tessera::DeviceMesh::CreateOverAllDevices(std::move(dims), std::move(names)));
+      return tessera::capi::NewMesh(std::move(mesh));
+    }
+    TESSERA_ASSIGN_OR_RETURN(
+        std::vector<std::string> device_names,
+        tessera::capi::CopyStrings(devices, num_devices, "devices", "num_devices"));
+    TESSERA_ASSIGN_OR_RETURN(
+        tessera::MeshPtr mesh,
+        tessera::DeviceMesh::CreateFromStrings(std::move(dims), std::move(names), device_names));
+    return tessera::capi::NewMesh(std::move(mesh));
+  });
+}
+
+void tessera_mesh_destroy(tessera_mesh* mesh) { delete mesh; }
+
+size_t tessera_mesh_rank(const tessera_mesh* mesh) {
+  return mesh == nullptr ? 0 : mesh->impl->rank();
+}
+
+int64_t tessera_mesh_size(const tessera_mesh* mesh) {
+  return mesh == nullptr ? 0 : mesh->impl->size();
+}
+
+tessera_platform tessera_mesh_platform(const tessera_mesh* mesh) {
+  return mesh == nullptr ? TESSERA_PLATFORM_CPU
+                         : static_cast<tessera_platform>(mesh->impl->platform());
+}
+
+bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_t* out,
+                      tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_RETURN_IF_ERROR(CheckIndex(index, mesh->impl->rank(), "index", "the mesh's rank"));
+    *out = mesh->impl->shape()[index];
+    return absl::OkStatus();
+  });
+}
+
+const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t index,
+                                   tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_RETURN_IF_ERROR(CheckIndex(index, mesh->impl->rank(), "index", "the mesh's rank"));
+    return mesh->impl->axis_names()[index].c_str();
+  });
+}
+
+bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t* out,
+                             tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE(name);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(*out, mesh->impl->AxisIndex(name));
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* name, int64_t* out,
+                            tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE(name);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(*out, mesh->impl->AxisSize(name));
+    return absl::OkStatus();
+  });
+}
+
+tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t index,
+                                    tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_device*> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    const std::vector<tessera::Device>& devices = mesh->impl->devices();
+    TESSERA_RETURN_IF_ERROR(CheckIndex(index, devices.size(), "index", "the mesh's size"));
+    return tessera::capi::NewDevice(devices[index]);
+  });
+}
+
+bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
+                                     int64_t* out_coords, size_t capacity,
+                                     tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_coords, capacity);
+    TESSERA_RETURN_IF_ERROR(
+        CheckCapacity(capacity, mesh->impl->rank(), "capacity", "the mesh's rank"));
+    TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> coords, mesh->impl->CoordinatesOf(device_id));
+    std::copy(coords.begin(), coords.end(), out_coords);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords, size_t num_coords,
+                            int64_t* out_device_id, tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE_ARRAY(coords, num_coords);
+    TESSERA_CAPI_REQUIRE(out_device_id);
+    TESSERA_ASSIGN_OR_RETURN(tessera::Device device,
+                             mesh->impl->DeviceAt(absl::MakeConstSpan(coords, num_coords)));
+    *out_device_id = device.id;
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) {
+  // A NULL mesh equals nothing, not even another NULL.
+  return a != nullptr && b != nullptr && *a->impl == *b->impl;
+}
+
+tessera_buffer* tessera_mesh_to_string(const tessera_mesh* mesh, tessera_error** out_error) {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    return tessera::capi::NewBuffer(mesh->impl->ToString());
+  });
+}

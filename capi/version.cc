@@ -1,0 +1,7 @@
+// tessera/version.h: the version of the loaded library, from the same
+// generated header the caller compiled against.
+#include "tessera/version.h"
+
+uint32_t tessera_version(void) { return TESSERA_VERSION_NUMBER; }
+
+const char* tessera_version_string(void) { return TESSERA_VERSION_STRING; }

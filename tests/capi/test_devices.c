@@ -1,0 +1,234 @@
+/* Devices and local discovery (TESSERA_CPU_DEVICE_COUNT). */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fixtures.h"
+#include "harness.h"
+
+static void without_the_variable_there_is_one_cpu_device(void) {
+  tessera_error* err = NULL;
+  tessera_device_list* list;
+  tessera_device* device;
+  ASSERT_TRUE(fixture_set_cpu_devices(NULL));
+  list = tessera_device_list_create(NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(1, tessera_device_list_size(list));
+  device = tessera_device_list_get(list, 0, &err);
+  ASSERT_OK(err);
+  ASSERT_STREQ("cpu:0", tessera_device_name(device));
+  tessera_device_destroy(device);
+  tessera_device_list_destroy(list);
+}
+
+static void the_variable_sets_the_number_of_cpu_devices(void) {
+  tessera_error* err = NULL;
+  tessera_device_list* list;
+  size_t i;
+  ASSERT_TRUE(fixture_set_cpu_devices("4"));
+  list = tessera_device_list_create("cpu", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(4, tessera_device_list_size(list));
+  for (i = 0; i < 4; ++i) {
+    tessera_device* device = tessera_device_list_get(list, i, &err);
+    ASSERT_OK(err);
+    ASSERT_EQ(i, tessera_device_id(device));
+    ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_device_platform(device));
+    ASSERT_EQ(0, tessera_device_process_index(device));
+    ASSERT_EQ(i, tessera_device_local_ordinal(device));
+    tessera_device_destroy(device);
+  }
+  tessera_device_list_destroy(list);
+}
+
+static void device_count_counts_the_default_type(void) {
+  tessera_error* err = NULL;
+  int64_t count = 0;
+  ASSERT_TRUE(fixture_set_cpu_devices("3"));
+  ASSERT_TRUE(tessera_device_count(NULL, &count, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(3, count);
+  ASSERT_TRUE(tessera_device_count("", &count, &err));
+  ASSERT_EQ(3, count);
+}
+
+static void type_names_are_case_insensitive(void) {
+  tessera_error* err = NULL;
+  int64_t count = 0;
+  ASSERT_TRUE(fixture_set_cpu_devices("2"));
+  ASSERT_TRUE(tessera_device_count("CPU", &count, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(2, count);
+}
+
+static void a_platform_without_devices_gives_an_empty_list(void) {
+  tessera_error* err = NULL;
+  tessera_device_list* list = tessera_device_list_create("gpu", &err);
+  int64_t count = -1;
+  ASSERT_OK(err);
+  ASSERT_NOT_NULL(list);
+  ASSERT_EQ(0, tessera_device_list_size(list));
+  tessera_device_list_destroy(list);
+  ASSERT_TRUE(tessera_device_count("tpu", &count, &err));
+  ASSERT_EQ(0, count);
+}
+
+static void unknown_type_is_invalid_argument_naming_it(void) {
+  tessera_error* err = NULL;
+  int64_t count = 0;
+  ASSERT_NULL(tessera_device_list_create("npu", &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device type 'npu' is unknown");
+  ASSERT_FALSE(tessera_device_count("npu", &count, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device type 'npu' is unknown");
+}
+
+static void unusable_device_count_variable_is_invalid_argument(void) {
+  static const char* const bad[] = {"0", "-2", "two", "1048577", "4x"};
+  size_t i;
+  for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    tessera_error* err = NULL;
+    char expected[64];
+    snprintf(expected, sizeof expected, "TESSERA_CPU_DEVICE_COUNT='%s' is not a device count",
+             bad[i]);
+    ASSERT_TRUE(fixture_set_cpu_devices(bad[i]));
+    ASSERT_NULL(tessera_device_list_create(NULL, &err));
+    ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, expected);
+  }
+  ASSERT_TRUE(fixture_set_cpu_devices("1048576"));
+  {
+    int64_t count = 0;
+    ASSERT_TRUE(tessera_device_count("cpu", &count, NULL));
+    ASSERT_EQ(1048576, count);
+  }
+}
+
+static void device_count_with_null_out_is_invalid_argument(void) {
+  tessera_error* err = NULL;
+  ASSERT_FALSE(tessera_device_count(NULL, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
+}
+
+static void list_get_past_the_end_is_out_of_range(void) {
+  tessera_error* err = NULL;
+  tessera_device_list* list;
+  ASSERT_TRUE(fixture_set_cpu_devices("4"));
+  list = tessera_device_list_create(NULL, NULL);
+  ASSERT_NULL(tessera_device_list_get(list, 4, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 4; expected less than 4");
+  ASSERT_NULL(tessera_device_list_get(list, (size_t)-1, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 18446744073709551615");
+  tessera_device_list_destroy(list);
+}
+
+static void list_functions_reject_or_tolerate_a_null_list(void) {
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_device_list_get(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL");
+  ASSERT_EQ(0, tessera_device_list_size(NULL));
+  tessera_device_list_destroy(NULL);
+}
+
+static void a_device_outlives_its_list(void) {
+  tessera_device_list* list;
+  tessera_device* device;
+  ASSERT_TRUE(fixture_set_cpu_devices("2"));
+  list = tessera_device_list_create(NULL, NULL);
+  device = tessera_device_list_get(list, 1, NULL);
+  tessera_device_list_destroy(list);
+  ASSERT_STREQ("cpu:1", tessera_device_name(device));
+  tessera_device_destroy(device);
+}
+
+static void parse_reads_platform_and_id(void) {
+  tessera_error* err = NULL;
+  tessera_device* device;
+  ASSERT_TRUE(fixture_set_cpu_devices("2"));
+  device = tessera_device_parse("gpu:3", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(TESSERA_PLATFORM_GPU, tessera_device_platform(device));
+  ASSERT_EQ(3, tessera_device_id(device));
+  ASSERT_EQ(0, tessera_device_process_index(device));
+  ASSERT_EQ(3, tessera_device_local_ordinal(device));
+  ASSERT_STREQ("gpu:3", tessera_device_name(device));
+  tessera_device_destroy(device);
+}
+
+static void parse_without_an_id_means_id_zero(void) {
+  tessera_device* device = tessera_device_parse("tpu", NULL);
+  ASSERT_EQ(TESSERA_PLATFORM_TPU, tessera_device_platform(device));
+  ASSERT_EQ(0, tessera_device_id(device));
+  ASSERT_STREQ("tpu:0", tessera_device_name(device));
+  tessera_device_destroy(device);
+}
+
+static void parse_is_case_insensitive_and_accepts_cuda(void) {
+  tessera_device* upper = tessera_device_parse("CPU:1", NULL);
+  tessera_device* cuda = tessera_device_parse("cuda:2", NULL);
+  ASSERT_STREQ("cpu:1", tessera_device_name(upper));
+  ASSERT_STREQ("gpu:2", tessera_device_name(cuda));
+  tessera_device_destroy(upper);
+  tessera_device_destroy(cuda);
+}
+
+static void parse_rejects_malformed_text_naming_it(void) {
+  static const char* const bad[] = {"npu:1", "cpu:-1", "cpu:x", "cpu:", "", "cpu:1:2",
+                                    "cpu:99999999999999999999"};
+  size_t i;
+  for (i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+    tessera_error* err = NULL;
+    char expected[64];
+    snprintf(expected, sizeof expected, "Device '%s'", bad[i]);
+    ASSERT_NULL(tessera_device_parse(bad[i], &err));
+    ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, expected);
+  }
+}
+
+static void parse_of_null_is_invalid_argument(void) {
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_device_parse(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'text' is NULL");
+}
+
+static void device_accessors_of_null_give_defaults(void) {
+  ASSERT_EQ(0, tessera_device_id(NULL));
+  ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_device_platform(NULL));
+  ASSERT_EQ(0, tessera_device_process_index(NULL));
+  ASSERT_EQ(0, tessera_device_local_ordinal(NULL));
+  ASSERT_STREQ("", tessera_device_name(NULL));
+  tessera_device_destroy(NULL);
+}
+
+static void platform_name_names_each_platform(void) {
+  ASSERT_STREQ("cpu", tessera_platform_name(TESSERA_PLATFORM_CPU));
+  ASSERT_STREQ("gpu", tessera_platform_name(TESSERA_PLATFORM_GPU));
+  ASSERT_STREQ("tpu", tessera_platform_name(TESSERA_PLATFORM_TPU));
+}
+
+static void platform_name_of_unknown_value_is_null(void) {
+  ASSERT_NULL(tessera_platform_name((tessera_platform)3));
+  ASSERT_NULL(tessera_platform_name((tessera_platform)-1));
+}
+
+int main(int argc, char** argv) {
+  static const harness_test tests[] = {
+      HARNESS_TEST(without_the_variable_there_is_one_cpu_device),
+      HARNESS_TEST(the_variable_sets_the_number_of_cpu_devices),
+      HARNESS_TEST(device_count_counts_the_default_type),
+      HARNESS_TEST(type_names_are_case_insensitive),
+      HARNESS_TEST(a_platform_without_devices_gives_an_empty_list),
+      HARNESS_TEST(unknown_type_is_invalid_argument_naming_it),
+      HARNESS_TEST(unusable_device_count_variable_is_invalid_argument),
+      HARNESS_TEST(device_count_with_null_out_is_invalid_argument),
+      HARNESS_TEST(list_get_past_the_end_is_out_of_range),
+      HARNESS_TEST(list_functions_reject_or_tolerate_a_null_list),
+      HARNESS_TEST(a_device_outlives_its_list),
+      HARNESS_TEST(parse_reads_platform_and_id),
+      HARNESS_TEST(parse_without_an_id_means_id_zero),
+      HARNESS_TEST(parse_is_case_insensitive_and_accepts_cuda),
+      HARNESS_TEST(parse_rejects_malformed_text_naming_it),
+      HARNESS_TEST(parse_of_null_is_invalid_argument),
+      HARNESS_TEST(device_accessors_of_null_give_defaults),
+      HARNESS_TEST(platform_name_names_each_platform),
+      HARNESS_TEST(platform_name_of_unknown_value_is_null),
+  };
+  return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
+}
