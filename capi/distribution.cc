@@ -22,20 +22,6 @@ tessera_distribution* NewDistribution(tessera::DistributionPtr distribution) {
   return new tessera_distribution{std::move(distribution)};
 }
 
-absl::StatusOr<std::vector<tessera::Device>> ParseDevices(const char* const* devices,
-                                                          size_t num_devices) {
-  TESSERA_ASSIGN_OR_RETURN(
-      std::vector<std::string> names,
-      tessera::capi::CopyStrings(devices, num_devices, "devices", "num_devices"));
-  std::vector<tessera::Device> parsed;
-  parsed.reserve(names.size());
-  for (const std::string& name : names) {
-    TESSERA_ASSIGN_OR_RETURN(tessera::Device device, tessera::ParseDevice(name));
-    parsed.push_back(device);
-  }
-  return parsed;
-}
-
 }  // namespace
 
 // --- Options -----------------------------------------------------------------
@@ -130,8 +116,10 @@ tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
           tessera::Distribution::DataParallelOverAllDevices(OptionsOrDefault(options)));
       return NewDistribution(std::move(distribution));
     }
-    TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed,
-                             ParseDevices(devices, num_devices));
+    TESSERA_ASSIGN_OR_RETURN(
+        std::vector<std::string> names,
+        tessera::capi::CopyStrings(devices, num_devices, "devices", "num_devices"));
+    TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed, tessera::ParseDevices(names));
     TESSERA_ASSIGN_OR_RETURN(tessera::DistributionPtr distribution,
                              tessera::Distribution::DataParallelOverDevices(
                                  std::move(parsed), OptionsOrDefault(options)));

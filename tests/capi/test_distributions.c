@@ -89,7 +89,8 @@ static void data_parallel_over_bad_devices_is_invalid_argument(void) {
   static const char* const with_null[] = {"cpu:0", NULL};
   tessera_error* err = NULL;
   ASSERT_NULL(tessera_distribution_create_data_parallel_over_devices(unknown, 2, NULL, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device 'npu:1' has an unknown type 'npu'");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'devices' entry 1: Device 'npu:1' has an unknown type 'npu'");
   ASSERT_NULL(tessera_distribution_create_data_parallel_over_devices(with_null, 2, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices[1]' is NULL");
 }
