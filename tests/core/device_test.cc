@@ -18,7 +18,6 @@ using ::testing::HasSubstr;
 using ::testing::IsEmpty;
 using ::testing::SizeIs;
 using testing::Cpu;
-using testing::IsOk;
 using testing::kCpuDeviceCountEnv;
 using testing::ScopedCpuDevices;
 using testing::ScopedEnv;

@@ -3,7 +3,6 @@
 #include "core/mesh.h"
 
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <vector>
 
