@@ -1,6 +1,8 @@
 // Layout-map lookup in the C++ core: 10, 100 and 1,000 rules over
 // transformer-style paths, for a path that is a key (exact), one that exactly
-// one pattern matches (regex) and one that none matches (none).
+// one pattern matches (regex) and one that none matches (none), each asked
+// again and again (answered from the map's memo after the first time), and
+// for a stream of paths the map has not seen lately (distinct).
 //
 // Usage: layout_map_bench WORKLOAD_DIR [--benchmark_* flags]
 // (WORKLOAD_DIR as written by layout_map_workload.py; meson passes it.)
@@ -9,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "benchmarks/workload.h"
 #include "core/layout_map.h"
@@ -39,6 +42,18 @@ void BM_Find(benchmark::State& state, std::shared_ptr<const tessera::LayoutMap> 
   }
 }
 
+// Find over paths it has not seen lately (cycling through more than the map
+// remembers): the matcher's own cost.
+void BM_FindDistinct(benchmark::State& state, std::shared_ptr<const tessera::LayoutMap> map,
+                     std::shared_ptr<const std::vector<std::string>> paths) {
+  size_t next = 0;
+  for (auto _ : state) {
+    auto index = map->Find((*paths)[next]);
+    benchmark::DoNotOptimize(index);
+    next = next + 1 == paths->size() ? 0 : next + 1;
+  }
+}
+
 // Get: the layout itself (a shared_ptr copy), as Keras's __getitem__.
 void BM_Get(benchmark::State& state, std::shared_ptr<const tessera::LayoutMap> map,
             std::string path) {
@@ -57,6 +72,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
+  auto distinct = std::make_shared<const std::vector<std::string>>(
+      tessera_bench::ReadDistinctPaths(dir));
   for (int count : tessera_bench::RuleCounts()) {
     auto map = BuildMap(dir, count);
     for (const auto& [kind, path] : tessera_bench::ReadProbes(dir, count)) {
@@ -64,6 +81,8 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("Core/Find" + suffix).c_str(), BM_Find, map, path);
       benchmark::RegisterBenchmark(("Core/Get" + suffix).c_str(), BM_Get, map, path);
     }
+    benchmark::RegisterBenchmark(("Core/Find/rules:" + std::to_string(count) + "/distinct").c_str(),
+                                 BM_FindDistinct, map, distinct);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -55,6 +55,19 @@ void BM_Find(benchmark::State& state, MapPtr map, std::string path) {
   }
 }
 
+// tessera_layout_map_find over paths the map has not seen lately.
+void BM_FindDistinct(benchmark::State& state, MapPtr map,
+                     std::shared_ptr<const std::vector<std::string>> paths) {
+  size_t next = 0;
+  for (auto _ : state) {
+    int64_t index = 0;
+    bool ok = tessera_layout_map_find(map.get(), (*paths)[next].c_str(), &index, nullptr);
+    benchmark::DoNotOptimize(ok);
+    benchmark::DoNotOptimize(index);
+    next = next + 1 == paths->size() ? 0 : next + 1;
+  }
+}
+
 // tessera_layout_map_get + destroy: a new layout handle, as Keras's __getitem__.
 void BM_Get(benchmark::State& state, MapPtr map, std::string path) {
   for (auto _ : state) {
@@ -73,6 +86,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
+  auto distinct = std::make_shared<const std::vector<std::string>>(
+      tessera_bench::ReadDistinctPaths(dir));
   for (int count : tessera_bench::RuleCounts()) {
     MapPtr map = BuildMap(dir, count);
     for (const auto& [kind, path] : tessera_bench::ReadProbes(dir, count)) {
@@ -80,6 +95,8 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark(("CApi/Find" + suffix).c_str(), BM_Find, map, path);
       benchmark::RegisterBenchmark(("CApi/Get" + suffix).c_str(), BM_Get, map, path);
     }
+    benchmark::RegisterBenchmark(("CApi/Find/rules:" + std::to_string(count) + "/distinct").c_str(),
+                                 BM_FindDistinct, map, distinct);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -14,12 +14,17 @@ named the Keras way ("decoder_block_3/attention/query/kernel"):
   paths.txt       --paths paths drawn at random (fixed seed) over 111 blocks:
                   about 5% the literal key, 10% names no rule matches, 85%
                   block variables, each matching exactly one rule of
-                  rules_10.txt and of rules_1000.txt under re.search.
+                  rules_10.txt and of rules_1000.txt under re.search;
+  distinct_paths.txt
+                  --distinct different paths ("model_7/decoder_block_3/..."),
+                  the same mix without the literal key, in random order: what
+                  a lookup costs on a path it has not seen lately (Tessera
+                  remembers up to 16,384 recent answers per map).
 
 Every file is one item per line. The script checks each claim above with
 Python's re.search before writing, and prints how the paths fall per set.
 
-Usage: layout_map_workload.py --out DIR [--paths N] [--seed S]
+Usage: layout_map_workload.py --out DIR [--paths N] [--distinct N] [--seed S]
 """
 import argparse
 import collections
@@ -87,6 +92,16 @@ def draw_paths(count, seed):
     return paths
 
 
+def draw_distinct(count, seed):
+    """`count` different block paths under model_<k>/ prefixes, shuffled."""
+    names = MATCHED + UNMATCHED
+    models = -(-count // (BLOCKS * len(names)))
+    paths = [f"model_{k}/" + block(b, name)
+             for k in range(models) for b in range(BLOCKS) for name in names][:count]
+    random.Random(seed).shuffle(paths)
+    return paths
+
+
 def classify(keys, compiled, path):
     """Keras's LayoutMap.__getitem__ (3.0-3.13): exact key, else re.search."""
     if path in keys:
@@ -115,20 +130,24 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True)
     parser.add_argument("--paths", type=int, default=100000)
+    parser.add_argument("--distinct", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=20231018)
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     paths = draw_paths(args.paths, args.seed)
+    distinct = draw_distinct(args.distinct, args.seed)
     for size in SIZES:
         keys = rules(size)
         assert len(keys) == size and len(set(keys)) == size
-        counts = check(size, keys, paths)
+        counts = check(size, keys, paths + distinct)
         write_lines(args.out, f"rules_{size}.txt", keys)
         write_lines(args.out, f"probes_{size}.txt", [f"{k} {p}" for k, p in probes(size)])
         if paths:
             print(f"rules_{size}: distinct paths by outcome: {dict(sorted(counts.items()))}")
     if paths:
         write_lines(args.out, "paths.txt", paths)
+    if distinct:
+        write_lines(args.out, "distinct_paths.txt", distinct)
     return 0
 
 

@@ -43,6 +43,11 @@ inline std::vector<std::pair<std::string, std::string>> ReadProbes(const std::st
   return probes;
 }
 
+// distinct_paths.txt in `dir`: more different paths than a map remembers.
+inline std::vector<std::string> ReadDistinctPaths(const std::string& dir) {
+  return ReadLines(dir + "/distinct_paths.txt");
+}
+
 }  // namespace tessera_bench
 
 #endif  // TESSERA_BENCHMARKS_WORKLOAD_H_
