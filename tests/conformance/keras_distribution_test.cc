@@ -133,6 +133,21 @@ TEST(KerasDataParallelTest, K77_EveryWeightIsReplicated) {
   EXPECT_EQ(*Unwrap(dist->VariableLayout("dense_1/bias", {10})), Layout({""}, dist->mesh()));
 }
 
+// keras.md §1.7: DataParallel(device_mesh=<2-D mesh>) meant to warn and use
+// the first axis, but raises TypeError (warnings.warn(msg, ndim)). Tessera
+// decides against Keras's accident (ARCHITECTURE.md): it warns and goes on,
+// with every device a replica.
+TEST(KerasDataParallelTest, MultiAxisMeshWarnsInsteadOfTypeError) {
+  testing::ScopedLogCapture log;
+  DistributionPtr dist = Unwrap(Distribution::DataParallel(CpuMesh({4, 2}, {"batch", "model"})));
+  EXPECT_EQ(dist->batch_dim_name(), "batch");
+  EXPECT_EQ(dist->num_model_replicas(), 8);
+  EXPECT_THAT(log.entries(),
+              ElementsAre(::testing::Pair(LogLevel::kWarning,
+                                          HasSubstr("Expect the input mesh to be 1D, but received "
+                                                    "mesh.devices.ndim=2."))));
+}
+
 // K149: DataParallel(device_mesh=<not a DeviceMesh>). In C++ the only
 // non-mesh is a null pointer.
 TEST(KerasDataParallelTest, K149_NonMeshIsRejected) {

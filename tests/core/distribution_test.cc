@@ -57,6 +57,8 @@ TEST(DataParallelTest, ReplicasAreEveryDeviceOfTheMesh) {
   EXPECT_EQ(Unwrap(Distribution::DataParallel(CpuMesh({8}, {"batch"})))->num_model_replicas(), 8);
 }
 
+// Keras means to warn here, but its warnings.warn(msg, ndim) call raises
+// TypeError; Tessera decides to warn through the log (ARCHITECTURE.md).
 TEST(DataParallelTest, MultiAxisMeshLogsAWarningAndUsesTheFirstAxis) {
   ScopedLogCapture log;
   DistributionPtr dist = Unwrap(Distribution::DataParallel(CpuMesh({4, 2}, {"batch", "model"})));
@@ -108,6 +110,13 @@ TEST(DataParallelTest, OverAllDevicesUsesTheListedDevices) {
   DistributionPtr dist = Unwrap(Distribution::DataParallelOverAllDevices());
   EXPECT_EQ(dist->mesh()->devices(), Cpus(8));
   EXPECT_THAT(dist->mesh()->axis_names(), ElementsAre("batch"));
+}
+
+TEST(DataParallelTest, OverAllDevicesWithoutAnyDeviceIsAFailedPrecondition) {
+  SetGlobalDevices(std::vector<Device>{});
+  auto dist = Distribution::DataParallelOverAllDevices();
+  SetGlobalDevices(std::nullopt);
+  EXPECT_THAT(dist, StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("No devices")));
 }
 
 TEST(ModelParallelTest, TakesTheMeshFromTheLayoutMap) {

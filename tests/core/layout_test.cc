@@ -99,6 +99,10 @@ TEST_F(TensorLayoutTest, WithMeshOnALayoutThatHasOneFailsWithKerasMessage) {
                                  "<DeviceMesh shape=(4, 2), axis_names=['data', 'model']>")));
 }
 
+TEST_F(TensorLayoutTest, WithMeshRejectsANullMesh) {
+  EXPECT_THAT(Layout({"data"}).WithMesh(nullptr), StatusIs(kInvalid, HasSubstr("'mesh' is NULL")));
+}
+
 TEST_F(TensorLayoutTest, WithMeshValidatesTheAxes) {
   TensorLayout layout = Layout({"data", "unknown", ""});
   EXPECT_THAT(layout.WithMesh(mesh_), StatusIs(kInvalid, HasSubstr("Invalid axis names for Layout")));
