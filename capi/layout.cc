@@ -81,7 +81,9 @@ tessera_layout* tessera_layout_create_grouped(const char* const* axis_names,
 tessera_layout* tessera_layout_create_replicated(size_t rank, const tessera_mesh* mesh,
                                                  tessera_error** out_error) {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
-    return tessera::capi::NewLayout(tessera::TensorLayout::Replicated(rank, MeshOrNull(mesh)));
+    TESSERA_ASSIGN_OR_RETURN(tessera::TensorLayout layout,
+                             tessera::TensorLayout::Replicated(rank, MeshOrNull(mesh)));
+    return tessera::capi::NewLayout(std::move(layout));
   });
 }
 

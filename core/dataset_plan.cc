@@ -1,6 +1,7 @@
 #include "core/dataset_plan.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -39,6 +40,24 @@ DatasetPlan Shard(int64_t g, int64_t per_process, int64_t num_shards, int64_t in
   return plan;
 }
 
+absl::Status CheckJob(const DatasetJob& job) {
+  const auto positive = [](int64_t value, const char* name) -> absl::Status {
+    if (value >= 1) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("Argument 'job' has ", name, "=", value, "; expected at least 1"));
+  };
+  if (absl::Status s = positive(job.num_processes, "num_processes"); !s.ok()) return s;
+  if (absl::Status s = positive(job.num_model_replicas, "num_model_replicas"); !s.ok()) return s;
+  if (absl::Status s = positive(job.mesh_batch_size, "mesh_batch_size"); !s.ok()) return s;
+  if (absl::Status s = positive(job.mesh_size, "mesh_size"); !s.ok()) return s;
+  if (job.process_id < 0 || job.process_id >= job.num_processes) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'job' has process_id=",
+                                                   job.process_id, "; expected 0 to ",
+                                                   job.num_processes - 1));
+  }
+  return absl::OkStatus();
+}
+
 // Keras HEAD: TFDatasetAdapter._distribute_dataset with num_data_shards and
 // data_shard_id.
 absl::StatusOr<DatasetPlan> PlanCurrent(const DatasetJob& job, int64_t g) {
@@ -47,8 +66,8 @@ absl::StatusOr<DatasetPlan> PlanCurrent(const DatasetJob& job, int64_t g) {
   const int64_t r = job.num_model_replicas;
   const int64_t p = job.num_processes;
   if (r == 1) return Replicate(g);
-  const int64_t shards = std::min(r, p);
-  const int64_t index = r >= p ? job.process_id : job.process_id / (p / r);
+  const int64_t shards = NumDataShards(r, p);
+  const int64_t index = DataShardId(r, p, job.process_id);
   if (index >= shards) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Process ", job.process_id, " maps to data shard ", index, " but there are only ",
@@ -95,9 +114,23 @@ absl::StatusOr<DatasetPlan> PlanKeras30(const DatasetJob& job, int64_t g) {
 
 }  // namespace
 
+int64_t NumDataShards(int64_t num_model_replicas, int64_t num_processes) {
+  return std::min(num_model_replicas, num_processes);
+}
+
+int64_t DataShardId(int64_t num_model_replicas, int64_t num_processes, int64_t process_id) {
+  if (num_model_replicas >= num_processes) return process_id;
+  return process_id / (num_processes / num_model_replicas);
+}
+
 std::vector<int64_t> BatchSizesForWorker(int64_t global_batch_size, int64_t num_workers,
                                          int64_t num_replicas_per_worker,
                                          int64_t worker_index) {
+  if (num_workers < 1 || num_replicas_per_worker < 1 || global_batch_size < 0 ||
+      worker_index < 0 || worker_index >= num_workers ||
+      num_workers > std::numeric_limits<int64_t>::max() / num_replicas_per_worker) {
+    return {};
+  }
   const int64_t n = num_workers * num_replicas_per_worker;
   const int64_t offset = worker_index * num_replicas_per_worker;
   const int64_t floor = global_batch_size / n;
@@ -112,6 +145,7 @@ std::vector<int64_t> BatchSizesForWorker(int64_t global_batch_size, int64_t num_
 
 absl::StatusOr<DatasetPlan> PlanDataset(const DatasetJob& job, int64_t global_batch_size,
                                         DatasetMode mode) {
+  if (absl::Status s = CheckJob(job); !s.ok()) return s;
   if (mode == DatasetMode::kKeras30) return PlanKeras30(job, global_batch_size);
   return PlanCurrent(job, global_batch_size);
 }

@@ -49,7 +49,15 @@ struct DatasetJob {
   int64_t mesh_size = 1;           // devices in the mesh (kKeras30)
 };
 
-// Errors (INVALID_ARGUMENT): unknown batch size (global_batch_size < 0, as an
+// S = min(R, P): how many distinct slices of each global batch are read.
+int64_t NumDataShards(int64_t num_model_replicas, int64_t num_processes);
+
+// The slice process `process_id` reads: its own id when R >= P, else the
+// contiguous replica group's, process_id / (P / R) (Keras 3.15+).
+int64_t DataShardId(int64_t num_model_replicas, int64_t num_processes, int64_t process_id);
+
+// Errors (INVALID_ARGUMENT): a job with fewer than one process, replica or
+// device, or a process id outside [0, P); unknown batch size (global_batch_size < 0, as an
 // unbatched or dynamically batched dataset), a batch not divisible by the
 // shard count, and (kKeras30) a mesh batch axis incompatible with the local
 // device count. Messages follow Keras's.
@@ -59,6 +67,7 @@ absl::StatusOr<DatasetPlan> PlanDataset(const DatasetJob& job,
 
 // TF's batch_sizes_for_worker(G, W, R, worker_index): W*R sizes summing to G,
 // differing by at most one, rotated so the worker's own sub-batches come first.
+// Empty unless W >= 1, R >= 1, G >= 0 and 0 <= worker_index < W.
 std::vector<int64_t> BatchSizesForWorker(int64_t global_batch_size,
                                          int64_t num_workers,
                                          int64_t num_replicas_per_worker,

@@ -141,13 +141,11 @@ absl::StatusOr<std::shared_ptr<const Distribution>> Distribution::ModelParallel(
 }
 
 int64_t Distribution::num_data_shards() const {
-  return std::min(num_model_replicas_, process_.num_processes);
+  return NumDataShards(num_model_replicas_, process_.num_processes);
 }
 
 int64_t Distribution::data_shard_id() const {
-  const int64_t r = num_model_replicas_;
-  const int64_t p = process_.num_processes;
-  return r >= p ? process_.process_id : process_.process_id / (p / r);
+  return DataShardId(num_model_replicas_, process_.num_processes, process_.process_id);
 }
 
 absl::StatusOr<TensorLayout> Distribution::DataLayout(absl::Span<const int64_t> shape) const {
@@ -172,7 +170,9 @@ absl::StatusOr<LayoutPtr> Distribution::VariableLayout(absl::string_view path,
     layout = *std::move(found);
   }
   if (layout == nullptr) {
-    layout = std::make_shared<const TensorLayout>(TensorLayout::Replicated(shape.size(), mesh_));
+    auto replicated = TensorLayout::Replicated(shape.size(), mesh_);
+    if (!replicated.ok()) return ForVariable(path, replicated.status());
+    layout = std::make_shared<const TensorLayout>(*std::move(replicated));
   }
   if (absl::Status s = layout->CheckShape(shape, options_.shape_check); !s.ok()) {
     return ForVariable(path, s);

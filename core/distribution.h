@@ -52,7 +52,8 @@ class Distribution {
   // call raises a TypeError instead).
   static absl::StatusOr<std::shared_ptr<const Distribution>> DataParallel(
       MeshPtr mesh, const DistributionOptions& options = {});
-  // DataParallel over a 1-D mesh "batch" of `devices` (non-empty).
+  // DataParallel over a 1-D mesh "batch" of `devices`; an empty list means
+  // every device (Keras: an empty list is falsy).
   static absl::StatusOr<std::shared_ptr<const Distribution>>
   DataParallelOverDevices(std::vector<Device> devices,
                           const DistributionOptions& options = {});
@@ -63,7 +64,7 @@ class Distribution {
   // ModelParallel over the layout map's mesh. `batch_dim_name` empty means
   // the mesh's first axis. Errors: a map without a mesh (FAILED_PRECONDITION),
   // an unknown batch axis (INVALID_ARGUMENT; Keras fails later, lazily), and
-  // with P > R, P not divisible by R (Keras 3.15's check).
+  // with P > R, P not divisible by R (FAILED_PRECONDITION, Keras 3.15's check).
   static absl::StatusOr<std::shared_ptr<const Distribution>> ModelParallel(
       const LayoutMap& layout_map, absl::string_view batch_dim_name = "",
       const DistributionOptions& options = {});

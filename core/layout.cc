@@ -54,12 +54,14 @@ absl::Status CheckAxesInMesh(const std::vector<AxisGroup>& axes, const DeviceMes
 
 absl::StatusOr<TensorLayout> TensorLayout::Create(std::vector<AxisGroup> axes,
                                                   MeshPtr mesh) {
+  TESSERA_RETURN_IF_ERROR(CheckRank(axes.size(), "axes"));
   TESSERA_RETURN_IF_ERROR(CheckAxes(axes));
   if (mesh != nullptr) TESSERA_RETURN_IF_ERROR(CheckAxesInMesh(axes, *mesh));
   return TensorLayout(std::move(axes), std::move(mesh));
 }
 
-TensorLayout TensorLayout::Replicated(size_t rank, MeshPtr mesh) {
+absl::StatusOr<TensorLayout> TensorLayout::Replicated(size_t rank, MeshPtr mesh) {
+  TESSERA_RETURN_IF_ERROR(CheckRank(rank, "rank"));
   return TensorLayout(std::vector<AxisGroup>(rank), std::move(mesh));
 }
 

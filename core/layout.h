@@ -32,14 +32,14 @@ enum class ShapeCheck {
 
 class TensorLayout {
  public:
-  // Fails with INVALID_ARGUMENT on an empty axis name or an axis used twice
+  // Fails with INVALID_ARGUMENT on a rank above kMaxRank, an empty axis name or an axis used twice
   // (in one group or across dimensions); with a mesh, also on axis names the
   // mesh lacks (Keras: "Invalid axis names for Layout. ...").
   static absl::StatusOr<TensorLayout> Create(std::vector<AxisGroup> axes,
                                              MeshPtr mesh = nullptr);
 
-  // A layout of `rank` replicated dimensions.
-  static TensorLayout Replicated(size_t rank, MeshPtr mesh);
+  // A layout of `rank` replicated dimensions; INVALID_ARGUMENT above kMaxRank.
+  static absl::StatusOr<TensorLayout> Replicated(size_t rank, MeshPtr mesh);
 
   // This layout on `mesh`. FAILED_PRECONDITION if it already has one
   // ("Cannot override device mesh value. ..."); INVALID_ARGUMENT if its axes

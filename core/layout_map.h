@@ -6,6 +6,14 @@
 // fullmatch as an option (Keras 3.14+). No match yields "none"; several
 // matches are an error that lists every matching key in insertion order.
 //
+// Repeated lookups: each compiled matcher remembers up to 16,384 recent
+// answers (paths up to 512 bytes), so asking again about a path costs one hash
+// probe whatever the number of rules. Over a large rule set the DFA's states
+// outgrow the CPU caches and a walk over cold states costs a cache miss per
+// byte; callers (a distribution answering for every layer on every step) ask
+// about the same paths again and again. Answers are rebuilt with the matcher
+// on Set and Delete; several-match errors are never remembered.
+//
 // Thread safety: const methods may run concurrently with each other; the
 // mutating ones (Set, Delete) must not run concurrently with anything else on
 // the same map. Copies share the compiled matcher until either is modified.

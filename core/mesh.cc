@@ -29,6 +29,7 @@ absl::Status CheckShapeAndNames(absl::Span<const int64_t> shape,
     return absl::InvalidArgumentError(absl::StrCat(
         "Shape and axis_names should have same size. ", Received(shape, axis_names)));
   }
+  TESSERA_RETURN_IF_ERROR(CheckRank(shape.size(), "shape"));
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 1) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -43,8 +43,15 @@ absl::StatusOr<int64_t> CheckedProduct(absl::Span<const int64_t> dims,
   return product;
 }
 
+absl::Status CheckRank(size_t rank, absl::string_view what) {
+  if (rank <= kMaxRank) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("Argument '", what, "' has rank ", rank,
+                                                 "; expected at most ", kMaxRank));
+}
+
 absl::Status CheckTensorShape(absl::Span<const int64_t> shape,
                               absl::string_view what) {
+  if (absl::Status s = CheckRank(shape.size(), what); !s.ok()) return s;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 0) {
       return absl::InvalidArgumentError(absl::StrCat(

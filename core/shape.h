@@ -12,6 +12,14 @@
 
 namespace tessera {
 
+// The most dimensions a tensor shape, a layout or a mesh may have. Far above
+// any real model (XLA kernels stop at a few dozen); it keeps a hostile rank
+// from turning into a huge allocation.
+inline constexpr size_t kMaxRank = 1024;
+
+// INVALID_ARGUMENT naming `what` when rank > kMaxRank.
+absl::Status CheckRank(size_t rank, absl::string_view what);
+
 // Python's tuple repr of a shape: "()", "(8,)", "(4, 2)".
 std::string ShapeToString(absl::Span<const int64_t> shape);
 
@@ -23,7 +31,8 @@ absl::StatusOr<int64_t> CheckedProduct(absl::Span<const int64_t> dims,
 // a * b, or INVALID_ARGUMENT naming `what` when it overflows (both >= 0).
 absl::StatusOr<int64_t> CheckedMul(int64_t a, int64_t b, absl::string_view what);
 
-// Every dimension >= 0 (tensor shapes: 0 is a legal empty dimension).
+// Rank within kMaxRank and every dimension >= 0 (tensor shapes: 0 is a
+// legal empty dimension).
 absl::Status CheckTensorShape(absl::Span<const int64_t> shape,
                               absl::string_view what);
 

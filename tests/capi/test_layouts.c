@@ -125,10 +125,16 @@ static void replicated_layout_has_no_axes(void) {
   tessera_mesh_destroy(mesh);
 }
 
-static void replicated_layout_of_impossible_rank_is_resource_exhausted(void) {
+static void replicated_layout_above_the_maximum_rank_is_invalid_argument(void) {
   tessera_error* err = NULL;
   ASSERT_NULL(tessera_layout_create_replicated((size_t)-1, NULL, &err));
-  ASSERT_ERROR(err, TESSERA_RESOURCE_EXHAUSTED, "out of memory");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "expected at most 1024");
+}
+
+static void replicated_layout_just_above_the_maximum_rank_is_invalid_argument(void) {
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_layout_create_replicated(1025, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'rank' has rank 1025");
 }
 
 static void null_axes_with_a_rank_are_invalid_argument(void) {
@@ -408,7 +414,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(group_sizes_adding_up_to_fewer_than_the_names_are_invalid),
       HARNESS_TEST(grouped_layout_rejects_null_arrays_by_name),
       HARNESS_TEST(replicated_layout_has_no_axes),
-      HARNESS_TEST(replicated_layout_of_impossible_rank_is_resource_exhausted),
+      HARNESS_TEST(replicated_layout_above_the_maximum_rank_is_invalid_argument),
+      HARNESS_TEST(replicated_layout_just_above_the_maximum_rank_is_invalid_argument),
       HARNESS_TEST(null_axes_with_a_rank_are_invalid_argument),
       HARNESS_TEST(axis_used_twice_is_invalid_argument_naming_it),
       HARNESS_TEST(axis_the_mesh_lacks_is_invalid_argument_naming_it),

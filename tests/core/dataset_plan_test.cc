@@ -242,5 +242,34 @@ TEST(BatchSizesForWorkerTest, SizesSumToTheGlobalBatch) {
   EXPECT_EQ(std::accumulate(sizes.begin(), sizes.end(), int64_t{0}), 1001);
 }
 
+TEST(BatchSizesForWorkerTest, NoWorkersGiveNoSizes) {
+  EXPECT_THAT(BatchSizesForWorker(8, 0, 1, 0), IsEmpty());
+}
+
+TEST(BatchSizesForWorkerTest, WorkerIndexOutsideTheWorkersGivesNoSizes) {
+  EXPECT_THAT(BatchSizesForWorker(8, 2, 1, 2), IsEmpty());
+}
+
+TEST(PlanDatasetTest, JobWithoutReplicasIsInvalidArgument) {
+  EXPECT_THAT(PlanDataset(Job(2, 0, 0), 8, DatasetMode::kCurrent),
+              StatusIs(kInvalid, HasSubstr("num_model_replicas=0; expected at least 1")));
+}
+
+TEST(PlanDatasetTest, ProcessIdOutsideTheJobIsInvalidArgument) {
+  EXPECT_THAT(PlanDataset(Job(2, 2, 4), 8, DatasetMode::kCurrent),
+              StatusIs(kInvalid, HasSubstr("process_id=2; expected 0 to 1")));
+}
+
+TEST(DataShardsTest, ShardCountIsTheSmallerOfReplicasAndProcesses) {
+  EXPECT_EQ(NumDataShards(8, 3), 3);
+  EXPECT_EQ(NumDataShards(2, 6), 2);
+}
+
+TEST(DataShardsTest, ShardIdGroupsContiguousProcessesWhenThereAreMoreProcesses) {
+  EXPECT_EQ(DataShardId(2, 6, 2), 0);
+  EXPECT_EQ(DataShardId(2, 6, 3), 1);
+  EXPECT_EQ(DataShardId(8, 3, 2), 2);
+}
+
 }  // namespace
 }  // namespace tessera

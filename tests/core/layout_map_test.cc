@@ -270,5 +270,39 @@ TEST_F(LayoutMapTest, ConcurrentLookupsAgree) {
   EXPECT_THAT(found, ElementsAre(0, 6, 12, 18, 24, 30, 36, 42));
 }
 
+// More distinct paths than the answer memo holds (16,384): answers stay right
+// while the memo fills, refuses entries, and starts over.
+TEST_F(LayoutMapTest, AnswersStayRightPastTheMemoCapacity) {
+  LayoutMap map(mesh_);
+  ASSERT_THAT(map.Set("^even_", Layout({"model"})), IsOk());
+  ASSERT_THAT(map.Set("^odd_", Layout({"data"})), IsOk());
+  constexpr int kPaths = 100000;
+  int wrong = 0;
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < kPaths; ++i) {
+      const bool even = i % 2 == 0;
+      const int64_t want = (i % 3 == 0) ? -1 : (even ? 0 : 1);
+      const std::string path =
+          want < 0 ? absl::StrCat("none_", i) : absl::StrCat(even ? "even_" : "odd_", i);
+      auto got = map.Find(path);
+      if (!got.ok() || *got != want) ++wrong;
+    }
+  }
+  EXPECT_EQ(wrong, 0);
+}
+
+// A remembered answer must not survive a change of the rules.
+TEST_F(LayoutMapTest, RememberedAnswersAreForgottenWhenRulesChange) {
+  LayoutMap map(mesh_);
+  ASSERT_THAT(map.Set("kernel", Layout({"model"})), IsOk());
+  EXPECT_EQ(Unwrap(map.Find("dense/kernel")), 0);
+  EXPECT_EQ(Unwrap(map.Find("dense/kernel")), 0);  // now remembered
+  ASSERT_THAT(map.Set("^dense/", Layout({"data"})), IsOk());
+  EXPECT_THAT(map.Find("dense/kernel"),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("multiple")));
+  ASSERT_THAT(map.Delete("kernel"), IsOk());
+  EXPECT_EQ(Unwrap(map.Find("dense/kernel")), 0);
+}
+
 }  // namespace
 }  // namespace tessera

@@ -73,7 +73,7 @@ TEST_F(TensorLayoutTest, AxisUsedTwiceInOneGroupIsRejected) {
 }
 
 TEST_F(TensorLayoutTest, ReplicatedHasOneEmptyGroupPerDimension) {
-  TensorLayout layout = TensorLayout::Replicated(3, mesh_);
+  TensorLayout layout = Unwrap(TensorLayout::Replicated(3, mesh_));
   EXPECT_THAT(layout.axes(), ElementsAre(IsEmpty(), IsEmpty(), IsEmpty()));
   EXPECT_EQ(layout.mesh(), mesh_);
 }

@@ -74,5 +74,14 @@ TEST(CheckTensorShapeTest, RejectsANegativeDimensionNamingTheArgumentAndValue) {
               StatusIs(kInvalid, AllOf(HasSubstr("data_shape"), HasSubstr("-2"))));
 }
 
+TEST(CheckTensorShapeTest, AcceptsTheMaximumRank) {
+  EXPECT_THAT(CheckTensorShape(std::vector<int64_t>(kMaxRank, 1), "shape"), IsOk());
+}
+
+TEST(CheckTensorShapeTest, RejectsARankAboveTheMaximumNamingIt) {
+  EXPECT_THAT(CheckTensorShape(std::vector<int64_t>(kMaxRank + 1, 1), "shape"),
+              StatusIs(kInvalid, HasSubstr("Argument 'shape' has rank 1025; expected at most 1024")));
+}
+
 }  // namespace
 }  // namespace tessera
