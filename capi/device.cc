@@ -18,7 +18,7 @@ absl::string_view TypeOrDefault(const char* type) {
 
 }  // namespace
 
-tessera_device* tessera_device_parse(const char* text, tessera_error** out_error) {
+tessera_device* tessera_device_parse(const char* text, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_device*> {
     TESSERA_CAPI_REQUIRE(text);
     TESSERA_ASSIGN_OR_RETURN(tessera::Device device, tessera::ParseDevice(text));
@@ -26,30 +26,30 @@ tessera_device* tessera_device_parse(const char* text, tessera_error** out_error
   });
 }
 
-int64_t tessera_device_id(const tessera_device* device) {
+int64_t tessera_device_id(const tessera_device* device) noexcept {
   return device == nullptr ? 0 : device->impl.id;
 }
 
-tessera_platform tessera_device_platform(const tessera_device* device) {
+tessera_platform tessera_device_platform(const tessera_device* device) noexcept {
   return device == nullptr ? TESSERA_PLATFORM_CPU
                            : static_cast<tessera_platform>(device->impl.platform);
 }
 
-int64_t tessera_device_process_index(const tessera_device* device) {
+int64_t tessera_device_process_index(const tessera_device* device) noexcept {
   return device == nullptr ? 0 : device->impl.process_index;
 }
 
-int64_t tessera_device_local_ordinal(const tessera_device* device) {
+int64_t tessera_device_local_ordinal(const tessera_device* device) noexcept {
   return device == nullptr ? 0 : device->impl.local_ordinal;
 }
 
-const char* tessera_device_name(const tessera_device* device) {
+const char* tessera_device_name(const tessera_device* device) noexcept {
   return device == nullptr ? "" : device->name.c_str();
 }
 
-void tessera_device_destroy(tessera_device* device) { delete device; }
+void tessera_device_destroy(tessera_device* device) noexcept { delete device; }
 
-const char* tessera_platform_name(tessera_platform platform) {
+const char* tessera_platform_name(tessera_platform platform) noexcept {
   const int32_t raw = tessera::capi::RawEnum(platform);
   if (raw < 0 || raw >= static_cast<int32_t>(std::size(tessera::capi::kPlatformNames))) {
     return nullptr;
@@ -58,7 +58,7 @@ const char* tessera_platform_name(tessera_platform platform) {
   return tessera::PlatformName(static_cast<tessera::Platform>(raw)).data();
 }
 
-tessera_device_list* tessera_device_list_create(const char* type, tessera_error** out_error) {
+tessera_device_list* tessera_device_list_create(const char* type, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_device_list*> {
     TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> devices,
                              tessera::ListDevices(TypeOrDefault(type)));
@@ -66,12 +66,12 @@ tessera_device_list* tessera_device_list_create(const char* type, tessera_error*
   });
 }
 
-size_t tessera_device_list_size(const tessera_device_list* list) {
+size_t tessera_device_list_size(const tessera_device_list* list) noexcept {
   return list == nullptr ? 0 : list->impl.size();
 }
 
 tessera_device* tessera_device_list_get(const tessera_device_list* list, size_t index,
-                                        tessera_error** out_error) {
+                                        tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_device*> {
     TESSERA_CAPI_REQUIRE(list);
     TESSERA_RETURN_IF_ERROR(
@@ -80,9 +80,9 @@ tessera_device* tessera_device_list_get(const tessera_device_list* list, size_t 
   });
 }
 
-void tessera_device_list_destroy(tessera_device_list* list) { delete list; }
+void tessera_device_list_destroy(tessera_device_list* list) noexcept { delete list; }
 
-bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error) {
+bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(*out, tessera::GetDeviceCount(TypeOrDefault(type)));

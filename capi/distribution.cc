@@ -26,19 +26,19 @@ tessera_distribution* NewDistribution(tessera::DistributionPtr distribution) {
 
 // --- Options -----------------------------------------------------------------
 
-tessera_distribution_options* tessera_distribution_options_create(void) {
+tessera_distribution_options* tessera_distribution_options_create(void) noexcept {
   return Guard(nullptr, [&]() -> absl::StatusOr<tessera_distribution_options*> {
     return new tessera_distribution_options{};
   });
 }
 
-void tessera_distribution_options_destroy(tessera_distribution_options* options) {
+void tessera_distribution_options_destroy(tessera_distribution_options* options) noexcept {
   delete options;
 }
 
 bool tessera_distribution_options_set_auto_shard_dataset(tessera_distribution_options* options,
                                                          bool auto_shard,
-                                                         tessera_error** out_error) {
+                                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
     options->impl.auto_shard_dataset = auto_shard;
@@ -48,7 +48,7 @@ bool tessera_distribution_options_set_auto_shard_dataset(tessera_distribution_op
 
 bool tessera_distribution_options_set_shape_check(tessera_distribution_options* options,
                                                   tessera_shape_check mode,
-                                                  tessera_error** out_error) {
+                                                  tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
     TESSERA_ASSIGN_OR_RETURN(
@@ -61,7 +61,7 @@ bool tessera_distribution_options_set_shape_check(tessera_distribution_options* 
 
 bool tessera_distribution_options_set_dataset_mode(tessera_distribution_options* options,
                                                    tessera_dataset_mode mode,
-                                                   tessera_error** out_error) {
+                                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
     TESSERA_ASSIGN_OR_RETURN(
@@ -74,7 +74,7 @@ bool tessera_distribution_options_set_dataset_mode(tessera_distribution_options*
 
 bool tessera_distribution_options_set_process(tessera_distribution_options* options,
                                               int64_t num_processes, int64_t process_id,
-                                              tessera_error** out_error) {
+                                              tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
     if (num_processes < 1) {
@@ -95,7 +95,7 @@ bool tessera_distribution_options_set_process(tessera_distribution_options* opti
 
 tessera_distribution* tessera_distribution_create_data_parallel(
     const tessera_mesh* mesh, const tessera_distribution_options* options,
-    tessera_error** out_error) {
+    tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_distribution*> {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_ASSIGN_OR_RETURN(
@@ -107,7 +107,7 @@ tessera_distribution* tessera_distribution_create_data_parallel(
 
 tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
     const char* const* devices, size_t num_devices, const tessera_distribution_options* options,
-    tessera_error** out_error) {
+    tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_distribution*> {
     // The header: NULL or an empty list means all devices of the default type.
     if (devices == nullptr || num_devices == 0) {
@@ -129,7 +129,7 @@ tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
 
 tessera_distribution* tessera_distribution_create_model_parallel(
     const tessera_layout_map* layout_map, const char* batch_dim_name,
-    const tessera_distribution_options* options, tessera_error** out_error) {
+    const tessera_distribution_options* options, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_distribution*> {
     TESSERA_CAPI_REQUIRE(layout_map);
     const absl::string_view batch =
@@ -141,50 +141,50 @@ tessera_distribution* tessera_distribution_create_model_parallel(
   });
 }
 
-void tessera_distribution_destroy(tessera_distribution* distribution) { delete distribution; }
+void tessera_distribution_destroy(tessera_distribution* distribution) noexcept { delete distribution; }
 
 // --- Queries -----------------------------------------------------------------
 
-tessera_distribution_kind tessera_distribution_kind_of(const tessera_distribution* distribution) {
+tessera_distribution_kind tessera_distribution_kind_of(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr
              ? TESSERA_DISTRIBUTION_DATA_PARALLEL
              : static_cast<tessera_distribution_kind>(distribution->impl->kind());
 }
 
-tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) {
+tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) noexcept {
   return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
     if (distribution == nullptr) return static_cast<tessera_mesh*>(nullptr);
     return tessera::capi::NewMesh(distribution->impl->mesh());
   });
 }
 
-const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution) {
+const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? "" : distribution->impl->batch_dim_name().c_str();
 }
 
-int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) {
+int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? 0 : distribution->impl->num_processes();
 }
 
-int64_t tessera_distribution_process_id(const tessera_distribution* distribution) {
+int64_t tessera_distribution_process_id(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? 0 : distribution->impl->process_id();
 }
 
-int64_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution) {
+int64_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? 0 : distribution->impl->num_model_replicas();
 }
 
-int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) {
+int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? 0 : distribution->impl->num_data_shards();
 }
 
-int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) {
+int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? 0 : distribution->impl->data_shard_id();
 }
 
 tessera_layout* tessera_distribution_data_layout(const tessera_distribution* distribution,
                                                  const int64_t* dims, size_t num_dims,
-                                                 tessera_error** out_error) {
+                                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(distribution);
     TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
@@ -198,7 +198,7 @@ tessera_layout* tessera_distribution_variable_layout(const tessera_distribution*
                                                      const char* path, const int64_t* dims,
                                                      size_t num_dims,
                                                      const tessera_layout* explicit_layout,
-                                                     tessera_error** out_error) {
+                                                     tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(distribution);
     TESSERA_CAPI_REQUIRE(path);
@@ -214,7 +214,7 @@ tessera_layout* tessera_distribution_variable_layout(const tessera_distribution*
 }
 
 tessera_layout* tessera_distribution_tensor_layout(const tessera_distribution* distribution,
-                                                   const char* path, tessera_error** out_error) {
+                                                   const char* path, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(distribution);
     TESSERA_CAPI_REQUIRE(path);
@@ -227,7 +227,7 @@ tessera_layout* tessera_distribution_tensor_layout(const tessera_distribution* d
 
 tessera_dataset_plan* tessera_distribution_plan_dataset(const tessera_distribution* distribution,
                                                         int64_t global_batch_size,
-                                                        tessera_error** out_error) {
+                                                        tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dataset_plan*> {
     TESSERA_CAPI_REQUIRE(distribution);
     TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan,
@@ -237,7 +237,7 @@ tessera_dataset_plan* tessera_distribution_plan_dataset(const tessera_distributi
 }
 
 tessera_buffer* tessera_distribution_to_string(const tessera_distribution* distribution,
-                                               tessera_error** out_error) {
+                                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
     TESSERA_CAPI_REQUIRE(distribution);
     return tessera::capi::NewBuffer(distribution->impl->ToString());
@@ -246,33 +246,33 @@ tessera_buffer* tessera_distribution_to_string(const tessera_distribution* distr
 
 // --- Dataset plans -----------------------------------------------------------
 
-tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan) {
+tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? TESSERA_DATASET_PLAN_PASSTHROUGH
                          : static_cast<tessera_dataset_plan_kind>(plan->impl.kind);
 }
 
-int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan) {
+int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.global_batch_size;
 }
 
-int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan) {
+int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.per_process_batch_size;
 }
 
-int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) {
+int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.num_shards;
 }
 
-int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) {
+int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.shard_index;
 }
 
-size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan) {
+size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.rebatch_sizes.size();
 }
 
 bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t index,
-                                       int64_t* out, tessera_error** out_error) {
+                                       int64_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);
     TESSERA_CAPI_REQUIRE(out);
@@ -283,11 +283,11 @@ bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t 
   });
 }
 
-void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) { delete plan; }
+void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) noexcept { delete plan; }
 
 // --- The current distribution ------------------------------------------------
 
-tessera_distribution* tessera_distribution_current(void) {
+tessera_distribution* tessera_distribution_current(void) noexcept {
   return Guard(nullptr, [&]() -> absl::StatusOr<tessera_distribution*> {
     tessera::DistributionPtr current = tessera::CurrentDistribution();
     if (current == nullptr) return static_cast<tessera_distribution*>(nullptr);
@@ -295,7 +295,7 @@ tessera_distribution* tessera_distribution_current(void) {
   });
 }
 
-void tessera_distribution_set_default(const tessera_distribution* distribution) {
+void tessera_distribution_set_default(const tessera_distribution* distribution) noexcept {
   // Nothing here can fail; the guard only keeps exceptions inside.
   Guard(nullptr, [&]() -> absl::Status {
     tessera::SetDefaultDistribution(distribution == nullptr ? nullptr : distribution->impl);
@@ -304,7 +304,7 @@ void tessera_distribution_set_default(const tessera_distribution* distribution) 
 }
 
 bool tessera_distribution_scope_push(const tessera_distribution* distribution,
-                                     tessera_error** out_error) {
+                                     tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(distribution);
     tessera::PushDistributionScope(distribution->impl);
@@ -312,6 +312,6 @@ bool tessera_distribution_scope_push(const tessera_distribution* distribution,
   });
 }
 
-bool tessera_distribution_scope_pop(tessera_error** out_error) {
+bool tessera_distribution_scope_pop(tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status { return tessera::PopDistributionScope(); });
 }

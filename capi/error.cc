@@ -46,20 +46,20 @@ tessera_error* const kOutOfMemoryError = &out_of_memory_error;
 
 }  // namespace tessera::capi
 
-tessera_code tessera_error_code(const tessera_error* error) {
+tessera_code tessera_error_code(const tessera_error* error) noexcept {
   return error == nullptr ? TESSERA_OK : error->code;
 }
 
-const char* tessera_error_message(const tessera_error* error) {
+const char* tessera_error_message(const tessera_error* error) noexcept {
   return error == nullptr ? "" : error->message.c_str();
 }
 
-const char* tessera_code_name(tessera_code code) {
+const char* tessera_code_name(tessera_code code) noexcept {
   const int32_t raw = tessera::capi::RawEnum(code);
   if (raw < 0 || raw > TESSERA_UNAUTHENTICATED) return "UNKNOWN_CODE";
   return tessera::capi::kCodeNames[raw];
 }
 
-void tessera_error_destroy(tessera_error* error) {
+void tessera_error_destroy(tessera_error* error) noexcept {
   if (error != tessera::capi::kOutOfMemoryError) delete error;
 }

@@ -47,7 +47,7 @@ absl::Status CheckDim(const tessera_layout* layout, size_t dim) {
 }  // namespace
 
 tessera_layout* tessera_layout_create(const char* const* axes, size_t num_axes,
-                                      const tessera_mesh* mesh, tessera_error** out_error) {
+                                      const tessera_mesh* mesh, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE_ARRAY(axes, num_axes);
     std::vector<tessera::AxisGroup> groups(num_axes);
@@ -64,7 +64,7 @@ tessera_layout* tessera_layout_create(const char* const* axes, size_t num_axes,
 tessera_layout* tessera_layout_create_grouped(const char* const* axis_names,
                                               size_t num_axis_names, const size_t* group_sizes,
                                               size_t num_dims, const tessera_mesh* mesh,
-                                              tessera_error** out_error) {
+                                              tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_ASSIGN_OR_RETURN(
         std::vector<std::string> names,
@@ -79,7 +79,7 @@ tessera_layout* tessera_layout_create_grouped(const char* const* axis_names,
 }
 
 tessera_layout* tessera_layout_create_replicated(size_t rank, const tessera_mesh* mesh,
-                                                 tessera_error** out_error) {
+                                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_ASSIGN_OR_RETURN(tessera::TensorLayout layout,
                              tessera::TensorLayout::Replicated(rank, MeshOrNull(mesh)));
@@ -88,7 +88,7 @@ tessera_layout* tessera_layout_create_replicated(size_t rank, const tessera_mesh
 }
 
 tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout, const tessera_mesh* mesh,
-                                         tessera_error** out_error) {
+                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE(mesh);
@@ -97,13 +97,13 @@ tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout, const tes
   });
 }
 
-void tessera_layout_destroy(tessera_layout* layout) { delete layout; }
+void tessera_layout_destroy(tessera_layout* layout) noexcept { delete layout; }
 
-size_t tessera_layout_rank(const tessera_layout* layout) {
+size_t tessera_layout_rank(const tessera_layout* layout) noexcept {
   return layout == nullptr ? 0 : layout->impl->rank();
 }
 
-tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) {
+tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) noexcept {
   return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
     if (layout == nullptr || layout->impl->mesh() == nullptr) {
       return static_cast<tessera_mesh*>(nullptr);
@@ -113,7 +113,7 @@ tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) {
 }
 
 bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
-                             tessera_error** out_error) {
+                             tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE(out);
@@ -124,7 +124,7 @@ bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* o
 }
 
 const char* tessera_layout_axis(const tessera_layout* layout, size_t dim, size_t position,
-                                tessera_error** out_error) {
+                                tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_RETURN_IF_ERROR(CheckDim(layout, dim));
@@ -136,7 +136,7 @@ const char* tessera_layout_axis(const tessera_layout* layout, size_t dim, size_t
 }
 
 bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_t* out,
-                                tessera_error** out_error) {
+                                tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE(out);
@@ -147,7 +147,7 @@ bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_
 
 bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dims,
                                 size_t num_dims, tessera_shape_check mode,
-                                tessera_error** out_error) {
+                                tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
@@ -161,7 +161,7 @@ bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dim
 
 bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
                                     size_t num_dims, int64_t* out, size_t capacity,
-                                    tessera_error** out_error) {
+                                    tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
@@ -175,13 +175,13 @@ bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t*
   });
 }
 
-bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) {
+bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) noexcept {
   // A NULL layout equals nothing, not even another NULL.
   return a != nullptr && b != nullptr && *a->impl == *b->impl;
 }
 
 tessera_buffer* tessera_layout_to_string(const tessera_layout* layout,
-                                         tessera_error** out_error) {
+                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
     TESSERA_CAPI_REQUIRE(layout);
     return tessera::capi::NewBuffer(layout->impl->ToString());

@@ -10,7 +10,7 @@ using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 
 tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh, tessera_key_match match,
-                                              tessera_error** out_error) {
+                                              tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout_map*> {
     TESSERA_ASSIGN_OR_RETURN(
         tessera::KeyMatch key_match,
@@ -21,10 +21,10 @@ tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh, tessera_
   });
 }
 
-void tessera_layout_map_destroy(tessera_layout_map* map) { delete map; }
+void tessera_layout_map_destroy(tessera_layout_map* map) noexcept { delete map; }
 
 bool tessera_layout_map_set(tessera_layout_map* map, const char* key,
-                            const tessera_layout* layout, tessera_error** out_error) {
+                            const tessera_layout* layout, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_CAPI_REQUIRE(key);
@@ -34,7 +34,7 @@ bool tessera_layout_map_set(tessera_layout_map* map, const char* key,
 }
 
 bool tessera_layout_map_delete(tessera_layout_map* map, const char* key,
-                               tessera_error** out_error) {
+                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_CAPI_REQUIRE(key);
@@ -43,7 +43,7 @@ bool tessera_layout_map_delete(tessera_layout_map* map, const char* key,
 }
 
 tessera_layout* tessera_layout_map_get(const tessera_layout_map* map, const char* path,
-                                       tessera_error** out_error) {
+                                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_CAPI_REQUIRE(path);
@@ -54,7 +54,7 @@ tessera_layout* tessera_layout_map_get(const tessera_layout_map* map, const char
 }
 
 bool tessera_layout_map_find(const tessera_layout_map* map, const char* path,
-                             int64_t* out_index, tessera_error** out_error) {
+                             int64_t* out_index, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_CAPI_REQUIRE(path);
@@ -64,12 +64,12 @@ bool tessera_layout_map_find(const tessera_layout_map* map, const char* path,
   });
 }
 
-size_t tessera_layout_map_size(const tessera_layout_map* map) {
+size_t tessera_layout_map_size(const tessera_layout_map* map) noexcept {
   return map == nullptr ? 0 : map->impl.size();
 }
 
 const char* tessera_layout_map_key(const tessera_layout_map* map, size_t index,
-                                   tessera_error** out_error) {
+                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_RETURN_IF_ERROR(CheckIndex(index, map->impl.size(), "index", "the map's size"));
@@ -78,7 +78,7 @@ const char* tessera_layout_map_key(const tessera_layout_map* map, size_t index,
 }
 
 tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t index,
-                                          tessera_error** out_error) {
+                                          tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_RETURN_IF_ERROR(CheckIndex(index, map->impl.size(), "index", "the map's size"));
@@ -86,14 +86,14 @@ tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t 
   });
 }
 
-tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) {
+tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) noexcept {
   return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
     if (map == nullptr || map->impl.mesh() == nullptr) return static_cast<tessera_mesh*>(nullptr);
     return tessera::capi::NewMesh(map->impl.mesh());
   });
 }
 
-tessera_key_match tessera_layout_map_match(const tessera_layout_map* map) {
+tessera_key_match tessera_layout_map_match(const tessera_layout_map* map) noexcept {
   return map == nullptr ? TESSERA_KEY_MATCH_SEARCH
                         : static_cast<tessera_key_match>(map->impl.match());
 }

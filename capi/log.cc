@@ -6,7 +6,7 @@
 #include "core/log.h"
 
 bool tessera_set_log_callback(tessera_log_fn callback, void* user_data,
-                              tessera_log_level min_level, tessera_error** out_error) {
+                              tessera_log_level min_level, tessera_error** out_error) noexcept {
   using namespace tessera;
   return capi::Guard(out_error, [&]() -> absl::Status {
     TESSERA_ASSIGN_OR_RETURN(

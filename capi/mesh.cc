@@ -14,7 +14,7 @@ using tessera::capi::Guard;
 tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
                                   const char* const* axis_names, size_t num_axis_names,
                                   const char* const* devices, size_t num_devices,
-                                  tessera_error** out_error) {
+                                  tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
     TESSERA_CAPI_REQUIRE_ARRAY(shape, num_dims);
     std::vector<int64_t> dims(shape, shape + num_dims);
@@ -37,23 +37,23 @@ tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
   });
 }
 
-void tessera_mesh_destroy(tessera_mesh* mesh) { delete mesh; }
+void tessera_mesh_destroy(tessera_mesh* mesh) noexcept { delete mesh; }
 
-size_t tessera_mesh_rank(const tessera_mesh* mesh) {
+size_t tessera_mesh_rank(const tessera_mesh* mesh) noexcept {
   return mesh == nullptr ? 0 : mesh->impl->rank();
 }
 
-int64_t tessera_mesh_size(const tessera_mesh* mesh) {
+int64_t tessera_mesh_size(const tessera_mesh* mesh) noexcept {
   return mesh == nullptr ? 0 : mesh->impl->size();
 }
 
-tessera_platform tessera_mesh_platform(const tessera_mesh* mesh) {
+tessera_platform tessera_mesh_platform(const tessera_mesh* mesh) noexcept {
   return mesh == nullptr ? TESSERA_PLATFORM_CPU
                          : static_cast<tessera_platform>(mesh->impl->platform());
 }
 
 bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_t* out,
-                      tessera_error** out_error) {
+                      tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_CAPI_REQUIRE(out);
@@ -64,7 +64,7 @@ bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_t* out,
 }
 
 const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t index,
-                                   tessera_error** out_error) {
+                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_RETURN_IF_ERROR(CheckIndex(index, mesh->impl->rank(), "index", "the mesh's rank"));
@@ -73,7 +73,7 @@ const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t index,
 }
 
 bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t* out,
-                             tessera_error** out_error) {
+                             tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_CAPI_REQUIRE(name);
@@ -84,7 +84,7 @@ bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t*
 }
 
 bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* name, int64_t* out,
-                            tessera_error** out_error) {
+                            tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_CAPI_REQUIRE(name);
@@ -95,7 +95,7 @@ bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* name, int64_t*
 }
 
 tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t index,
-                                    tessera_error** out_error) {
+                                    tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_device*> {
     TESSERA_CAPI_REQUIRE(mesh);
     const std::vector<tessera::Device>& devices = mesh->impl->devices();
@@ -106,7 +106,7 @@ tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t index,
 
 bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
                                      int64_t* out_coords, size_t capacity,
-                                     tessera_error** out_error) {
+                                     tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_CAPI_REQUIRE_ARRAY(out_coords, capacity);
@@ -119,7 +119,7 @@ bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id
 }
 
 bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords, size_t num_coords,
-                            int64_t* out_device_id, tessera_error** out_error) {
+                            int64_t* out_device_id, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_CAPI_REQUIRE_ARRAY(coords, num_coords);
@@ -131,12 +131,12 @@ bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords, siz
   });
 }
 
-bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) {
+bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) noexcept {
   // A NULL mesh equals nothing, not even another NULL.
   return a != nullptr && b != nullptr && *a->impl == *b->impl;
 }
 
-tessera_buffer* tessera_mesh_to_string(const tessera_mesh* mesh, tessera_error** out_error) {
+tessera_buffer* tessera_mesh_to_string(const tessera_mesh* mesh, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
     TESSERA_CAPI_REQUIRE(mesh);
     return tessera::capi::NewBuffer(mesh->impl->ToString());

@@ -2,6 +2,6 @@
 // generated header the caller compiled against.
 #include "tessera/version.h"
 
-uint32_t tessera_version(void) { return TESSERA_VERSION_NUMBER; }
+uint32_t tessera_version(void) noexcept { return TESSERA_VERSION_NUMBER; }
 
-const char* tessera_version_string(void) { return TESSERA_VERSION_STRING; }
+const char* tessera_version_string(void) noexcept { return TESSERA_VERSION_STRING; }

@@ -20,13 +20,13 @@ typedef struct tessera_buffer tessera_buffer;
  * lifetime of `buffer`. NULL when `buffer` is NULL.
  * @since 0.1
  */
-TESSERA_API const char* tessera_buffer_data(const tessera_buffer* buffer);
+TESSERA_API const char* tessera_buffer_data(const tessera_buffer* buffer) TESSERA_NOEXCEPT;
 
 /** Number of bytes in `buffer`; 0 when `buffer` is NULL. @since 0.1 */
-TESSERA_API size_t tessera_buffer_size(const tessera_buffer* buffer);
+TESSERA_API size_t tessera_buffer_size(const tessera_buffer* buffer) TESSERA_NOEXCEPT;
 
 /** Frees `buffer`. NULL is allowed. Any thread. @since 0.1 */
-TESSERA_API void tessera_buffer_destroy(tessera_buffer* buffer);
+TESSERA_API void tessera_buffer_destroy(tessera_buffer* buffer) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

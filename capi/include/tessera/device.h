@@ -38,27 +38,27 @@ typedef struct tessera_device_list tessera_device_list;
  * @return a new device owned by the caller (tessera_device_destroy), or NULL.
  * @since 0.1
  */
-TESSERA_API tessera_device* tessera_device_parse(const char* text, tessera_error** out_error);
+TESSERA_API tessera_device* tessera_device_parse(const char* text, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The global id of `device`; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_device_id(const tessera_device* device);
+TESSERA_API int64_t tessera_device_id(const tessera_device* device) TESSERA_NOEXCEPT;
 /** The platform of `device`; TESSERA_PLATFORM_CPU when NULL. @since 0.1 */
-TESSERA_API tessera_platform tessera_device_platform(const tessera_device* device);
+TESSERA_API tessera_platform tessera_device_platform(const tessera_device* device) TESSERA_NOEXCEPT;
 /** Index of the process that owns `device`; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_device_process_index(const tessera_device* device);
+TESSERA_API int64_t tessera_device_process_index(const tessera_device* device) TESSERA_NOEXCEPT;
 /** Index of `device` among its process's devices; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_device_local_ordinal(const tessera_device* device);
+TESSERA_API int64_t tessera_device_local_ordinal(const tessera_device* device) TESSERA_NOEXCEPT;
 /**
  * Keras's string form of `device` ("gpu:3"). Has the lifetime of `device`;
  * "" when NULL.
  * @since 0.1
  */
-TESSERA_API const char* tessera_device_name(const tessera_device* device);
+TESSERA_API const char* tessera_device_name(const tessera_device* device) TESSERA_NOEXCEPT;
 /** Frees `device`. NULL is allowed. Any thread. @since 0.1 */
-TESSERA_API void tessera_device_destroy(tessera_device* device);
+TESSERA_API void tessera_device_destroy(tessera_device* device) TESSERA_NOEXCEPT;
 
 /** "cpu", "gpu" or "tpu"; static storage; NULL for an unknown value. @since 0.1 */
-TESSERA_API const char* tessera_platform_name(tessera_platform platform);
+TESSERA_API const char* tessera_platform_name(tessera_platform platform) TESSERA_NOEXCEPT;
 
 /**
  * Lists the devices of one platform (Keras's list_devices).
@@ -71,10 +71,10 @@ TESSERA_API const char* tessera_platform_name(tessera_platform platform);
  * @since 0.1
  */
 TESSERA_API tessera_device_list* tessera_device_list_create(const char* type,
-                                                            tessera_error** out_error);
+                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of devices in `list`; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_device_list_size(const tessera_device_list* list);
+TESSERA_API size_t tessera_device_list_size(const tessera_device_list* list) TESSERA_NOEXCEPT;
 
 /**
  * Device `index` of `list`.
@@ -83,10 +83,10 @@ TESSERA_API size_t tessera_device_list_size(const tessera_device_list* list);
  * @since 0.1
  */
 TESSERA_API tessera_device* tessera_device_list_get(const tessera_device_list* list, size_t index,
-                                                    tessera_error** out_error);
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `list`. NULL is allowed. Any thread. @since 0.1 */
-TESSERA_API void tessera_device_list_destroy(tessera_device_list* list);
+TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_NOEXCEPT;
 
 /**
  * Number of devices of one platform (Keras's get_device_count); `type` as in
@@ -95,7 +95,7 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list);
  * @return true on success.
  * @since 0.1
  */
-TESSERA_API bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error);
+TESSERA_API bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

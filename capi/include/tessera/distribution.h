@@ -57,18 +57,18 @@ typedef enum tessera_dataset_plan_kind {
 } tessera_dataset_plan_kind;
 
 /** New options with defaults: auto-shard on, strict shape check, current dataset mode, process info from the runtime. @since 0.1 */
-TESSERA_API tessera_distribution_options* tessera_distribution_options_create(void);
+TESSERA_API tessera_distribution_options* tessera_distribution_options_create(void) TESSERA_NOEXCEPT;
 /** Frees `options`. NULL is allowed. @since 0.1 */
-TESSERA_API void tessera_distribution_options_destroy(tessera_distribution_options* options);
+TESSERA_API void tessera_distribution_options_destroy(tessera_distribution_options* options) TESSERA_NOEXCEPT;
 /** Whether the dataset plan shards at all (Keras's auto_shard_dataset). @since 0.1 */
 TESSERA_API bool tessera_distribution_options_set_auto_shard_dataset(
-    tessera_distribution_options* options, bool auto_shard, tessera_error** out_error);
+    tessera_distribution_options* options, bool auto_shard, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** How variable layouts are checked against variable shapes. @since 0.1 */
 TESSERA_API bool tessera_distribution_options_set_shape_check(
-    tessera_distribution_options* options, tessera_shape_check mode, tessera_error** out_error);
+    tessera_distribution_options* options, tessera_shape_check mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Which dataset arithmetic to follow. @since 0.1 */
 TESSERA_API bool tessera_distribution_options_set_dataset_mode(
-    tessera_distribution_options* options, tessera_dataset_mode mode, tessera_error** out_error);
+    tessera_distribution_options* options, tessera_dataset_mode mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Overrides the process count and id read from the runtime (for planning a
  * job from outside it, and for tests). INVALID_ARGUMENT unless
@@ -78,7 +78,7 @@ TESSERA_API bool tessera_distribution_options_set_dataset_mode(
 TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_options* options,
                                                           int64_t num_processes,
                                                           int64_t process_id,
-                                                          tessera_error** out_error);
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * DataParallel over `mesh`; the batch axis is its first axis. A mesh of rank
@@ -89,7 +89,7 @@ TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_o
  */
 TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel(
     const tessera_mesh* mesh, const tessera_distribution_options* options,
-    tessera_error** out_error);
+    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * DataParallel over a 1-D mesh "batch" of `devices` (Keras's form, copied);
@@ -99,7 +99,7 @@ TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel(
  */
 TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
     const char* const* devices, size_t num_devices, const tessera_distribution_options* options,
-    tessera_error** out_error);
+    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * ModelParallel over the layout map's mesh; the map is copied (a snapshot).
@@ -112,30 +112,30 @@ TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel_over
  */
 TESSERA_API tessera_distribution* tessera_distribution_create_model_parallel(
     const tessera_layout_map* layout_map, const char* batch_dim_name,
-    const tessera_distribution_options* options, tessera_error** out_error);
+    const tessera_distribution_options* options, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `distribution`. NULL is allowed. Any thread. @since 0.1 */
-TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution);
+TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
 /** Kind of `distribution`; DATA_PARALLEL when NULL. @since 0.1 */
 TESSERA_API tessera_distribution_kind tessera_distribution_kind_of(
-    const tessera_distribution* distribution);
+    const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** The mesh as a new reference; NULL when `distribution` is NULL. @since 0.1 */
-TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution);
+TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** The batch axis name; has the lifetime of `distribution`; "" when NULL. @since 0.1 */
 TESSERA_API const char* tessera_distribution_batch_dim_name(
-    const tessera_distribution* distribution);
+    const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** P, read at creation; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_distribution_num_processes(const tessera_distribution* distribution);
+TESSERA_API int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** This process's id, read at creation; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_distribution_process_id(const tessera_distribution* distribution);
+TESSERA_API int64_t tessera_distribution_process_id(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_distribution_num_model_replicas(
-    const tessera_distribution* distribution);
+    const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** S = min(R, P); 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution);
+TESSERA_API int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** pid if R >= P, else pid / (P / R); 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution);
+TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
 /**
  * Layout of an input batch: first dimension on the batch axis, the rest
@@ -146,7 +146,7 @@ TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distributio
  */
 TESSERA_API tessera_layout* tessera_distribution_data_layout(
     const tessera_distribution* distribution, const int64_t* dims, size_t num_dims,
-    tessera_error** out_error);
+    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Layout of a variable: `explicit_layout` when not NULL, else the layout
@@ -157,7 +157,7 @@ TESSERA_API tessera_layout* tessera_distribution_data_layout(
  */
 TESSERA_API tessera_layout* tessera_distribution_variable_layout(
     const tessera_distribution* distribution, const char* path, const int64_t* dims,
-    size_t num_dims, const tessera_layout* explicit_layout, tessera_error** out_error);
+    size_t num_dims, const tessera_layout* explicit_layout, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Layout for an intermediate tensor at `path`: the layout map's rule
@@ -165,7 +165,7 @@ TESSERA_API tessera_layout* tessera_distribution_variable_layout(
  * @since 0.1
  */
 TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
-    const tessera_distribution* distribution, const char* path, tessera_error** out_error);
+    const tessera_distribution* distribution, const char* path, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * How this process reads a dataset of `global_batch_size` rows per step
@@ -178,7 +178,7 @@ TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
  */
 TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
     const tessera_distribution* distribution, int64_t global_batch_size,
-    tessera_error** out_error);
+    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Keras's repr: "<DataParallel device_mesh=<DeviceMesh ...>>".
@@ -186,29 +186,29 @@ TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
  * @since 0.1
  */
 TESSERA_API tessera_buffer* tessera_distribution_to_string(
-    const tessera_distribution* distribution, tessera_error** out_error);
+    const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Kind of plan; PASSTHROUGH when NULL. @since 0.1 */
-TESSERA_API tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan);
+TESSERA_API tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** The global batch size planned for; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan);
+TESSERA_API int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** Rows this process reads per step; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan);
+TESSERA_API int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** Number of shards (1 unless SHARD); 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan);
+TESSERA_API int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** This process's shard; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan);
+TESSERA_API int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise). @since 0.1 */
-TESSERA_API size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan);
+TESSERA_API size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /**
  * Rebatch size `index` (TF's batch_sizes_for_worker order).
  * @return true on success; OUT_OF_RANGE when index >= the count.
  * @since 0.1
  */
 TESSERA_API bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t index,
-                                                   int64_t* out, tessera_error** out_error);
+                                                   int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `plan`. NULL is allowed. @since 0.1 */
-TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan);
+TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 
 /**
  * The distribution in effect on this thread: the innermost open scope, else
@@ -216,10 +216,10 @@ TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan);
  * @return a new reference owned by the caller, or NULL when there is none.
  * @since 0.1
  */
-TESSERA_API tessera_distribution* tessera_distribution_current(void);
+TESSERA_API tessera_distribution* tessera_distribution_current(void) TESSERA_NOEXCEPT;
 
 /** Sets the process-wide default; NULL clears it. Retained. Thread-safe. @since 0.1 */
-TESSERA_API void tessera_distribution_set_default(const tessera_distribution* distribution);
+TESSERA_API void tessera_distribution_set_default(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
 /**
  * Opens a scope on this thread in which `distribution` is current (Keras's
@@ -228,14 +228,14 @@ TESSERA_API void tessera_distribution_set_default(const tessera_distribution* di
  * @since 0.1
  */
 TESSERA_API bool tessera_distribution_scope_push(const tessera_distribution* distribution,
-                                                 tessera_error** out_error);
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Closes this thread's innermost scope.
  * @return true on success; FAILED_PRECONDITION when no scope is open.
  * @since 0.1
  */
-TESSERA_API bool tessera_distribution_scope_pop(tessera_error** out_error);
+TESSERA_API bool tessera_distribution_scope_pop(tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

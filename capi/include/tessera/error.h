@@ -42,7 +42,7 @@ typedef enum tessera_code {
  * The code of `error`; TESSERA_OK when `error` is NULL.
  * @since 0.1
  */
-TESSERA_API tessera_code tessera_error_code(const tessera_error* error);
+TESSERA_API tessera_code tessera_error_code(const tessera_error* error) TESSERA_NOEXCEPT;
 
 /**
  * The message of `error`: UTF-8, NUL-terminated, never NULL ("" for a NULL
@@ -50,17 +50,17 @@ TESSERA_API tessera_code tessera_error_code(const tessera_error* error);
  * Has the lifetime of `error`.
  * @since 0.1
  */
-TESSERA_API const char* tessera_error_message(const tessera_error* error);
+TESSERA_API const char* tessera_error_message(const tessera_error* error) TESSERA_NOEXCEPT;
 
 /**
  * The upper-case name of `code` ("INVALID_ARGUMENT"); static storage.
  * Unknown values give "UNKNOWN_CODE".
  * @since 0.1
  */
-TESSERA_API const char* tessera_code_name(tessera_code code);
+TESSERA_API const char* tessera_code_name(tessera_code code) TESSERA_NOEXCEPT;
 
 /** Frees `error`. NULL is allowed. Any thread. @since 0.1 */
-TESSERA_API void tessera_error_destroy(tessera_error* error);
+TESSERA_API void tessera_error_destroy(tessera_error* error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

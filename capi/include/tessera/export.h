@@ -26,6 +26,13 @@
 #  define TESSERA_END_DECLS
 #endif
 
+/* Exceptions never leave the library: C++ callers see every function noexcept. */
+#if defined(__cplusplus) && !defined(SWIG)
+#  define TESSERA_NOEXCEPT noexcept
+#else
+#  define TESSERA_NOEXCEPT
+#endif
+
 #if defined(SWIG) || defined(TESSERA_DISABLE_DEPRECATE_WARNINGS)
 #  define TESSERA_DEPRECATED(message)
 #elif defined(__GNUC__)

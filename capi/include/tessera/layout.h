@@ -46,7 +46,7 @@ typedef enum tessera_shape_check {
  */
 TESSERA_API tessera_layout* tessera_layout_create(const char* const* axes, size_t num_axes,
                                                   const tessera_mesh* mesh,
-                                                  tessera_error** out_error);
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Creates a layout whose dimensions may be split over groups of axes.
@@ -66,7 +66,7 @@ TESSERA_API tessera_layout* tessera_layout_create_grouped(const char* const* axi
                                                           const size_t* group_sizes,
                                                           size_t num_dims,
                                                           const tessera_mesh* mesh,
-                                                          tessera_error** out_error);
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * A layout of `rank` replicated dimensions on `mesh` (may be NULL).
@@ -74,7 +74,7 @@ TESSERA_API tessera_layout* tessera_layout_create_grouped(const char* const* axi
  * @since 0.1
  */
 TESSERA_API tessera_layout* tessera_layout_create_replicated(size_t rank, const tessera_mesh* mesh,
-                                                             tessera_error** out_error);
+                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * `layout` given `mesh`.
@@ -85,13 +85,13 @@ TESSERA_API tessera_layout* tessera_layout_create_replicated(size_t rank, const 
  */
 TESSERA_API tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout,
                                                      const tessera_mesh* mesh,
-                                                     tessera_error** out_error);
+                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `layout`. NULL is allowed. Any thread. @since 0.1 */
-TESSERA_API void tessera_layout_destroy(tessera_layout* layout);
+TESSERA_API void tessera_layout_destroy(tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /** Tensor rank of `layout`; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_layout_rank(const tessera_layout* layout);
+TESSERA_API size_t tessera_layout_rank(const tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /**
  * The mesh of `layout`.
@@ -99,7 +99,7 @@ TESSERA_API size_t tessera_layout_rank(const tessera_layout* layout);
  *         mesh (or is NULL).
  * @since 0.1
  */
-TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout);
+TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /**
  * Number of mesh axes dimension `dim` is split over (0 = replicated).
@@ -107,7 +107,7 @@ TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout);
  * @since 0.1
  */
 TESSERA_API bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
-                                         tessera_error** out_error);
+                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Axis `position` of dimension `dim`: UTF-8, has the lifetime of `layout`.
@@ -115,7 +115,7 @@ TESSERA_API bool tessera_layout_num_axes(const tessera_layout* layout, size_t di
  * @since 0.1
  */
 TESSERA_API const char* tessera_layout_axis(const tessera_layout* layout, size_t dim,
-                                            size_t position, tessera_error** out_error);
+                                            size_t position, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Number of shards of dimension `dim`: the product of its axes' sizes.
@@ -124,7 +124,7 @@ TESSERA_API const char* tessera_layout_axis(const tessera_layout* layout, size_t
  * @since 0.1
  */
 TESSERA_API bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_t* out,
-                                            tessera_error** out_error);
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Checks `layout` against a global tensor shape: a mesh is attached
@@ -136,7 +136,7 @@ TESSERA_API bool tessera_layout_shard_count(const tessera_layout* layout, size_t
  */
 TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dims,
                                             size_t num_dims, tessera_shape_check mode,
-                                            tessera_error** out_error);
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The largest per-device shard shape, ceil(dim / shards) per dimension.
@@ -147,10 +147,10 @@ TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const 
  */
 TESSERA_API bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
                                                 size_t num_dims, int64_t* out, size_t capacity,
-                                                tessera_error** out_error);
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** True when both have the same axes and equal meshes (or none). @since 0.1 */
-TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b);
+TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) TESSERA_NOEXCEPT;
 
 /**
  * Keras's repr: "<TensorLayout axes=('data', None), device_mesh=<DeviceMesh ...>>".
@@ -158,7 +158,7 @@ TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_lay
  * @since 0.1
  */
 TESSERA_API tessera_buffer* tessera_layout_to_string(const tessera_layout* layout,
-                                                     tessera_error** out_error);
+                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

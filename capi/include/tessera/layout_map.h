@@ -46,10 +46,10 @@ typedef enum tessera_key_match {
  */
 TESSERA_API tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh,
                                                           tessera_key_match match,
-                                                          tessera_error** out_error);
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `map`. NULL is allowed. @since 0.1 */
-TESSERA_API void tessera_layout_map_destroy(tessera_layout_map* map);
+TESSERA_API void tessera_layout_map_destroy(tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /**
  * Appends the rule `key` -> `layout`. A layout without a mesh is stored with
@@ -60,7 +60,7 @@ TESSERA_API void tessera_layout_map_destroy(tessera_layout_map* map);
  * @since 0.1
  */
 TESSERA_API bool tessera_layout_map_set(tessera_layout_map* map, const char* key,
-                                        const tessera_layout* layout, tessera_error** out_error);
+                                        const tessera_layout* layout, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Removes the rule whose key is exactly `key`.
@@ -68,7 +68,7 @@ TESSERA_API bool tessera_layout_map_set(tessera_layout_map* map, const char* key
  * @since 0.1
  */
 TESSERA_API bool tessera_layout_map_delete(tessera_layout_map* map, const char* key,
-                                           tessera_error** out_error);
+                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The layout the rules give `path`.
@@ -79,7 +79,7 @@ TESSERA_API bool tessera_layout_map_delete(tessera_layout_map* map, const char* 
  * @since 0.1
  */
 TESSERA_API tessera_layout* tessera_layout_map_get(const tessera_layout_map* map, const char* path,
-                                                   tessera_error** out_error);
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Index of the rule that `path` selects.
@@ -88,10 +88,10 @@ TESSERA_API tessera_layout* tessera_layout_map_get(const tessera_layout_map* map
  * @since 0.1
  */
 TESSERA_API bool tessera_layout_map_find(const tessera_layout_map* map, const char* path,
-                                         int64_t* out_index, tessera_error** out_error);
+                                         int64_t* out_index, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of rules; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_layout_map_size(const tessera_layout_map* map);
+TESSERA_API size_t tessera_layout_map_size(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /**
  * Key of rule `index`: UTF-8, valid until `map` is modified or destroyed.
@@ -99,7 +99,7 @@ TESSERA_API size_t tessera_layout_map_size(const tessera_layout_map* map);
  * @since 0.1
  */
 TESSERA_API const char* tessera_layout_map_key(const tessera_layout_map* map, size_t index,
-                                               tessera_error** out_error);
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Layout of rule `index`.
@@ -107,13 +107,13 @@ TESSERA_API const char* tessera_layout_map_key(const tessera_layout_map* map, si
  * @since 0.1
  */
 TESSERA_API tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t index,
-                                                      tessera_error** out_error);
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The map's mesh as a new reference, or NULL when it has none. @since 0.1 */
-TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map);
+TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH when NULL. @since 0.1 */
-TESSERA_API tessera_key_match tessera_layout_map_match(const tessera_layout_map* map);
+TESSERA_API tessera_key_match tessera_layout_map_match(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -40,7 +40,7 @@ typedef void (*tessera_log_fn)(tessera_log_level level, const char* message,
  */
 TESSERA_API bool tessera_set_log_callback(tessera_log_fn callback, void* user_data,
                                           tessera_log_level min_level,
-                                          tessera_error** out_error);
+                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

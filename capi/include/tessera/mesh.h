@@ -44,17 +44,17 @@ typedef struct tessera_mesh tessera_mesh;
 TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
                                               const char* const* axis_names, size_t num_axis_names,
                                               const char* const* devices, size_t num_devices,
-                                              tessera_error** out_error);
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `mesh` (the mesh lives on while layouts use it). NULL is allowed. @since 0.1 */
-TESSERA_API void tessera_mesh_destroy(tessera_mesh* mesh);
+TESSERA_API void tessera_mesh_destroy(tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
 /** Number of dimensions; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_mesh_rank(const tessera_mesh* mesh);
+TESSERA_API size_t tessera_mesh_rank(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 /** Number of devices; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_mesh_size(const tessera_mesh* mesh);
+TESSERA_API int64_t tessera_mesh_size(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 /** Platform of the mesh's devices; TESSERA_PLATFORM_CPU when NULL. @since 0.1 */
-TESSERA_API tessera_platform tessera_mesh_platform(const tessera_mesh* mesh);
+TESSERA_API tessera_platform tessera_mesh_platform(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
 /**
  * Size of dimension `index`.
@@ -62,7 +62,7 @@ TESSERA_API tessera_platform tessera_mesh_platform(const tessera_mesh* mesh);
  * @since 0.1
  */
 TESSERA_API bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_t* out,
-                                  tessera_error** out_error);
+                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Name of axis `index`: UTF-8, has the lifetime of `mesh`.
@@ -70,7 +70,7 @@ TESSERA_API bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_
  * @since 0.1
  */
 TESSERA_API const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t index,
-                                               tessera_error** out_error);
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Position of the axis called `name`.
@@ -78,7 +78,7 @@ TESSERA_API const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t 
  * @since 0.1
  */
 TESSERA_API bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t* out,
-                                         tessera_error** out_error);
+                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Size of the axis called `name`.
@@ -86,7 +86,7 @@ TESSERA_API bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* n
  * @since 0.1
  */
 TESSERA_API bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* name, int64_t* out,
-                                        tessera_error** out_error);
+                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The device at row-major position `index`.
@@ -95,7 +95,7 @@ TESSERA_API bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* na
  * @since 0.1
  */
 TESSERA_API tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t index,
-                                                tessera_error** out_error);
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Coordinates of the device whose global id is `device_id`.
@@ -106,7 +106,7 @@ TESSERA_API tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t
  */
 TESSERA_API bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
                                                  int64_t* out_coords, size_t capacity,
-                                                 tessera_error** out_error);
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Global id of the device at `coords`.
@@ -116,10 +116,10 @@ TESSERA_API bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64
  */
 TESSERA_API bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords,
                                         size_t num_coords, int64_t* out_device_id,
-                                        tessera_error** out_error);
+                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** True when both meshes have the same shape, axis names and devices. @since 0.1 */
-TESSERA_API bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b);
+TESSERA_API bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) TESSERA_NOEXCEPT;
 
 /**
  * Keras's repr: "<DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>".
@@ -127,7 +127,7 @@ TESSERA_API bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b
  * @since 0.1
  */
 TESSERA_API tessera_buffer* tessera_mesh_to_string(const tessera_mesh* mesh,
-                                                   tessera_error** out_error);
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 
