@@ -13,4 +13,13 @@ say "configure and build (build/; logs in $LOG_DIR/)"
 configure build -Dbuildtype=debugoptimized
 build build
 say "build/cli/tessera plan $*"
-exec build/cli/tessera plan "$@"
+# The CLI exits 1 when the plan flags a variable whose layout does not fit
+# (useful in a pipeline). Here the plan itself is the result: a flagged
+# variable is a finding, so only a failure to plan (2 and above) fails.
+status=0
+build/cli/tessera plan "$@" || status=$?
+if [ "$status" -eq 1 ]; then
+  say "plan complete: some variables are flagged above (tessera plan itself exits 1 for that)"
+  exit 0
+fi
+exit "$status"
