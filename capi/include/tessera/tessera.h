@@ -41,12 +41,17 @@
 #include "tessera/buffer.h"
 #include "tessera/device.h"
 #include "tessera/distribution.h"
+#include "tessera/dtensor.h"
 #include "tessera/error.h"
 #include "tessera/export.h"
+#include "tessera/jax.h"
 #include "tessera/layout.h"
 #include "tessera/layout_map.h"
 #include "tessera/log.h"
 #include "tessera/mesh.h"
+#include "tessera/shard.h"
+#include "tessera/torch.h"
 #include "tessera/version.h"
+#include "tessera/xla.h"
 
 #endif /* TESSERA_TESSERA_H_ */

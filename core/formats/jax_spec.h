@@ -1,0 +1,4 @@
+// Being written (issue 3).
+#ifndef TESSERA_CORE_FORMATS_JAX_SPEC_H_
+#define TESSERA_CORE_FORMATS_JAX_SPEC_H_
+#endif  // TESSERA_CORE_FORMATS_JAX_SPEC_H_
