@@ -1,1 +1,404 @@
-// Being written (issue 3).
+#include "core/shard.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/formats/keras_repr.h"
+#include "core/shape.h"
+#include "core/status_macros.h"
+
+namespace tessera {
+namespace {
+
+int64_t CeilDiv(int64_t n, int64_t k) { return n / k + (n % k != 0 ? 1 : 0); }
+
+// min(a * c, n) for a, c, n >= 0, without overflowing when a * c would.
+int64_t MulAtMost(int64_t a, int64_t c, int64_t n) {
+  if (c != 0 && a > n / c) return n;  // a >= n/c + 1, so a * c > n
+  return std::min(a * c, n);
+}
+
+// Chunk `index` of [0, n) cut into pieces of `chunk` (XLA TileOffsetForDevice
+// and TileLimitForDevice; torch.chunk). An empty chunk is [n, n).
+IndexRange ChunkOf(int64_t n, int64_t chunk, int64_t index) {
+  return {MulAtMost(index, chunk, n), MulAtMost(index + 1, chunk, n)};
+}
+
+// JAX's IndivisibleError, naming Tessera's argument.
+absl::Status IndivisibleError(const TensorLayout& layout, absl::Span<const int64_t> shape,
+                              absl::Span<const int64_t> partitions, size_t dim) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Argument 'shape': the layout ", PyAxesRepr(layout.axes()), " implies that array axis ",
+      dim, " is partitioned ", partitions[dim], " times, but the dimension size is ", shape[dim],
+      " (full shape: ", ShapeToString(shape), ", per-dimension tiling factors: ",
+      ShapeToString(partitions),
+      " should evenly divide the shape); expected divisible sizes in strict mode, or a chunk "
+      "mode"));
+}
+
+}  // namespace
+
+const char* ShardModeName(ShardMode mode) {
+  switch (mode) {
+    case ShardMode::kStrict:
+      return "strict";
+    case ShardMode::kChunkFlat:
+      return "chunk-flat";
+    case ShardMode::kChunkNested:
+      return "chunk-nested";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<Sharding> Sharding::Create(const TensorLayout& layout,
+                                          std::vector<int64_t> shape, ShardMode mode) {
+  if (mode != ShardMode::kStrict && mode != ShardMode::kChunkFlat &&
+      mode != ShardMode::kChunkNested) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument 'mode' is ", static_cast<int>(mode),
+        "; expected kStrict (0), kChunkFlat (1) or kChunkNested (2)"));
+  }
+  // Mesh attached, ranks agree, sizes >= 0; divisibility is checked below
+  // with JAX's wording.
+  TESSERA_RETURN_IF_ERROR(layout.CheckShape(shape, ShapeCheck::kChunk));
+  Sharding s(layout, std::move(shape), mode);
+  const DeviceMesh& mesh = s.mesh();
+  const std::vector<int64_t>& sizes = mesh.shape();
+  const size_t m = mesh.rank();
+
+  s.axis_stride_.assign(m, 1);
+  for (size_t j = m; j-- > 1;) s.axis_stride_[j - 1] = s.axis_stride_[j] * sizes[j];
+
+  s.axis_dim_.assign(m, -1);
+  s.group_weight_.assign(m, 0);
+  s.splits_.resize(s.rank());
+  std::vector<int64_t> partitions(s.rank());
+  for (size_t d = 0; d < s.rank(); ++d) {
+    DimSplit& split = s.splits_[d];
+    split.size = s.shape_[d];
+    for (const std::string& name : layout.axes()[d]) {
+      TESSERA_ASSIGN_OR_RETURN(const size_t axis, mesh.AxisIndex(name));
+      split.axes.push_back(axis);
+      split.shards *= sizes[axis];  // a product of distinct mesh axes: no overflow
+      s.axis_dim_[axis] = static_cast<int>(d);
+    }
+    int64_t group_weight = 1;
+    for (size_t i = split.axes.size(); i-- > 0;) {
+      s.group_weight_[split.axes[i]] = group_weight;
+      group_weight *= sizes[split.axes[i]];
+    }
+    split.chunk = CeilDiv(split.size, split.shards);
+    partitions[d] = split.shards;
+    s.max_shard_shape_.push_back(split.chunk);
+    if (split.shards > 1) s.fully_replicated_ = false;
+  }
+  if (mode == ShardMode::kStrict) {
+    for (size_t d = 0; d < s.rank(); ++d) {
+      if (s.shape_[d] % partitions[d] != 0) {
+        return IndivisibleError(layout, s.shape_, partitions, d);
+      }
+    }
+  }
+
+  s.unused_weight_.assign(m, 0);
+  int64_t weight = 1;
+  for (size_t j = m; j-- > 0;) {
+    if (s.axis_dim_[j] >= 0) continue;
+    s.unused_weight_[j] = weight;
+    weight *= sizes[j];
+  }
+  return s;
+}
+
+absl::Status Sharding::CheckDeviceIndex(int64_t device_index) const {
+  if (device_index >= 0 && device_index < num_devices()) return absl::OkStatus();
+  return absl::OutOfRangeError(absl::StrCat("Argument 'device_index' is ", device_index,
+                                            "; expected 0 to ", num_devices() - 1,
+                                            " (a logical index in the mesh)"));
+}
+
+template <typename Coords>
+IndexRange Sharding::RangeOf(const DimSplit& split, Coords coords) const {
+  const std::vector<int64_t>& sizes = mesh().shape();
+  if (mode_ != ShardMode::kChunkNested) {
+    // Strict is flat chunking of a divisible size.
+    int64_t index = 0;
+    for (size_t i = 0; i < split.axes.size(); ++i) index = index * sizes[split.axes[i]] + coords(i);
+    return ChunkOf(split.size, split.chunk, index);
+  }
+  int64_t start = 0;
+  int64_t length = split.size;
+  for (size_t i = 0; i < split.axes.size(); ++i) {
+    const int64_t pieces = sizes[split.axes[i]];
+    const IndexRange piece = ChunkOf(length, CeilDiv(length, pieces), coords(i));
+    if (piece.size() == 0) return {split.size, split.size};
+    start += piece.start;
+    length = piece.size();
+  }
+  return {start, start + length};
+}
+
+IndexRange Sharding::RangeOfDevice(size_t dim, int64_t device_index) const {
+  const DimSplit& split = splits_[dim];
+  return RangeOf(split, [&](size_t i) { return Coordinate(device_index, split.axes[i]); });
+}
+
+absl::Status Sharding::DeviceRanges(int64_t device_index, absl::Span<IndexRange> out) const {
+  TESSERA_RETURN_IF_ERROR(CheckDeviceIndex(device_index));
+  if (out.size() != rank()) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'out' has ", out.size(),
+                                                   " entries; expected the rank ", rank()));
+  }
+  for (size_t d = 0; d < rank(); ++d) out[d] = RangeOfDevice(d, device_index);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<IndexRange>> Sharding::DeviceRanges(int64_t device_index) const {
+  std::vector<IndexRange> ranges(rank());
+  TESSERA_RETURN_IF_ERROR(DeviceRanges(device_index, absl::MakeSpan(ranges)));
+  return ranges;
+}
+
+absl::StatusOr<std::vector<int64_t>> Sharding::ShardShape(int64_t device_index) const {
+  TESSERA_ASSIGN_OR_RETURN(const std::vector<IndexRange> ranges, DeviceRanges(device_index));
+  std::vector<int64_t> shape(ranges.size());
+  for (size_t d = 0; d < ranges.size(); ++d) shape[d] = ranges[d].size();
+  return shape;
+}
+
+absl::StatusOr<int64_t> Sharding::ReplicaId(int64_t device_index) const {
+  TESSERA_RETURN_IF_ERROR(CheckDeviceIndex(device_index));
+  std::vector<size_t> empty_dims;  // allocated only when a shard is empty
+  for (size_t d = 0; d < rank(); ++d) {
+    // With one shard every device holds the same range, empty or not.
+    if (splits_[d].shards > 1 && RangeOfDevice(d, device_index).size() == 0) {
+      empty_dims.push_back(d);
+    }
+  }
+  if (!empty_dims.empty()) return ReplicaIdWithEmptyShards(device_index, empty_dims);
+  // Identical non-empty ranges <=> identical shard indices: the earlier
+  // replicas differ only on unused axes.
+  int64_t id = 0;
+  for (size_t j = 0; j < mesh().rank(); ++j) {
+    if (unused_weight_[j] != 0) id += Coordinate(device_index, j) * unused_weight_[j];
+  }
+  return id;
+}
+
+// Counts the devices y before x (row-major) whose ranges equal x's. A device
+// y matches when, per dimension, its shard index equals x's (x non-empty
+// there) or its shard is empty too (dimensions in `empty_dims`); unused axes
+// are free. Split the count by the first mesh axis p where y and x differ
+// (y_p < x_p): the constraints on disjoint axis sets multiply. For an empty
+// dimension d the allowed tuples E_d (the empty shards of d) are enumerated
+// once, O(k_d), recording for each the first axis where it leaves x.
+int64_t Sharding::ReplicaIdWithEmptyShards(int64_t device_index,
+                                           absl::Span<const size_t> empty_dims) const {
+  const std::vector<int64_t>& sizes = mesh().shape();
+  const size_t m = mesh().rank();
+  const size_t never = m;  // "agrees with x on every axis of the group"
+
+  // For each empty dimension: at_least[p] = #{t in E_d : first difference >= p}
+  // and less[p] = #{t in E_d : first difference at p, t_p < x_p}.
+  std::vector<std::vector<int64_t>> at_least(empty_dims.size(), std::vector<int64_t>(m + 1, 0));
+  std::vector<std::vector<int64_t>> less(empty_dims.size(), std::vector<int64_t>(m, 0));
+  for (size_t e = 0; e < empty_dims.size(); ++e) {
+    const DimSplit& split = splits_[empty_dims[e]];
+    std::vector<int64_t> first_difference(m + 1, 0);
+    for (int64_t index = 0; index < split.shards; ++index) {
+      const auto t = [&](size_t i) { return GroupCoordinate(split, index, i); };
+      if (RangeOf(split, t).size() != 0) continue;
+      size_t first = never;
+      bool below = false;
+      for (size_t i = 0; i < split.axes.size(); ++i) {
+        const size_t axis = split.axes[i];
+        const int64_t x = Coordinate(device_index, axis);
+        if (t(i) != x && axis < first) {
+          first = axis;
+          below = t(i) < x;
+        }
+      }
+      ++first_difference[first];
+      if (first != never && below) ++less[e][first];
+    }
+    for (size_t p = m + 1; p-- > 0;) {
+      at_least[e][p] = first_difference[p] + (p < m ? at_least[e][p + 1] : 0);
+    }
+  }
+
+  int64_t count = 0;
+  int64_t unused_after = 1;  // product of the unused axes' sizes after p
+  for (size_t p = m; p-- > 0;) {
+    const int owner = axis_dim_[p];
+    int64_t term = 0;
+    if (owner < 0) {
+      term = Coordinate(device_index, p);
+    } else {
+      auto it = std::find(empty_dims.begin(), empty_dims.end(), static_cast<size_t>(owner));
+      // y_p < x_p is impossible when y must hold x's exact shard index on p.
+      if (it != empty_dims.end()) term = less[it - empty_dims.begin()][p];
+    }
+    for (size_t e = 0; e < empty_dims.size() && term != 0; ++e) {
+      if (static_cast<int>(empty_dims[e]) != owner) term *= at_least[e][p];
+    }
+    count += term * unused_after;
+    if (owner < 0) unused_after *= sizes[p];
+  }
+  return count;
+}
+
+absl::StatusOr<bool> Sharding::DeviceInProcess(int64_t device_index,
+                                               int64_t process_index) const {
+  TESSERA_RETURN_IF_ERROR(CheckDeviceIndex(device_index));
+  if (process_index < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'process_index' is ", process_index,
+                                                   "; expected a process index >= 0"));
+  }
+  return mesh().devices()[static_cast<size_t>(device_index)].process_index == process_index;
+}
+
+absl::StatusOr<size_t> Sharding::IndexMapSize() const {
+  TESSERA_ASSIGN_OR_RETURN(const int64_t per_device,
+                           CheckedMul(static_cast<int64_t>(rank()), 2, "index map"));
+  TESSERA_ASSIGN_OR_RETURN(const int64_t total, CheckedMul(num_devices(), per_device, "index map"));
+  return static_cast<size_t>(total);
+}
+
+namespace {
+
+// Walks the mesh in row-major order keeping, for each tensor dimension, the
+// device's shard index (the mixed-radix number of its group's coordinates),
+// updated in O(1) amortised per device instead of recomputed.
+class ShardIndexWalk {
+ public:
+  // `group_weight[j]`: the weight of mesh axis j in its dimension's shard
+  // index; `axis_dim[j]`: that dimension, or -1 for an unused axis.
+  ShardIndexWalk(const std::vector<int64_t>& mesh_sizes, const std::vector<int>& axis_dim,
+                 const std::vector<int64_t>& group_weight, size_t rank)
+      : sizes_(mesh_sizes), axis_dim_(axis_dim), group_weight_(group_weight),
+        coords_(mesh_sizes.size(), 0), index_(rank, 0) {}
+
+  // Shard index of dimension d for the current device.
+  int64_t index(size_t d) const { return index_[d]; }
+
+  void Next() {
+    for (size_t j = coords_.size(); j-- > 0;) {
+      const int dim = axis_dim_[j];
+      if (dim >= 0) index_[dim] += group_weight_[j];
+      if (++coords_[j] < sizes_[j]) return;
+      coords_[j] = 0;
+      if (dim >= 0) index_[dim] -= sizes_[j] * group_weight_[j];
+    }
+  }
+
+ private:
+  const std::vector<int64_t>& sizes_;
+  const std::vector<int>& axis_dim_;
+  const std::vector<int64_t>& group_weight_;
+  std::vector<int64_t> coords_;
+  std::vector<int64_t> index_;
+};
+
+}  // namespace
+
+std::vector<std::vector<IndexRange>> Sharding::RangeTable() const {
+  std::vector<std::vector<IndexRange>> table(rank());
+  for (size_t d = 0; d < rank(); ++d) {
+    const DimSplit& split = splits_[d];
+    table[d].reserve(static_cast<size_t>(split.shards));
+    for (int64_t index = 0; index < split.shards; ++index) {
+      table[d].push_back(
+          RangeOf(split, [&](size_t i) { return GroupCoordinate(split, index, i); }));
+    }
+  }
+  return table;
+}
+
+absl::Status Sharding::FillIndexMap(absl::Span<int64_t> out) const {
+  TESSERA_ASSIGN_OR_RETURN(const size_t needed, IndexMapSize());
+  if (out.size() != needed) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'out' has ", out.size(),
+                                                   " entries; expected ", needed,
+                                                   " (devices * rank * 2)"));
+  }
+  const std::vector<std::vector<IndexRange>> table = RangeTable();
+  ShardIndexWalk walk(mesh().shape(), axis_dim_, group_weight_, rank());
+  int64_t* cursor = out.data();
+  for (int64_t device = 0; device < num_devices(); ++device, walk.Next()) {
+    for (size_t d = 0; d < rank(); ++d) {
+      const IndexRange& range = table[d][static_cast<size_t>(walk.index(d))];
+      *cursor++ = range.start;
+      *cursor++ = range.stop;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<int64_t>> Sharding::IndexMap() const {
+  TESSERA_ASSIGN_OR_RETURN(const size_t size, IndexMapSize());
+  std::vector<int64_t> map(size);
+  TESSERA_RETURN_IF_ERROR(FillIndexMap(absl::MakeSpan(map)));
+  return map;
+}
+
+std::vector<DistinctShard> Sharding::DistinctShards() const {
+  // A shard's key: its shard index per dimension, mixed radix over the
+  // dimensions, with every empty shard of a dimension keyed as that
+  // dimension's first empty one, so equal keys <=> identical ranges.
+  // Keys < prod k_d <= devices.
+  const std::vector<std::vector<IndexRange>> table = RangeTable();
+  std::vector<int64_t> first_empty(rank(), 0);
+  std::vector<int64_t> dim_weight(rank(), 0);
+  int64_t num_keys = 1;
+  for (size_t d = rank(); d-- > 0;) {
+    auto empty = std::find_if(table[d].begin(), table[d].end(),
+                              [](const IndexRange& r) { return r.size() == 0; });
+    first_empty[d] = empty - table[d].begin();
+    dim_weight[d] = num_keys;
+    num_keys *= splits_[d].shards;
+  }
+  std::vector<int64_t> shard_of_key(static_cast<size_t>(num_keys), -1);
+  std::vector<DistinctShard> shards;
+  std::vector<IndexRange> ranges(rank());
+  ShardIndexWalk walk(mesh().shape(), axis_dim_, group_weight_, rank());
+  for (int64_t device = 0; device < num_devices(); ++device, walk.Next()) {
+    int64_t key = 0;
+    for (size_t d = 0; d < rank(); ++d) {
+      ranges[d] = table[d][static_cast<size_t>(walk.index(d))];
+      const int64_t index = ranges[d].size() == 0 ? first_empty[d] : walk.index(d);
+      key += index * dim_weight[d];
+    }
+    int64_t& slot = shard_of_key[static_cast<size_t>(key)];
+    if (slot < 0) {
+      slot = static_cast<int64_t>(shards.size());
+      shards.push_back(DistinctShard{ranges, {}});
+    }
+    shards[static_cast<size_t>(slot)].devices.push_back(device);
+  }
+  return shards;
+}
+
+absl::StatusOr<std::vector<AddressableShard>> Sharding::AddressableShards(
+    int64_t process_index) const {
+  if (process_index < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'process_index' is ", process_index,
+                                                   "; expected a process index >= 0"));
+  }
+  std::vector<AddressableShard> shards;
+  const std::vector<Device>& devices = mesh().devices();
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (devices[i].process_index != process_index) continue;
+    const int64_t device = static_cast<int64_t>(i);
+    AddressableShard shard;
+    shard.device_index = device;
+    TESSERA_ASSIGN_OR_RETURN(shard.ranges, DeviceRanges(device));
+    TESSERA_ASSIGN_OR_RETURN(shard.replica_id, ReplicaId(device));
+    shards.push_back(std::move(shard));
+  }
+  return shards;
+}
+
+}  // namespace tessera
