@@ -1,1 +1,244 @@
-// Being written (issue 3).
+// tessera/shard.h: shard math.
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "capi/guard.h"
+#include "capi/handles.h"
+#include "core/shard.h"
+
+// Immutable: the distinct shards are computed on first use (under the mutex)
+// and never change afterwards, so readers may keep references to them.
+struct tessera_sharding {
+  explicit tessera_sharding(tessera::Sharding sharding) : impl(std::move(sharding)) {}
+
+  const tessera::Sharding impl;
+  mutable absl::Mutex mutex;
+  mutable std::optional<std::vector<tessera::DistinctShard>> distinct ABSL_GUARDED_BY(mutex);
+};
+
+using tessera::capi::CheckCapacity;
+using tessera::capi::CheckIndex;
+using tessera::capi::Guard;
+
+namespace {
+
+constexpr const char* kShardModeNames[] = {"TESSERA_SHARD_MODE_STRICT",
+                                           "TESSERA_SHARD_MODE_CHUNK_FLAT",
+                                           "TESSERA_SHARD_MODE_CHUNK_NESTED"};
+static_assert(TESSERA_SHARD_MODE_STRICT == static_cast<int>(tessera::ShardMode::kStrict));
+static_assert(TESSERA_SHARD_MODE_CHUNK_FLAT == static_cast<int>(tessera::ShardMode::kChunkFlat));
+static_assert(TESSERA_SHARD_MODE_CHUNK_NESTED ==
+              static_cast<int>(tessera::ShardMode::kChunkNested));
+
+// The device index as the core's int64, after the range check that makes the
+// conversion exact.
+absl::StatusOr<int64_t> DeviceIndex(const tessera_sharding* sharding, size_t device_index) {
+  TESSERA_RETURN_IF_ERROR(CheckIndex(device_index,
+                                     static_cast<size_t>(sharding->impl.num_devices()),
+                                     "device_index", "the mesh's device count"));
+  return static_cast<int64_t>(device_index);
+}
+
+// Room for one entry per tensor dimension in `capacity`.
+absl::Status CheckRankCapacity(const tessera_sharding* sharding, size_t capacity) {
+  return CheckCapacity(capacity, sharding->impl.rank(), "capacity", "the sharding's rank");
+}
+
+void WriteRanges(const std::vector<tessera::IndexRange>& ranges, int64_t* out_starts,
+                 int64_t* out_stops) {
+  for (size_t d = 0; d < ranges.size(); ++d) {
+    out_starts[d] = ranges[d].start;
+    out_stops[d] = ranges[d].stop;
+  }
+}
+
+const std::vector<tessera::DistinctShard>& DistinctShards(const tessera_sharding* sharding) {
+  absl::MutexLock lock(&sharding->mutex);
+  if (!sharding->distinct) sharding->distinct = sharding->impl.DistinctShards();
+  return *sharding->distinct;
+}
+
+absl::StatusOr<const tessera::DistinctShard*> DistinctShard(const tessera_sharding* sharding,
+                                                             size_t shard) {
+  const std::vector<tessera::DistinctShard>& shards = DistinctShards(sharding);
+  TESSERA_RETURN_IF_ERROR(
+      CheckIndex(shard, shards.size(), "shard", "the number of distinct shards"));
+  return &shards[shard];
+}
+
+}  // namespace
+
+tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const int64_t* dims,
+                                          size_t num_dims, tessera_shard_mode mode,
+                                          tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_sharding*> {
+    TESSERA_CAPI_REQUIRE(layout);
+    TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
+    TESSERA_ASSIGN_OR_RETURN(
+        const tessera::ShardMode core_mode,
+        tessera::capi::ToCoreEnum<tessera::ShardMode>(mode, kShardModeNames, "mode"));
+    TESSERA_ASSIGN_OR_RETURN(
+        tessera::Sharding sharding,
+        tessera::Sharding::Create(*layout->impl, std::vector<int64_t>(dims, dims + num_dims),
+                                  core_mode));
+    return new tessera_sharding(std::move(sharding));
+  });
+}
+
+void tessera_sharding_destroy(tessera_sharding* sharding) noexcept { delete sharding; }
+
+size_t tessera_sharding_rank(const tessera_sharding* sharding) noexcept {
+  return sharding == nullptr ? 0 : sharding->impl.rank();
+}
+
+size_t tessera_sharding_num_devices(const tessera_sharding* sharding) noexcept {
+  return sharding == nullptr ? 0 : static_cast<size_t>(sharding->impl.num_devices());
+}
+
+bool tessera_sharding_device_ranges(const tessera_sharding* sharding, size_t device_index,
+                                    int64_t* out_starts, int64_t* out_stops, size_t capacity,
+                                    tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_starts, capacity);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_stops, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
+    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
+    TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::IndexRange> ranges,
+                             sharding->impl.DeviceRanges(device));
+    WriteRanges(ranges, out_starts, out_stops);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_shard_shape(const tessera_sharding* sharding, size_t device_index,
+                                  int64_t* out, size_t capacity,
+                                  tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
+    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
+    TESSERA_ASSIGN_OR_RETURN(const std::vector<int64_t> shape, sharding->impl.ShardShape(device));
+    std::copy(shape.begin(), shape.end(), out);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_replica_id(const tessera_sharding* sharding, size_t device_index,
+                                 size_t* out, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t id, sharding->impl.ReplicaId(device));
+    *out = static_cast<size_t>(id);  // 0 <= id < the device count
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_device_in_process(const tessera_sharding* sharding, size_t device_index,
+                                        int64_t process_index, bool* out,
+                                        tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
+    TESSERA_ASSIGN_OR_RETURN(*out, sharding->impl.DeviceInProcess(device, process_index));
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out, size_t capacity,
+                                size_t* out_num, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out_num);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const size_t needed, sharding->impl.IndexMapSize());
+    *out_num = needed;
+    TESSERA_RETURN_IF_ERROR(
+        CheckCapacity(capacity, needed, "capacity", "num_devices * rank * 2 entries"));
+    return sharding->impl.FillIndexMap(absl::MakeSpan(out, needed));
+  });
+}
+
+bool tessera_sharding_num_distinct_shards(const tessera_sharding* sharding, size_t* out,
+                                          tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out);
+    *out = DistinctShards(sharding).size();
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding, size_t shard,
+                                            int64_t* out_starts, int64_t* out_stops,
+                                            size_t capacity, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_starts, capacity);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_stops, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::DistinctShard* distinct,
+                             DistinctShard(sharding, shard));
+    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
+    WriteRanges(distinct->ranges, out_starts, out_stops);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_distinct_shard_num_devices(const tessera_sharding* sharding, size_t shard,
+                                                 size_t* out, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::DistinctShard* distinct,
+                             DistinctShard(sharding, shard));
+    *out = distinct->devices.size();
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding, size_t shard,
+                                             size_t* out, size_t capacity,
+                                             tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::DistinctShard* distinct,
+                             DistinctShard(sharding, shard));
+    TESSERA_RETURN_IF_ERROR(CheckCapacity(capacity, distinct->devices.size(), "capacity",
+                                          "the number of devices holding the shard"));
+    for (size_t i = 0; i < distinct->devices.size(); ++i) {
+      out[i] = static_cast<size_t>(distinct->devices[i]);
+    }
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
+                                      size_t capacity, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
+    const std::vector<int64_t>& shape = sharding->impl.max_shard_shape();
+    std::copy(shape.begin(), shape.end(), out);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_sharding_is_fully_replicated(const tessera_sharding* sharding, bool* out,
+                                          tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out);
+    *out = sharding->impl.is_fully_replicated();
+    return absl::OkStatus();
+  });
+}

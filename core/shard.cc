@@ -1,6 +1,7 @@
 #include "core/shard.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -264,6 +265,12 @@ absl::StatusOr<size_t> Sharding::IndexMapSize() const {
   TESSERA_ASSIGN_OR_RETURN(const int64_t per_device,
                            CheckedMul(static_cast<int64_t>(rank()), 2, "index map"));
   TESSERA_ASSIGN_OR_RETURN(const int64_t total, CheckedMul(num_devices(), per_device, "index map"));
+  if constexpr (sizeof(size_t) < sizeof(int64_t)) {
+    if (total > static_cast<int64_t>(std::numeric_limits<size_t>::max())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Argument 'index map': ", total, " entries do not fit in size_t"));
+    }
+  }
   return static_cast<size_t>(total);
 }
 

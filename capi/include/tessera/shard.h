@@ -1,12 +1,236 @@
 /*
- * Being written (issue 3).
+ * Shard math: which slice of a global tensor each device of a mesh holds,
+ * for a layout (with a mesh) and a global shape.
+ *
+ * Devices are named by their logical index: the row-major position in the
+ * mesh (0 .. tessera_mesh_size - 1), as XLA tile assignments do; use
+ * tessera_mesh_device to get the device itself. An index range is half-open,
+ * [start, stop), one per tensor dimension. An empty shard is [n, n), n being
+ * the dimension's global size, in every mode.
+ *
+ * Per-device queries cost O(rank) and allocate nothing; only
+ * tessera_sharding_index_map and the distinct-shard functions visit every
+ * device.
+ *
+ * A sharding is immutable and safe to share across threads; it keeps its
+ * layout's mesh alive.
  */
 #ifndef TESSERA_SHARD_H_
 #define TESSERA_SHARD_H_
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera/error.h"
 #include "tessera/export.h"
+#include "tessera/layout.h"
 
 TESSERA_BEGIN_DECLS
+
+/** A layout applied to one global shape. Immutable; safe to share across threads. */
+typedef struct tessera_sharding tessera_sharding;
+
+/** How a dimension is cut into shards. */
+typedef enum tessera_shard_mode {
+  /**
+   * Every sharded dimension divisible by its shard count, as JAX outside jit;
+   * shard i of k is [i*n/k, (i+1)*n/k).
+   */
+  TESSERA_SHARD_MODE_STRICT = 0,
+  /**
+   * Uneven shards, a group of axes splitting the dimension once, as XLA
+   * tiles: c = ceil(n/k), shard i is [min(i*c, n), min((i+1)*c, n)).
+   */
+  TESSERA_SHARD_MODE_CHUNK_FLAT = 1,
+  /**
+   * Uneven shards, axis by axis in the group's order, as DTensor and
+   * PyTorch: each axis re-chunks (torch.chunk) what the previous axes left.
+   */
+  TESSERA_SHARD_MODE_CHUNK_NESTED = 2,
+  TESSERA_SHARD_MODE_FORCE_INT32 = 0x7fffffff
+} tessera_shard_mode;
+
+/**
+ * Creates the sharding of `layout` for a tensor of global shape `dims`.
+ *
+ * @param layout    a layout with a mesh. Retained (with its mesh): the caller
+ *                  may destroy its handle at any time.
+ * @param dims      the global shape, num_dims entries >= 0; copied. May be
+ *                  NULL when num_dims is 0 (a scalar).
+ * @param num_dims  the tensor rank; must equal the layout's rank.
+ * @param mode      a tessera_shard_mode value.
+ * @return a new sharding owned by the caller (tessera_sharding_destroy), or
+ *         NULL: INVALID_ARGUMENT for a NULL layout, NULL dims with
+ *         num_dims > 0, a rank mismatch, a negative dimension, an unknown
+ *         mode, or (strict) a dimension not divisible by its shard count
+ *         ("... implies that array axis 1 is partitioned 4 times, but the
+ *         dimension size is 10 ..."); FAILED_PRECONDITION when the layout has
+ *         no mesh.
+ * @since 0.1
+ */
+TESSERA_API tessera_sharding* tessera_sharding_create(const tessera_layout* layout,
+                                                      const int64_t* dims, size_t num_dims,
+                                                      tessera_shard_mode mode,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** Frees `sharding`. NULL is allowed. Any thread. @since 0.1 */
+TESSERA_API void tessera_sharding_destroy(tessera_sharding* sharding) TESSERA_NOEXCEPT;
+
+/** Tensor rank of `sharding`; 0 when NULL. @since 0.1 */
+TESSERA_API size_t tessera_sharding_rank(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
+
+/** Number of devices in the mesh of `sharding`; 0 when NULL. @since 0.1 */
+TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
+
+/**
+ * The index range of every dimension held by device `device_index`.
+ *
+ * @param out_starts  receives rank entries: the first index per dimension.
+ * @param out_stops   receives rank entries: one past the last index.
+ * @param capacity    room in each of out_starts and out_stops; both may be
+ *                    NULL when capacity is 0 (a scalar).
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for a device_index not below tessera_sharding_num_devices or a
+ *         capacity below the rank. Nothing is written on failure.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_device_ranges(const tessera_sharding* sharding,
+                                                size_t device_index, int64_t* out_starts,
+                                                int64_t* out_stops, size_t capacity,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The shape of the shard of device `device_index` (stop - start per
+ * dimension).
+ * @param out       receives rank entries.
+ * @param capacity  room in `out` (may be NULL when 0).
+ * @return true on success; errors as tessera_sharding_device_ranges.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_shard_shape(const tessera_sharding* sharding,
+                                              size_t device_index, int64_t* out, size_t capacity,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The replica id of device `device_index`, as JAX's device_replica_id_map:
+ * the number of devices before it, in mesh order, that hold identical index
+ * ranges. Empty shards are identical whatever their shard index, so devices
+ * holding [n, n) count each other.
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for a bad device_index.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_replica_id(const tessera_sharding* sharding,
+                                             size_t device_index, size_t* out,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Whether device `device_index` belongs to process `process_index` (the
+ * process index of the mesh's device).
+ * @return true on success (the answer in *out); INVALID_ARGUMENT for NULL
+ *         arguments or a negative process_index, OUT_OF_RANGE for a bad
+ *         device_index.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* sharding,
+                                                    size_t device_index, int64_t process_index,
+                                                    bool* out,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The whole device -> ranges map, flat: for device i and dimension d,
+ * out[(i * rank + d) * 2] is the start and out[(i * rank + d) * 2 + 1] the
+ * stop. Visits every device.
+ *
+ * @param out       receives num_devices * rank * 2 entries; may be NULL when
+ *                  capacity is 0 (to ask for the size).
+ * @param capacity  room in `out`.
+ * @param out_num   receives num_devices * rank * 2, also when capacity is too
+ *                  small.
+ * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
+ *         written) when capacity is too small; INVALID_ARGUMENT for NULL
+ *         arguments or a size that overflows.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out,
+                                            size_t capacity, size_t* out_num,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Number of distinct slices held by the mesh's devices. The distinct shards
+ * are numbered 0.. in order of first appearance in mesh order; they are
+ * computed once per sharding, on the first call to this function or to the
+ * other tessera_sharding_distinct_shard_* functions (which visits every
+ * device), and kept with the sharding.
+ * @return true on success; INVALID_ARGUMENT for NULL arguments.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_num_distinct_shards(const tessera_sharding* sharding,
+                                                      size_t* out,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The index ranges of distinct shard `shard`.
+ * @param out_starts, out_stops  receive rank entries each.
+ * @param capacity               room in each (both may be NULL when 0).
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for a shard not below tessera_sharding_num_distinct_shards or a
+ *         capacity below the rank.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding,
+                                                        size_t shard, int64_t* out_starts,
+                                                        int64_t* out_stops, size_t capacity,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * How many devices hold distinct shard `shard`.
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for a bad shard.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_distinct_shard_num_devices(const tessera_sharding* sharding,
+                                                             size_t shard, size_t* out,
+                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The logical indices of the devices holding distinct shard `shard`, in mesh
+ * order; a device's position in this list is its replica id.
+ * @param out       receives tessera_sharding_distinct_shard_num_devices
+ *                  entries.
+ * @param capacity  room in `out` (may be NULL when 0).
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for a bad shard or a capacity below the number of devices.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding,
+                                                         size_t shard, size_t* out,
+                                                         size_t capacity,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The shape of the largest shard, ceil(n / k) per dimension (JAX's
+ * shard_shape in strict mode).
+ * @param out       receives rank entries.
+ * @param capacity  room in `out` (may be NULL when 0).
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for a capacity below the rank.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
+                                                  size_t capacity,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Whether every device holds the whole tensor: no dimension is split over
+ * axes whose sizes multiply to more than 1.
+ * @return true on success (the answer in *out); INVALID_ARGUMENT for NULL
+ *         arguments.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_is_fully_replicated(const tessera_sharding* sharding, bool* out,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 
