@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Compares Tessera's answers, through the public C ABI (ctypes), with jax's.
+
+Reads the cases jax_cases.py wrote (jax's answers included) and, for each,
+builds the same mesh, layout and shape with libtessera, then compares:
+the per-device index ranges, the shard shape, the replica ids and the V2
+HloSharding text. Prints every difference and the totals; exits 1 on any.
+
+Usage: compare_with_jax.py --lib path/to/libtessera.so.0 cases.jsonl [...]
+"""
+import argparse
+import ctypes as C
+import json
+import sys
+
+I64P = C.POINTER(C.c_int64)
+
+
+class Tessera:
+    """The few C ABI calls the comparison needs, with errors raised."""
+
+    def __init__(self, path):
+        lib = C.CDLL(path)
+        sig = {
+            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
+            "tessera_error_destroy": (None, [C.c_void_p]),
+            "tessera_mesh_create": (C.c_void_p, [I64P, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
+                                                 C.POINTER(C.c_char_p), C.c_size_t, C.POINTER(C.c_void_p)]),
+            "tessera_mesh_destroy": (None, [C.c_void_p]),
+            "tessera_layout_create_grouped": (C.c_void_p, [C.POINTER(C.c_char_p), C.c_size_t,
+                                                           C.POINTER(C.c_size_t), C.c_size_t, C.c_void_p,
+                                                           C.POINTER(C.c_void_p)]),
+            "tessera_layout_destroy": (None, [C.c_void_p]),
+            "tessera_sharding_create": (C.c_void_p, [C.c_void_p, I64P, C.c_size_t, C.c_int,
+                                                     C.POINTER(C.c_void_p)]),
+            "tessera_sharding_destroy": (None, [C.c_void_p]),
+            "tessera_sharding_device_ranges": (C.c_bool, [C.c_void_p, C.c_size_t, I64P, I64P, C.c_size_t,
+                                                          C.POINTER(C.c_void_p)]),
+            "tessera_sharding_replica_id": (C.c_bool, [C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t),
+                                                       C.POINTER(C.c_void_p)]),
+            "tessera_sharding_max_shard_shape": (C.c_bool, [C.c_void_p, I64P, C.c_size_t,
+                                                            C.POINTER(C.c_void_p)]),
+            "tessera_layout_to_hlo_sharding": (C.c_void_p, [C.c_void_p, C.c_size_t, C.c_bool,
+                                                            C.POINTER(C.c_void_p)]),
+            "tessera_buffer_data": (C.c_char_p, [C.c_void_p]),
+            "tessera_buffer_destroy": (None, [C.c_void_p]),
+        }
+        for name, (res, args) in sig.items():
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = res, args
+        self.lib = lib
+
+    def call(self, name, *args):
+        err = C.c_void_p()
+        out = getattr(self.lib, name)(*args, C.byref(err))
+        if err.value:
+            message = self.lib.tessera_error_message(err).decode()
+            self.lib.tessera_error_destroy(err)
+            raise RuntimeError(f"{name}: {message}")
+        return out
+
+
+def i64(values):
+    return (C.c_int64 * max(1, len(values)))(*values)
+
+
+def strs(values):
+    return (C.c_char_p * max(1, len(values)))(*[v.encode() for v in values])
+
+
+def tessera_answers(t, case):
+    lib = t.lib
+    shape = case["shape"]
+    rank = len(shape)
+    mesh = t.call("tessera_mesh_create", i64(case["mesh_shape"]), len(case["mesh_shape"]),
+                  strs(case["axis_names"]), len(case["axis_names"]),
+                  strs([f"cpu:{i}" for i in case["device_ids"]]), len(case["device_ids"]))
+    layout = sharding = text = None
+    try:
+        flat = [a for g in case["spec"] for a in g]
+        sizes = (C.c_size_t * max(1, rank))(*[len(g) for g in case["spec"]])
+        layout = t.call("tessera_layout_create_grouped", strs(flat), len(flat), sizes, rank, mesh)
+        sharding = t.call("tessera_sharding_create", layout, i64(shape), rank, 0)
+        starts, stops = i64([0] * rank), i64([0] * rank)
+        index_map, replica_ids = [], []
+        replica = C.c_size_t()
+        for d in range(len(case["device_ids"])):
+            t.call("tessera_sharding_device_ranges", sharding, d, starts, stops, rank)
+            index_map.append([[starts[i], stops[i]] for i in range(rank)])
+            t.call("tessera_sharding_replica_id", sharding, d, C.byref(replica))
+            replica_ids.append(replica.value)
+        out = i64([0] * rank)
+        t.call("tessera_sharding_max_shard_shape", sharding, out, rank)
+        text = t.call("tessera_layout_to_hlo_sharding", layout, rank, True)
+        return {"index_map": index_map, "shard_shape": [out[i] for i in range(rank)],
+                "replica_ids": replica_ids, "hlo_v2": lib.tessera_buffer_data(text).decode()}
+    finally:
+        lib.tessera_buffer_destroy(text)
+        lib.tessera_sharding_destroy(sharding)
+        lib.tessera_layout_destroy(layout)
+        lib.tessera_mesh_destroy(mesh)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lib", required=True)
+    parser.add_argument("cases", nargs="+")
+    args = parser.parse_args()
+    t = Tessera(args.lib)
+    cases = differences = 0
+    for path in args.cases:
+        with open(path) as f:
+            for line_number, line in enumerate(f, 1):
+                case = json.loads(line)
+                cases += 1
+                where = (f"{path}:{line_number} mesh {case['mesh_shape']} ids {case['device_ids']} "
+                         f"spec {case['spec']} shape {case['shape']}")
+                try:
+                    got = tessera_answers(t, case)
+                except RuntimeError as e:
+                    differences += 1
+                    print(f"DIFF {where}: tessera failed: {e}")
+                    continue
+                for key in ("index_map", "shard_shape", "replica_ids", "hlo_v2"):
+                    if got[key] != case[key]:
+                        differences += 1
+                        print(f"DIFF {where}: {key}: jax {case[key]} tessera {got[key]}")
+    print(f"jax differential: {cases} cases, {differences} differences")
+    if cases == 0:
+        print("no cases were compared")
+        return 1
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

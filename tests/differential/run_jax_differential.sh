@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The jax differential test: random meshes, specs and shapes answered by the
+# real jax (from PyPI, CPU, forced host devices) and by libtessera through its
+# C ABI; fails on any difference. 250 cases on 8 devices, 500 on up to 64.
+#
+# Usage: run_jax_differential.sh path/to/libtessera.so.0
+# The virtual environment (requirements.txt, pinned) is kept in
+# $TESSERA_JAX_VENV, by default ~/.cache/tessera/jax-venv-<hash of the pins>.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lib=${1:?usage: run_jax_differential.sh path/to/libtessera.so.0}
+pins="$here/requirements.txt"
+venv=${TESSERA_JAX_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/tessera/jax-venv-$(sha256sum "$pins" | cut -c1-12)}
+
+if [ ! -f "$venv/.installed" ]; then
+  echo "creating $venv (jax from PyPI, pinned by $pins)"
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$pins"
+  touch "$venv/.installed"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cases() {  # devices count seed
+  XLA_FLAGS="--xla_force_host_platform_device_count=$1" JAX_PLATFORMS=cpu \
+    "$venv/bin/python" "$here/jax_cases.py" --max-devices "$1" --count "$2" --seed "$3"
+}
+cases 8 250 8 > "$work/cases_8.jsonl"
+cases 64 500 64 > "$work/cases_64.jsonl"
+python3 "$here/compare_with_jax.py" --lib "$lib" "$work/cases_8.jsonl" "$work/cases_64.jsonl"
