@@ -1,1 +1,239 @@
-// Being written (issue 3).
+#include "core/formats/jax_spec.h"
+
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/formats/keras_repr.h"
+#include "core/formats/text_cursor.h"
+#include "core/shape.h"
+#include "core/status_macros.h"
+
+namespace tessera {
+namespace {
+
+constexpr char kSpecWhat[] = "PartitionSpec text";
+constexpr char kMeshWhat[] = "jax Mesh text";
+
+// One element of a tuple entry: an axis name, or (in jax) a falsy value that
+// the tuple keeps. Only names are allowed inside a tuple here; None inside a
+// tuple is rejected like any non-name, as a layout has no use for it.
+absl::StatusOr<std::string> ParseTupleMember(TextCursor& cursor) {
+  cursor.SkipSpace();
+  const size_t at = cursor.position();
+  if (cursor.PeekToken() == "(" || cursor.PeekToken() == "[") {
+    return cursor.ErrorAt(at, cursor.PeekToken(),
+                          "opens a nested tuple: A tuple inside PartitionSpec cannot contain a "
+                          "nested tuple");
+  }
+  TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectPyString());
+  if (axis.empty()) return cursor.ErrorAt(at, "''", "is not an axis name inside a tuple");
+  return axis;
+}
+
+// ( ... ) or [ ... ] of axis names; `close` is the matching bracket.
+absl::StatusOr<AxisGroup> ParseTuple(TextCursor& cursor, absl::string_view close) {
+  AxisGroup group;
+  while (!cursor.TryConsume(close)) {
+    TESSERA_ASSIGN_OR_RETURN(std::string axis, ParseTupleMember(cursor));
+    group.push_back(std::move(axis));
+    if (cursor.TryConsume(",")) continue;
+    TESSERA_RETURN_IF_ERROR(cursor.Expect(close));
+    break;
+  }
+  return group;  // () is None, ('x',) is 'x': both already what a group means
+}
+
+bool TryConsumeUnconstrained(TextCursor& cursor) {
+  for (const char* prefix : {"P.", "PartitionSpec."}) {
+    if (cursor.TryConsume(absl::StrCat(prefix, "UNCONSTRAINED"))) return true;
+  }
+  return cursor.TryConsumeWord("UNCONSTRAINED");
+}
+
+absl::StatusOr<AxisGroup> ParseEntry(TextCursor& cursor) {
+  if (cursor.TryConsumeWord("None") || TryConsumeUnconstrained(cursor)) return AxisGroup{};
+  if (cursor.TryConsume("(")) return ParseTuple(cursor, ")");
+  if (cursor.TryConsume("[")) return ParseTuple(cursor, "]");
+  cursor.SkipSpace();
+  const char next = cursor.PeekToken().empty() ? '\0' : cursor.PeekToken()[0];
+  if (next != '\'' && next != '"') {
+    return cursor.Error("an axis name, a tuple of axis names, None or UNCONSTRAINED");
+  }
+  TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectPyString());
+  if (axis.empty()) return AxisGroup{};  // '' is falsy: None
+  return AxisGroup{std::move(axis)};
+}
+
+absl::StatusOr<std::vector<int64_t>> ParseIntTuple(TextCursor& cursor) {
+  std::vector<int64_t> values;
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
+  while (!cursor.TryConsume(")")) {
+    TESSERA_ASSIGN_OR_RETURN(int64_t value, cursor.ExpectInt());
+    values.push_back(value);
+    if (!cursor.TryConsume(",")) {
+      TESSERA_RETURN_IF_ERROR(cursor.Expect(")"));
+      break;
+    }
+  }
+  return values;
+}
+
+absl::StatusOr<std::vector<std::string>> ParseStrTuple(TextCursor& cursor) {
+  std::vector<std::string> values;
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
+  while (!cursor.TryConsume(")")) {
+    TESSERA_ASSIGN_OR_RETURN(std::string value, cursor.ExpectPyString());
+    values.push_back(std::move(value));
+    if (!cursor.TryConsume(",")) {
+      TESSERA_RETURN_IF_ERROR(cursor.Expect(")"));
+      break;
+    }
+  }
+  return values;
+}
+
+// axis_types=(Auto, Explicit, Manual), also spelled AxisType.Auto.
+absl::Status SkipAxisTypes(TextCursor& cursor) {
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
+  while (!cursor.TryConsume(")")) {
+    cursor.TryConsume("AxisType.");
+    if (!cursor.TryConsumeWord("Auto") && !cursor.TryConsumeWord("Explicit") &&
+        !cursor.TryConsumeWord("Manual")) {
+      return cursor.Error("an axis type (Auto, Explicit or Manual)");
+    }
+    if (!cursor.TryConsume(",")) {
+      TESSERA_RETURN_IF_ERROR(cursor.Expect(")"));
+      break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Mesh(axis_sizes=(2, 4), axis_names=('x', 'y')[, axis_types=(...)])
+absl::Status ParseMeshRepr(TextCursor& cursor, JaxMeshDescription& mesh) {
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
+  TESSERA_ASSIGN_OR_RETURN(mesh.shape, ParseIntTuple(cursor));
+  TESSERA_RETURN_IF_ERROR(cursor.Expect(","));
+  if (!cursor.TryConsumeWord("axis_names")) return cursor.Error("'axis_names'");
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
+  TESSERA_ASSIGN_OR_RETURN(mesh.axis_names, ParseStrTuple(cursor));
+  if (cursor.TryConsume(",")) {
+    if (!cursor.TryConsumeWord("axis_types")) return cursor.Error("'axis_types'");
+    TESSERA_RETURN_IF_ERROR(SkipAxisTypes(cursor));
+  }
+  return absl::OkStatus();
+}
+
+// Mesh('x': 2, 'y': 4[, axis_types=(...)])
+absl::Status ParseMeshStr(TextCursor& cursor, JaxMeshDescription& mesh) {
+  while (!cursor.TryConsume(")")) {
+    if (cursor.TryConsumeWord("axis_types")) {
+      TESSERA_RETURN_IF_ERROR(SkipAxisTypes(cursor));
+      return cursor.Expect(")");
+    }
+    TESSERA_ASSIGN_OR_RETURN(std::string name, cursor.ExpectPyString());
+    TESSERA_RETURN_IF_ERROR(cursor.Expect(":"));
+    TESSERA_ASSIGN_OR_RETURN(int64_t size, cursor.ExpectInt());
+    mesh.axis_names.push_back(std::move(name));
+    mesh.shape.push_back(size);
+    if (!cursor.TryConsume(",")) return cursor.Expect(")");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string PartitionSpecText(absl::Span<const AxisGroup> axes) {
+  std::vector<std::string> entries;
+  for (const AxisGroup& group : axes) {
+    // jax writes a group as a tuple with its trailing comma only when it has
+    // one member, which a canonical spec never has.
+    entries.push_back(PyAxisGroupRepr(group));
+  }
+  const char* one_comma = entries.size() == 1 ? "," : "";
+  return absl::StrCat("P(", absl::StrJoin(entries, ", "), one_comma, ")");
+}
+
+absl::StatusOr<std::vector<AxisGroup>> ParsePartitionSpec(absl::string_view text) {
+  TextCursor cursor(text, kSpecWhat);
+  if (!cursor.TryConsumeWord("PartitionSpec") && !cursor.TryConsumeWord("P")) {
+    return cursor.Error("'P(' or 'PartitionSpec('");
+  }
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
+  std::vector<AxisGroup> axes;
+  while (!cursor.TryConsume(")")) {
+    cursor.SkipSpace();
+    const size_t at = cursor.position();
+    if (cursor.PeekToken() == "unreduced" || cursor.PeekToken() == "reduced") {
+      return cursor.ErrorAt(at, cursor.PeekToken(), "sets have no layout equivalent");
+    }
+    TESSERA_ASSIGN_OR_RETURN(AxisGroup group, ParseEntry(cursor));
+    axes.push_back(std::move(group));
+    TESSERA_RETURN_IF_ERROR(CheckRank(axes.size(), "PartitionSpec"));
+    if (!cursor.TryConsume(",")) {
+      TESSERA_RETURN_IF_ERROR(cursor.Expect(")"));
+      break;
+    }
+  }
+  TESSERA_RETURN_IF_ERROR(cursor.ExpectEnd());
+  return axes;
+}
+
+absl::StatusOr<TensorLayout> LayoutFromPartitionSpec(absl::string_view text, MeshPtr mesh,
+                                                     size_t rank) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<AxisGroup> axes, ParsePartitionSpec(text));
+  TESSERA_RETURN_IF_ERROR(CheckRank(rank, "rank"));
+  if (axes.size() > rank) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        PartitionSpecText(axes), " is only valid for values of rank at least ", axes.size(),
+        ", but was applied to a value of rank ", rank, " (argument 'rank')"));
+  }
+  axes.resize(rank);
+  absl::StatusOr<TensorLayout> layout = TensorLayout::Create(std::move(axes), std::move(mesh));
+  if (!layout.ok()) {
+    return absl::Status(layout.status().code(),
+                        absl::StrCat("PartitionSpec ", text, ": ", layout.status().message()));
+  }
+  return layout;
+}
+
+std::string JaxMeshText(const DeviceMesh& mesh) {
+  std::vector<std::string> parts;
+  for (size_t a = 0; a < mesh.rank(); ++a) {
+    parts.push_back(absl::StrCat(PyStrRepr(mesh.axis_names()[a]), ": ", mesh.shape()[a]));
+  }
+  return absl::StrCat("Mesh(", absl::StrJoin(parts, ", "), ")");
+}
+
+absl::StatusOr<JaxMeshDescription> ParseJaxMesh(absl::string_view text) {
+  TextCursor cursor(text, kMeshWhat);
+  if (!cursor.TryConsumeWord("Mesh")) return cursor.Error("'Mesh('");
+  TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
+  JaxMeshDescription mesh;
+  if (cursor.TryConsumeWord("axis_sizes")) {
+    TESSERA_RETURN_IF_ERROR(ParseMeshRepr(cursor, mesh));
+    TESSERA_RETURN_IF_ERROR(cursor.Expect(")"));
+  } else {
+    TESSERA_RETURN_IF_ERROR(ParseMeshStr(cursor, mesh));
+  }
+  TESSERA_RETURN_IF_ERROR(cursor.ExpectEnd());
+  if (mesh.shape.size() != mesh.axis_names.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        kMeshWhat, ": axis_sizes has ", mesh.shape.size(), " entries and axis_names ",
+        mesh.axis_names.size(), "; expected the same"));
+  }
+  return mesh;
+}
+
+absl::StatusOr<MeshPtr> MeshFromJaxText(absl::string_view text, std::vector<Device> devices) {
+  TESSERA_ASSIGN_OR_RETURN(JaxMeshDescription mesh, ParseJaxMesh(text));
+  if (devices.empty()) {
+    return DeviceMesh::CreateOverAllDevices(std::move(mesh.shape), std::move(mesh.axis_names));
+  }
+  return DeviceMesh::Create(std::move(mesh.shape), std::move(mesh.axis_names), std::move(devices));
+}
+
+}  // namespace tessera

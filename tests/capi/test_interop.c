@@ -1,5 +1,6 @@
 /* Layout interchange through the C ABI: XLA HloSharding text and OpSharding
- * bytes (tessera/xla.h), including bad input. Mesh: 2x4 ("batch", "model"). */
+ * bytes (tessera/xla.h), JAX PartitionSpec and Mesh text (tessera/jax.h),
+ * including bad input. Mesh: 2x4 ("batch", "model"). */
 #include <stdint.h>
 #include <string.h>
 
@@ -176,6 +177,83 @@ static void layout_without_mesh_has_no_hlo_sharding(void) {
   tessera_layout_destroy(layout);
 }
 
+static void partition_spec_is_jax_repr(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* layout = fixture_layout_2d("batch", NULL, mesh);
+  tessera_buffer* text = tessera_layout_to_partition_spec(layout, &err);
+  ASSERT_OK(err);
+  ASSERT_STREQ("P('batch', None)", tessera_buffer_data(text));
+  tessera_buffer_destroy(text);
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
+static void partition_spec_parses_and_pads_to_the_rank(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* expected = fixture_layout_2d("batch", NULL, mesh);
+  tessera_layout* parsed = tessera_layout_from_partition_spec("PartitionSpec(('batch',))", mesh, 2, &err);
+  ASSERT_OK(err);
+  ASSERT_TRUE(tessera_layout_equal(expected, parsed));
+  tessera_layout_destroy(parsed);
+  tessera_layout_destroy(expected);
+  tessera_mesh_destroy(mesh);
+}
+
+static void partition_spec_errors(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  ASSERT_NULL(tessera_layout_from_partition_spec("P((('batch',),))", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "A tuple inside PartitionSpec cannot contain a nested tuple");
+  ASSERT_NULL(tessera_layout_from_partition_spec("garbage", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "at position 0: expected 'P(' or 'PartitionSpec(', got 'garbage'");
+  ASSERT_NULL(tessera_layout_from_partition_spec("P('batch', None)", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "only valid for values of rank at least 2");
+  ASSERT_NULL(tessera_layout_from_partition_spec("P('z')", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Invalid axis names for Layout");
+  ASSERT_NULL(tessera_layout_from_partition_spec(NULL, mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'text'");
+  ASSERT_NULL(tessera_layout_to_partition_spec(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'layout'");
+  tessera_mesh_destroy(mesh);
+}
+
+static void jax_mesh_text_round_trips(void) {
+  static const char* const kDevices[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3",
+                                         "cpu:4", "cpu:5", "cpu:6", "cpu:7"};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_buffer* text = tessera_mesh_to_jax_text(mesh, &err);
+  tessera_mesh* parsed;
+  ASSERT_OK(err);
+  ASSERT_STREQ("Mesh('batch': 2, 'model': 4)", tessera_buffer_data(text));
+  parsed = tessera_mesh_from_jax_text(tessera_buffer_data(text), kDevices, 8, &err);
+  ASSERT_OK(err);
+  ASSERT_TRUE(tessera_mesh_equal(mesh, parsed));
+  tessera_mesh_destroy(parsed);
+  parsed = tessera_mesh_from_jax_text("Mesh('batch': 2, 'model': 4, axis_types=(Auto, Auto))",
+                                      NULL, 0, &err);
+  ASSERT_OK(err);
+  ASSERT_TRUE(tessera_mesh_equal(mesh, parsed));
+  tessera_mesh_destroy(parsed);
+  tessera_buffer_destroy(text);
+  tessera_mesh_destroy(mesh);
+}
+
+static void jax_mesh_text_errors(void) {
+  static const char* const kSix[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5"};
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_mesh_from_jax_text("Mesh('x' 2)", NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "at position 9: expected ':', got '2'");
+  ASSERT_NULL(tessera_mesh_from_jax_text("Mesh('x': 2, 'y': 4)", kSix, 6, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Shape does not match the number of devices");
+  ASSERT_NULL(tessera_mesh_from_jax_text(NULL, NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'text'");
+  ASSERT_NULL(tessera_mesh_to_jax_text(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'mesh'");
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(hlo_sharding_v2_is_the_iota_xla_prints),
@@ -191,6 +269,11 @@ int main(int argc, char** argv) {
       HARNESS_TEST(device_order_lists_the_mesh_device_ids),
       HARNESS_TEST(xla_null_arguments_are_invalid),
       HARNESS_TEST(layout_without_mesh_has_no_hlo_sharding),
+      HARNESS_TEST(partition_spec_is_jax_repr),
+      HARNESS_TEST(partition_spec_parses_and_pads_to_the_rank),
+      HARNESS_TEST(partition_spec_errors),
+      HARNESS_TEST(jax_mesh_text_round_trips),
+      HARNESS_TEST(jax_mesh_text_errors),
   };
   if (!fixture_set_cpu_devices("8")) return 1;
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/formats/hlo_sharding.h"
+#include "core/formats/jax_spec.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tessera/v1/xla_op_sharding.pb.h"
@@ -40,6 +41,9 @@ struct InteropCase {
   std::vector<int64_t> op_devices;
   // The layout parsed back from the text ("-" = the same as spec).
   std::vector<std::string> back;
+  // The vector's spec and PyTorch placements, as the vector writes them.
+  const char* spec_text;
+  const char* placements;
 };
 
 std::ostream& operator<<(std::ostream& os, const InteropCase& c) { return os << c.id; }
@@ -48,46 +52,62 @@ const std::vector<std::string> kSame = {"-"};
 const std::vector<int64_t> k8 = {0, 1, 2, 3, 4, 5, 6, 7};
 
 const InteropCase kCases[] = {
-    {"S1", {2, 4}, {"x", "y"}, k8, {}, 2, "{replicated}", "{replicated}", {}, {}, {}, false, {}, {"", ""}},
+    {"S1", {2, 4}, {"x", "y"}, k8, {}, 2, "{replicated}", "{replicated}", {}, {}, {}, false, {}, {"", ""},
+     "P()", "[Replicate(), Replicate()]"},
     {"S3", {2, 4}, {"x", "y"}, k8, {"y", "x"}, 2, "{devices=[4,2]<=[2,4]T(1,0)}",
-     "{devices=[4,2]0,4,1,5,2,6,3,7}", {4, 2}, {2, 4}, {1, 0}, false, {0, 4, 1, 5, 2, 6, 3, 7}, kSame},
+     "{devices=[4,2]0,4,1,5,2,6,3,7}", {4, 2}, {2, 4}, {1, 0}, false, {0, 4, 1, 5, 2, 6, 3, 7}, kSame,
+     "P('y', 'x')", "[Shard(1), Shard(0)]"},
     {"S5", {2, 4}, {"x", "y"}, k8, {"", "y"}, 2,
      "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}",
      "{devices=[1,4,2]0,4,1,5,2,6,3,7 last_tile_dim_replicate}", {1, 4, 2}, {2, 4}, {1, 0}, true,
-     {0, 4, 1, 5, 2, 6, 3, 7}, kSame},
+     {0, 4, 1, 5, 2, 6, 3, 7}, kSame,
+     "P(None, 'y')", "[Replicate(), Shard(1)]"},
     {"S7", {2, 4}, {"x", "y"}, k8, {"y+x"}, 2, "{devices=[8,1]<=[2,4]T(1,0)}",
      "{devices=[8,1]0,4,1,5,2,6,3,7}", {8, 1}, {2, 4}, {1, 0}, false, {0, 4, 1, 5, 2, 6, 3, 7},
-     {"y+x", ""}},
+     {"y+x", ""},
+     "P(('y', 'x'))", "[_StridedShard(0, split_factor=4), Shard(0)]"},
     {"S9", {2, 2, 2}, {"a", "b", "c"}, k8, {"b"}, 1,
      "{devices=[2,4]<=[2,2,2]T(1,0,2) last_tile_dim_replicate}",
      "{devices=[2,4]0,1,4,5,2,3,6,7 last_tile_dim_replicate}", {2, 4}, {2, 2, 2}, {1, 0, 2}, true,
-     {0, 1, 4, 5, 2, 3, 6, 7}, kSame},
+     {0, 1, 4, 5, 2, 3, 6, 7}, kSame,
+     "P('b')", "[Replicate(), Shard(0), Replicate()]"},
     {"S11", {2, 2, 2}, {"a", "b", "c"}, k8, {"", "a"}, 2,
      "{devices=[1,2,4]<=[8] last_tile_dim_replicate}",
-     "{devices=[1,2,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}", {1, 2, 4}, {8}, {0}, true, k8, kSame},
+     "{devices=[1,2,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}", {1, 2, 4}, {8}, {0}, true, k8, kSame,
+     "P(None, 'a')", "[Shard(1), Replicate(), Replicate()]"},
     {"S13", {2, 2, 2}, {"a", "b", "c"}, k8, {"c+b+a"}, 1, "{devices=[8]<=[2,2,2]T(2,1,0)}",
-     "{devices=[8]0,4,2,6,1,5,3,7}", {8}, {2, 2, 2}, {2, 1, 0}, false, {0, 4, 2, 6, 1, 5, 3, 7}, kSame},
+     "{devices=[8]0,4,2,6,1,5,3,7}", {8}, {2, 2, 2}, {2, 1, 0}, false, {0, 4, 2, 6, 1, 5, 3, 7}, kSame,
+     "P(('c', 'b', 'a'))", "[_StridedShard(0, split_factor=4), _StridedShard(0, split_factor=2), Shard(0)]"},
     {"S15", {2, 1}, {"x", "y"}, {0, 1}, {"x", "y"}, 2, "{devices=[2,1]<=[2]}", "{devices=[2,1]0,1}",
-     {2, 1}, {2}, {0}, false, {0, 1}, {"x", ""}},
-    {"S17", {1}, {"x"}, {5}, {"x"}, 1, "{replicated}", "{replicated}", {}, {}, {}, false, {}, {""}},
-    {"S19", {2, 4}, {"x", "y"}, k8, {}, 0, "{replicated}", "{replicated}", {}, {}, {}, false, {}, kSame},
+     {2, 1}, {2}, {0}, false, {0, 1}, {"x", ""},
+     "P('x', 'y')", "[Shard(0), Shard(1)]"},
+    {"S17", {1}, {"x"}, {5}, {"x"}, 1, "{replicated}", "{replicated}", {}, {}, {}, false, {}, {""},
+     "P('x')", "[Shard(0)]"},
+    {"S19", {2, 4}, {"x", "y"}, k8, {}, 0, "{replicated}", "{replicated}", {}, {}, {}, false, {}, kSame,
+     "P()", "[Replicate(), Replicate()]"},
     // S21: UNCONSTRAINED is None for a layout, so the strings are S5's.
     {"S21", {2, 4}, {"x", "y"}, k8, {"", "y"}, 2,
      "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}",
      "{devices=[1,4,2]0,4,1,5,2,6,3,7 last_tile_dim_replicate}", {1, 4, 2}, {2, 4}, {1, 0}, true,
-     {0, 4, 1, 5, 2, 6, 3, 7}, kSame},
+     {0, 4, 1, 5, 2, 6, 3, 7}, kSame,
+     "P(UNCONSTRAINED, 'y')", "[Replicate(), Shard(1)]"},
     {"S23", {2, 4}, {"x", "y"}, k8, {"", "y"}, 2,
      "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}",
      "{devices=[1,4,2]0,4,1,5,2,6,3,7 last_tile_dim_replicate}", {1, 4, 2}, {2, 4}, {1, 0}, true,
-     {0, 4, 1, 5, 2, 6, 3, 7}, kSame},
+     {0, 4, 1, 5, 2, 6, 3, 7}, kSame,
+     "P(None, 'y')", "[Replicate(), Shard(1)]"},
     {"S25", {4}, {"x"}, {0, 1, 2, 3}, {"x"}, 1, "{devices=[4]<=[4]}", "{devices=[4]0,1,2,3}", {4},
-     {4}, {0}, false, {0, 1, 2, 3}, kSame},
+     {4}, {0}, false, {0, 1, 2, 3}, kSame,
+     "P('x')", "[Shard(0)]"},
     {"S27", {2, 4}, {"x", "y"}, k8, {"x", "y"}, 2, "{devices=[2,4]<=[8]}",
-     "{devices=[2,4]0,1,2,3,4,5,6,7}", {2, 4}, {8}, {0}, false, k8, kSame},
+     "{devices=[2,4]0,1,2,3,4,5,6,7}", {2, 4}, {8}, {0}, false, k8, kSame,
+     "P('x', 'y')", "[Shard(0), Shard(1)]"},
     {"S29", {2, 2}, {"dp", "tp"}, {0, 1, 2, 3}, {"", "dp+tp"}, 2, "{devices=[1,4]<=[4]}",
-     "{devices=[1,4]0,1,2,3}", {1, 4}, {4}, {0}, false, {0, 1, 2, 3}, kSame},
+     "{devices=[1,4]0,1,2,3}", {1, 4}, {4}, {0}, false, {0, 1, 2, 3}, kSame,
+     "P(None, ('dp', 'tp'))", "[Shard(1), Shard(1)]"},
     {"S31", {2, 2}, {"dp", "tp"}, {0, 1, 2, 3}, {"tp+dp"}, 2, "{devices=[4,1]<=[2,2]T(1,0)}",
-     "{devices=[4,1]0,2,1,3}", {4, 1}, {2, 2}, {1, 0}, false, {0, 2, 1, 3}, {"tp+dp", ""}},
+     "{devices=[4,1]0,2,1,3}", {4, 1}, {2, 2}, {1, 0}, false, {0, 2, 1, 3}, {"tp+dp", ""},
+     "P(('tp', 'dp'))", "[_StridedShard(0, split_factor=2), Shard(0)]"},
 };
 
 MeshPtr MeshOf(const InteropCase& c) {
@@ -101,7 +121,27 @@ TensorLayout BackLayout(const InteropCase& c, const MeshPtr& mesh) {
   return Layout(spec, mesh);
 }
 
+// The spec padded with None to the tensor rank, as jax applies it.
+TensorLayout PaddedLayout(const InteropCase& c, const MeshPtr& mesh) {
+  std::vector<std::string> spec = c.spec;
+  spec.resize(c.rank);
+  return Layout(spec, mesh);
+}
+
 class SVector : public ::testing::TestWithParam<InteropCase> {};
+
+TEST_P(SVector, SpecTextGivesTheLayout) {
+  const InteropCase& c = GetParam();
+  const MeshPtr mesh = MeshOf(c);
+  EXPECT_EQ(Unwrap(LayoutFromPartitionSpec(c.spec_text, mesh, c.rank)), PaddedLayout(c, mesh));
+}
+
+TEST_P(SVector, PrintedSpecParsesBack) {
+  const InteropCase& c = GetParam();
+  const MeshPtr mesh = MeshOf(c);
+  const TensorLayout layout = PaddedLayout(c, mesh);
+  EXPECT_EQ(Unwrap(LayoutFromPartitionSpec(PartitionSpecText(layout), mesh, c.rank)), layout);
+}
 
 TEST_P(SVector, HloShardingV2) {
   const InteropCase& c = GetParam();
@@ -149,6 +189,45 @@ TEST_P(SVector, OpShardingRoundTrips) {
 
 INSTANTIATE_TEST_SUITE_P(ShardingCases, SVector, ::testing::ValuesIn(kCases),
                          [](const auto& info) { return std::string(info.param.id); });
+
+// S7: jax's repr of the vector's spec keeps the 1-tuple comma.
+TEST(S7, SpecPrintsAsJaxRepr) {
+  EXPECT_EQ(PartitionSpecText(Layout({"y+x"})), "P(('y', 'x'),)");
+}
+
+// S21: UNCONSTRAINED is None for shard math and GSPMD text.
+TEST(S21, UnconstrainedPrintsAsNone) {
+  EXPECT_EQ(PartitionSpecText(Unwrap(ParsePartitionSpec("P(UNCONSTRAINED, 'y')"))), "P(None, 'y')");
+}
+
+// S33: an axis used twice is a DuplicateAxis error.
+TEST(S33, AxisUsedTwiceIsAnError) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P('x', 'x')", testing::CpuMesh({2, 4}, {"x", "y"}), 2),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr("uses mesh axis 'x' twice")));
+}
+
+// S35: an axis the mesh lacks is an UnknownAxis error.
+TEST(S35, UnknownAxisIsAnError) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P('z')", testing::CpuMesh({2, 4}, {"x", "y"}), 1),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr("Valid axis names: {'x', 'y'}, Got {'z'}")));
+}
+
+// S37: canonical equalities, and a nested tuple is a NestedTuple error.
+TEST(S37, CanonicalEqualities) {
+  EXPECT_EQ(Unwrap(ParsePartitionSpec("P((), 'x')")), Unwrap(ParsePartitionSpec("P(None, 'x')")));
+  EXPECT_EQ(Unwrap(ParsePartitionSpec("P(('x',))")), Unwrap(ParsePartitionSpec("P('x')")));
+  EXPECT_EQ(Unwrap(ParsePartitionSpec("P(['x', 'y'])")),
+            Unwrap(ParsePartitionSpec("P(('x', 'y'))")));
+}
+
+TEST(S37, NestedTupleIsAnError) {
+  EXPECT_THAT(ParsePartitionSpec("P((('x',),))"),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr(
+                                    "A tuple inside PartitionSpec cannot contain a nested tuple")));
+}
 
 // --- S18 (logical indices) is even; its rule is S47's device-list note. ---
 
