@@ -39,6 +39,7 @@
 #define TESSERA_TESSERA_H_
 
 #include "tessera/buffer.h"
+#include "tessera/copy.h"
 #include "tessera/device.h"
 #include "tessera/distribution.h"
 #include "tessera/dtensor.h"
@@ -49,6 +50,8 @@
 #include "tessera/layout_map.h"
 #include "tessera/log.h"
 #include "tessera/mesh.h"
+#include "tessera/proto.h"
+#include "tessera/reshard.h"
 #include "tessera/shard.h"
 #include "tessera/torch.h"
 #include "tessera/version.h"

@@ -1,0 +1,4 @@
+// Being written (issue 3).
+#ifndef TESSERA_CORE_SCATTER_GATHER_H_
+#define TESSERA_CORE_SCATTER_GATHER_H_
+#endif  // TESSERA_CORE_SCATTER_GATHER_H_
