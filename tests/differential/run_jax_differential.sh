@@ -4,21 +4,12 @@
 # C ABI; fails on any difference. 250 cases on 8 devices, 500 on up to 64.
 #
 # Usage: run_jax_differential.sh path/to/libtessera.so.0
-# The virtual environment (requirements.txt, pinned) is kept in
-# $TESSERA_JAX_VENV, by default ~/.cache/tessera/jax-venv-<hash of the pins>.
+# The virtual environment (requirements.txt, pinned) comes from
+# scripts/jax-venv.sh.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 lib=${1:?usage: run_jax_differential.sh path/to/libtessera.so.0}
-pins="$here/requirements.txt"
-venv=${TESSERA_JAX_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/tessera/jax-venv-$(sha256sum "$pins" | cut -c1-12)}
-
-if [ ! -f "$venv/.installed" ]; then
-  echo "creating $venv (jax from PyPI, pinned by $pins)"
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$pins"
-  touch "$venv/.installed"
-fi
+venv=$("$here/../../scripts/jax-venv.sh")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
