@@ -1,6 +1,6 @@
 /* Layout interchange through the C ABI: XLA HloSharding text and OpSharding
  * bytes (tessera/xla.h), JAX PartitionSpec and Mesh text (tessera/jax.h),
- * including bad input. Mesh: 2x4 ("batch", "model"). */
+ * PyTorch placements (tessera/torch.h), including bad input. Mesh: 2x4 ("batch", "model"). */
 #include <stdint.h>
 #include <string.h>
 
@@ -254,6 +254,59 @@ static void jax_mesh_text_errors(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'mesh'");
 }
 
+static void torch_placements_one_per_mesh_dim(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* layout = fixture_layout_2d(NULL, "model", mesh);
+  tessera_buffer* text = tessera_layout_to_torch_placements(layout, &err);
+  ASSERT_OK(err);
+  ASSERT_STREQ("[Replicate(), Shard(dim=1)]", tessera_buffer_data(text));
+  tessera_buffer_destroy(text);
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
+static void torch_strided_shard_round_trips(void) {
+  static const char* const kNames[] = {"model", "batch"};
+  static const size_t kGroups[] = {2};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* layout = tessera_layout_create_grouped(kNames, 2, kGroups, 1, mesh, &err);
+  tessera_buffer* text = tessera_layout_to_torch_placements(layout, &err);
+  tessera_layout* parsed;
+  ASSERT_OK(err);
+  ASSERT_STREQ("[_StridedShard(dim=0, split_factor=4), Shard(dim=0)]", tessera_buffer_data(text));
+  parsed = tessera_layout_from_torch_placements(tessera_buffer_data(text), mesh, 1, &err);
+  ASSERT_OK(err);
+  ASSERT_TRUE(tessera_layout_equal(layout, parsed));
+  tessera_layout_destroy(parsed);
+  tessera_buffer_destroy(text);
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
+static void torch_placements_errors(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* meshless = fixture_layout_2d("model", NULL, NULL);
+  ASSERT_NULL(tessera_layout_from_torch_placements("[Shard(0)]", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Found placements length: 1, and device_mesh.ndim: 2.");
+  ASSERT_NULL(tessera_layout_from_torch_placements("[Partial(), R]", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "at position 1: 'Partial' placements");
+  ASSERT_NULL(tessera_layout_from_torch_placements("garbage", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "at position 0: expected '[' or '(', got 'garbage'");
+  ASSERT_NULL(tessera_layout_from_torch_placements(NULL, mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'text'");
+  ASSERT_NULL(tessera_layout_from_torch_placements("[R, R]", NULL, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'mesh'");
+  ASSERT_NULL(tessera_layout_to_torch_placements(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'layout'");
+  ASSERT_NULL(tessera_layout_to_torch_placements(meshless, &err));
+  ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION, "has no mesh");
+  tessera_layout_destroy(meshless);
+  tessera_mesh_destroy(mesh);
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(hlo_sharding_v2_is_the_iota_xla_prints),
@@ -274,6 +327,9 @@ int main(int argc, char** argv) {
       HARNESS_TEST(partition_spec_errors),
       HARNESS_TEST(jax_mesh_text_round_trips),
       HARNESS_TEST(jax_mesh_text_errors),
+      HARNESS_TEST(torch_placements_one_per_mesh_dim),
+      HARNESS_TEST(torch_strided_shard_round_trips),
+      HARNESS_TEST(torch_placements_errors),
   };
   if (!fixture_set_cpu_devices("8")) return 1;
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));

@@ -1,7 +1,9 @@
 // Sharding interop conformance: ../shared/conformance/sharding_cases.md, the
 // HloSharding (V1 and V2), OpSharding and round-trip lines of every odd S
 // vector that has them, and the interop strings of S47. Each row names its
-// vector.
+// vector. The PyTorch placements are compared after parsing (the vectors
+// write Shard(0) and _StridedShard(0, split_factor=4); Tessera prints the
+// keyword forms Shard(dim=0), _StridedShard(dim=0, split_factor=4)).
 //
 // Size-1 mesh axes cannot travel in an HloSharding (JAX drops them, S15,
 // S17), so for those rows the layout that comes back lacks them; every other
@@ -12,6 +14,7 @@
 
 #include "core/formats/hlo_sharding.h"
 #include "core/formats/jax_spec.h"
+#include "core/formats/torch_placements.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tessera/v1/xla_op_sharding.pb.h"
@@ -169,6 +172,18 @@ TEST_P(SVector, OpShardingFields) {
   EXPECT_THAT(v1.iota_reshape_dims(), ::testing::IsEmpty());
 }
 
+TEST_P(SVector, TorchPlacements) {
+  const InteropCase& c = GetParam();
+  const TensorLayout layout = Layout(c.spec, MeshOf(c));
+  EXPECT_EQ(Unwrap(TorchPlacementsFromLayout(layout)), Unwrap(ParseTorchPlacements(c.placements)));
+}
+
+TEST_P(SVector, TorchPlacementsRoundTrip) {
+  const InteropCase& c = GetParam();
+  const MeshPtr mesh = MeshOf(c);
+  EXPECT_EQ(Unwrap(LayoutFromTorchPlacementsText(c.placements, mesh, c.rank)), PaddedLayout(c, mesh));
+}
+
 TEST_P(SVector, TextRoundTrips) {
   const InteropCase& c = GetParam();
   const MeshPtr mesh = MeshOf(c);
@@ -193,6 +208,22 @@ INSTANTIATE_TEST_SUITE_P(ShardingCases, SVector, ::testing::ValuesIn(kCases),
 // S7: jax's repr of the vector's spec keeps the 1-tuple comma.
 TEST(S7, SpecPrintsAsJaxRepr) {
   EXPECT_EQ(PartitionSpecText(Layout({"y+x"})), "P(('y', 'x'),)");
+}
+
+// S31: the _StridedShard docstring's right-to-left sharding, printed.
+TEST(S31, StridedShardPrints) {
+  EXPECT_EQ(Unwrap(LayoutToTorchPlacementsText(
+                Layout({"tp+dp"}, testing::CpuMesh({2, 2}, {"dp", "tp"})))),
+            "[_StridedShard(dim=0, split_factor=2), Shard(dim=0)]");
+}
+
+// S37 (torch row): one placement per mesh dim, with PyTorch's message.
+TEST(S37, PlacementsMustCoverTheMesh) {
+  EXPECT_THAT(LayoutFromTorchPlacementsText("[Shard(0)]", testing::CpuMesh({2, 4}, {"x", "y"}), 1),
+              testing::StatusIs(absl::StatusCode::kInvalidArgument,
+                                ::testing::HasSubstr("`placements` must have the same length as "
+                                                     "`device_mesh.ndim`! Found placements length: "
+                                                     "1, and device_mesh.ndim: 2.")));
 }
 
 // S21: UNCONSTRAINED is None for shard math and GSPMD text.
