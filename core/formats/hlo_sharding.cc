@@ -371,7 +371,8 @@ absl::StatusOr<AxisGroup> AxesOfDim(const HloSharding& sharding, const Dims& dev
       }
       moved = static_cast<int64_t>(a);
     }
-    if (moved < 0 || tiles % (stride * mesh.shape()[moved]) != 0) {
+    if (moved < 0 || mesh.shape()[moved] > tiles / stride ||
+        tiles % (stride * mesh.shape()[moved]) != 0) {
       return NotProduced(sharding, mesh,
                          absl::StrCat("tile dim ", d, " of size ", tiles,
                                       " is not a product of mesh axes"));
@@ -484,12 +485,18 @@ absl::StatusOr<HloSharding> ParseHloSharding(absl::string_view text) {
   return sharding;
 }
 
-absl::StatusOr<TensorLayout> LayoutFromHloSharding(const HloSharding& sharding,
+absl::StatusOr<TensorLayout> LayoutFromHloSharding(const HloSharding& given,
                                                    const MeshPtr& mesh, size_t rank) {
   if (mesh == nullptr) {
-    return absl::InvalidArgumentError("Argument 'mesh' is NULL; expected the mesh to place the layout on");
+    return absl::InvalidArgumentError(
+        "Argument 'mesh' is NULL; expected the mesh to place the layout on");
   }
   TESSERA_RETURN_IF_ERROR(CheckRank(rank, "rank"));
+  HloSharding sharding = given;
+  if (sharding.replicate_on_last_tile_dim && sharding.dims.back() == 1) {
+    sharding.dims.pop_back();  // XLA's PartialTile: a group of one is no group
+    sharding.replicate_on_last_tile_dim = false;
+  }
   if (sharding.kind == HloSharding::Kind::kReplicated) return TensorLayout::Replicated(rank, mesh);
   if (sharding.kind == HloSharding::Kind::kMaximal) {
     if (mesh->size() == 1 && sharding.maximal_device == 0) {

@@ -227,6 +227,13 @@ TEST(HloShardingToLayout, ReplicationGroupsCompareAsSets) {
             Layout({"x", ""}, mesh));
 }
 
+TEST(HloShardingToLayout, ReplicationGroupOfOneIsNoGroup) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"x", "y"});
+  EXPECT_EQ(Unwrap(LayoutFromHloShardingText("{devices=[2,4,1]<=[8] last_tile_dim_replicate}",
+                                             mesh, 2)),
+            Layout({"x", "y"}, mesh));
+}
+
 TEST(HloShardingToLayout, ReplicatedTakesTheRequestedRank) {
   MeshPtr mesh = CpuMesh({2, 4}, {"x", "y"});
   EXPECT_EQ(Unwrap(LayoutFromHloShardingText("{replicated}", mesh, 3)), Layout({"", "", ""}, mesh));
