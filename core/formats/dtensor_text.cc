@@ -447,9 +447,24 @@ std::string DTensorMesh::device_type() const {
   return std::string(before.substr(before.rfind('/') + 1));
 }
 
-bool DTensorMesh::HasDim(absl::string_view name) const {
-  return std::any_of(fields_.dims.begin(), fields_.dims.end(),
-                     [name](const DTensorMeshDim& d) { return d.name == name; });
+bool DTensorMesh::HasDim(absl::string_view name) const { return DimIndex(name).ok(); }
+
+absl::StatusOr<size_t> DTensorMesh::DimIndex(absl::string_view name) const {
+  for (size_t i = 0; i < fields_.dims.size(); ++i) {
+    if (fields_.dims[i].name == name) return i;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("dim name :", name, " does not exist on mesh : ", ToString()));
+}
+
+absl::StatusOr<int64_t> DTensorMesh::DimSize(absl::string_view name) const {
+  for (const DTensorMeshDim& dim : fields_.dims) {
+    if (dim.name == name) return dim.size;
+  }
+  return absl::NotFoundError(absl::StrCat(
+      "Dimension ", name, " does not exist in mesh.Available dimensions: ",
+      absl::StrJoin(fields_.dims, ",",
+                    [](std::string* out, const DTensorMeshDim& d) { out->append(d.name); })));
 }
 
 bool operator==(const DTensorMesh& a, const DTensorMesh& b) {

@@ -122,6 +122,12 @@ class DTensorMesh {
   std::string device_type() const;
 
   bool HasDim(absl::string_view name) const;
+  // DTensor's dim_size: NOT_FOUND "Dimension <n> does not exist in
+  // mesh.Available dimensions: a,b" (DTensor's text, without its space).
+  absl::StatusOr<int64_t> DimSize(absl::string_view name) const;
+  // DTensor's idx_for_dim: INVALID_ARGUMENT "dim name :<n> does not exist on
+  // mesh : <text>".
+  absl::StatusOr<size_t> DimIndex(absl::string_view name) const;
 
   friend bool operator==(const DTensorMesh& a, const DTensorMesh& b);
   friend bool operator!=(const DTensorMesh& a, const DTensorMesh& b) { return !(a == b); }
@@ -142,7 +148,7 @@ class DTensorMesh {
 // A DTensor layout (C++ tensorflow::dtensor::Layout). Immutable value.
 class DTensorLayout {
  public:
-  // Numbers match LayoutProto.LayoutType and tessera_dtensor_layout_type.
+  // Numbers match DTensor's LayoutProto.LayoutType.
   enum class Type { kEmpty = 0, kStatic = 1, kParted = 2, kSingleDevice = 3 };
 
   static constexpr char kUnsharded[] = "unsharded";

@@ -1,7 +1,7 @@
-// DTensor conformance: mesh and layout text (dtensor_cases.md A and B, and
-// the text half of C). Each row names its D vector. Messages are matched as
-// prefixes, as the vectors ask (DTensor appends context; Tessera appends the
-// byte offset and token).
+// DTensor conformance: mesh and layout text (dtensor_cases.md A and B, the
+// text half of C, and D63). Each row names its D vector. Messages are matched
+// as prefixes, as the vectors ask (DTensor appends context; Tessera appends
+// the byte offset and token).
 //
 // Where Tessera decides against DTensor, the row asserts Tessera's decision
 // and says so (D45: a missing trailing comma is an error).
@@ -130,13 +130,16 @@ TEST(DTensorMeshText, D17_HostMeshTextRoundTrips) {
   EXPECT_EQ(mesh.ToString(), text);
 }
 
-// D19: dims by name (dim_size's NOT_FOUND text belongs to a mesh API Tessera
-// does not copy; DeviceMesh::AxisSize answers NOT_FOUND with its own text).
 TEST(DTensorMeshText, D19_MeshDims) {
   const DTensorMesh mesh = Unwrap(DTensorMesh::Parse("|batch=4,x=2|*CPU"));
   EXPECT_THAT(mesh.dims(), ElementsAre(DTensorMeshDim{"batch", 4}, DTensorMeshDim{"x", 2}));
-  EXPECT_TRUE(mesh.HasDim("batch"));
+  EXPECT_EQ(Unwrap(mesh.DimSize("batch")), 4);
+  EXPECT_EQ(Unwrap(mesh.DimSize("x")), 2);
   EXPECT_FALSE(mesh.HasDim("y"));
+  EXPECT_THAT(mesh.DimSize("y"),
+              StatusIs(absl::StatusCode::kNotFound,
+                       StartsWith("Dimension y does not exist in mesh.Available dimensions: "
+                                  "batch,x")));
 }
 
 TEST(DTensorMeshText, D21_NoGlobalIdsIsTheEmptyMesh) {
@@ -343,8 +346,16 @@ TEST(DTensorConstructors, D55_BatchShardedText) {
             "sharding_specs:batch,unsharded, mesh:" + kM2D);
 }
 
+TEST(DTensorMeshText, D63_MeshDimensionIndex) {
+  const DTensorMesh mesh = Unwrap(DTensorMesh::Parse("|x=2,y=2|*CPU"));
+  EXPECT_EQ(Unwrap(mesh.DimIndex("x")), 0u);
+  EXPECT_EQ(Unwrap(mesh.DimIndex("y")), 1u);
+  EXPECT_THAT(mesh.DimIndex("z"),
+              StatusIs(kInvalid, StartsWith("dim name :z does not exist on mesh : ")));
+}
+
 // Not in this file:
-//   D47, D57-D83: shard math, shapes, ReducedMesh, equivalence and helpers
+//   D47, D57-D61, D65-D83: shard math, shapes, ReducedMesh, equivalence and helpers
 //     over a parsed layout (tests of core/shard; these are not text).
 //   D85-D99: configuration and create_mesh/create_distributed_mesh need the
 //     runtime (initialize(), DTENSOR_* variables): deferred to issue 4.

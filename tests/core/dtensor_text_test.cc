@@ -320,6 +320,37 @@ TEST(DTensorLayoutParse, TypeMismatchPointsAtTheMesh) {
               StatusIs(kInvalid, HasSubstr("not single device (at byte 19: '|x=2|")));
 }
 
+// A text that parses prints to text that parses back to the same value; one
+// that does not is INVALID_ARGUMENT. Checked on every prefix of a text that
+// uses every field, and on the text with each byte replaced by a separator.
+void ExpectParsesStablyOrIsInvalid(const std::string& text) {
+  const absl::StatusOr<DTensorLayout> parsed = DTensorLayout::Parse(text);
+  if (!parsed.ok()) {
+    EXPECT_EQ(parsed.status().code(), kInvalid) << text;
+    return;
+  }
+  EXPECT_EQ(Unwrap(DTensorLayout::Parse(parsed->ToString())), *parsed) << text;
+}
+
+const std::string kEveryField =
+    "parted:x,unsharded, mesh:pod" + kMeshX2 + "|" + kDevs + "|use_xla_spmd";
+
+TEST(DTensorLayoutParse, EveryPrefixParsesStablyOrIsInvalid) {
+  for (size_t n = 0; n <= kEveryField.size(); ++n) {
+    ExpectParsesStablyOrIsInvalid(kEveryField.substr(0, n));
+  }
+}
+
+TEST(DTensorLayoutParse, EverySeparatorSubstitutionParsesStablyOrIsInvalid) {
+  for (size_t i = 0; i < kEveryField.size(); ++i) {
+    for (char c : std::string("|,: =*/\xff")) {
+      std::string text = kEveryField;
+      text[i] = c;
+      ExpectParsesStablyOrIsInvalid(text);
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Layout values.
 
