@@ -1,1 +1,120 @@
-// Being written (issue 3).
+// tessera/reshard.h: the resharding plan.
+#include <utility>
+
+#include "capi/guard.h"
+#include "capi/handles.h"
+#include "capi/sharding_handle.h"
+#include "core/reshard_plan.h"
+
+struct tessera_reshard_plan {
+  tessera::ReshardPlan impl;
+};
+
+using tessera::capi::CheckCapacity;
+using tessera::capi::CheckIndex;
+using tessera::capi::Guard;
+
+namespace {
+
+constexpr const char* kLocalityNames[] = {"TESSERA_TRANSFER_SAME_DEVICE",
+                                          "TESSERA_TRANSFER_SAME_PROCESS",
+                                          "TESSERA_TRANSFER_CROSS_PROCESS"};
+static_assert(TESSERA_TRANSFER_SAME_DEVICE ==
+              static_cast<int>(tessera::TransferLocality::kSameDevice));
+static_assert(TESSERA_TRANSFER_SAME_PROCESS ==
+              static_cast<int>(tessera::TransferLocality::kSameProcess));
+static_assert(TESSERA_TRANSFER_CROSS_PROCESS ==
+              static_cast<int>(tessera::TransferLocality::kCrossProcess));
+
+absl::Status CheckTransfer(const tessera_reshard_plan* plan, size_t index) {
+  return CheckIndex(index, plan->impl.size(), "index", "the number of transfers");
+}
+
+}  // namespace
+
+tessera_reshard_plan* tessera_reshard_plan_create(const tessera_sharding* source,
+                                                  const tessera_sharding* destination,
+                                                  size_t element_size,
+                                                  tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_reshard_plan*> {
+    TESSERA_CAPI_REQUIRE(source);
+    TESSERA_CAPI_REQUIRE(destination);
+    TESSERA_ASSIGN_OR_RETURN(
+        tessera::ReshardPlan plan,
+        tessera::ReshardPlan::Create(source->impl, destination->impl, element_size));
+    return new tessera_reshard_plan{std::move(plan)};
+  });
+}
+
+void tessera_reshard_plan_destroy(tessera_reshard_plan* plan) noexcept { delete plan; }
+
+size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan) noexcept {
+  return plan == nullptr ? 0 : plan->impl.size();
+}
+
+size_t tessera_reshard_plan_rank(const tessera_reshard_plan* plan) noexcept {
+  return plan == nullptr ? 0 : plan->impl.rank();
+}
+
+bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t index,
+                                   size_t* out_source, size_t* out_destination,
+                                   int64_t* out_bytes, tessera_transfer_locality* out_locality,
+                                   tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(plan);
+    TESSERA_CAPI_REQUIRE(out_source);
+    TESSERA_CAPI_REQUIRE(out_destination);
+    TESSERA_CAPI_REQUIRE(out_bytes);
+    TESSERA_CAPI_REQUIRE(out_locality);
+    TESSERA_RETURN_IF_ERROR(CheckTransfer(plan, index));
+    const tessera::Transfer& transfer = plan->impl.transfers()[index];
+    *out_source = static_cast<size_t>(transfer.source);
+    *out_destination = static_cast<size_t>(transfer.destination);
+    *out_bytes = transfer.bytes;
+    *out_locality = static_cast<tessera_transfer_locality>(transfer.locality);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan, size_t index,
+                                          int64_t* out_starts, int64_t* out_stops,
+                                          size_t capacity, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(plan);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_starts, capacity);
+    TESSERA_CAPI_REQUIRE_ARRAY(out_stops, capacity);
+    TESSERA_RETURN_IF_ERROR(CheckTransfer(plan, index));
+    TESSERA_RETURN_IF_ERROR(
+        CheckCapacity(capacity, plan->impl.rank(), "capacity", "the plan's rank"));
+    const absl::Span<const tessera::IndexRange> ranges = plan->impl.ranges(index);
+    for (size_t d = 0; d < ranges.size(); ++d) {
+      out_starts[d] = ranges[d].start;
+      out_stops[d] = ranges[d].stop;
+    }
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_reshard_plan_total_bytes(const tessera_reshard_plan* plan,
+                                      tessera_transfer_locality locality, int64_t* out,
+                                      tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(plan);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::TransferLocality which,
+                             tessera::capi::ToCoreEnum<tessera::TransferLocality>(
+                                 locality, kLocalityNames, "locality"));
+    switch (which) {
+      case tessera::TransferLocality::kSameDevice:
+        *out = plan->impl.same_device_bytes();
+        break;
+      case tessera::TransferLocality::kSameProcess:
+        *out = plan->impl.same_process_bytes();
+        break;
+      case tessera::TransferLocality::kCrossProcess:
+        *out = plan->impl.cross_process_bytes();
+        break;
+    }
+    return absl::OkStatus();
+  });
+}

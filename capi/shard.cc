@@ -8,17 +8,8 @@
 #include "absl/synchronization/mutex.h"
 #include "capi/guard.h"
 #include "capi/handles.h"
+#include "capi/sharding_handle.h"
 #include "core/shard.h"
-
-// Immutable: the distinct shards are computed on first use (under the mutex)
-// and never change afterwards, so readers may keep references to them.
-struct tessera_sharding {
-  explicit tessera_sharding(tessera::Sharding sharding) : impl(std::move(sharding)) {}
-
-  const tessera::Sharding impl;
-  mutable absl::Mutex mutex;
-  mutable std::optional<std::vector<tessera::DistinctShard>> distinct ABSL_GUARDED_BY(mutex);
-};
 
 using tessera::capi::CheckCapacity;
 using tessera::capi::CheckIndex;

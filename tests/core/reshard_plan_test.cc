@@ -1,0 +1,323 @@
+// The resharding plan (core/reshard_plan.h): exact transfers and the source
+// preference on small meshes, and, on random pairs of shardings, a plan that
+// applied to host buffers builds every destination shard exactly once.
+#include "core/reshard_plan.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "core/device.h"
+#include "core/layout.h"
+#include "core/mesh.h"
+#include "core/scatter_gather.h"
+#include "core/shape.h"
+#include "core/shard.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/testing.h"
+
+namespace tessera {
+
+void PrintTo(const IndexRange& r, std::ostream* os) { *os << "[" << r.start << ":" << r.stop << "]"; }
+
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using testing::CpuMesh;
+using testing::IsOk;
+using testing::Layout;
+using testing::StatusIs;
+using testing::Unwrap;
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+constexpr TransferLocality kSameDevice = TransferLocality::kSameDevice;
+constexpr TransferLocality kSameProcess = TransferLocality::kSameProcess;
+constexpr TransferLocality kCrossProcess = TransferLocality::kCrossProcess;
+
+Sharding Make(const std::vector<std::string>& spec, MeshPtr mesh, std::vector<int64_t> shape,
+              ShardMode mode = ShardMode::kChunkFlat) {
+  return Unwrap(Sharding::Create(Layout(spec, std::move(mesh)), std::move(shape), mode));
+}
+
+// A 1-D mesh "x" over the given devices.
+MeshPtr Mesh1d(std::vector<Device> devices) {
+  const int64_t n = static_cast<int64_t>(devices.size());
+  return Unwrap(DeviceMesh::Create({n}, {"x"}, std::move(devices)));
+}
+
+Device Dev(int64_t id, int64_t process, Platform platform = Platform::kCpu) {
+  return Device{id, platform, process, 0};
+}
+
+// (source, destination, bytes, locality) of transfer i, for compact checks.
+struct Row {
+  int64_t source, destination, bytes;
+  TransferLocality locality;
+  friend bool operator==(const Row& a, const Row& b) {
+    return a.source == b.source && a.destination == b.destination && a.bytes == b.bytes &&
+           a.locality == b.locality;
+  }
+  friend void PrintTo(const Row& r, std::ostream* os) {
+    *os << r.source << "->" << r.destination << " " << r.bytes << "B loc"
+        << static_cast<int>(r.locality);
+  }
+};
+
+std::vector<Row> Rows(const ReshardPlan& plan) {
+  std::vector<Row> rows;
+  for (const Transfer& t : plan.transfers()) {
+    rows.push_back({t.source, t.destination, t.bytes, t.locality});
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------
+// Exact plans.
+
+TEST(ReshardPlanTest, SameShardingStaysOnEveryDevice) {
+  const Sharding s = Make({"x", "y"}, CpuMesh({2, 2}, {"x", "y"}), {4, 6});
+  const ReshardPlan plan = Unwrap(ReshardPlan::Create(s, s, 4));
+  EXPECT_THAT(Rows(plan), ElementsAre(Row{0, 0, 24, kSameDevice}, Row{1, 1, 24, kSameDevice},
+                                      Row{2, 2, 24, kSameDevice}, Row{3, 3, 24, kSameDevice}));
+  EXPECT_EQ(plan.same_device_bytes(), 96);
+  EXPECT_EQ(plan.same_process_bytes(), 0);
+  EXPECT_EQ(plan.cross_process_bytes(), 0);
+}
+
+TEST(ReshardPlanTest, AllGatherTakesEachPieceFromItsHolder) {
+  // P('x') -> P(None) on 4 devices: device 1 builds (8,) from four pieces.
+  const MeshPtr mesh = CpuMesh({4}, {"x"});
+  const ReshardPlan plan =
+      Unwrap(ReshardPlan::Create(Make({"x"}, mesh, {8}), Make({""}, mesh, {8}), 2));
+  ASSERT_EQ(plan.size(), 16u);
+  const std::vector<Row> rows = Rows(plan);
+  EXPECT_THAT(std::vector<Row>(rows.begin() + 4, rows.begin() + 8),
+              ElementsAre(Row{0, 1, 4, kSameProcess}, Row{1, 1, 4, kSameDevice},
+                          Row{2, 1, 4, kSameProcess}, Row{3, 1, 4, kSameProcess}));
+  EXPECT_THAT(plan.ranges(4), ElementsAre(IndexRange{0, 2}));
+  EXPECT_THAT(plan.ranges(7), ElementsAre(IndexRange{6, 8}));
+  EXPECT_EQ(plan.same_device_bytes(), 16);
+  EXPECT_EQ(plan.same_process_bytes(), 48);
+}
+
+TEST(ReshardPlanTest, UnevenBoundariesCutIntoIntersections) {
+  // (7,) flat over 4 -> [0,2) [2,4) [4,6) [6,7); over 3 -> [0,3) [3,6) [6,7).
+  const Sharding a = Make({"x"}, CpuMesh({4}, {"x"}), {7});
+  const Sharding b = Make({"x"}, CpuMesh({3}, {"x"}), {7});
+  const ReshardPlan plan = Unwrap(ReshardPlan::Create(a, b, 1));
+  ASSERT_EQ(plan.size(), 5u);
+  EXPECT_THAT(Rows(plan), ElementsAre(Row{0, 0, 2, kSameDevice}, Row{1, 0, 1, kSameProcess},
+                                      Row{1, 1, 1, kSameDevice}, Row{2, 1, 2, kSameProcess},
+                                      Row{3, 2, 1, kSameProcess}));
+  EXPECT_THAT(plan.ranges(1), ElementsAre(IndexRange{2, 3}));
+  EXPECT_THAT(plan.ranges(2), ElementsAre(IndexRange{3, 4}));
+}
+
+// Source: (4,) replicated over cpu:0..3 of processes 0, 0, 1, 1.
+class PreferenceTest : public ::testing::Test {
+ protected:
+  Sharding Source() const {
+    return Make({""}, Mesh1d({Dev(0, 0), Dev(1, 0), Dev(2, 1), Dev(3, 1)}), {4});
+  }
+  std::vector<Row> PlanTo(std::vector<Device> destination) const {
+    return Rows(Unwrap(
+        ReshardPlan::Create(Source(), Make({""}, Mesh1d(std::move(destination)), {4}), 4)));
+  }
+};
+
+TEST_F(PreferenceTest, TheSameDeviceFirst) {
+  EXPECT_THAT(PlanTo({Dev(3, 1)}), ElementsAre(Row{3, 0, 16, kSameDevice}));
+}
+
+TEST_F(PreferenceTest, ThenTheFirstHolderInTheSameProcess) {
+  EXPECT_THAT(PlanTo({Dev(7, 1)}), ElementsAre(Row{2, 0, 16, kSameProcess}));
+  EXPECT_THAT(PlanTo({Dev(8, 0)}), ElementsAre(Row{0, 0, 16, kSameProcess}));
+}
+
+TEST_F(PreferenceTest, ThenTheLowestReplica) {
+  EXPECT_THAT(PlanTo({Dev(9, 2)}), ElementsAre(Row{0, 0, 16, kCrossProcess}));
+}
+
+TEST_F(PreferenceTest, TheSameIdOnAnotherPlatformIsAnotherDevice) {
+  EXPECT_THAT(PlanTo({Dev(3, 1, Platform::kGpu)}), ElementsAre(Row{2, 0, 16, kSameProcess}));
+}
+
+TEST_F(PreferenceTest, TotalsSplitByLocality) {
+  const ReshardPlan plan = Unwrap(ReshardPlan::Create(
+      Source(), Make({""}, Mesh1d({Dev(3, 1), Dev(7, 1), Dev(8, 0), Dev(9, 2)}), {4}), 4));
+  EXPECT_EQ(plan.same_device_bytes(), 16);
+  EXPECT_EQ(plan.same_process_bytes(), 32);
+  EXPECT_EQ(plan.cross_process_bytes(), 16);
+}
+
+TEST(ReshardPlanTest, ManyReplicasStillPreferTheFirstInTheProcess) {
+  // 32 replicas (past the linear-scan cutoff), 4 devices per process.
+  std::vector<Device> devices;
+  for (int64_t id = 0; id < 32; ++id) devices.push_back(Dev(id, id / 4));
+  const Sharding source = Make({""}, Mesh1d(devices), {2});
+  const Sharding destination = Make({""}, Mesh1d({Dev(100, 5), Dev(101, 5), Dev(102, 9)}), {2});
+  EXPECT_THAT(Rows(Unwrap(ReshardPlan::Create(source, destination, 1))),
+              ElementsAre(Row{20, 0, 2, kSameProcess}, Row{20, 1, 2, kSameProcess},
+                          Row{0, 2, 2, kCrossProcess}));
+}
+
+TEST(ReshardPlanTest, EmptyTensorNeedsNoTransfers) {
+  const MeshPtr mesh = CpuMesh({2}, {"x"});
+  const ReshardPlan plan =
+      Unwrap(ReshardPlan::Create(Make({"x", ""}, mesh, {0, 3}), Make({"", "x"}, mesh, {0, 3}), 4));
+  EXPECT_EQ(plan.size(), 0u);
+}
+
+TEST(ReshardPlanTest, ScalarIsOneTransferPerDestination) {
+  const auto scalar = [](MeshPtr mesh) {
+    return Unwrap(Sharding::Create(Unwrap(TensorLayout::Create({}, std::move(mesh))), {},
+                                   ShardMode::kStrict));
+  };
+  const ReshardPlan plan = Unwrap(
+      ReshardPlan::Create(scalar(CpuMesh({2}, {"x"})), scalar(CpuMesh({3}, {"y"})), 8));
+  EXPECT_THAT(Rows(plan), ElementsAre(Row{0, 0, 8, kSameDevice}, Row{1, 1, 8, kSameDevice},
+                                      Row{0, 2, 8, kSameProcess}));
+}
+
+TEST(ReshardPlanTest, GlobalShapesMustAgree) {
+  const MeshPtr mesh = CpuMesh({2}, {"x"});
+  EXPECT_THAT(ReshardPlan::Create(Make({"x"}, mesh, {4}), Make({"x"}, mesh, {6}), 4),
+              StatusIs(kInvalid, HasSubstr("Argument 'destination' has global shape (6,); "
+                                           "expected the source's shape (4,)")));
+}
+
+TEST(ReshardPlanTest, ElementSizeOutsideOneToSixteen) {
+  const Sharding s = Make({"x"}, CpuMesh({2}, {"x"}), {4});
+  EXPECT_THAT(ReshardPlan::Create(s, s, 0),
+              StatusIs(kInvalid, HasSubstr("Argument 'element_size' is 0; expected 1 to 16")));
+}
+
+// ---------------------------------------------------------------------------
+// Random pairs: apply the plan on host buffers.
+
+std::vector<std::vector<uint8_t>> Buffers(const Sharding& s, size_t element_size, uint8_t fill) {
+  std::vector<std::vector<uint8_t>> buffers;
+  for (int64_t i = 0; i < s.num_devices(); ++i) {
+    buffers.emplace_back(Unwrap(ShardBytes(s, i, element_size)), fill);
+  }
+  return buffers;
+}
+
+// A mesh of rank 1-3 (sizes 1-4) on cpu devices starting at `first_id`
+// (processes of 2 devices), a layout using each axis at most once.
+Sharding RandomSharding(std::mt19937& rng, const std::vector<int64_t>& shape, int64_t first_id) {
+  const size_t mesh_rank = 1 + rng() % 3;
+  std::vector<int64_t> mesh_shape;
+  std::vector<std::string> names;
+  int64_t count = 1;
+  for (size_t j = 0; j < mesh_rank; ++j) {
+    mesh_shape.push_back(1 + static_cast<int64_t>(rng() % 4));
+    count *= mesh_shape.back();
+    names.push_back(std::string(1, static_cast<char>('a' + j)));
+  }
+  std::vector<Device> devices;
+  for (int64_t i = 0; i < count; ++i) devices.push_back(Dev(first_id + i, (first_id + i) / 2));
+  const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
+  std::vector<std::string> spec(shape.size());
+  for (const std::string& name : names) {
+    const size_t dim = rng() % (shape.size() + 1);
+    if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
+  }
+  const ShardMode mode = rng() % 2 == 0 ? ShardMode::kChunkFlat : ShardMode::kChunkNested;
+  return Make(spec, mesh, shape, mode);
+}
+
+bool Contains(absl::Span<const IndexRange> outer, absl::Span<const IndexRange> box) {
+  for (size_t d = 0; d < box.size(); ++d) {
+    if (box[d].start < outer[d].start || box[d].stop > outer[d].stop) return false;
+  }
+  return true;
+}
+
+// Adds one to the count of every element of `box`; `counts` is laid out as
+// the destination shard `region`.
+void Count(absl::Span<const IndexRange> box, absl::Span<const IndexRange> region,
+           std::vector<uint8_t>& counts) {
+  const size_t rank = box.size();
+  std::vector<int64_t> index(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (box[d].size() == 0) return;
+    index[d] = box[d].start;
+  }
+  while (true) {
+    size_t flat = 0;
+    for (size_t d = 0; d < rank; ++d) flat = flat * region[d].size() + (index[d] - region[d].start);
+    ++counts[flat];
+    size_t d = rank;
+    while (d-- > 0) {
+      if (++index[d] < box[d].stop) break;
+      index[d] = box[d].start;
+    }
+    if (d == static_cast<size_t>(-1)) return;
+  }
+}
+
+TEST(ReshardPlanApplyTest, RandomPlansBuildEveryDestinationElementOnce) {
+  std::mt19937 rng(424242);
+  const size_t element_sizes[] = {1, 2, 4, 8, 12, 16};
+  for (int trial = 0; trial < 300; ++trial) {
+    const size_t rank = 1 + rng() % 3;
+    std::vector<int64_t> shape;
+    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 10));
+    const Sharding a = RandomSharding(rng, shape, 0);
+    const Sharding b = RandomSharding(rng, shape, static_cast<int64_t>(rng() % 40));
+    const size_t element_size = element_sizes[trial % 6];
+    SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
+                              a.mesh().ToString(), " ", absl::StrJoin(a.layout().axes(), ",",
+                              [](std::string* out, const AxisGroup& g) {
+                                absl::StrAppend(out, "(", absl::StrJoin(g, "+"), ")");
+                              }),
+                              " B ", b.mesh().ToString()));
+    const ReshardPlan plan = Unwrap(ReshardPlan::Create(a, b, element_size));
+
+    std::vector<uint8_t> global(Unwrap(GlobalBytes(a, element_size)));
+    for (uint8_t& byte : global) byte = static_cast<uint8_t>(rng());
+    auto source = Buffers(a, element_size, 0);
+    std::vector<void*> source_pointers;
+    for (auto& buffer : source) source_pointers.push_back(buffer.data());
+    ASSERT_THAT(Scatter(a, global.data(), global.size(), element_size, source_pointers), IsOk());
+
+    auto target = Buffers(b, element_size, 0xCD);
+    auto counts = Buffers(b, 1, 0);
+    int64_t totals[3] = {0, 0, 0};
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const Transfer& t = plan.transfers()[i];
+      const std::vector<IndexRange> from = Unwrap(a.DeviceRanges(t.source));
+      const std::vector<IndexRange> to = Unwrap(b.DeviceRanges(t.destination));
+      ASSERT_TRUE(Contains(from, plan.ranges(i))) << "transfer " << i;
+      ASSERT_TRUE(Contains(to, plan.ranges(i))) << "transfer " << i;
+      CopyBox(plan.ranges(i), source[static_cast<size_t>(t.source)].data(), from,
+              target[static_cast<size_t>(t.destination)].data(), to, element_size);
+      Count(plan.ranges(i), to, counts[static_cast<size_t>(t.destination)]);
+      totals[static_cast<int>(t.locality)] += t.bytes;
+    }
+    for (size_t device = 0; device < counts.size(); ++device) {
+      for (uint8_t c : counts[device]) ASSERT_EQ(c, 1) << "destination device " << device;
+    }
+    EXPECT_EQ(totals[0], plan.same_device_bytes());
+    EXPECT_EQ(totals[1], plan.same_process_bytes());
+    EXPECT_EQ(totals[2], plan.cross_process_bytes());
+
+    std::vector<const void*> target_pointers;
+    for (auto& buffer : target) target_pointers.push_back(buffer.data());
+    std::vector<uint8_t> back(global.size(), 0xAA);
+    CopyOptions verify;
+    verify.verify_replicas = true;
+    ASSERT_THAT(Gather(b, target_pointers, element_size, back.data(), back.size(), verify),
+                IsOk());
+    ASSERT_EQ(back, global);
+  }
+}
+
+}  // namespace
+}  // namespace tessera
