@@ -5,7 +5,9 @@
 #                   ones and pkgconfig;
 #   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer (leak checks
 #                   on, first report aborts): suites core, capi, conformance;
-#   3. the pkg-config consumer (suite pkgconfig of build/).
+#   3. the pkg-config consumer (suite pkgconfig of build/);
+#   4. build-fuzz/  clang, libFuzzer + ASan/UBSan: every target of tests/fuzz
+#                   for FUZZ_SECONDS each, two at a time, each one test.
 #
 # The last line is the totals over every test run, from Meson's testlog JSON:
 #   N passed, N failed[, N skipped]
@@ -18,6 +20,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 readonly JOBS=2
 readonly ASAN_SUITES=(core capi conformance)
+readonly FUZZ_SECONDS=20
 
 passed=0
 failed=0
@@ -101,6 +104,30 @@ asan_tests() {
     run_tests asan build-asan --timeout-multiplier 3 "${args[@]}"
 }
 
+# --- fuzzing (tests/fuzz) ---------------------------------------------------
+# Configures build-fuzz with clang, builds the `fuzzers` alias only and runs
+# tests/fuzz/run_fuzzers.sh; each PASS/FAIL line it prints is one test.
+fuzz_tests() {
+  CC=clang CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled \
+      -Dbenchmarks=disabled -Dbuildtype=debugoptimized -Db_sanitize=address,undefined \
+      -Db_lundef=false -Dcpp_args='-fsanitize=fuzzer-no-link -fno-sanitize-recover=all' \
+      -Dc_args=-fno-sanitize-recover=all || { broken "configure build-fuzz"; return; }
+  build build-fuzz -j"$JOBS" fuzzers || { broken "build build-fuzz"; return; }
+  local out line p=0 f=0
+  out=$(FUZZ_JOBS=$JOBS bash tests/fuzz/run_fuzzers.sh build-fuzz "$FUZZ_SECONDS") || true
+  printf '%s\n' "$out"
+  while IFS= read -r line; do
+    case $line in
+      PASS\ *) p=$((p + 1)) ;;
+      FAIL\ *) f=$((f + 1)) ;;
+    esac
+  done <<<"$out"
+  ((p + f > 0)) || { broken "fuzz: run_fuzzers.sh ran no target"; return; }
+  passed=$((passed + p)) failed=$((failed + f))
+  printf '    fuzz: %d passed, %d failed\n' "$p" "$f" >&2
+}
+# --- end fuzzing -------------------------------------------------------------
+
 main() {
   local start=$SECONDS
   say "dependencies (scripts/install-deps.sh)"
@@ -125,6 +152,9 @@ main() {
     say "pkg-config consumer ($((SECONDS - start)) s so far)"
     run_tests pkgconfig build --suite pkgconfig
   fi
+
+  say "build-fuzz/: libFuzzer targets, ${FUZZ_SECONDS} s each ($((SECONDS - start)) s so far)"
+  fuzz_tests
 
   say "done in $((SECONDS - start)) s"
   local totals="$passed passed, $failed failed"
