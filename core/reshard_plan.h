@@ -4,13 +4,15 @@
 //
 // Each destination device's box is cut by the source's shard boundaries:
 // per dimension the distinct non-empty source ranges partition [0, n) and are
-// sorted, so the source chunks a destination range meets are found by binary
-// search, and the pieces are the cartesian product of those chunks. Each
-// piece comes from one holder of its source shard, chosen in this order: the
-// destination device itself (same id and platform), a device of the
-// destination's process, the holder with the lowest replica id. The cost is
-// one pass over each mesh plus the transfers produced; no devices x devices
-// loop.
+// sorted, so the source chunks a destination range meets are an interval
+// (one division for uniform chunks, else a binary search), found once per
+// destination shard index; the pieces are the cartesian product of those
+// intervals. Each piece comes from one holder of its source shard, chosen in
+// this order: the destination device itself (same id and platform), the
+// first holder in the destination's process, the holder with the lowest
+// replica id. The cost is O(sum of shard counts * rank) to read both splits,
+// one walk over the destination mesh, and the transfers produced; no
+// devices x devices loop.
 #ifndef TESSERA_CORE_RESHARD_PLAN_H_
 #define TESSERA_CORE_RESHARD_PLAN_H_
 
