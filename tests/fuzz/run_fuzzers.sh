@@ -5,7 +5,8 @@
 #
 # Each target <name>_fuzzer runs for SECONDS (-max_total_time) on a fresh
 # copy of tests/fuzz/corpus/<name>/ (the checked-in seeds never change), with
-# leak detection on and any sanitizer report fatal. One line per target:
+# its dictionary dict/<name>.dict if any, leak detection on and any sanitizer
+# report fatal. One line per target:
 #   PASS <name>: <runs> runs in <s> s, corpus <n> inputs
 #   FAIL <name>: <what libFuzzer reported>
 # and, for a failure, the input in hex and the report's stack. FUZZ_JOBS
@@ -33,11 +34,14 @@ run_one() {
     return
   fi
   cp -R "$here/corpus/$name/." "$dir/corpus/"
+  # A dictionary of the format's keywords, where there is one.
+  local dict=()
+  [[ -f $here/dict/$name.dict ]] && dict=(-dict="$here/dict/$name.dict")
   local status=0
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-    -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "$dir/corpus" \
+    -print_final_stats=1 -artifact_prefix="$dir/artifacts/" "${dict[@]}" "$dir/corpus" \
     >"$dir/log" 2>&1 || status=$?
   if ((status == 0)); then
     local runs
