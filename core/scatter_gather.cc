@@ -1,12 +1,17 @@
 #include "core/scatter_gather.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <system_error>
 #include <thread>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -15,6 +20,39 @@
 
 namespace tessera {
 namespace {
+
+// Copies n bytes with non-temporal stores where the target has them: a copy
+// far larger than the caches gains nothing from pulling the destination into
+// them first, which is what plain stores of short runs do (a large memcpy
+// switches to streaming stores by itself; 16 KiB rows do not).
+void StreamCopy(char* dst, const char* src, size_t n) {
+#if defined(__SSE2__)
+  const size_t misaligned = reinterpret_cast<uintptr_t>(dst) % 16;
+  const size_t head = std::min(n, misaligned == 0 ? 0 : 16 - misaligned);
+  std::memcpy(dst, src, head);
+  dst += head;
+  src += head;
+  n -= head;
+  for (; n >= 64; n -= 64, dst += 64, src += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 48), d);
+  }
+#endif
+  std::memcpy(dst, src, n);
+}
+
+// Orders the streaming stores of this thread before whatever follows.
+void StreamFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
 
 // One box copy, reduced to `rows` memcpy calls of `run` bytes: the outer
 // dimensions (those left after merging the contiguous tail) are walked as an
@@ -30,8 +68,8 @@ struct StridedCopy {
 
   size_t bytes() const { return static_cast<size_t>(rows) * run; }
 
-  // Copies rows [begin, end).
-  void Run(int64_t begin, int64_t end) const {
+  // Copies rows [begin, end), with streaming stores when `stream`.
+  void Run(int64_t begin, int64_t end, bool stream = false) const {
     if (begin >= end) return;
     const size_t outer = extent.size();
     std::vector<int64_t> coord(outer, 0);
@@ -45,7 +83,11 @@ struct StridedCopy {
       dst_offset += static_cast<size_t>(coord[k]) * dst_stride[k];
     }
     for (int64_t row = begin; row < end; ++row) {
-      std::memcpy(dst + dst_offset, src + src_offset, run);
+      if (stream) {
+        StreamCopy(dst + dst_offset, src + src_offset, run);
+      } else {
+        std::memcpy(dst + dst_offset, src + src_offset, run);
+      }
       for (size_t k = outer; k-- > 0;) {  // advance the odometer
         src_offset += src_stride[k];
         dst_offset += dst_stride[k];
@@ -115,8 +157,9 @@ struct Slice {
   int64_t end;
 };
 
-void RunSlices(const std::vector<Slice>& slices) {
-  for (const Slice& s : slices) s.copy->Run(s.begin, s.end);
+void RunSlices(const std::vector<Slice>& slices, bool stream) {
+  for (const Slice& s : slices) s.copy->Run(s.begin, s.end, stream);
+  if (stream) StreamFence();
 }
 
 size_t CeilDiv(size_t a, size_t b) { return a / b + (a % b != 0 ? 1 : 0); }
@@ -151,8 +194,12 @@ void RunCopies(const std::vector<StridedCopy>& copies, const CopyOptions& option
   const size_t per_thread = std::max<size_t>(options.min_bytes_per_thread, 1);
   const size_t threads = std::min({std::max<size_t>(options.threads, 1), kMaxCopyThreads,
                                    std::max<size_t>(total / per_thread, 1)});
+  // Streaming pays off for large copies made of runs that memcpy itself
+  // would not stream (rows of a tiled shard).
+  const bool stream = total >= options.min_bytes_to_stream;
   if (threads <= 1) {
-    for (const StridedCopy& copy : copies) copy.Run(0, copy.rows);
+    for (const StridedCopy& copy : copies) copy.Run(0, copy.rows, stream);
+    if (stream) StreamFence();
     return;
   }
   const std::vector<std::vector<Slice>> work = Partition(copies, total, threads);
@@ -160,12 +207,12 @@ void RunCopies(const std::vector<StridedCopy>& copies, const CopyOptions& option
   pool.reserve(threads - 1);
   for (size_t t = 1; t < threads; ++t) {
     try {
-      pool.emplace_back(RunSlices, std::cref(work[t]));
+      pool.emplace_back(RunSlices, std::cref(work[t]), stream);
     } catch (const std::system_error&) {
-      RunSlices(work[t]);  // no thread available: do that share here
+      RunSlices(work[t], stream);  // no thread available: do that share here
     }
   }
-  RunSlices(work[0]);
+  RunSlices(work[0], stream);
   for (std::thread& thread : pool) thread.join();
 }
 

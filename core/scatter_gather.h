@@ -39,6 +39,9 @@ struct CopyOptions {
   // Below this much work per thread, fewer threads are used (tests lower it
   // to exercise threading on small tensors).
   size_t min_bytes_per_thread = size_t{1} << 20;
+  // From this many bytes in all, stores bypass the caches (non-temporal),
+  // as a large memcpy does; tests lower it to exercise that path.
+  size_t min_bytes_to_stream = size_t{64} << 20;
 };
 
 // Bytes of the whole tensor: element_size * elements, or INVALID_ARGUMENT

@@ -198,6 +198,8 @@ TEST(ScatterGatherTest, RandomLayoutsRoundTripByteForByte) {
     CopyOptions options;
     options.threads = trial % 3 == 0 ? 1 : 3;
     options.min_bytes_per_thread = 1;
+    // Streaming stores on every other trial (every copy, however small).
+    if (trial % 4 < 2) options.min_bytes_to_stream = 0;
     SCOPED_TRACE(absl::StrCat("trial ", trial, " mesh ", c.mesh->ToString(), " spec ",
                               absl::StrJoin(c.spec, ","), " shape ", ShapeToString(c.shape),
                               " mode ", ShardModeName(mode), " threads ", options.threads));
@@ -220,6 +222,15 @@ TEST(ScatterGatherTest, OneLargeShardSplitByRowsOverThreads) {
   options.threads = 4;
   options.min_bytes_per_thread = 1;
   RoundTrip(s, 8, options, rng);
+}
+
+TEST(ScatterGatherTest, StreamingStoresOfUnalignedRowsRoundTrip) {
+  // 12-byte elements: rows of 7 * 12 = 84 bytes start at every alignment.
+  std::mt19937 rng(5);
+  const Sharding s = Make({"x", "y"}, CpuMesh({2, 3}, {"x", "y"}), {37, 21});
+  CopyOptions options;
+  options.min_bytes_to_stream = 0;
+  RoundTrip(s, 12, options, rng);
 }
 
 TEST(ScatterGatherTest, EmptyDimensionNeedsNoBuffers) {
