@@ -1,6 +1,7 @@
 #include "core/shard.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -38,6 +39,19 @@ absl::Status IndivisibleError(const TensorLayout& layout, absl::Span<const int64
       ShapeToString(partitions),
       " should evenly divide the shape); expected divisible sizes in strict mode, or a chunk "
       "mode"));
+}
+
+// Copies one index-map row (2 * rank values). Common ranks get a fixed-size
+// copy the compiler inlines: a call to memcpy per device would cost more than
+// the copy itself.
+inline void CopyRow(int64_t* dst, const int64_t* src, size_t row) {
+  switch (row) {
+    case 2: std::memcpy(dst, src, 2 * sizeof(int64_t)); return;
+    case 4: std::memcpy(dst, src, 4 * sizeof(int64_t)); return;
+    case 6: std::memcpy(dst, src, 6 * sizeof(int64_t)); return;
+    case 8: std::memcpy(dst, src, 8 * sizeof(int64_t)); return;
+    default: std::memcpy(dst, src, row * sizeof(int64_t)); return;
+  }
 }
 
 }  // namespace
@@ -331,14 +345,47 @@ absl::Status Sharding::FillIndexMap(absl::Span<int64_t> out) const {
                                                    " entries; expected ", needed,
                                                    " (devices * rank * 2)"));
   }
+  const size_t r = rank();
+  if (r == 0) return absl::OkStatus();
   const std::vector<std::vector<IndexRange>> table = RangeTable();
-  ShardIndexWalk walk(mesh().shape(), axis_dim_, group_weight_, rank());
+  // Devices are visited row-major. The last mesh axis varies fastest and moves
+  // at most one dimension's shard index, so a run of devices along it shares
+  // every other range: write the run's first row, copy it along the run, then
+  // patch that one dimension. The walk over the outer axes lives in locals
+  // rather than in a helper object, so stores to `out` (int64_t, like the
+  // walk's state) do not force the compiler to reload it.
+  const std::vector<int64_t>& sizes = mesh().shape();
+  const size_t m = sizes.size();
+  const int64_t run = sizes[m - 1];
+  const int run_dim = axis_dim_[m - 1];
+  const int64_t run_step = run_dim >= 0 ? group_weight_[m - 1] : 0;
+  const size_t row = 2 * r;
+  std::vector<int64_t> index(r, 0);
+  std::vector<int64_t> coords(m, 0);
   int64_t* cursor = out.data();
-  for (int64_t device = 0; device < num_devices(); ++device, walk.Next()) {
-    for (size_t d = 0; d < rank(); ++d) {
-      const IndexRange& range = table[d][static_cast<size_t>(walk.index(d))];
-      *cursor++ = range.start;
-      *cursor++ = range.stop;
+  for (int64_t outer = num_devices() / run; outer > 0; --outer) {
+    int64_t* const first = cursor;
+    for (size_t d = 0; d < r; ++d) {
+      const IndexRange& range = table[d][static_cast<size_t>(index[d])];
+      first[2 * d] = range.start;
+      first[2 * d + 1] = range.stop;
+    }
+    cursor += row;
+    for (int64_t t = 1; t < run; ++t, cursor += row) CopyRow(cursor, first, row);
+    if (run_dim >= 0) {
+      const IndexRange* ranges = table[static_cast<size_t>(run_dim)].data() + index[run_dim];
+      int64_t* patch = first + 2 * run_dim;
+      for (int64_t t = 0; t < run; ++t, patch += row) {
+        patch[0] = ranges[t * run_step].start;
+        patch[1] = ranges[t * run_step].stop;
+      }
+    }
+    for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
+      const int dim = axis_dim_[j];
+      if (dim >= 0) index[dim] += group_weight_[j];
+      if (++coords[j] < sizes[j]) break;
+      coords[j] = 0;
+      if (dim >= 0) index[dim] -= sizes[j] * group_weight_[j];
     }
   }
   return absl::OkStatus();

@@ -3,7 +3,7 @@
 
 Reads the cases jax_cases.py wrote (jax's answers included) and, for each,
 builds the same mesh, layout and shape with libtessera, then compares:
-the per-device index ranges, the shard shape, the replica ids and the V2
+the per-device index ranges (one by one and as the bulk map), the shard shape, the replica ids and the V2
 HloSharding text. Prints every difference and the totals; exits 1 on any.
 
 Usage: compare_with_jax.py --lib path/to/libtessera.so.0 cases.jsonl [...]
@@ -36,6 +36,8 @@ class Tessera:
             "tessera_sharding_destroy": (None, [C.c_void_p]),
             "tessera_sharding_device_ranges": (C.c_bool, [C.c_void_p, C.c_size_t, I64P, I64P, C.c_size_t,
                                                           C.POINTER(C.c_void_p)]),
+            "tessera_sharding_index_map": (C.c_bool, [C.c_void_p, I64P, C.c_size_t,
+                                                      C.POINTER(C.c_size_t), C.POINTER(C.c_void_p)]),
             "tessera_sharding_replica_id": (C.c_bool, [C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t),
                                                        C.POINTER(C.c_void_p)]),
             "tessera_sharding_max_shard_shape": (C.c_bool, [C.c_void_p, I64P, C.c_size_t,
@@ -89,6 +91,14 @@ def tessera_answers(t, case):
             index_map.append([[starts[i], stops[i]] for i in range(rank)])
             t.call("tessera_sharding_replica_id", sharding, d, C.byref(replica))
             replica_ids.append(replica.value)
+        # The bulk map must agree with the per-device queries.
+        size = len(case["device_ids"]) * rank * 2
+        flat, written = i64([0] * size), C.c_size_t()
+        t.call("tessera_sharding_index_map", sharding, flat, size, C.byref(written))
+        bulk = [[[flat[(d * rank + i) * 2], flat[(d * rank + i) * 2 + 1]] for i in range(rank)]
+                for d in range(len(case["device_ids"]))]
+        if bulk != index_map:
+            raise RuntimeError(f"tessera_sharding_index_map {bulk} differs from the per-device ranges")
         out = i64([0] * rank)
         t.call("tessera_sharding_max_shard_shape", sharding, out, rank)
         text = t.call("tessera_layout_to_hlo_sharding", layout, rank, True)
