@@ -23,12 +23,13 @@
  * Thread safety
  *   - Immutable objects (tessera_device, tessera_device_list, tessera_mesh,
  *     tessera_layout, tessera_distribution, tessera_dataset_plan,
+ *     tessera_sharding, tessera_reshard_plan, tessera_dtensor_mesh,
  *     tessera_buffer, tessera_error) may be used from any number of threads
  *     at once.
  *   - tessera_layout_map: lookups may run concurrently with each other; set
  *     and delete must not run concurrently with any other call on that map.
- *   - Options objects (tessera_distribution_options) are used by one thread
- *     at a time.
+ *   - Options objects (tessera_distribution_options, tessera_copy_options)
+ *     are used by one thread at a time.
  *   - _destroy may run on any thread (garbage-collector finalizers included)
  *     but not concurrently with other calls on the same object.
  *   - No function reports errors through thread-local state. The current
