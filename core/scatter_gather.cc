@@ -54,19 +54,27 @@ void StreamFence() {
 #endif
 }
 
-// One box copy, reduced to `rows` memcpy calls of `run` bytes: the outer
-// dimensions (those left after merging the contiguous tail) are walked as an
-// odometer with byte strides on both sides.
+// Box copies of one shape, reduced to `rows` rows of one memcpy of `run`
+// bytes per (src, dst) pair: the outer dimensions (those left after merging
+// the contiguous tail) are walked as an odometer with byte strides on both
+// sides. Copies of the same shape share a row walk (MergeSameShape): the
+// shards of a tiled layout then read each global row in one sequential pass
+// instead of jumping a row stride per shard, which the prefetchers punish.
 struct StridedCopy {
-  const char* src = nullptr;
-  char* dst = nullptr;
+  std::vector<std::pair<const char*, char*>> bases;  // (src, dst) of each box
   size_t run = 0;                    // bytes per memcpy
   std::vector<int64_t> extent;       // outer dimensions' sizes
   std::vector<size_t> src_stride;    // bytes, per outer dimension
   std::vector<size_t> dst_stride;
   int64_t rows = 0;                  // product of `extent`
 
-  size_t bytes() const { return static_cast<size_t>(rows) * run; }
+  size_t row_bytes() const { return run * bases.size(); }
+  size_t bytes() const { return static_cast<size_t>(rows) * row_bytes(); }
+
+  bool SameShape(const StridedCopy& other) const {
+    return rows == other.rows && run == other.run && extent == other.extent &&
+           src_stride == other.src_stride && dst_stride == other.dst_stride;
+  }
 
   // Copies rows [begin, end), with streaming stores when `stream`.
   void Run(int64_t begin, int64_t end, bool stream = false) const {
@@ -83,10 +91,12 @@ struct StridedCopy {
       dst_offset += static_cast<size_t>(coord[k]) * dst_stride[k];
     }
     for (int64_t row = begin; row < end; ++row) {
-      if (stream) {
-        StreamCopy(dst + dst_offset, src + src_offset, run);
-      } else {
-        std::memcpy(dst + dst_offset, src + src_offset, run);
+      for (const auto& [src, dst] : bases) {
+        if (stream) {
+          StreamCopy(dst + dst_offset, src + src_offset, run);
+        } else {
+          std::memcpy(dst + dst_offset, src + src_offset, run);
+        }
       }
       for (size_t k = outer; k-- > 0;) {  // advance the odometer
         src_offset += src_stride[k];
@@ -127,8 +137,8 @@ StridedCopy PlanBox(absl::Span<const IndexRange> box, const void* src,
     src_offset += static_cast<size_t>(box[d].start - src_region[d].start) * src_strides[d];
     dst_offset += static_cast<size_t>(box[d].start - dst_region[d].start) * dst_strides[d];
   }
-  copy.src = static_cast<const char*>(src) + src_offset;
-  copy.dst = static_cast<char*>(dst) + dst_offset;
+  copy.bases.emplace_back(static_cast<const char*>(src) + src_offset,
+                          static_cast<char*>(dst) + dst_offset);
   // Merge the trailing dimensions every array spans fully, plus the first one
   // that is not full (its part is still contiguous).
   size_t outer = rank;
@@ -179,8 +189,9 @@ std::vector<std::vector<Slice>> Partition(const std::vector<StridedCopy>& copies
     for (size_t t = offset / target; t < threads && t * target < offset + bytes; ++t) {
       const size_t lo = std::max(t * target, offset) - offset;
       const size_t hi = std::min((t + 1) * target, offset + bytes) - offset;
-      const int64_t begin = static_cast<int64_t>(CeilDiv(lo, copy.run));
-      const int64_t end = std::min<int64_t>(static_cast<int64_t>(CeilDiv(hi, copy.run)), copy.rows);
+      const int64_t begin = static_cast<int64_t>(CeilDiv(lo, copy.row_bytes()));
+      const int64_t end =
+          std::min<int64_t>(static_cast<int64_t>(CeilDiv(hi, copy.row_bytes())), copy.rows);
       if (begin < end) work[t].push_back(Slice{&copy, begin, end});
     }
     offset += bytes;
@@ -188,7 +199,22 @@ std::vector<std::vector<Slice>> Partition(const std::vector<StridedCopy>& copies
   return work;
 }
 
-void RunCopies(const std::vector<StridedCopy>& copies, const CopyOptions& options) {
+// Joins consecutive copies of the same shape into one with several bases.
+std::vector<StridedCopy> MergeSameShape(std::vector<StridedCopy> copies) {
+  std::vector<StridedCopy> merged;
+  for (StridedCopy& copy : copies) {
+    if (copy.bases.empty()) continue;  // an empty box
+    if (!merged.empty() && merged.back().SameShape(copy)) {
+      merged.back().bases.push_back(copy.bases.front());
+    } else {
+      merged.push_back(std::move(copy));
+    }
+  }
+  return merged;
+}
+
+void RunCopies(std::vector<StridedCopy> unmerged, const CopyOptions& options) {
+  const std::vector<StridedCopy> copies = MergeSameShape(std::move(unmerged));
   size_t total = 0;
   for (const StridedCopy& copy : copies) total += copy.bytes();
   const size_t per_thread = std::max<size_t>(options.min_bytes_per_thread, 1);
@@ -343,7 +369,7 @@ absl::Status Scatter(const Sharding& sharding, const void* global, size_t global
     }
     copies.push_back(std::move(copy));
   }
-  RunCopies(copies, options);
+  RunCopies(std::move(copies), options);
   return absl::OkStatus();
 }
 
@@ -379,7 +405,7 @@ absl::Status Gather(const Sharding& sharding, absl::Span<const void* const> shar
                                              reference_id, buffer, device, replica, bytes));
     }
   }
-  RunCopies(copies, options);
+  RunCopies(std::move(copies), options);
   return absl::OkStatus();
 }
 
