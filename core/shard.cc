@@ -338,6 +338,54 @@ std::vector<std::vector<IndexRange>> Sharding::RangeTable() const {
   return table;
 }
 
+namespace {
+
+// Writes the index map, devices row-major. The last mesh axis varies fastest
+// and moves at most one dimension's shard index, so a run of devices along it
+// shares every other range: write the run's first row, copy it along the run,
+// then patch that one dimension. The walk over the outer axes lives in locals
+// so stores to `cursor` (int64_t, like the walk's state) do not force the
+// compiler to reload it. `range(d, i)` is shard i's range in dimension d.
+template <typename RangeFn>
+void FillRuns(const std::vector<int64_t>& sizes, const std::vector<int>& axis_dim,
+              const std::vector<int64_t>& group_weight, size_t rank, int64_t num_devices,
+              const RangeFn& range, int64_t* cursor) {
+  const size_t m = sizes.size();
+  const int64_t run = sizes[m - 1];
+  const int run_dim = axis_dim[m - 1];
+  const int64_t run_step = run_dim >= 0 ? group_weight[m - 1] : 0;
+  const size_t row = 2 * rank;
+  std::vector<int64_t> index(rank, 0);
+  std::vector<int64_t> coords(m, 0);
+  for (int64_t outer = num_devices / run; outer > 0; --outer) {
+    int64_t* const first = cursor;
+    for (size_t d = 0; d < rank; ++d) {
+      const IndexRange r = range(d, index[d]);
+      first[2 * d] = r.start;
+      first[2 * d + 1] = r.stop;
+    }
+    cursor += row;
+    for (int64_t t = 1; t < run; ++t, cursor += row) CopyRow(cursor, first, row);
+    if (run_dim >= 0) {
+      int64_t* patch = first + 2 * run_dim;
+      for (int64_t t = 0; t < run; ++t, patch += row) {
+        const IndexRange r = range(static_cast<size_t>(run_dim), index[run_dim] + t * run_step);
+        patch[0] = r.start;
+        patch[1] = r.stop;
+      }
+    }
+    for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
+      const int dim = axis_dim[j];
+      if (dim >= 0) index[dim] += group_weight[j];
+      if (++coords[j] < sizes[j]) break;
+      coords[j] = 0;
+      if (dim >= 0) index[dim] -= sizes[j] * group_weight[j];
+    }
+  }
+}
+
+}  // namespace
+
 absl::Status Sharding::FillIndexMap(absl::Span<int64_t> out) const {
   TESSERA_ASSIGN_OR_RETURN(const size_t needed, IndexMapSize());
   if (out.size() != needed) {
@@ -345,49 +393,28 @@ absl::Status Sharding::FillIndexMap(absl::Span<int64_t> out) const {
                                                    " entries; expected ", needed,
                                                    " (devices * rank * 2)"));
   }
-  const size_t r = rank();
-  if (r == 0) return absl::OkStatus();
-  const std::vector<std::vector<IndexRange>> table = RangeTable();
-  // Devices are visited row-major. The last mesh axis varies fastest and moves
-  // at most one dimension's shard index, so a run of devices along it shares
-  // every other range: write the run's first row, copy it along the run, then
-  // patch that one dimension. The walk over the outer axes lives in locals
-  // rather than in a helper object, so stores to `out` (int64_t, like the
-  // walk's state) do not force the compiler to reload it.
-  const std::vector<int64_t>& sizes = mesh().shape();
-  const size_t m = sizes.size();
-  const int64_t run = sizes[m - 1];
-  const int run_dim = axis_dim_[m - 1];
-  const int64_t run_step = run_dim >= 0 ? group_weight_[m - 1] : 0;
-  const size_t row = 2 * r;
-  std::vector<int64_t> index(r, 0);
-  std::vector<int64_t> coords(m, 0);
-  int64_t* cursor = out.data();
-  for (int64_t outer = num_devices() / run; outer > 0; --outer) {
-    int64_t* const first = cursor;
-    for (size_t d = 0; d < r; ++d) {
-      const IndexRange& range = table[d][static_cast<size_t>(index[d])];
-      first[2 * d] = range.start;
-      first[2 * d + 1] = range.stop;
-    }
-    cursor += row;
-    for (int64_t t = 1; t < run; ++t, cursor += row) CopyRow(cursor, first, row);
-    if (run_dim >= 0) {
-      const IndexRange* ranges = table[static_cast<size_t>(run_dim)].data() + index[run_dim];
-      int64_t* patch = first + 2 * run_dim;
-      for (int64_t t = 0; t < run; ++t, patch += row) {
-        patch[0] = ranges[t * run_step].start;
-        patch[1] = ranges[t * run_step].stop;
-      }
-    }
-    for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
-      const int dim = axis_dim_[j];
-      if (dim >= 0) index[dim] += group_weight_[j];
-      if (++coords[j] < sizes[j]) break;
-      coords[j] = 0;
-      if (dim >= 0) index[dim] -= sizes[j] * group_weight_[j];
-    }
+  if (rank() == 0) return absl::OkStatus();
+  // Strict and flat shards are one chunk of the dimension: [i*c, (i+1)*c)
+  // clipped to n, computed inline. (i+1)*c <= k*c < n + k cannot overflow
+  // unless n is within k of 2^63; such dimensions, and nested chunking, look
+  // ranges up in a table built once.
+  bool arithmetic = mode_ != ShardMode::kChunkNested;
+  for (const DimSplit& split : splits_) {
+    if (split.size > std::numeric_limits<int64_t>::max() - split.shards) arithmetic = false;
   }
+  const std::vector<int64_t>& sizes = mesh().shape();
+  if (arithmetic) {
+    const auto range = [this](size_t d, int64_t i) {
+      const DimSplit& split = splits_[d];
+      const int64_t start = i * split.chunk;
+      return IndexRange{std::min(start, split.size), std::min(start + split.chunk, split.size)};
+    };
+    FillRuns(sizes, axis_dim_, group_weight_, rank(), num_devices(), range, out.data());
+    return absl::OkStatus();
+  }
+  const std::vector<std::vector<IndexRange>> table = RangeTable();
+  const auto range = [&table](size_t d, int64_t i) { return table[d][static_cast<size_t>(i)]; };
+  FillRuns(sizes, axis_dim_, group_weight_, rank(), num_devices(), range, out.data());
   return absl::OkStatus();
 }
 
