@@ -144,6 +144,23 @@ bool tessera_sharding_device_in_process(const tessera_sharding* sharding, size_t
   });
 }
 
+bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
+                                          int64_t process_index, size_t* out, size_t capacity,
+                                          size_t* out_num, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE(out_num);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::AddressableShard> shards,
+                             sharding->impl.AddressableShards(process_index));
+    *out_num = shards.size();
+    TESSERA_RETURN_IF_ERROR(
+        CheckCapacity(capacity, shards.size(), "capacity", "one entry per device of the process"));
+    for (size_t i = 0; i < shards.size(); ++i) out[i] = static_cast<size_t>(shards[i].device_index);
+    return absl::OkStatus();
+  });
+}
+
 bool tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out, size_t capacity,
                                 size_t* out_num, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {

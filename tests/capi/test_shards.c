@@ -128,6 +128,47 @@ static void device_in_process_follows_the_mesh_device(void) {
   tessera_sharding_destroy(s);
 }
 
+static void addressable_devices_are_the_process_devices_in_mesh_order(void) {
+  tessera_error* err = NULL;
+  tessera_sharding* s = sharding_2x4("batch", NULL, 8, 8, TESSERA_SHARD_MODE_STRICT);
+  size_t devices[8] = {99, 99, 99, 99, 99, 99, 99, 99};
+  size_t num = 0;
+  size_t i;
+  /* Unlisted or locally discovered CPU devices belong to process 0. */
+  ASSERT_TRUE(tessera_sharding_addressable_devices(s, 0, devices, 8, &num, &err));
+  ASSERT_EQ(8, num);
+  for (i = 0; i < 8; ++i) ASSERT_EQ(i, devices[i]);
+  ASSERT_TRUE(tessera_sharding_addressable_devices(s, 1, NULL, 0, &num, &err));
+  ASSERT_EQ(0, num);
+  ASSERT_OK(err);
+  tessera_sharding_destroy(s);
+}
+
+static void addressable_devices_report_the_count_when_capacity_is_short(void) {
+  tessera_error* err = NULL;
+  tessera_sharding* s = sharding_2x4("batch", NULL, 8, 8, TESSERA_SHARD_MODE_STRICT);
+  size_t devices[3] = {99, 99, 99};
+  size_t num = 0;
+  ASSERT_FALSE(tessera_sharding_addressable_devices(s, 0, devices, 3, &num, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "capacity");
+  ASSERT_EQ(8, num);
+  ASSERT_EQ(99, devices[0]);
+  tessera_sharding_destroy(s);
+}
+
+static void addressable_devices_reject_a_negative_process_and_null_count(void) {
+  tessera_error* err = NULL;
+  tessera_sharding* s = sharding_2x4("batch", NULL, 8, 8, TESSERA_SHARD_MODE_STRICT);
+  size_t num = 0;
+  ASSERT_FALSE(tessera_sharding_addressable_devices(s, -1, NULL, 0, &num, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "-1");
+  ASSERT_FALSE(tessera_sharding_addressable_devices(s, 0, NULL, 0, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "out_num");
+  ASSERT_FALSE(tessera_sharding_addressable_devices(NULL, 0, NULL, 0, &num, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "sharding");
+  tessera_sharding_destroy(s);
+}
+
 static void max_shard_shape_rounds_up(void) {
   tessera_error* err = NULL;
   tessera_sharding* s = sharding_2x4("batch", "model", 3, 10, TESSERA_SHARD_MODE_CHUNK_NESTED);
@@ -475,6 +516,9 @@ int main(int argc, char** argv) {
       HARNESS_TEST(replica_id_counts_earlier_devices_with_the_same_slice),
       HARNESS_TEST(empty_shards_are_replicas_of_each_other),
       HARNESS_TEST(device_in_process_follows_the_mesh_device),
+      HARNESS_TEST(addressable_devices_are_the_process_devices_in_mesh_order),
+      HARNESS_TEST(addressable_devices_report_the_count_when_capacity_is_short),
+      HARNESS_TEST(addressable_devices_reject_a_negative_process_and_null_count),
       HARNESS_TEST(max_shard_shape_rounds_up),
       HARNESS_TEST(fully_replicated_only_without_split_dimensions),
       HARNESS_TEST(scalar_sharding_has_no_ranges),

@@ -139,6 +139,27 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * The addressable shards of process `process_index` (JAX's
+ * addressable_devices_indices_map): the logical indices, in mesh order, of
+ * the devices that process owns. Their ranges and replica ids come from
+ * tessera_sharding_device_ranges and tessera_sharding_replica_id.
+ *
+ * @param out       receives the device indices; may be NULL when capacity is 0
+ *                  (to ask for the count).
+ * @param capacity  room in `out`.
+ * @param out_num   receives the number of such devices, also when capacity is
+ *                  too small.
+ * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
+ *         written) when capacity is too small; INVALID_ARGUMENT for NULL
+ *         arguments or a negative process_index.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
+                                                      int64_t process_index, size_t* out,
+                                                      size_t capacity, size_t* out_num,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * The whole device -> ranges map, flat: for device i and dimension d,
  * out[(i * rank + d) * 2] is the start and out[(i * rank + d) * 2 + 1] the
  * stop. Visits every device.
