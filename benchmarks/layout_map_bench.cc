@@ -66,25 +66,6 @@ void BM_Get(benchmark::State& state, std::shared_ptr<const tessera::LayoutMap> m
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s WORKLOAD_DIR [--benchmark_* flags]\n", argv[0]);
-    return 2;
-  }
-  const std::string dir = argv[1];
-  auto distinct = std::make_shared<const std::vector<std::string>>(
-      tessera_bench::ReadDistinctPaths(dir));
-  for (int count : tessera_bench::RuleCounts()) {
-    auto map = BuildMap(dir, count);
-    for (const auto& [kind, path] : tessera_bench::ReadProbes(dir, count)) {
-      const std::string suffix = "/rules:" + std::to_string(count) + "/" + kind;
-      benchmark::RegisterBenchmark(("Core/Find" + suffix).c_str(), BM_Find, map, path);
-      benchmark::RegisterBenchmark(("Core/Get" + suffix).c_str(), BM_Get, map, path);
-    }
-    benchmark::RegisterBenchmark(("Core/Find/rules:" + std::to_string(count) + "/distinct").c_str(),
-                                 BM_FindDistinct, map, distinct);
-  }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return tessera_bench::LayoutMapBenchMain(argc, argv, "Core", BuildMap, BM_Find, BM_Get,
+                                           BM_FindDistinct);
 }

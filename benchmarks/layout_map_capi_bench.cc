@@ -80,25 +80,6 @@ void BM_Get(benchmark::State& state, MapPtr map, std::string path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s WORKLOAD_DIR [--benchmark_* flags]\n", argv[0]);
-    return 2;
-  }
-  const std::string dir = argv[1];
-  auto distinct = std::make_shared<const std::vector<std::string>>(
-      tessera_bench::ReadDistinctPaths(dir));
-  for (int count : tessera_bench::RuleCounts()) {
-    MapPtr map = BuildMap(dir, count);
-    for (const auto& [kind, path] : tessera_bench::ReadProbes(dir, count)) {
-      const std::string suffix = "/rules:" + std::to_string(count) + "/" + kind;
-      benchmark::RegisterBenchmark(("CApi/Find" + suffix).c_str(), BM_Find, map, path);
-      benchmark::RegisterBenchmark(("CApi/Get" + suffix).c_str(), BM_Get, map, path);
-    }
-    benchmark::RegisterBenchmark(("CApi/Find/rules:" + std::to_string(count) + "/distinct").c_str(),
-                                 BM_FindDistinct, map, distinct);
-  }
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return tessera_bench::LayoutMapBenchMain(argc, argv, "CApi", BuildMap, BM_Find, BM_Get,
+                                           BM_FindDistinct);
 }

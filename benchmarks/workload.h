@@ -4,7 +4,11 @@
 #ifndef TESSERA_BENCHMARKS_WORKLOAD_H_
 #define TESSERA_BENCHMARKS_WORKLOAD_H_
 
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -46,6 +50,35 @@ inline std::vector<std::pair<std::string, std::string>> ReadProbes(const std::st
 // distinct_paths.txt in `dir`: more different paths than a map remembers.
 inline std::vector<std::string> ReadDistinctPaths(const std::string& dir) {
   return ReadLines(dir + "/distinct_paths.txt");
+}
+
+// The shared main of the layout-map benchmarks: for every rule count, Find
+// and Get on each probe path and Find over the distinct paths, named
+// "<prefix>/Find/rules:N/<kind>". The core and C ABI programs differ only in
+// how they build a map and call it.
+template <typename BuildFn, typename FindFn, typename GetFn, typename FindDistinctFn>
+int LayoutMapBenchMain(int argc, char** argv, const std::string& prefix, BuildFn build,
+                       FindFn find, GetFn get, FindDistinctFn find_distinct) {
+  benchmark::Initialize(&argc, argv);
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s WORKLOAD_DIR [--benchmark_* flags]\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  auto distinct = std::make_shared<const std::vector<std::string>>(ReadDistinctPaths(dir));
+  for (int count : RuleCounts()) {
+    auto map = build(dir, count);
+    const std::string rules = "/rules:" + std::to_string(count) + "/";
+    for (const auto& [kind, path] : ReadProbes(dir, count)) {
+      benchmark::RegisterBenchmark((prefix + "/Find" + rules + kind).c_str(), find, map, path);
+      benchmark::RegisterBenchmark((prefix + "/Get" + rules + kind).c_str(), get, map, path);
+    }
+    benchmark::RegisterBenchmark((prefix + "/Find" + rules + "distinct").c_str(), find_distinct,
+                                 map, distinct);
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
 }
 
 }  // namespace tessera_bench
