@@ -31,7 +31,13 @@ libbenchmark-dev      1.7.1-1
 python3               3.11.2-1+b1
 python3-venv          3.11.2-1+b1
 # --- gRPC (multi-host coordinator, issue 4) ------------------------------
+libgrpc++-dev         1.51.1-3+b1
+protobuf-compiler-grpc 1.51.1-3+b1
+openmpi-bin           4.1.4-3+b1
 # --- bindings: SWIG, JDK, mono, Go (issue 5) -----------------------------
+swig                  4.1.0-0.2
+mono-mcs              6.8.0.105+dfsg-3.3+deb12u1
+mono-runtime          6.8.0.105+dfsg-3.3+deb12u1
 "
 
 die() {

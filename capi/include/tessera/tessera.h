@@ -40,6 +40,9 @@
 #define TESSERA_TESSERA_H_
 
 #include "tessera/buffer.h"
+#include "tessera/client.h"
+#include "tessera/cluster.h"
+#include "tessera/coordinator.h"
 #include "tessera/copy.h"
 #include "tessera/device.h"
 #include "tessera/distribution.h"

@@ -1,0 +1,2 @@
+// Placeholder: filled in by issue 4.
+#include "capi/cluster_handles.h"

@@ -1,0 +1,204 @@
+/*
+ * Multi-host start-up: the cluster options, launcher detection and
+ * tessera_initialize.
+ *
+ * Where the configuration comes from, first match wins per field:
+ *   1. the options set on tessera_cluster_options;
+ *   2. TESSERA_COORDINATOR_ADDRESS, TESSERA_NUM_PROCESSES, TESSERA_PROCESS_ID,
+ *      TESSERA_LOCAL_DEVICE_IDS, TESSERA_JOB_ID, TESSERA_COORDINATOR_PORT,
+ *      TESSERA_BIND_ADDRESS, TESSERA_JOB_TOKEN / TESSERA_JOB_TOKEN_FILE,
+ *      TESSERA_INIT_TIMEOUT, TESSERA_HEARTBEAT_TIMEOUT;
+ *   3. KERAS_DISTRIBUTION_JOB_ADDRESSES / _NUM_PROCESSES / _PROCESS_ID (the
+ *      number of addresses must equal the number of processes, as in Keras);
+ *   4. DTENSOR_CLIENT_ID / DTENSOR_NUM_CLIENTS / DTENSOR_JOB_NAME / DTENSOR_JOBS
+ *      (DTensor's checks and messages);
+ *   5. launcher detection, in this order: torchrun, Open MPI (4 and 5),
+ *      MPICH/Hydra and PMI, Slurm, Kubernetes indexed jobs.
+ * A launcher whose variables are only partly present is skipped with a
+ * diagnostic, never half-used. tessera_detect explains the decision without
+ * connecting anywhere.
+ *
+ * Security: the job token is never sent or logged in clear; each call carries
+ * an HMAC-SHA256 of the job id under the token. Without TLS the HMAC can be
+ * replayed by an on-path attacker: it stops wrong-job and stale processes,
+ * not a hostile network (use the TLS options there).
+ */
+#ifndef TESSERA_CLUSTER_H_
+#define TESSERA_CLUSTER_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera/error.h"
+#include "tessera/export.h"
+
+TESSERA_BEGIN_DECLS
+
+/** How a job starts. Mutable; one thread at a time; copied by the functions that take it. */
+typedef struct tessera_cluster_options tessera_cluster_options;
+/** The outcome of configuration resolution: values, their source, and why. Immutable. */
+typedef struct tessera_detection tessera_detection;
+/** A process's membership in a job (defined in tessera/client.h). */
+typedef struct tessera_client tessera_client;
+
+/** New options, all unset (resolution fills them). @since 0.1 */
+TESSERA_API tessera_cluster_options* tessera_cluster_options_create(void) TESSERA_NOEXCEPT;
+/** Frees `options`. NULL is allowed. @since 0.1 */
+TESSERA_API void tessera_cluster_options_destroy(tessera_cluster_options* options) TESSERA_NOEXCEPT;
+
+/*
+ * Setters. Each returns false with INVALID_ARGUMENT (naming the option, the
+ * value and what is expected) for a NULL `options` or a bad value; strings are
+ * copied. @since 0.1
+ */
+
+/** "host:port" the coordinator is reached at (IPv6 as "[::1]:port"). */
+TESSERA_API bool tessera_cluster_options_set_coordinator_address(tessera_cluster_options* options, const char* address,
+                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** "host:port" process 0 listens on; port 0 picks a free port. Default: the advertised address's port on the wildcard address. */
+TESSERA_API bool tessera_cluster_options_set_bind_address(tessera_cluster_options* options, const char* address,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of processes in the job, >= 1. */
+TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, int64_t num_processes,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
+/** This process's id, 0 <= id < num_processes. */
+TESSERA_API bool tessera_cluster_options_set_process_id(tessera_cluster_options* options, int64_t process_id,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Which local devices this process uses (indices into local discovery); count 0 means all. */
+TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
+                                                              size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Job id: not secret, it only stops processes of one job reaching another's coordinator. */
+TESSERA_API bool tessera_cluster_options_set_job_id(tessera_cluster_options* options, const char* job_id,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Shared secret proven by HMAC; "" clears it. Never logged. */
+TESSERA_API bool tessera_cluster_options_set_job_token(tessera_cluster_options* options, const char* token,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Refuse to start without a job token (also TESSERA_REQUIRE_AUTH=1). */
+TESSERA_API bool tessera_cluster_options_set_require_auth(tessera_cluster_options* options, bool require,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+/**
+ * TLS: PEM files. cert+key make the server speak TLS; `ca_file` is what
+ * clients verify the server with (and the server verifies clients with when
+ * client certificates are required). NULL leaves a field unset.
+ */
+TESSERA_API bool tessera_cluster_options_set_tls(tessera_cluster_options* options, const char* cert_file,
+                                                 const char* key_file, const char* ca_file,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Mutual TLS: the server requires and verifies client certificates. */
+TESSERA_API bool tessera_cluster_options_set_tls_require_client_cert(tessera_cluster_options* options, bool require,
+                                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Accept a peer only if one of its URI SANs starts with `prefix` (end it with "/"). */
+TESSERA_API bool tessera_cluster_options_set_tls_peer_uri_prefix(tessera_cluster_options* options, const char* prefix,
+                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The host name the client checks the server's certificate for (default: the address's host). */
+TESSERA_API bool tessera_cluster_options_set_tls_server_name(tessera_cluster_options* options, const char* name,
+                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Time to register and for every process to arrive (default 300000 ms; TESSERA_INIT_TIMEOUT in seconds). */
+TESSERA_API bool tessera_cluster_options_set_init_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
+                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Heartbeat period (default 10000 ms) and loss timeout (default 100000 ms, >= 3 x interval). */
+TESSERA_API bool tessera_cluster_options_set_heartbeat(tessera_cluster_options* options, int64_t interval_ms,
+                                                       int64_t timeout_ms, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Shutdown barrier timeout (default 300000 ms). */
+TESSERA_API bool tessera_cluster_options_set_shutdown_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
+                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Deadline of each non-blocking call (default 60000 ms). */
+TESSERA_API bool tessera_cluster_options_set_rpc_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
+                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Recoverable mode: a failed process is an event, not the job's end (default: fate sharing). */
+TESSERA_API bool tessera_cluster_options_set_recoverable(tessera_cluster_options* options, bool recoverable,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Fail the whole job when a second live process claims a held id (default: reject only the newcomer). */
+TESSERA_API bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cluster_options* options, bool fail,
+                                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Partition (slice) index of this process; all processes or none set it. */
+TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, int64_t index,
+                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+/** KV limits: one value (default 64 MiB) and the whole store (default 1 GiB). */
+TESSERA_API bool tessera_cluster_options_set_kv_limits(tessera_cluster_options* options, int64_t max_value_bytes,
+                                                       int64_t max_store_bytes, tessera_error** out_error) TESSERA_NOEXCEPT;
+/**
+ * Which detection runs: "auto" (default), "none" (options and TESSERA_* only),
+ * or one of "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm",
+ * "kubernetes" to force it.
+ */
+TESSERA_API bool tessera_cluster_options_set_detection(tessera_cluster_options* options, const char* method,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Resolves the configuration from `options` (may be NULL) and the process
+ * environment, without connecting anywhere.
+ * @return a new detection owned by the caller (tessera_detection_destroy), or
+ *         NULL with INVALID_ARGUMENT when a source is chosen but inconsistent
+ *         (e.g. KERAS_DISTRIBUTION_JOB_ADDRESSES with 3 entries for 2
+ *         processes, DTENSOR_CLIENT_ID out of range); the message names it.
+ * @since 0.1
+ */
+TESSERA_API tessera_detection* tessera_detect(const tessera_cluster_options* options,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+/**
+ * tessera_detect over an explicit environment instead of the process's:
+ * `env` holds `count` "NAME=VALUE" strings. For tests and dry runs.
+ * @since 0.1
+ */
+TESSERA_API tessera_detection* tessera_detect_env(const tessera_cluster_options* options, const char* const* env,
+                                                  size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.1 */
+TESSERA_API const char* tessera_detection_source(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** "host:port" clients dial; "" for a single process. Lifetime of `detection`. @since 0.1 */
+TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** "host:port" process 0 binds. Lifetime of `detection`. @since 0.1 */
+TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** Number of processes; 1 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_detection_num_processes(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** This process's id; 0 when NULL. @since 0.1 */
+TESSERA_API int64_t tessera_detection_process_id(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** Job id ("" when none). Lifetime of `detection`. @since 0.1 */
+TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** Number of local device ids chosen (0: all local devices). @since 0.1 */
+TESSERA_API size_t tessera_detection_local_device_id_count(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** Local device id `index`; -1 when out of range. @since 0.1 */
+TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index) TESSERA_NOEXCEPT;
+/**
+ * Human-readable lines: which source was used and why each other one was
+ * skipped (e.g. "slurm: skipped: SLURM_JOB_ID, SLURM_NTASKS present but
+ * SLURM_STEP_NODELIST, SLURM_PROCID, SLURM_LOCALID missing"), and how a
+ * derived port was computed. Lifetime of `detection`.
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_detection_explanation(const tessera_detection* detection) TESSERA_NOEXCEPT;
+/** Frees `detection`. NULL is allowed. @since 0.1 */
+TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA_NOEXCEPT;
+
+/**
+ * Starts this process's part in a job (jax.distributed.initialize,
+ * dtensor.initialize_multi_client): resolves the configuration as
+ * tessera_detect does, starts the coordinator inside this library instance
+ * when this is process 0, registers with it, and waits (up to the init
+ * timeout) for every process. Then tessera_device_list_create returns the
+ * job's global devices and distributions see the process count and id.
+ *
+ * A single process (no coordinator address and one process) starts no server
+ * and succeeds at once.
+ *
+ * Errors: INVALID_ARGUMENT (configuration), FAILED_PRECONDITION (already
+ * initialized in this process, wrong job), UNAVAILABLE (bind failure naming
+ * address:port and errno), DEADLINE_EXCEEDED (processes missing: which ones,
+ * and whether they were ever seen), UNAUTHENTICATED (wrong token),
+ * ALREADY_EXISTS (the id is held by a live process: its host and pid).
+ *
+ * @return a new client owned by the caller; tessera_client_shutdown then
+ *         tessera_client_destroy end the membership. NULL on failure.
+ * @since 0.1
+ */
+TESSERA_API tessera_client* tessera_initialize(const tessera_cluster_options* options,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** True between a successful tessera_initialize and the destruction of its client. @since 0.1 */
+TESSERA_API bool tessera_is_initialized(void) TESSERA_NOEXCEPT;
+
+TESSERA_END_DECLS
+
+#endif /* TESSERA_CLUSTER_H_ */

@@ -1,0 +1,85 @@
+// The configuration of a multi-host job: what the user set (ClusterOptions)
+// and what resolution made of it (ClusterConfig). Shared by detection, the
+// coordinator server, the client and initialize().
+#ifndef TESSERA_CORE_CLUSTER_CLUSTER_CONFIG_H_
+#define TESSERA_CORE_CLUSTER_CLUSTER_CONFIG_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace tessera::cluster {
+
+// Defaults (coordinator.md §6.5).
+inline constexpr absl::Duration kDefaultInitTimeout = absl::Seconds(300);
+inline constexpr absl::Duration kDefaultHeartbeatInterval = absl::Seconds(10);
+inline constexpr absl::Duration kDefaultHeartbeatTimeout = absl::Seconds(100);
+inline constexpr absl::Duration kDefaultShutdownTimeout = absl::Seconds(300);
+inline constexpr absl::Duration kDefaultRpcTimeout = absl::Seconds(60);
+inline constexpr int64_t kDefaultMaxValueBytes = int64_t{64} << 20;
+inline constexpr int64_t kDefaultMaxStoreBytes = int64_t{1} << 30;
+
+struct TlsOptions {
+  std::string cert_file;  // PEM; with key_file the server speaks TLS
+  std::string key_file;
+  std::string ca_file;    // what clients verify the server (and mTLS servers clients) with
+  bool require_client_cert = false;
+  std::string peer_uri_prefix;  // SPIFFE-style URI SAN prefix; "" = not checked
+  std::string server_name;      // override of the host name checked on the server cert
+  bool enabled() const { return !cert_file.empty() || !ca_file.empty(); }
+};
+
+// What the caller set explicitly; unset fields are resolved from the
+// environment (detect.h).
+struct ClusterOptions {
+  std::optional<std::string> coordinator_address;
+  std::optional<std::string> bind_address;
+  std::optional<int64_t> num_processes;
+  std::optional<int64_t> process_id;
+  std::optional<std::vector<int64_t>> local_device_ids;
+  std::optional<std::string> job_id;
+  std::optional<std::string> job_token;
+  std::optional<bool> require_auth;
+  TlsOptions tls;
+  std::optional<absl::Duration> init_timeout;
+  std::optional<absl::Duration> heartbeat_interval;
+  std::optional<absl::Duration> heartbeat_timeout;
+  std::optional<absl::Duration> shutdown_timeout;
+  std::optional<absl::Duration> rpc_timeout;
+  std::optional<bool> recoverable;
+  std::optional<bool> fail_job_on_duplicate_id;
+  std::optional<int64_t> partition_index;
+  std::optional<int64_t> max_value_bytes;
+  std::optional<int64_t> max_store_bytes;
+  std::string detection = "auto";  // "auto", "none", or one detector's name
+};
+
+// A fully resolved configuration: every field has its final value.
+struct ClusterConfig {
+  std::string coordinator_address;  // "host:port"; "" for a single process
+  std::string bind_address;         // "host:port" process 0 listens on
+  int64_t num_processes = 1;
+  int64_t process_id = 0;
+  std::vector<int64_t> local_device_ids;  // empty: all local devices
+  std::string job_id;
+  std::string job_token;  // "" = no authentication
+  bool require_auth = false;
+  TlsOptions tls;
+  absl::Duration init_timeout = kDefaultInitTimeout;
+  absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;
+  absl::Duration heartbeat_timeout = kDefaultHeartbeatTimeout;
+  absl::Duration shutdown_timeout = kDefaultShutdownTimeout;
+  absl::Duration rpc_timeout = kDefaultRpcTimeout;
+  bool recoverable = false;
+  bool fail_job_on_duplicate_id = false;
+  std::optional<int64_t> partition_index;
+  int64_t max_value_bytes = kDefaultMaxValueBytes;
+  int64_t max_store_bytes = kDefaultMaxStoreBytes;
+};
+
+}  // namespace tessera::cluster
+
+#endif  // TESSERA_CORE_CLUSTER_CLUSTER_CONFIG_H_
