@@ -1,0 +1,2 @@
+// Placeholder: the SWIG interface (issue 5).
+%module tessera
