@@ -21,6 +21,9 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 readonly JOBS=2
 readonly ASAN_SUITES=(core capi conformance)
 readonly FUZZ_SECONDS=20
+# The sanitizer and fuzz builds test the library itself; the bindings load it
+# into a JVM, Mono or a Go binary, which the sanitizer runtimes do not support.
+readonly NO_BINDINGS=(-Dbindings_go=disabled -Dbindings_java=disabled -Dbindings_csharp=disabled)
 
 passed=0
 failed=0
@@ -113,7 +116,7 @@ fuzz_tests() {
   local flags='-O1 -gline-tables-only -fno-sanitize-recover=all'
   CC=clang CXX=clang++ configure build-fuzz -Dfuzz=true -Dtests=disabled \
       -Dbenchmarks=disabled -Dbuildtype=plain -Db_sanitize=address,undefined \
-      -Db_lundef=false -Dcpp_args="$flags -fsanitize=fuzzer-no-link" -Dc_args="$flags" \
+      -Db_lundef=false -Dcpp_args="$flags -fsanitize=fuzzer-no-link" -Dc_args="$flags" "${NO_BINDINGS[@]}" \
       || { broken "configure build-fuzz"; return; }
   build build-fuzz -j"$JOBS" fuzzers || { broken "build build-fuzz"; return; }
   local out line p=0 f=0
@@ -146,7 +149,7 @@ main() {
 
   say "build-asan/: configure and build with -fsanitize=address,undefined"
   if configure_and_build build-asan -Dbuildtype=debugoptimized -Dtests=enabled \
-      -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=disabled; then
+      -Db_sanitize=address,undefined -Db_lundef=false -Dbenchmarks=disabled "${NO_BINDINGS[@]}"; then
     say "build-asan/: suites ${ASAN_SUITES[*]} ($((SECONDS - start)) s so far)"
     asan_tests
   fi
