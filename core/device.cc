@@ -10,11 +10,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/synchronization/mutex.h"
+#include "core/device_discovery.h"
 
 namespace tessera {
 namespace {
-
-constexpr char kCpuCountVariable[] = "TESSERA_CPU_DEVICE_COUNT";
 
 struct GlobalDevices {
   absl::Mutex mu;
@@ -26,28 +25,11 @@ GlobalDevices& Global() {
   return *global;
 }
 
-absl::StatusOr<int64_t> CpuDeviceCount() {
-  const char* text = std::getenv(kCpuCountVariable);
-  if (text == nullptr || *text == '\0') return 1;
-  int64_t count = 0;
-  if (!absl::SimpleAtoi(text, &count) || count < 1 || count > kMaxCpuDeviceCount) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Environment variable ", kCpuCountVariable, "='", text,
-        "' is not a device count; expected an integer from 1 to ",
-        kMaxCpuDeviceCount));
-  }
-  return count;
-}
-
+// The providers' devices (device_discovery.h), as this process's Devices.
 absl::StatusOr<std::vector<Device>> LocalDevices() {
-  auto count = CpuDeviceCount();
-  if (!count.ok()) return count.status();
-  std::vector<Device> devices;
-  devices.reserve(*count);
-  for (int64_t i = 0; i < *count; ++i) {
-    devices.push_back(Device{i, Platform::kCpu, 0, i});
-  }
-  return devices;
+  auto local = DiscoverLocalDevices();
+  if (!local.ok()) return local.status();
+  return ToLocalDevices(*local);
 }
 
 absl::StatusOr<std::vector<Device>> AllDevices() {

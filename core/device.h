@@ -1,11 +1,12 @@
 // Devices: what a process (and, after multi-host start-up, the job) has.
 //
 // A device is a value: global id, platform, owning process and local ordinal.
-// Its Keras string form is "<platform>:<id>" ("gpu:3"). Discovery in this file
-// is local and CPU-only: one CPU device, or N when TESSERA_CPU_DEVICE_COUNT=N
-// (the role XLA's --xla_force_host_platform_device_count plays), so that
-// multi-device behaviour is testable anywhere. A runtime that knows the whole
-// job (initialize(), later) installs the global list with SetGlobalDevices.
+// Its Keras string form is "<platform>:<id>" ("gpu:3"). Local discovery is
+// core/device_discovery.h's providers: TESSERA_DEVICES, NVIDIA GPUs through
+// NVML, and one CPU device or N when TESSERA_CPU_DEVICE_COUNT=N (the role
+// XLA's --xla_force_host_platform_device_count plays), so that multi-device
+// behaviour is testable anywhere. A runtime that knows the whole job
+// (initialize()) installs the global list with SetGlobalDevices.
 #ifndef TESSERA_CORE_DEVICE_H_
 #define TESSERA_CORE_DEVICE_H_
 
@@ -64,7 +65,7 @@ inline constexpr int64_t kMaxCpuDeviceCount = int64_t{1} << 20;
 // Lists the devices of one platform. `type` empty means "accelerators if any,
 // else CPU" (Keras's rule); otherwise a platform name. A known platform with
 // no devices yields an empty list. Fails with INVALID_ARGUMENT on an unknown
-// type or an unusable TESSERA_CPU_DEVICE_COUNT.
+// type or an unusable TESSERA_CPU_DEVICE_COUNT or TESSERA_DEVICES.
 absl::StatusOr<std::vector<Device>> ListDevices(absl::string_view type = "");
 
 // The size of ListDevices(type); never sums platforms.
