@@ -1,0 +1,922 @@
+// The multi-host coordinator as users meet it: real processes on loopback
+// (cluster_worker, public C ABI only) started, signalled and reaped by this
+// driver. Each test is one scenario of coordinator.md §6.10 (the number in
+// its comment); outcomes are exact codes, reasons and process ids.
+//
+// Timing: heartbeats every 100 ms, loss after 1000 ms, so a failure must be
+// seen within kDetectMs = timeout + 2 s of slack (2 busy cores). Every wait is
+// bounded; every worker is SIGKILLed and reaped when its Worker goes away.
+#include <signal.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tessera/client.h"
+#include "tessera/cluster.h"
+#include "tessera/coordinator.h"
+#include "tessera/log.h"
+#include "tests/cluster/cluster_harness.h"
+
+namespace tessera::cluster_test {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::AnyOf;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+constexpr int64_t kHeartbeatTimeoutMs = 1000;
+constexpr int64_t kDetectMs = kHeartbeatTimeoutMs + 2000;
+constexpr int64_t kJoinMs = 20000;   // init of a few processes on busy cores
+constexpr int64_t kStepMs = 15000;   // any single step that should succeed
+constexpr char kHeartbeat[] = "hb=100,1000";
+constexpr int kJobFailed = TESSERA_REASON_JOB_FAILED;
+constexpr int kCoordinatorLost = TESSERA_REASON_COORDINATOR_LOST;
+constexpr int kBarrierFailed = TESSERA_REASON_BARRIER_FAILED;
+
+using Steps = std::vector<std::string>;
+using WorkerPtr = std::unique_ptr<Worker>;
+
+std::string Describe(const std::optional<StepResult>& result) {
+  if (!result) return "(no result)";
+  std::string text = result->step + (result->ok ? " ok" : " err");
+  for (const auto& [key, value] : result->fields) text += " " + key + "=" + value;
+  return text + " msg=" + result->message;
+}
+
+// A job whose process 0 hosts the coordinator (tessera_initialize), or whose
+// coordinator runs in this driver (workers then use "connect").
+struct Job {
+  int port = 0;
+  int num_processes = 0;
+  std::string job_id = "job-test";
+  std::vector<std::string> options;  // extra options of every process
+  std::vector<std::string> env;      // extra environment of every process
+
+  std::string address() const { return "127.0.0.1:" + std::to_string(port); }
+
+  std::vector<std::string> Args(int id, const Steps& steps, const std::vector<std::string>& extra = {}) const {
+    std::vector<std::string> args = {"addr=" + address(),
+                                     "bind=" + address(),
+                                     "n=" + std::to_string(num_processes),
+                                     "id=" + std::to_string(id),
+                                     "job=" + job_id,
+                                     kHeartbeat,
+                                     "init_timeout=15000",
+                                     "shutdown_timeout=5000",
+                                     "rpc_timeout=5000",
+                                     "alarm=45"};
+    args.insert(args.end(), options.begin(), options.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.push_back("--");
+    args.insert(args.end(), steps.begin(), steps.end());
+    return args;
+  }
+
+  WorkerPtr Start(int id, const Steps& steps, const std::vector<std::string>& extra = {},
+                  const std::vector<std::string>& extra_env = {}) const {
+    std::vector<std::string> all_env = env;
+    all_env.insert(all_env.end(), extra_env.begin(), extra_env.end());
+    return std::make_unique<Worker>("p" + std::to_string(id), Args(id, steps, extra), all_env);
+  }
+};
+
+Job NewJob(int num_processes) {
+  Job job;
+  job.port = FreePort();
+  job.num_processes = num_processes;
+  return job;
+}
+
+// Starts one worker per process, each with `steps_of(id)`.
+std::vector<WorkerPtr> StartAll(const Job& job, const std::function<Steps(int)>& steps_of) {
+  std::vector<WorkerPtr> workers;
+  for (int id = 0; id < job.num_processes; ++id) workers.push_back(job.Start(id, steps_of(id)));
+  return workers;
+}
+
+// Asserts that step `index` of every worker succeeded.
+void ExpectAllOk(std::vector<WorkerPtr>& workers, int index, int64_t timeout_ms = kStepMs) {
+  for (auto& worker : workers) {
+    auto result = worker->WaitResult(index, timeout_ms);
+    EXPECT_TRUE(result && result->ok) << worker->label() << " step " << index << ": " << Describe(result)
+                                      << "\nstderr:\n" << worker->Stderr();
+  }
+}
+
+// Waits until every worker has begun step `index`, then a little longer so
+// the blocking call is in flight at the coordinator.
+bool AllBegan(std::vector<WorkerPtr>& workers, int index) {
+  for (auto& worker : workers) {
+    if (!worker->WaitBegin(index, kJoinMs)) return false;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  return true;
+}
+
+// An in-process coordinator (tessera_coordinator_start) on a free port.
+class Coordinator {
+ public:
+  static std::unique_ptr<Coordinator> Start(int num_processes, const std::string& job_id,
+                                            const std::function<void(tessera_cluster_options*)>& configure = {},
+                                            tessera_error** out_error = nullptr) {
+    tessera_cluster_options* options = tessera_cluster_options_create();
+    tessera_cluster_options_set_detection(options, "none", nullptr);
+    int port = FreePort();
+    std::string address = "127.0.0.1:" + std::to_string(port);
+    tessera_cluster_options_set_coordinator_address(options, address.c_str(), nullptr);
+    tessera_cluster_options_set_bind_address(options, address.c_str(), nullptr);
+    tessera_cluster_options_set_num_processes(options, num_processes, nullptr);
+    tessera_cluster_options_set_job_id(options, job_id.c_str(), nullptr);
+    tessera_cluster_options_set_heartbeat(options, 100, kHeartbeatTimeoutMs, nullptr);
+    tessera_cluster_options_set_init_timeout_ms(options, 15000, nullptr);
+    tessera_cluster_options_set_shutdown_timeout_ms(options, 5000, nullptr);
+    if (configure) configure(options);
+    tessera_coordinator* coordinator = tessera_coordinator_start(options, out_error);
+    tessera_cluster_options_destroy(options);
+    if (coordinator == nullptr) return nullptr;
+    return std::unique_ptr<Coordinator>(new Coordinator(coordinator));
+  }
+  ~Coordinator() { tessera_coordinator_destroy(coordinator_); }
+
+  int port() const { return tessera_coordinator_port(coordinator_); }
+  tessera_coordinator* get() { return coordinator_; }
+
+  // A job served by this coordinator; workers "connect".
+  Job MakeJob(int num_processes, const std::string& job_id) const {
+    Job job;
+    job.port = port();
+    job.num_processes = num_processes;
+    job.job_id = job_id;
+    return job;
+  }
+
+ private:
+  explicit Coordinator(tessera_coordinator* coordinator) : coordinator_(coordinator) {}
+  tessera_coordinator* coordinator_;
+};
+
+std::string ErrorText(tessera_error* error) {
+  std::string text = error == nullptr ? "(no error)"
+                                      : std::string(tessera_code_name(tessera_error_code(error))) + ": " +
+                                            tessera_error_message(error);
+  return text;
+}
+
+// ---- 1. kill a process mid-barrier --------------------------------------
+
+// §6.10.1 fate sharing: every other waiter learns the job failed because of
+// the killed process, within the heartbeat timeout plus slack.
+TEST(ClusterFailure, KilledProcessFailsEveryWaiterWithJobFailed) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int) { return Steps{"init", "barrier:b1:30000"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ASSERT_TRUE(AllBegan(workers, 1));
+  Clock::time_point killed = Clock::now();
+  workers[2]->Signal(SIGKILL);
+  for (int id : {0, 1}) {
+    auto result = workers[id]->WaitResult(1, kDetectMs + 2000);
+    ASSERT_TRUE(result.has_value()) << "p" << id << " still waiting";
+    EXPECT_FALSE(result->ok) << Describe(result);
+    EXPECT_EQ(result->Field("code"), "ABORTED") << Describe(result);
+    EXPECT_EQ(result->IntField("reason"), kJobFailed) << Describe(result);
+    EXPECT_EQ(result->IntField("source"), 2) << Describe(result);
+    EXPECT_LE(MsBetween(killed, result->at), kDetectMs) << Describe(result);
+  }
+}
+
+// §6.10.1 fate sharing: the failure also arrives as a JOB_ERROR event naming the source.
+TEST(ClusterFailure, KilledProcessIsReportedAsJobErrorEvent) {
+  Job job = NewJob(2);
+  auto workers = StartAll(job, [](int) { return Steps{"init", "barrier:b1:30000", "events:500"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ASSERT_TRUE(AllBegan(workers, 1));
+  workers[1]->Signal(SIGKILL);
+  auto events = workers[0]->WaitResult(2, kDetectMs + 3000);
+  ASSERT_TRUE(events.has_value());
+  std::string expected = "E kind=" + std::to_string(TESSERA_EVENT_JOB_ERROR) + " pid=1 ";
+  std::vector<std::string> lines = workers[0]->Lines();
+  EXPECT_TRUE(std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(expected, 0) == 0; }))
+      << workers[0]->Stdout();
+}
+
+// §6.10.1 recoverable: the barrier fails fast naming the dead process, the
+// job keeps running, and live-process agreement leaves it out.
+TEST(ClusterFailure, RecoverableKilledProcessFailsBarrierButNotJob) {
+  Job job = NewJob(3);
+  job.options = {"recoverable=1"};
+  auto workers = StartAll(job, [](int) {
+    return Steps{"init", "barrier:b1:30000", "agree:10000:0,1,2", "barrier:b2:10000:0,1", "set:alive:1:over"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ASSERT_TRUE(AllBegan(workers, 1));
+  Clock::time_point killed = Clock::now();
+  workers[2]->Signal(SIGKILL);
+  for (int id : {0, 1}) {
+    auto barrier = workers[id]->WaitResult(1, kDetectMs + 2000);
+    ASSERT_TRUE(barrier.has_value()) << "p" << id << " still waiting";
+    EXPECT_FALSE(barrier->ok);
+    EXPECT_EQ(barrier->IntField("reason"), kBarrierFailed) << Describe(barrier);
+    EXPECT_EQ(barrier->Field("missing"), "2") << Describe(barrier);
+    EXPECT_LE(MsBetween(killed, barrier->at), kDetectMs) << Describe(barrier);
+    auto agree = workers[id]->WaitResult(2, kStepMs);
+    EXPECT_TRUE(agree && agree->ok) << Describe(agree);
+    EXPECT_EQ(agree ? agree->Field("live") : "", "0,1") << Describe(agree);
+    auto next_barrier = workers[id]->WaitResult(3, kStepMs);
+    EXPECT_TRUE(next_barrier && next_barrier->ok) << Describe(next_barrier);
+    auto kv = workers[id]->WaitResult(4, kStepMs);
+    EXPECT_TRUE(kv && kv->ok) << Describe(kv);
+  }
+}
+
+// ---- 2. kill process 0 ----------------------------------------------------
+
+// §6.10.2: losing the coordinator is COORDINATOR_LOST for everyone, no hang.
+TEST(ClusterFailure, KilledProcessZeroGivesCoordinatorLost) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int) { return Steps{"init", "barrier:b1:30000", "tryget:k"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ASSERT_TRUE(AllBegan(workers, 1));
+  Clock::time_point killed = Clock::now();
+  workers[0]->Signal(SIGKILL);
+  for (int id : {1, 2}) {
+    auto barrier = workers[id]->WaitResult(1, kDetectMs + 2000);
+    ASSERT_TRUE(barrier.has_value()) << "p" << id << " still waiting";
+    EXPECT_FALSE(barrier->ok);
+    EXPECT_EQ(barrier->Field("code"), "UNAVAILABLE") << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("reason"), kCoordinatorLost) << Describe(barrier);
+    EXPECT_LE(MsBetween(killed, barrier->at), kDetectMs) << Describe(barrier);
+    auto later = workers[id]->WaitResult(2, kStepMs);
+    EXPECT_TRUE(later && !later->ok && later->IntField("reason") == kCoordinatorLost) << Describe(later);
+    EXPECT_EQ(workers[id]->WaitExit(5000), std::optional<int>(0));
+  }
+}
+
+// ---- 3. hang instead of crash -----------------------------------------------
+
+// §6.10.3: a stopped process is declared dead; after SIGCONT its own calls
+// fail cleanly (no zombie membership) and it exits normally.
+TEST(ClusterFailure, StoppedProcessIsDeclaredDeadAndFailsCleanlyAfterContinue) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int) { return Steps{"init", "barrier:b1:30000", "set:after:1"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ASSERT_TRUE(AllBegan(workers, 1));
+  Clock::time_point stopped = Clock::now();
+  workers[2]->Signal(SIGSTOP);
+  for (int id : {0, 1}) {
+    auto barrier = workers[id]->WaitResult(1, kDetectMs + 2000);
+    ASSERT_TRUE(barrier.has_value()) << "p" << id << " still waiting";
+    EXPECT_EQ(barrier->Field("code"), "ABORTED") << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("reason"), kJobFailed) << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("source"), 2) << Describe(barrier);
+    EXPECT_LE(MsBetween(stopped, barrier->at), kDetectMs) << Describe(barrier);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  workers[2]->Signal(SIGCONT);
+  auto barrier = workers[2]->WaitResult(1, kDetectMs + 2000);
+  ASSERT_TRUE(barrier.has_value()) << workers[2]->Stdout();
+  EXPECT_FALSE(barrier->ok) << Describe(barrier);
+  EXPECT_THAT(barrier->Field("code"), AnyOf("ABORTED", "UNAVAILABLE")) << Describe(barrier);
+  auto set = workers[2]->WaitResult(2, kStepMs);
+  EXPECT_TRUE(set && !set->ok) << Describe(set);
+  EXPECT_EQ(workers[2]->WaitExit(5000), std::optional<int>(0));
+}
+
+// ---- 4. restart a task ---------------------------------------------------------
+
+// §6.10.4: a process that crashes during registration and restarts at once
+// (new incarnation, same id) is accepted; the job forms.
+TEST(ClusterMembership, RestartDuringRegistrationIsAccepted) {
+  Job job = NewJob(3);
+  auto p0 = job.Start(0, {"init", "barrier:b:15000"});
+  auto p1 = job.Start(1, {"init", "barrier:b:15000"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  p1->Signal(SIGKILL);
+  p1->WaitExit(2000);
+  auto p1_again = job.Start(1, {"init", "barrier:b:15000"});
+  auto p2 = job.Start(2, {"init", "barrier:b:15000"});
+  for (Worker* w : {p0.get(), p1_again.get(), p2.get()}) {
+    auto init = w->WaitResult(0, kJoinMs);
+    EXPECT_TRUE(init && init->ok) << w->label() << ": " << Describe(init);
+    auto barrier = w->WaitResult(1, kStepMs);
+    EXPECT_TRUE(barrier && barrier->ok) << w->label() << ": " << Describe(barrier);
+  }
+}
+
+// §6.10.4 fate sharing: a restart after RUNNING fails the job with "restarted".
+TEST(ClusterMembership, RestartAfterRunningFailsJobWithRestartedMessage) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int) { return Steps{"init", "barrier:b1:30000"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ASSERT_TRUE(AllBegan(workers, 1));
+  workers[2]->Signal(SIGKILL);
+  auto restarted = job.Start(2, {"init"});
+  for (int id : {0, 1}) {
+    auto barrier = workers[id]->WaitResult(1, kDetectMs + 2000);
+    ASSERT_TRUE(barrier.has_value());
+    EXPECT_EQ(barrier->Field("code"), "ABORTED") << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("reason"), kJobFailed) << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("source"), 2) << Describe(barrier);
+    EXPECT_THAT(barrier->message, HasSubstr("restarted")) << Describe(barrier);
+  }
+  auto init = restarted->WaitResult(0, kStepMs);
+  EXPECT_TRUE(init && !init->ok) << Describe(init);
+}
+
+// §6.10.4 recoverable: the restarted process rejoins, the generation goes up
+// by one, and a barrier id used afresh by it and the others passes.
+TEST(ClusterMembership, RecoverableRestartRejoinsWithNextGeneration) {
+  Job job = NewJob(3);
+  job.options = {"recoverable=1"};
+  auto p0 = job.Start(0, {"init", "get:rejoined:25000", "barrier:after:15000"});
+  auto p1 = job.Start(1, {"init", "get:rejoined:25000", "barrier:after:15000"});
+  auto p2 = job.Start(2, {"init", "sleep:30000"});
+  auto init0 = p0->WaitResult(0, kJoinMs);
+  ASSERT_TRUE(init0 && init0->ok) << Describe(init0);
+  auto init2 = p2->WaitResult(0, kJoinMs);
+  ASSERT_TRUE(init2 && init2->ok) << Describe(init2);
+  p2->Signal(SIGKILL);
+  p2->WaitExit(2000);
+  auto p2_again = job.Start(2, {"init", "set:rejoined:1", "barrier:after:15000"});
+  auto rejoin = p2_again->WaitResult(0, kJoinMs);
+  ASSERT_TRUE(rejoin && rejoin->ok) << Describe(rejoin) << p2_again->Stderr();
+  EXPECT_EQ(rejoin->IntField("gen"), init0->IntField("gen") + 1) << Describe(rejoin);
+  for (Worker* w : {p0.get(), p1.get(), p2_again.get()}) {
+    auto barrier = w->WaitResult(2, kStepMs);
+    EXPECT_TRUE(barrier && barrier->ok) << w->label() << ": " << Describe(barrier);
+  }
+}
+
+// ---- 5. bad addresses -----------------------------------------------------------
+
+// §6.10.5: processes that start before the coordinator keep retrying and join.
+TEST(ClusterAddress, CoordinatorStartingLateStillForms) {
+  Job job = NewJob(2);
+  auto p1 = job.Start(1, {"init"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  auto p0 = job.Start(0, {"init"});
+  for (Worker* w : {p0.get(), p1.get()}) {
+    auto init = w->WaitResult(0, kJoinMs);
+    EXPECT_TRUE(init && init->ok) << w->label() << ": " << Describe(init);
+  }
+}
+
+// A listening socket on 127.0.0.1 (no SO_REUSEPORT), closed on scope exit.
+class Listener {
+ public:
+  Listener() {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    listen(fd_, 1);
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+  }
+  ~Listener() { close(fd_); }
+  int port() const { return port_; }
+
+ private:
+  int fd_;
+  int port_;
+};
+
+// §6.10.5: process 0 binding a port in use fails at once, naming addr:port and EADDRINUSE.
+TEST(ClusterAddress, ProcessZeroBindOnUsedPortFailsImmediately) {
+  Listener listener;
+  Job job;
+  job.port = listener.port();
+  job.num_processes = 2;
+  auto p0 = job.Start(0, {"init"});
+  auto init = p0->WaitResult(0, 10000);
+  ASSERT_TRUE(init.has_value());
+  EXPECT_FALSE(init->ok);
+  EXPECT_EQ(init->Field("code"), "UNAVAILABLE") << Describe(init);
+  EXPECT_THAT(init->message, HasSubstr(job.address())) << Describe(init);
+  EXPECT_THAT(init->message, HasSubstr("EADDRINUSE")) << Describe(init);
+  EXPECT_LT(init->IntField("ms"), 2000) << Describe(init);
+}
+
+// §6.10.5: the same for tessera_coordinator_start, against another coordinator
+// (gRPC's default SO_REUSEPORT must not let two servers share a port).
+TEST(ClusterAddress, SecondCoordinatorOnSamePortFails) {
+  auto first = Coordinator::Start(2, "job-a");
+  ASSERT_NE(first, nullptr);
+  tessera_cluster_options* options = tessera_cluster_options_create();
+  std::string address = "127.0.0.1:" + std::to_string(first->port());
+  tessera_cluster_options_set_detection(options, "none", nullptr);
+  tessera_cluster_options_set_coordinator_address(options, address.c_str(), nullptr);
+  tessera_cluster_options_set_bind_address(options, address.c_str(), nullptr);
+  tessera_cluster_options_set_num_processes(options, 2, nullptr);
+  tessera_error* error = nullptr;
+  tessera_coordinator* second = tessera_coordinator_start(options, &error);
+  tessera_cluster_options_destroy(options);
+  EXPECT_EQ(second, nullptr);
+  EXPECT_EQ(tessera_error_code(error), TESSERA_UNAVAILABLE) << ErrorText(error);
+  EXPECT_THAT(tessera_error_message(error), AllOf(HasSubstr(address), HasSubstr("EADDRINUSE")));
+  tessera_error_destroy(error);
+  tessera_coordinator_destroy(second);
+}
+
+// §6.10.5: an unresolvable coordinator host ends with an error naming the host.
+TEST(ClusterAddress, UnresolvableHostErrorNamesHost) {
+  auto p1 = std::make_unique<Worker>(
+      "p1", std::vector<std::string>{"addr=no-such-host.invalid:4321", "n=2", "id=1", kHeartbeat, "init_timeout=2000",
+                                     "--", "init"});
+  auto init = p1->WaitResult(0, 2000 + 8000);
+  ASSERT_TRUE(init.has_value()) << "no answer 8 s after the init timeout";
+  EXPECT_FALSE(init->ok);
+  EXPECT_THAT(init->message, HasSubstr("no-such-host.invalid")) << Describe(init);
+}
+
+// §6.10.5: a dead HTTP proxy in the environment does not stop the job forming.
+TEST(ClusterAddress, DeadHttpProxyInEnvironmentIsIgnored) {
+  Job job = NewJob(2);
+  std::string proxy = "http://127.0.0.1:" + std::to_string(FreePort());
+  job.env = {"http_proxy=" + proxy, "https_proxy=" + proxy, "HTTP_PROXY=" + proxy, "HTTPS_PROXY=" + proxy,
+             "grpc_proxy=" + proxy, "all_proxy=" + proxy};
+  auto workers = StartAll(job, [](int) { return Steps{"init", "barrier:b:10000"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ExpectAllOk(workers, 1);
+}
+
+// ---- 6. authentication and job id --------------------------------------------------
+
+// The driver's own log (its in-process coordinator), gathered from any thread.
+std::mutex g_log_mu;
+std::vector<std::string>* g_log_lines = nullptr;
+void CaptureLog(tessera_log_level, const char* message, size_t, void*) {
+  std::lock_guard<std::mutex> lock(g_log_mu);
+  if (g_log_lines != nullptr) g_log_lines->push_back(message);
+}
+
+// §6.10.6: a wrong token is UNAUTHENTICATED in under a second, not retried,
+// and neither token appears in any output or log.
+TEST(ClusterSecurity, WrongTokenIsUnauthenticatedFastAndNeverPrinted) {
+  const std::string right = "right-secret-7f3a9c";
+  const std::string wrong = "wrong-secret-2b8e1d";
+  std::vector<std::string> logs;
+  g_log_lines = &logs;
+  tessera_set_log_callback(CaptureLog, nullptr, TESSERA_LOG_DEBUG, nullptr);
+  auto coordinator = Coordinator::Start(1, "job-tok", [&](tessera_cluster_options* o) {
+    tessera_cluster_options_set_job_token(o, right.c_str(), nullptr);
+  });
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(1, "job-tok");
+  auto intruder = job.Start(0, {"connect"}, {"token=" + wrong});
+  auto rejected = intruder->WaitResult(0, 10000);
+  auto anonymous = job.Start(0, {"connect"});
+  auto missing = anonymous->WaitResult(0, 10000);
+  auto member = job.Start(0, {"connect", "shutdown"}, {"token=" + right});
+  auto accepted = member->WaitResult(0, kJoinMs);
+  member->WaitExit(10000);
+  intruder->WaitExit(5000);
+  anonymous->WaitExit(5000);
+  tessera_set_log_callback(nullptr, nullptr, TESSERA_LOG_WARNING, nullptr);
+  {
+    std::lock_guard<std::mutex> lock(g_log_mu);
+    g_log_lines = nullptr;
+  }
+
+  for (const auto& result : {rejected, missing}) {
+    ASSERT_TRUE(result.has_value());
+    EXPECT_EQ(result->Field("code"), "UNAUTHENTICATED") << Describe(result);
+    EXPECT_EQ(result->IntField("reason"), TESSERA_REASON_AUTHENTICATION) << Describe(result);
+    EXPECT_LT(result->IntField("ms"), 1000) << Describe(result);
+  }
+  EXPECT_TRUE(accepted && accepted->ok) << Describe(accepted);
+  for (Worker* w : {intruder.get(), anonymous.get(), member.get()}) {
+    EXPECT_THAT(w->Stdout() + w->Stderr(), AllOf(Not(HasSubstr(right)), Not(HasSubstr(wrong))));
+  }
+  for (const std::string& line : logs) EXPECT_THAT(line, AllOf(Not(HasSubstr(right)), Not(HasSubstr(wrong))));
+}
+
+// §6.10.6: a wrong job id is FAILED_PRECONDITION naming both ids, not retried.
+TEST(ClusterSecurity, WrongJobIdIsFailedPreconditionNamingBothIds) {
+  auto coordinator = Coordinator::Start(1, "job-alpha");
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(1, "job-beta");
+  auto stray = job.Start(0, {"connect"});
+  auto result = stray->WaitResult(0, 10000);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->Field("code"), "FAILED_PRECONDITION") << Describe(result);
+  EXPECT_EQ(result->IntField("reason"), TESSERA_REASON_WRONG_JOB) << Describe(result);
+  EXPECT_THAT(result->message, AllOf(HasSubstr("job-alpha"), HasSubstr("job-beta")));
+  EXPECT_LT(result->IntField("ms"), 2000) << Describe(result);
+}
+
+// ---- 7. TLS ----------------------------------------------------------------------------
+
+// A CA, a server certificate for 127.0.0.1/localhost signed by it, and an
+// unrelated CA, made with the openssl CLI once per test program.
+struct Certs {
+  std::string dir, ca, other_ca, cert, key;
+};
+
+const Certs& TestCerts() {
+  static const Certs certs = [] {
+    Certs c;
+    c.dir = MakeTempDir() + "/tls";
+    std::string script =
+        "set -e; mkdir -p '" + c.dir + "'; cd '" + c.dir + "';"
+        "K='-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';"
+        "openssl req -x509 $K -keyout ca.key -out ca.pem -days 2 -subj /CN=tessera-test-ca;"
+        "openssl req -x509 $K -keyout other.key -out other.pem -days 2 -subj /CN=tessera-other-ca;"
+        "openssl req $K -keyout server.key -out server.csr -subj /CN=localhost;"
+        "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > san.ext;"
+        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
+        "-extfile san.ext";
+    std::string command = "sh -c \"" + script + "\" >/dev/null 2>&1";
+    // The script has no double quotes, so it survives the sh -c wrapping.
+    if (std::system(command.c_str()) != 0) c.dir.clear();
+    c.ca = c.dir + "/ca.pem";
+    c.other_ca = c.dir + "/other.pem";
+    c.cert = c.dir + "/server.pem";
+    c.key = c.dir + "/server.key";
+    return c;
+  }();
+  return certs;
+}
+
+std::unique_ptr<Coordinator> StartTlsCoordinator() {
+  const Certs& certs = TestCerts();
+  tessera_error* error = nullptr;
+  auto coordinator = Coordinator::Start(
+      1, "job-tls",
+      [&](tessera_cluster_options* o) {
+        tessera_cluster_options_set_tls(o, certs.cert.c_str(), certs.key.c_str(), certs.ca.c_str(), nullptr);
+      },
+      &error);
+  EXPECT_NE(coordinator, nullptr) << ErrorText(error);
+  tessera_error_destroy(error);
+  return coordinator;
+}
+
+// §6.10.7 (the positive case the mismatches are measured against).
+TEST(ClusterSecurity, TlsClientTrustingTheCaConnects) {
+  ASSERT_FALSE(TestCerts().dir.empty()) << "openssl could not make test certificates";
+  auto coordinator = StartTlsCoordinator();
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(1, "job-tls");
+  auto client = job.Start(0, {"connect", "set:k:v", "shutdown"}, {"tls_ca=" + TestCerts().ca});
+  auto connect = client->WaitResult(0, kJoinMs);
+  EXPECT_TRUE(connect && connect->ok) << Describe(connect) << client->Stderr();
+  auto set = client->WaitResult(1, kStepMs);
+  EXPECT_TRUE(set && set->ok) << Describe(set);
+}
+
+// §6.10.7: a client trusting another CA gets a clear error, not a hang.
+TEST(ClusterSecurity, TlsWrongCaIsAnErrorNotAHang) {
+  ASSERT_FALSE(TestCerts().dir.empty()) << "openssl could not make test certificates";
+  auto coordinator = StartTlsCoordinator();
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(1, "job-tls");
+  auto client = job.Start(0, {"connect"}, {"tls_ca=" + TestCerts().other_ca, "init_timeout=2000"});
+  auto connect = client->WaitResult(0, 2000 + 6000);
+  ASSERT_TRUE(connect.has_value()) << "hung past the init timeout";
+  EXPECT_FALSE(connect->ok);
+  EXPECT_THAT(connect->Field("code"), AnyOf("UNAVAILABLE", "UNAUTHENTICATED", "DEADLINE_EXCEEDED"))
+      << Describe(connect);
+  EXPECT_THAT(connect->message, AnyOf(HasSubstr("TLS"), HasSubstr("tls"), HasSubstr("certificate"),
+                                      HasSubstr("handshake"), HasSubstr("SSL")))
+      << Describe(connect);
+}
+
+// §6.10.7: a plaintext client against a TLS server: a clear error, not a hang.
+TEST(ClusterSecurity, PlaintextClientAgainstTlsServerIsAnErrorNotAHang) {
+  ASSERT_FALSE(TestCerts().dir.empty()) << "openssl could not make test certificates";
+  auto coordinator = StartTlsCoordinator();
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(1, "job-tls");
+  auto client = job.Start(0, {"connect"}, {"init_timeout=2000"});
+  auto connect = client->WaitResult(0, 2000 + 6000);
+  ASSERT_TRUE(connect.has_value()) << "hung past the init timeout";
+  EXPECT_FALSE(connect->ok);
+  EXPECT_FALSE(connect->message.empty()) << Describe(connect);
+}
+
+// ---- 8. duplicate process id ------------------------------------------------------------
+
+// §6.10.8: a second live process claiming a held id is rejected with the
+// holder's host and pid; the holder goes on and the job forms.
+TEST(ClusterMembership, DuplicateLiveProcessIdIsRejectedWithHolder) {
+  auto coordinator = Coordinator::Start(2, "job-dup");
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(2, "job-dup");
+  auto holder = job.Start(0, {"connect", "barrier:b:10000"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  auto duplicate = job.Start(0, {"connect"});
+  auto rejected = duplicate->WaitResult(0, 10000);
+  auto other = job.Start(1, {"connect", "barrier:b:10000"});
+  ASSERT_TRUE(rejected.has_value());
+  EXPECT_EQ(rejected->Field("code"), "ALREADY_EXISTS") << Describe(rejected);
+  EXPECT_EQ(rejected->IntField("reason"), TESSERA_REASON_DUPLICATE_PROCESS) << Describe(rejected);
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  EXPECT_THAT(rejected->message, AllOf(HasSubstr(host), HasSubstr(std::to_string(holder->pid()))))
+      << Describe(rejected);
+  for (Worker* w : {holder.get(), other.get()}) {
+    auto connect = w->WaitResult(0, kJoinMs);
+    EXPECT_TRUE(connect && connect->ok) << w->label() << ": " << Describe(connect);
+    auto barrier = w->WaitResult(1, kStepMs);
+    EXPECT_TRUE(barrier && barrier->ok) << w->label() << ": " << Describe(barrier);
+  }
+}
+
+// ---- 9. late joiners ----------------------------------------------------------------------
+
+// §6.10.9: once the job runs, another process for a taken id is refused.
+TEST(ClusterMembership, LateJoinerAfterRunningIsRejected) {
+  auto coordinator = Coordinator::Start(2, "job-late");
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(2, "job-late");
+  auto p0 = job.Start(0, {"connect", "barrier:b:15000"});
+  auto p1 = job.Start(1, {"connect", "barrier:b:15000"});
+  auto joined = p0->WaitResult(0, kJoinMs);
+  ASSERT_TRUE(joined && joined->ok) << Describe(joined);
+  auto late = job.Start(1, {"connect"});
+  auto rejected = late->WaitResult(0, 10000);
+  ASSERT_TRUE(rejected.has_value());
+  EXPECT_EQ(rejected->Field("code"), "FAILED_PRECONDITION") << Describe(rejected);
+  EXPECT_THAT(rejected->message, HasSubstr("running")) << Describe(rejected);
+  EXPECT_LT(rejected->IntField("ms"), 2000) << Describe(rejected);
+}
+
+// §6.10.9: a process that disagrees on num_processes (so its id may be out of
+// the coordinator's range) is INVALID_ARGUMENT, not retried.
+TEST(ClusterMembership, MismatchedProcessCountIsInvalidArgument) {
+  auto coordinator = Coordinator::Start(2, "job-count");
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(4, "job-count");
+  auto stray = job.Start(3, {"connect"});
+  auto rejected = stray->WaitResult(0, 10000);
+  ASSERT_TRUE(rejected.has_value());
+  EXPECT_EQ(rejected->Field("code"), "INVALID_ARGUMENT") << Describe(rejected);
+  EXPECT_LT(rejected->IntField("ms"), 2000) << Describe(rejected);
+}
+
+// ---- 10. barriers across processes --------------------------------------------------------
+
+// §6.10.10: a barrier id passes twice (counters), and a subset barrier passes
+// with only its participants.
+TEST(ClusterBarrier, ReusedIdAndSubsetBarrierPass) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int id) {
+    Steps steps = {"init", "barrier:b:10000", "barrier:b:10000"};
+    if (id < 2) steps.push_back("barrier:pair:10000:0,1");
+    steps.push_back("barrier:end:10000");
+    return steps;
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ExpectAllOk(workers, 1);
+  ExpectAllOk(workers, 2);
+  for (int id : {0, 1}) {
+    auto pair = workers[id]->WaitResult(3, kStepMs);
+    EXPECT_TRUE(pair && pair->ok) << Describe(pair);
+  }
+}
+
+// §6.10.10: a barrier's timeout lists who arrived and who is missing.
+TEST(ClusterBarrier, TimeoutListsArrivedAndMissing) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int id) {
+    return id < 2 ? Steps{"init", "barrier:slow:1000"} : Steps{"init", "sleep:4000"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  for (int id : {0, 1}) {
+    auto barrier = workers[id]->WaitResult(1, kStepMs);
+    ASSERT_TRUE(barrier.has_value());
+    EXPECT_EQ(barrier->Field("code"), "DEADLINE_EXCEEDED") << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("reason"), kBarrierFailed) << Describe(barrier);
+    EXPECT_EQ(barrier->Field("missing"), "2") << Describe(barrier);
+    EXPECT_EQ(barrier->Field("arrived"), "0,1") << Describe(barrier);
+  }
+}
+
+// §6.10.10: callers that disagree on the participants fail the barrier.
+TEST(ClusterBarrier, MismatchedParticipantsAreInvalidArgument) {
+  Job job = NewJob(3);
+  auto p0 = job.Start(0, {"init", "barrier:m:5000:0,1"});
+  auto p1 = job.Start(1, {"init", "sleep:300", "barrier:m:5000:0,1,2"});
+  auto p2 = job.Start(2, {"init", "sleep:3000"});
+  auto second = p1->WaitResult(2, kJoinMs);
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->Field("code"), "INVALID_ARGUMENT") << Describe(second);
+  auto first = p0->WaitResult(1, kStepMs);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->Field("code"), "INVALID_ARGUMENT") << Describe(first);
+}
+
+// §6.10.6-ish: a reported error fails the job for the others with the source and message.
+TEST(ClusterFailure, ReportedErrorFailsJobWithSourceAndMessage) {
+  Job job = NewJob(2);
+  auto p0 = job.Start(0, {"init", "barrier:b:15000"});
+  auto p1 = job.Start(1, {"init", "report:disk-full-on-p1"});
+  auto barrier = p0->WaitResult(1, kJoinMs);
+  ASSERT_TRUE(barrier.has_value());
+  EXPECT_EQ(barrier->Field("code"), "ABORTED") << Describe(barrier);
+  EXPECT_EQ(barrier->IntField("reason"), kJobFailed) << Describe(barrier);
+  EXPECT_EQ(barrier->IntField("source"), 1) << Describe(barrier);
+  EXPECT_THAT(barrier->message, HasSubstr("disk-full-on-p1")) << Describe(barrier);
+}
+
+// ---- 11. KV across processes ---------------------------------------------------------------
+
+// §6.10.11: a blocking get in one process wakes on a set in another.
+TEST(ClusterKv, BlockingGetWakesOnSetFromAnotherProcess) {
+  Job job = NewJob(2);
+  auto p0 = job.Start(0, {"init", "sleep:400", "set:ready:hello", "barrier:end:10000"});
+  auto p1 = job.Start(1, {"init", "get:ready:10000", "barrier:end:10000"});
+  auto get = p1->WaitResult(1, kJoinMs);
+  ASSERT_TRUE(get && get->ok) << Describe(get);
+  EXPECT_EQ(get->Field("value"), "hello");
+}
+
+// §6.10.11: try-get, get timeout, insert-once, overwrite, prefix boundaries, recursive delete.
+TEST(ClusterKv, SingleProcessSemanticsOverTheWire) {
+  Job job = NewJob(2);
+  auto p0 = job.Start(0, {"init", "tryget:nope", "get:nope:300", "set:a/b:1", "set:a/bc:2", "set:a/b/c:3",
+                          "list:a/b", "set:a/bc:x", "set:a/bc:x:over", "tryget:a/bc", "del:a/b:rec", "list:a",
+                          "barrier:end:10000"});
+  auto p1 = job.Start(1, {"init", "barrier:end:10000"});
+  auto expect = [&](int index, bool ok, const std::string& key, const std::string& value) {
+    auto r = p0->WaitResult(index, kJoinMs);
+    ASSERT_TRUE(r.has_value()) << "step " << index;
+    EXPECT_EQ(r->ok, ok) << "step " << index << ": " << Describe(r);
+    EXPECT_EQ(r->Field(key), value) << "step " << index << ": " << Describe(r);
+  };
+  expect(1, false, "code", "NOT_FOUND");
+  expect(2, false, "code", "DEADLINE_EXCEEDED");
+  expect(6, true, "keys", "a/b/c");
+  expect(7, false, "code", "ALREADY_EXISTS");
+  expect(8, true, "code", "");
+  expect(9, true, "value", "x");
+  expect(11, true, "keys", "a/bc");
+}
+
+// §6.10.11: N processes x M increments sum exactly.
+TEST(ClusterKv, ConcurrentIncrementsSumExactly) {
+  constexpr int kProcesses = 4;
+  constexpr int kTimes = 50;
+  Job job = NewJob(kProcesses);
+  auto workers = StartAll(job, [](int) {
+    return Steps{"init", "barrier:go:10000", "inc:counter:1:" + std::to_string(kTimes), "barrier:done:10000",
+                 "tryget:counter"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  int64_t largest = 0;
+  for (auto& w : workers) {
+    auto inc = w->WaitResult(2, kStepMs);
+    ASSERT_TRUE(inc && inc->ok) << Describe(inc);
+    largest = std::max(largest, inc->IntField("last"));
+    auto total = w->WaitResult(4, kStepMs);
+    ASSERT_TRUE(total && total->ok) << Describe(total);
+    EXPECT_EQ(total->Field("value"), std::to_string(kProcesses * kTimes));
+  }
+  EXPECT_EQ(largest, kProcesses * kTimes);
+}
+
+// §6.10.11: a compare-and-swap race elects exactly one winner, seen by all.
+TEST(ClusterKv, CompareAndSwapRaceElectsExactlyOneWinner) {
+  constexpr int kProcesses = 4;
+  Job job = NewJob(kProcesses);
+  auto workers = StartAll(job, [](int id) {
+    return Steps{"init", "barrier:go:10000", "cas:leader:-:p" + std::to_string(id), "barrier:done:10000",
+                 "tryget:leader"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  std::vector<int> winners;
+  std::set<std::string> seen;
+  for (int id = 0; id < kProcesses; ++id) {
+    auto cas = workers[id]->WaitResult(2, kStepMs);
+    ASSERT_TRUE(cas && cas->ok) << Describe(cas);
+    if (cas->Field("swapped") == "1") winners.push_back(id);
+    auto leader = workers[id]->WaitResult(4, kStepMs);
+    ASSERT_TRUE(leader && leader->ok) << Describe(leader);
+    seen.insert(leader->Field("value"));
+  }
+  ASSERT_EQ(winners.size(), 1u);
+  EXPECT_EQ(seen, std::set<std::string>{"p" + std::to_string(winners[0])});
+}
+
+// ---- 12. device list ------------------------------------------------------------------------
+
+// The device lines ("ids" and "fp") of a 3-process job with 2 CPU devices each.
+std::vector<StepResult> RunDeviceJob() {
+  Job job = NewJob(3);
+  job.env = {"TESSERA_CPU_DEVICE_COUNT=2"};
+  auto workers = StartAll(job, [](int) { return Steps{"init", "devices", "barrier:end:10000"}; });
+  std::vector<StepResult> lines;
+  for (auto& w : workers) {
+    auto devices = w->WaitResult(1, kJoinMs);
+    EXPECT_TRUE(devices && devices->ok) << Describe(devices) << w->Stderr();
+    if (devices) lines.push_back(*devices);
+  }
+  return lines;
+}
+
+// §6.10.12: global ids in process order then local ordinal, the same list and
+// fingerprint on every process and across two runs.
+TEST(ClusterDevices, GlobalDeviceListIsDeterministicEverywhere) {
+  std::vector<StepResult> first = RunDeviceJob();
+  std::vector<StepResult> second = RunDeviceJob();
+  ASSERT_EQ(first.size(), 3u);
+  ASSERT_EQ(second.size(), 3u);
+  for (const auto& run : {first, second}) {
+    for (const StepResult& r : run) {
+      EXPECT_EQ(r.Field("count"), "6");
+      EXPECT_EQ(r.Field("ids"), "0:0:0,1:0:1,2:1:0,3:1:1,4:2:0,5:2:1");
+      EXPECT_EQ(r.Field("fp"), first[0].Field("fp"));
+    }
+  }
+  EXPECT_NE(first[0].Field("fp"), "0");
+}
+
+// ---- 13. shutdown ---------------------------------------------------------------------------
+
+// §6.10.13: every process shutting down is OK and every process exits 0.
+TEST(ClusterShutdown, AllProcessesShutDownCleanly) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int) { return Steps{"init", "shutdown"}; });
+  ExpectAllOk(workers, 0, kJoinMs);
+  ExpectAllOk(workers, 1);
+  for (auto& w : workers) EXPECT_EQ(w->WaitExit(10000), std::optional<int>(0)) << w->label();
+}
+
+// §6.10.13: with a straggler, the others' shutdown fails after the shutdown
+// timeout, and the coordinator keeps running until then.
+TEST(ClusterShutdown, StragglerFailsOthersAfterShutdownTimeout) {
+  constexpr int64_t kShutdownMs = 1500;
+  auto coordinator = Coordinator::Start(3, "job-shut", [](tessera_cluster_options* o) {
+    tessera_cluster_options_set_shutdown_timeout_ms(o, kShutdownMs, nullptr);
+  });
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(3, "job-shut");
+  job.options = {"shutdown_timeout=" + std::to_string(kShutdownMs)};
+  auto p0 = job.Start(0, {"connect", "shutdown"});
+  auto p1 = job.Start(1, {"connect", "shutdown"});
+  auto p2 = job.Start(2, {"connect", "sleep:8000"});
+  ASSERT_TRUE(p0->WaitBegin(1, kJoinMs));
+  ASSERT_TRUE(p1->WaitBegin(1, kJoinMs));
+  std::this_thread::sleep_for(std::chrono::milliseconds(kShutdownMs / 2));
+  tessera_error* error = nullptr;
+  EXPECT_FALSE(tessera_coordinator_wait(coordinator->get(), 0, &error)) << "coordinator ended before the timeout";
+  tessera_error_destroy(error);
+  for (Worker* w : {p0.get(), p1.get()}) {
+    auto shutdown = w->WaitResult(1, kShutdownMs + 5000);
+    ASSERT_TRUE(shutdown.has_value()) << w->label();
+    EXPECT_FALSE(shutdown->ok) << Describe(shutdown);
+    EXPECT_GE(shutdown->IntField("ms"), kShutdownMs - 100) << Describe(shutdown);
+  }
+  error = nullptr;
+  EXPECT_TRUE(tessera_coordinator_wait(coordinator->get(), 5000, &error)) << ErrorText(error);
+  tessera_error_destroy(error);
+}
+
+// §6.10.13: destroying a client without shutdown is seen as a heartbeat loss.
+TEST(ClusterShutdown, DestroyWithoutShutdownIsDetectedAsHeartbeatLoss) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int id) {
+    return id == 2 ? Steps{"init", "sleep:300", "destroy", "sleep:6000"} : Steps{"init", "barrier:b:30000"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  auto destroyed = workers[2]->WaitResult(2, kStepMs);
+  ASSERT_TRUE(destroyed && destroyed->ok) << Describe(destroyed);
+  for (int id : {0, 1}) {
+    auto barrier = workers[id]->WaitResult(1, kDetectMs + 2000);
+    ASSERT_TRUE(barrier.has_value()) << "p" << id << " still waiting";
+    EXPECT_EQ(barrier->Field("code"), "ABORTED") << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("reason"), kJobFailed) << Describe(barrier);
+    EXPECT_EQ(barrier->IntField("source"), 2) << Describe(barrier);
+    EXPECT_LE(MsBetween(destroyed->at, barrier->at), kDetectMs) << Describe(barrier);
+  }
+  EXPECT_EQ(workers[2]->WaitExit(10000), std::optional<int>(0));
+}
+
+// Removes the program's temporary directory (worker stderr files, certificates).
+class TempDirCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::string command = "rm -rf '" + MakeTempDir() + "'";
+    if (std::system(command.c_str()) != 0) std::fprintf(stderr, "could not remove %s\n", MakeTempDir().c_str());
+  }
+};
+const ::testing::Environment* const kCleanup = ::testing::AddGlobalTestEnvironment(new TempDirCleanup);
+
+}  // namespace
+}  // namespace tessera::cluster_test
