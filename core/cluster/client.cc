@@ -1,1 +1,1284 @@
 #include "core/cluster/client.h"
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/support/client_callback.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
+#include "core/cluster/auth.h"
+#include "core/cluster/connect_retry.h"
+#include "core/cluster/coordinator_server.h"
+#include "core/cluster/error_detail.h"
+#include "core/cluster/local_host.h"
+#include "core/log.h"
+#include "core/status_macros.h"
+#include "tessera/v1/coordinator.grpc.pb.h"
+
+namespace tessera::cluster {
+
+// ---------------------------------------------------------------------------
+// Process-wide threads shared by every client.
+// ---------------------------------------------------------------------------
+namespace {
+
+// Runs closures at given times on one thread: the heartbeats of every client
+// in the process. Closures must be short and must not block.
+class Scheduler {
+ public:
+  static Scheduler& Get() {
+    static Scheduler* scheduler = new Scheduler();  // never destroyed: threads outlive statics
+    return *scheduler;
+  }
+
+  void At(absl::Time when, std::function<void()> task) {
+    absl::MutexLock lock(&mu_);
+    queue_.emplace(when, std::move(task));
+    if (!started_) {
+      started_ = true;
+      std::thread([this] { Loop(); }).detach();
+    }
+  }
+
+ private:
+  void Loop() {
+    for (;;) {
+      std::vector<std::function<void()>> due;
+      {
+        absl::MutexLock lock(&mu_);
+        while (queue_.empty()) cv_.Wait(&mu_);
+        const absl::Time first = queue_.begin()->first;
+        if (first > absl::Now()) {
+          cv_.WaitWithDeadline(&mu_, first);
+        }
+        const absl::Time now = absl::Now();
+        while (!queue_.empty() && queue_.begin()->first <= now) {
+          due.push_back(std::move(queue_.begin()->second));
+          queue_.erase(queue_.begin());
+        }
+      }
+      for (auto& task : due) task();
+    }
+  }
+
+  absl::Mutex mu_;
+  absl::CondVar cv_;
+  std::multimap<absl::Time, std::function<void()>> queue_;
+  bool started_ = false;
+};
+
+// Runs closures in order on one thread: the event callbacks of every client,
+// so user code never runs on (or blocks) gRPC's threads.
+class Dispatcher {
+ public:
+  static Dispatcher& Get() {
+    static Dispatcher* dispatcher = new Dispatcher();
+    return *dispatcher;
+  }
+
+  void Post(std::function<void()> task) {
+    absl::MutexLock lock(&mu_);
+    queue_.push_back(std::move(task));
+    if (!started_) {
+      started_ = true;
+      std::thread([this] { Loop(); }).detach();
+    }
+  }
+
+ private:
+  void Loop() {
+    for (;;) {
+      std::function<void()> task;
+      {
+        absl::MutexLock lock(&mu_);
+        mu_.Await(absl::Condition(
+            +[](std::deque<std::function<void()>>* q) { return !q->empty(); }, &queue_));
+        task = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      task();
+    }
+  }
+
+  absl::Mutex mu_;
+  std::deque<std::function<void()>> queue_;
+  bool started_ = false;
+};
+
+constexpr absl::Duration kBlockingMargin = absl::Seconds(2);
+constexpr absl::Duration kWatchRetryDelay = absl::Milliseconds(100);
+constexpr absl::Duration kDestroyWait = absl::Seconds(10);
+
+std::chrono::system_clock::time_point ToDeadline(absl::Time t) {
+  return absl::ToChronoTime(t);
+}
+
+absl::StatusOr<std::string> ReadFileToString(const std::string& path, const char* what) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot read the TLS ", what, " file '", path, "'"));
+  }
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  return contents.str();
+}
+
+int64_t ToMillis(absl::Duration d) { return absl::ToInt64Milliseconds(d); }
+
+// `status` with `prefix` before its message; code and payloads kept.
+absl::Status WithPrefix(const absl::Status& status, absl::string_view prefix) {
+  absl::Status result(status.code(), absl::StrCat(prefix, status.message()));
+  status.ForEachPayload([&result](absl::string_view url, const absl::Cord& payload) {
+    result.SetPayload(url, payload);
+  });
+  return result;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// The shared state.
+// ---------------------------------------------------------------------------
+
+class EventWatcher;
+struct HeartbeatCall;
+
+struct Client::State : std::enable_shared_from_this<Client::State> {
+  ClusterConfig config;
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<v1::Coordinator::Stub> stub;
+  std::string credential;  // "" without a token
+  v1::Header header;       // final before any asynchronous work starts
+  bool local = false;      // single process without a coordinator
+  std::unique_ptr<CoordinatorServer> server;
+  std::function<void()> on_destroy;
+
+  mutable absl::Mutex mu;
+  v1::GlobalTopology topology;
+  absl::Status sticky;  // job failed / coordinator lost
+  bool lost = false;
+  bool stopping = false;
+  bool shut_down = false;
+
+  // Heartbeats.
+  absl::Duration heartbeat_interval;
+  absl::Duration heartbeat_timeout;
+  absl::Time last_heartbeat_ok;
+  absl::Status last_heartbeat_error;
+  std::shared_ptr<HeartbeatCall> heartbeat;  // in flight
+  std::shared_ptr<EventWatcher> watcher;
+  int64_t event_version = 0;
+  int async_in_flight = 0;  // heartbeats, probes and the watcher
+
+  // Blocking calls.
+  absl::flat_hash_set<grpc::ClientContext*> live_calls;
+  int64_t cancel_generation = 0;
+
+  // Barriers: the next counter of each id and the ids in progress.
+  absl::flat_hash_map<std::string, int64_t> barrier_next;
+  absl::flat_hash_map<std::string, int64_t> barrier_ongoing;
+
+  // Events.
+  std::deque<ClientEvent> events;
+  bool has_callback = false;
+  absl::Mutex callback_mu;  // held while a callback runs
+  EventCallback callback;   // guarded by callback_mu
+
+  // Local mode (single process, no coordinator).
+  std::map<std::string, KvEntry> local_kv;
+  int64_t local_kv_version = 0;
+
+  // ---- helpers (mu held unless stated) ----
+
+  // Error every call returns now, or OK.
+  absl::Status UsableLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
+    if (!sticky.ok()) return sticky;
+    if (shut_down) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("process ", header.process_id(), " has shut down its client"));
+    }
+    if (stopping) return absl::CancelledError("the client is being destroyed");
+    return absl::OkStatus();
+  }
+
+  void CancelLiveCallsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    // Sync calls: TryCancel never runs callbacks on this thread.
+    for (grpc::ClientContext* context : live_calls) context->TryCancel();
+  }
+
+  void AddMetadata(grpc::ClientContext* context) const {
+    if (!credential.empty()) context->AddMetadata(kAuthMetadataKey, credential);
+  }
+};
+
+namespace {
+
+using State = Client::State;
+
+void DeliverEvent(const std::shared_ptr<State>& s, ClientEvent event);
+void CancelAsync(const std::shared_ptr<State>& s);
+
+// Makes `error` the sticky error and unblocks every call; the event is
+// delivered by the caller. Returns false when one was set already.
+bool SetStickyLocked(State& s, absl::Status error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
+  if (!s.sticky.ok()) return false;
+  s.sticky = std::move(error);
+  s.CancelLiveCallsLocked();
+  return true;
+}
+
+absl::Status JobFailedError(const v1::ErrorInfo& info) {
+  v1::CoordinatorErrorDetail detail;
+  detail.set_reason(v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+  detail.set_source_process_id(info.source_process_id());
+  std::string source = info.source_process_id() >= 0
+                           ? absl::StrCat(" (source: process ", info.source_process_id(), ")")
+                           : "";
+  return WithDetail(absl::AbortedError(absl::StrCat("the job failed", source, ": ", info.message())),
+                    detail);
+}
+
+absl::Status LostError(const std::string& address, absl::string_view why) {
+  v1::CoordinatorErrorDetail detail;
+  detail.set_reason(v1::CoordinatorErrorDetail::REASON_COORDINATOR_LOST);
+  detail.set_source_process_id(-1);
+  return WithDetail(
+      absl::UnavailableError(absl::StrCat("lost the coordinator at ", address, ": ", why)), detail);
+}
+
+std::string HeartbeatLossReason(absl::Duration since, absl::Duration timeout,
+                                const absl::Status& last_error) {
+  std::string reason = absl::StrCat("no heartbeat answered for ", absl::FormatDuration(since),
+                                    " (heartbeat timeout ", absl::FormatDuration(timeout), ")");
+  if (!last_error.ok()) absl::StrAppend(&reason, "; last heartbeat error: ", last_error.ToString());
+  return reason;
+}
+
+bool IsJobFailure(const absl::Status& status) {
+  auto detail = DetailOf(status);
+  return detail.has_value() && detail->reason() == v1::CoordinatorErrorDetail::REASON_JOB_FAILED;
+}
+
+// The result of a finished call: a job failure becomes sticky; any failure
+// while the client is failed reports the sticky error.
+absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
+  if (status.ok()) return status;
+  bool newly_failed = false;
+  absl::Status result;
+  {
+    absl::MutexLock lock(&s->mu);
+    if (!s->sticky.ok()) return s->sticky;
+    if (IsJobFailure(status)) {
+      newly_failed = SetStickyLocked(*s, status);
+    }
+    result = status;
+  }
+  if (newly_failed) {
+    auto detail = DetailOf(status);
+    ClientEvent event;
+    event.kind = ClientEvent::Kind::kJobError;
+    event.process_id = detail ? detail->source_process_id() : -1;
+    event.code = status.code();
+    event.message = std::string(status.message());
+    DeliverEvent(s, std::move(event));
+  }
+  return result;
+}
+
+// One unary call with the header, the credential, `deadline`, and
+// cancellation by CancelAll / a sticky error.
+template <typename Request, typename Invoke>
+absl::Status Call(const std::shared_ptr<State>& s, Request& request, absl::Time deadline,
+                  Invoke invoke) {
+  *request.mutable_header() = s->header;
+  grpc::ClientContext context;
+  context.set_deadline(ToDeadline(deadline));
+  s->AddMetadata(&context);
+  {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    s->live_calls.insert(&context);
+  }
+  const grpc::Status status = invoke(&context);
+  {
+    absl::MutexLock lock(&s->mu);
+    s->live_calls.erase(&context);
+  }
+  return AfterCall(s, FromGrpcStatus(status));
+}
+
+absl::Time UnaryDeadline(const State& s) { return absl::Now() + s.config.rpc_timeout; }
+absl::Time BlockingDeadline(absl::Duration timeout) {
+  return absl::Now() + timeout + kBlockingMargin;
+}
+
+// ---------------------------------------------------------------------------
+// Events.
+// ---------------------------------------------------------------------------
+
+void DeliverEvent(const std::shared_ptr<State>& s, ClientEvent event) {
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->stopping) return;
+    if (!s->has_callback) {
+      s->events.push_back(std::move(event));
+      return;
+    }
+  }
+  std::weak_ptr<State> weak = s;
+  Dispatcher::Get().Post([weak, event = std::move(event)]() mutable {
+    std::shared_ptr<State> s = weak.lock();
+    if (!s) return;
+    absl::MutexLock callback_lock(&s->callback_mu);
+    {
+      absl::MutexLock lock(&s->mu);
+      if (s->stopping) return;
+      if (!s->callback) {  // removed since: keep it for NextEvent
+        s->events.push_back(std::move(event));
+        return;
+      }
+    }
+    s->callback(event);
+  });
+}
+
+ClientEvent FromProto(const v1::Event& proto) {
+  ClientEvent event;
+  event.version = proto.version();
+  switch (proto.kind_case()) {
+    case v1::Event::kTaskChanged:
+      event.kind = ClientEvent::Kind::kTaskChanged;
+      event.process_id = proto.task_changed().process_id();
+      event.task_state = proto.task_changed().state();
+      event.message = proto.task_changed().error().message();
+      break;
+    case v1::Event::kJobError:
+      event.kind = ClientEvent::Kind::kJobError;
+      event.process_id = proto.job_error().source_process_id();
+      event.code = static_cast<absl::StatusCode>(proto.job_error().code());
+      event.message = proto.job_error().message();
+      break;
+    case v1::Event::kShutdownStarted:
+      event.kind = ClientEvent::Kind::kShutdownStarted;
+      break;
+    case v1::Event::kTopologyGeneration:
+      event.kind = ClientEvent::Kind::kTopologyChanged;
+      event.generation = proto.topology_generation();
+      break;
+    default:
+      event.kind = ClientEvent::Kind::kTaskChanged;
+      break;
+  }
+  return event;
+}
+
+void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
+  {
+    absl::MutexLock lock(&s->mu);
+    if (proto.version() <= s->event_version && proto.version() != 0) return;  // replayed
+    s->event_version = std::max(s->event_version, proto.version());
+    if (proto.kind_case() == v1::Event::kJobError) SetStickyLocked(*s, JobFailedError(proto.job_error()));
+    if (proto.kind_case() == v1::Event::kTopologyGeneration) {
+      s->topology.set_generation(proto.topology_generation());
+    }
+  }
+  DeliverEvent(s, FromProto(proto));
+}
+
+void SetLost(const std::shared_ptr<State>& s, const std::string& why) {
+  const absl::Status error = LostError(s->address, why);
+  const std::string message(error.message());
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->lost || s->stopping || s->shut_down) return;
+    s->lost = true;
+    // A job failure seen first stays the sticky error.
+    SetStickyLocked(*s, error);
+  }
+  Log(LogLevel::kError, absl::StrCat("tessera: process ", s->header.process_id(), ": ", message));
+  CancelAsync(s);
+  ClientEvent event;
+  event.kind = ClientEvent::Kind::kCoordinatorLost;
+  event.code = absl::StatusCode::kUnavailable;
+  event.message = message;
+  DeliverEvent(s, std::move(event));
+}
+
+// ---------------------------------------------------------------------------
+// The event stream: a callback reactor, re-opened after a break when a
+// heartbeat still gets through.
+// ---------------------------------------------------------------------------
+
+void StartWatcher(const std::shared_ptr<State>& s);
+void ProbeAfterBrokenStream(const std::shared_ptr<State>& s, const absl::Status& stream_error);
+
+}  // namespace
+
+class EventWatcher : public grpc::ClientReadReactor<v1::Event> {
+ public:
+  explicit EventWatcher(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+  void Start(std::shared_ptr<EventWatcher> self, int64_t after_version) {
+    self_ = std::move(self);
+    *request_.mutable_header() = state_->header;
+    request_.set_after_version(after_version);
+    state_->AddMetadata(&context_);
+    state_->stub->async()->WatchEvents(&context_, &request_, this);
+    StartRead(&event_);
+    StartCall();
+  }
+
+  void Cancel() { context_.TryCancel(); }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // OnDone follows
+    HandleEvent(state_, event_);
+    StartRead(&event_);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    std::shared_ptr<EventWatcher> keep = std::move(self_);  // `this` lives to the end of OnDone
+    std::shared_ptr<State> s = state_;
+    bool ours = false;
+    bool probe = false;
+    const absl::Status error = FromGrpcStatus(status);
+    {
+      absl::MutexLock lock(&s->mu);
+      if (s->watcher.get() == this) {
+        s->watcher.reset();
+        ours = true;
+      }
+      --s->async_in_flight;
+      probe = ours && !error.ok() && !s->stopping && !s->shut_down && !s->lost;
+    }
+    if (IsJobFailure(error)) {
+      (void)AfterCall(s, error);
+      return;
+    }
+    if (probe) ProbeAfterBrokenStream(s, error);
+  }
+
+ private:
+  std::shared_ptr<State> state_;
+  std::shared_ptr<EventWatcher> self_;
+  grpc::ClientContext context_;
+  v1::WatchEventsRequest request_;
+  v1::Event event_;
+};
+
+struct HeartbeatCall {
+  grpc::ClientContext context;
+  v1::HeartbeatRequest request;
+  v1::HeartbeatResponse response;
+};
+
+namespace {
+
+void StartWatcher(const std::shared_ptr<State>& s) {
+  auto watcher = std::make_shared<EventWatcher>(s);
+  int64_t after = 0;
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->stopping || s->shut_down || s->lost) return;
+    s->watcher = watcher;
+    ++s->async_in_flight;
+    after = s->event_version;
+  }
+  watcher->Start(watcher, after);
+}
+
+void CancelAsync(const std::shared_ptr<State>& s) {
+  std::shared_ptr<EventWatcher> watcher;
+  std::shared_ptr<HeartbeatCall> heartbeat;
+  {
+    absl::MutexLock lock(&s->mu);
+    watcher = s->watcher;
+    heartbeat = s->heartbeat;
+  }
+  // Outside the lock: cancelling may run reactor callbacks on this thread.
+  if (watcher) watcher->Cancel();
+  if (heartbeat) heartbeat->context.TryCancel();
+}
+
+absl::Duration HeartbeatRpcTimeout(const State& s) {
+  return std::max(s.heartbeat_interval, std::min(absl::Seconds(1), s.heartbeat_timeout / 2));
+}
+
+// Sends one heartbeat; `done` runs with its result on a gRPC thread.
+void SendHeartbeat(const std::shared_ptr<State>& s,
+                   std::function<void(const absl::Status&)> done) {
+  auto call = std::make_shared<HeartbeatCall>();
+  *call->request.mutable_header() = s->header;
+  call->context.set_deadline(ToDeadline(absl::Now() + HeartbeatRpcTimeout(*s)));
+  s->AddMetadata(&call->context);
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->stopping) return;
+    s->heartbeat = call;
+    ++s->async_in_flight;
+  }
+  s->stub->async()->Heartbeat(
+      &call->context, &call->request, &call->response,
+      [s, call, done = std::move(done)](grpc::Status grpc_status) {
+        absl::Status status = FromGrpcStatus(grpc_status);
+        {
+          absl::MutexLock lock(&s->mu);
+          if (s->heartbeat == call) s->heartbeat.reset();
+          if (status.ok()) {
+            s->last_heartbeat_ok = absl::Now();
+            if (call->response.coordinator_incarnation() != s->header.coordinator_incarnation() &&
+                s->header.coordinator_incarnation() != 0) {
+              status = absl::UnavailableError(absl::StrCat(
+                  "the coordinator restarted (incarnation ", s->header.coordinator_incarnation(),
+                  " became ", call->response.coordinator_incarnation(), ")"));
+            }
+          } else {
+            s->last_heartbeat_error = status;
+          }
+        }
+        done(status);
+        absl::MutexLock lock(&s->mu);
+        --s->async_in_flight;
+      });
+}
+
+void HeartbeatTick(const std::weak_ptr<State>& weak) {
+  std::shared_ptr<State> s = weak.lock();
+  if (!s) return;
+  bool send = false;
+  absl::Duration since;
+  absl::Status last_error;
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->stopping || s->shut_down || s->lost) return;
+    since = absl::Now() - s->last_heartbeat_ok;
+    last_error = s->last_heartbeat_error;
+    send = s->heartbeat == nullptr;
+  }
+  if (since > s->heartbeat_timeout) {
+    SetLost(s, HeartbeatLossReason(since, s->heartbeat_timeout, last_error));
+    return;
+  }
+  if (send) {
+    std::weak_ptr<State> w = s;
+    SendHeartbeat(s, [w](const absl::Status& status) {
+      std::shared_ptr<State> s = w.lock();
+      if (!s) return;
+      if (IsJobFailure(status)) (void)AfterCall(s, status);
+      if (absl::StrContains(status.message(), "coordinator restarted")) SetLost(s, std::string(status.message()));
+    });
+  }
+  Scheduler::Get().At(absl::Now() + s->heartbeat_interval, [weak] { HeartbeatTick(weak); });
+}
+
+void ProbeAfterBrokenStream(const std::shared_ptr<State>& s, const absl::Status& stream_error) {
+  std::weak_ptr<State> weak = s;
+  SendHeartbeat(s, [weak, stream_error](const absl::Status& status) {
+    std::shared_ptr<State> s = weak.lock();
+    if (!s) return;
+    if (!status.ok()) {
+      if (IsJobFailure(status)) {
+        (void)AfterCall(s, status);
+        return;
+      }
+      SetLost(s, absl::StrCat("the event stream broke (", stream_error.ToString(),
+                              ") and a re-dial failed (", status.ToString(), ")"));
+      return;
+    }
+    std::weak_ptr<State> w = s;
+    Scheduler::Get().At(absl::Now() + kWatchRetryDelay, [w] {
+      if (auto s = w.lock()) StartWatcher(s);
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Connecting.
+// ---------------------------------------------------------------------------
+
+absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& config,
+                                                           bool own_connection) {
+  grpc::ChannelArguments args;
+  // P9: an http_proxy in the environment must never sit between the job and
+  // its coordinator.
+  args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
+  args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+  // Redial on our backoff scale, not gRPC's default 1 s -> 120 s: a
+  // coordinator that comes up late is noticed within 10 s.
+  args.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, ToMillis(kInitialBackoff));
+  args.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, ToMillis(kInitialBackoff));
+  args.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, ToMillis(kMaxBackoff));
+  args.SetMaxReceiveMessageSize(-1);
+  args.SetMaxSendMessageSize(-1);
+  if (own_connection) args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  if (config.tls.enabled()) {
+    grpc::SslCredentialsOptions ssl;
+    if (!config.tls.ca_file.empty()) {
+      TESSERA_ASSIGN_OR_RETURN(ssl.pem_root_certs, ReadFileToString(config.tls.ca_file, "CA"));
+    }
+    if (!config.tls.cert_file.empty() && !config.tls.key_file.empty()) {
+      TESSERA_ASSIGN_OR_RETURN(ssl.pem_cert_chain,
+                               ReadFileToString(config.tls.cert_file, "certificate"));
+      TESSERA_ASSIGN_OR_RETURN(ssl.pem_private_key, ReadFileToString(config.tls.key_file, "key"));
+    }
+    if (!config.tls.server_name.empty()) args.SetSslTargetNameOverride(config.tls.server_name);
+    credentials = grpc::SslCredentials(ssl);
+  } else {
+    credentials = grpc::InsecureChannelCredentials();
+  }
+  return grpc::CreateCustomChannel(config.coordinator_address, credentials, args);
+}
+
+absl::Status ValidateConfig(const ClusterConfig& config) {
+  if (config.num_processes < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("num_processes is ", config.num_processes, "; expected >= 1"));
+  }
+  if (config.process_id < 0 || config.process_id >= config.num_processes) {
+    return absl::InvalidArgumentError(absl::StrCat("process_id is ", config.process_id,
+                                                   "; expected 0 <= id < ", config.num_processes,
+                                                   " (num_processes)"));
+  }
+  if (config.coordinator_address.empty() && config.num_processes > 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("no coordinator address for a job of ", config.num_processes,
+                     " processes; set it (e.g. TESSERA_COORDINATOR_ADDRESS=host:port)"));
+  }
+  if (config.require_auth && config.job_token.empty()) {
+    return absl::FailedPreconditionError(
+        "authentication is required (require_auth) but no job token is set "
+        "(TESSERA_JOB_TOKEN or TESSERA_JOB_TOKEN_FILE)");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Register(const std::shared_ptr<State>& s, const v1::RegisterRequest& base,
+                      absl::Time deadline, v1::RegisterResponse* response) {
+  Backoff backoff;
+  absl::BitGen gen;
+  int attempts = 0;
+  for (;;) {
+    ++attempts;
+    v1::RegisterRequest request = base;
+    *request.mutable_header() = s->header;
+    grpc::ClientContext context;
+    context.set_deadline(ToDeadline(std::min(deadline, absl::Now() + s->config.rpc_timeout)));
+    context.set_wait_for_ready(false);
+    s->AddMetadata(&context);
+    const absl::Status status = FromGrpcStatus(s->stub->Register(&context, request, response));
+    if (status.ok()) return status;
+    if (!IsRetryableConnectError(status)) {
+      return WithPrefix(status, absl::StrCat("registration with the coordinator at ", s->address,
+                                             " failed: "));
+    }
+    const absl::Duration delay = backoff.Next(gen);
+    if (absl::Now() + delay >= deadline) {
+      return RegistrationTimeoutError(s->address, s->config.init_timeout, attempts, status);
+    }
+    absl::SleepFor(delay);
+  }
+}
+
+
+// ---------------------------------------------------------------------------
+// Local mode: a single process without a coordinator serves itself.
+// ---------------------------------------------------------------------------
+
+uint64_t Fnv1a(absl::string_view bytes, uint64_t hash = 1469598103934665603ull) {
+  for (unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+v1::GlobalTopology LocalTopology(const v1::HostInfo& host,
+                                 const std::vector<v1::LocalDevice>& devices) {
+  v1::GlobalTopology topology;
+  uint64_t fingerprint = Fnv1a("tessera/v1 topology");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    v1::GlobalDevice* device = topology.add_devices();
+    device->set_global_id(static_cast<int32_t>(i));
+    device->set_process_id(0);
+    device->set_slice_index(0);
+    *device->mutable_local() = devices[i];
+    fingerprint = Fnv1a(absl::StrCat(i, "/0/", devices[i].platform(), "/",
+                                     devices[i].local_ordinal(), ";"),
+                        fingerprint);
+  }
+  *topology.add_hosts() = host;
+  topology.set_fingerprint(fingerprint);
+  topology.set_generation(1);
+  return topology;
+}
+
+std::string KvNotFound(const std::string& key) {
+  return absl::StrCat("key '", key, "' not found");
+}
+
+absl::Status CheckLocalParticipants(const std::vector<int64_t>& ids, const char* what) {
+  for (int64_t id : ids) {
+    if (id != 0) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " lists process ", id,
+                                                     "; this job has 1 process (id 0)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// Waits (mu held) until `ready` or the timeout / CancelAll / a sticky error.
+template <typename Ready>
+absl::Status LocalWait(State& s, absl::Duration timeout, Ready ready, const std::string& what)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
+  const int64_t generation = s.cancel_generation;
+  auto done = [&s, &ready, generation] {
+    return ready() || s.cancel_generation != generation || !s.sticky.ok() || s.stopping;
+  };
+  s.mu.AwaitWithTimeout(absl::Condition(&done, &decltype(done)::operator()), timeout);
+  if (ready()) return absl::OkStatus();
+  if (!s.sticky.ok()) return s.sticky;
+  if (s.cancel_generation != generation || s.stopping) {
+    return absl::CancelledError(absl::StrCat(what, " was cancelled (cancel_all)"));
+  }
+  return absl::DeadlineExceededError(
+      absl::StrCat(what, " timed out after ", absl::FormatDuration(timeout)));
+}
+
+}  // namespace
+
+absl::Status CoordinatorLostError(const std::string& address, absl::Duration since,
+                                  absl::Duration timeout, const absl::Status& last_error) {
+  return LostError(address, HeartbeatLossReason(since, timeout, last_error));
+}
+
+// ---------------------------------------------------------------------------
+// Client.
+// ---------------------------------------------------------------------------
+
+Client::Client(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& config,
+                                                        ClientOptions options) {
+  TESSERA_RETURN_IF_ERROR(ValidateConfig(config));
+  auto s = std::make_shared<State>();
+  s->config = config;
+  s->address = config.coordinator_address;
+  s->header.set_job_id(config.job_id);
+  s->header.set_process_id(static_cast<int32_t>(config.process_id));
+  uint64_t incarnation = options.incarnation.value_or(0);
+  if (!options.incarnation.has_value()) {
+    absl::BitGen gen;
+    while (incarnation == 0) incarnation = absl::Uniform<uint64_t>(gen);
+  }
+  s->header.set_incarnation(incarnation);
+  s->header.set_protocol_version(kProtocolVersion);
+  s->server = std::move(options.server);
+  s->on_destroy = std::move(options.on_destroy);
+  s->heartbeat_interval = config.heartbeat_interval;
+  s->heartbeat_timeout = config.heartbeat_timeout;
+
+  const v1::HostInfo host = options.host.has_value() ? *options.host : LocalHostInfo();
+  std::vector<v1::LocalDevice> devices;
+  if (options.devices.has_value()) {
+    devices = *options.devices;
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(devices, LocalDevices(config.local_device_ids));
+  }
+  std::unique_ptr<Client> client(new Client(s));
+
+  if (config.coordinator_address.empty()) {
+    s->local = true;
+    absl::MutexLock lock(&s->mu);
+    s->topology = LocalTopology(host, devices);
+    return client;
+  }
+
+  if (!config.job_token.empty()) s->credential = JobCredential(config.job_token, config.job_id);
+  if (options.channel) {
+    s->channel = std::move(options.channel);
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(s->channel, MakeChannel(config, options.own_connection));
+  }
+  s->stub = v1::Coordinator::NewStub(s->channel);
+
+  const absl::Time deadline = absl::Now() + config.init_timeout;
+  v1::RegisterRequest request;
+  request.set_num_processes(static_cast<int32_t>(config.num_processes));
+  *request.mutable_host() = host;
+  for (const v1::LocalDevice& device : devices) *request.add_devices() = device;
+  if (config.partition_index.has_value()) {
+    request.set_partition_index(static_cast<int32_t>(*config.partition_index));
+  }
+  request.set_recoverable(config.recoverable);
+  v1::RegisterResponse registered;
+  TESSERA_RETURN_IF_ERROR(Register(s, request, deadline, &registered));
+
+  s->header.set_coordinator_incarnation(registered.coordinator_incarnation());
+  if (registered.heartbeat_interval_ms() > 0) {
+    s->heartbeat_interval = absl::Milliseconds(registered.heartbeat_interval_ms());
+  }
+  if (registered.heartbeat_timeout_ms() > 0) {
+    s->heartbeat_timeout = absl::Milliseconds(registered.heartbeat_timeout_ms());
+  }
+  {
+    absl::MutexLock lock(&s->mu);
+    s->last_heartbeat_ok = absl::Now();
+    s->event_version = registered.job_state_version();
+  }
+  // Heartbeats from registration on: a process that dies while the job
+  // assembles is noticed.
+  StartWatcher(s);
+  std::weak_ptr<State> weak = s;
+  Scheduler::Get().At(absl::Now() + s->heartbeat_interval, [weak] { HeartbeatTick(weak); });
+
+  v1::WaitForJobRequest wait;
+  wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(deadline - absl::Now())));
+  v1::GlobalTopology topology;
+  TESSERA_RETURN_IF_ERROR(Call(s, wait, deadline + kBlockingMargin, [&](grpc::ClientContext* c) {
+    return s->stub->WaitForJob(c, wait, &topology);
+  }));
+  absl::MutexLock lock(&s->mu);
+  s->topology = std::move(topology);
+  return client;
+}
+
+Client::~Client() {
+  const std::shared_ptr<State>& s = state_;
+  bool was_shut_down = false;
+  {
+    absl::MutexLock lock(&s->mu);
+    s->stopping = true;
+    was_shut_down = s->shut_down;
+    s->CancelLiveCallsLocked();
+  }
+  CancelAsync(s);
+  {
+    absl::MutexLock callback_lock(&s->callback_mu);  // waits for a running callback
+    s->callback = nullptr;
+  }
+  {
+    absl::MutexLock lock(&s->mu);
+    auto idle = [&s] { return s->async_in_flight == 0; };
+    s->mu.AwaitWithTimeout(absl::Condition(&idle, &decltype(idle)::operator()), kDestroyWait);
+  }
+  if (s->server) {
+    // The coordinator outlives its clients (P12): after a clean shutdown it
+    // serves until the job has ended.
+    if (was_shut_down) (void)s->server->Wait(s->config.shutdown_timeout);
+    s->server->Stop();
+    s->server.reset();
+  }
+  if (s->on_destroy) s->on_destroy();
+}
+
+int64_t Client::process_id() const { return state_->config.process_id; }
+int64_t Client::num_processes() const { return state_->config.num_processes; }
+uint64_t Client::incarnation() const { return state_->header.incarnation(); }
+const std::string& Client::coordinator_address() const { return state_->address; }
+const ClusterConfig& Client::config() const { return state_->config; }
+
+v1::GlobalTopology Client::topology() const {
+  absl::MutexLock lock(&state_->mu);
+  return state_->topology;
+}
+
+uint64_t Client::fingerprint() const {
+  absl::MutexLock lock(&state_->mu);
+  return state_->topology.fingerprint();
+}
+
+int64_t Client::generation() const {
+  absl::MutexLock lock(&state_->mu);
+  return state_->topology.generation();
+}
+
+absl::StatusOr<std::vector<Device>> Client::Devices() const {
+  const v1::GlobalTopology topology = this->topology();
+  std::vector<Device> devices;
+  devices.reserve(static_cast<size_t>(topology.devices_size()));
+  for (const v1::GlobalDevice& global : topology.devices()) {
+    TESSERA_ASSIGN_OR_RETURN(Platform platform, ParsePlatform(global.local().platform()));
+    devices.push_back(Device{global.global_id(), platform, global.process_id(),
+                             global.local().local_ordinal()});
+  }
+  return devices;
+}
+
+// ---- key-value store -------------------------------------------------------
+
+absl::Status Client::KvSet(const std::string& key, const std::string& value,
+                           bool allow_overwrite) {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    if (static_cast<int64_t>(value.size()) > s->config.max_value_bytes) {
+      return absl::ResourceExhaustedError(absl::StrCat("value of key '", key, "' has ", value.size(),
+                                                       " bytes; the limit is ",
+                                                       s->config.max_value_bytes));
+    }
+    auto it = s->local_kv.find(key);
+    if (it != s->local_kv.end() && !allow_overwrite) {
+      return absl::AlreadyExistsError(absl::StrCat("key '", key, "' already exists"));
+    }
+    s->local_kv[key] = KvEntry{key, value, ++s->local_kv_version};
+    return absl::OkStatus();
+  }
+  v1::KvSetRequest request;
+  request.set_key(key);
+  request.set_value(value);
+  request.set_allow_overwrite(allow_overwrite);
+  v1::KvSetResponse response;
+  return Call(s, request, UnaryDeadline(*s),
+              [&](grpc::ClientContext* c) { return s->stub->KvSet(c, request, &response); });
+}
+
+absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration timeout) {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    TESSERA_RETURN_IF_ERROR(LocalWait(
+        *s, timeout, [&] { return s->local_kv.count(key) > 0; },
+        absl::StrCat("waiting for key '", key, "'")));
+    return s->local_kv[key].value;
+  }
+  v1::KvGetRequest request;
+  request.set_key(key);
+  request.set_wait(true);
+  request.set_timeout_ms(ToMillis(timeout));
+  v1::KvEntry entry;
+  TESSERA_RETURN_IF_ERROR(Call(s, request, BlockingDeadline(timeout), [&](grpc::ClientContext* c) {
+    return s->stub->KvGet(c, request, &entry);
+  }));
+  return std::move(*entry.mutable_value());
+}
+
+absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    auto it = s->local_kv.find(key);
+    if (it == s->local_kv.end()) return absl::NotFoundError(KvNotFound(key));
+    return it->second.value;
+  }
+  v1::KvGetRequest request;
+  request.set_key(key);
+  request.set_wait(false);
+  v1::KvEntry entry;
+  TESSERA_RETURN_IF_ERROR(Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->KvGet(c, request, &entry);
+  }));
+  return std::move(*entry.mutable_value());
+}
+
+absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
+  const std::shared_ptr<State>& s = state_;
+  std::vector<KvEntry> entries;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    std::string dir = prefix;
+    while (!dir.empty() && dir.back() == '/') dir.pop_back();
+    if (!dir.empty()) dir += '/';
+    for (auto it = s->local_kv.lower_bound(dir);
+         it != s->local_kv.end() && absl::StartsWith(it->first, dir); ++it) {
+      entries.push_back(it->second);
+    }
+    return entries;
+  }
+  v1::KvListRequest request;
+  request.set_prefix(prefix);
+  v1::KvListResponse response;
+  TESSERA_RETURN_IF_ERROR(Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->KvList(c, request, &response);
+  }));
+  for (v1::KvEntry& entry : *response.mutable_entries()) {
+    entries.push_back(KvEntry{entry.key(), std::move(*entry.mutable_value()), entry.version()});
+  }
+  return entries;
+}
+
+absl::Status Client::KvDelete(const std::string& key, bool recursive) {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    s->local_kv.erase(key);
+    if (recursive) {
+      const std::string dir = key + "/";
+      auto it = s->local_kv.lower_bound(dir);
+      while (it != s->local_kv.end() && absl::StartsWith(it->first, dir)) {
+        it = s->local_kv.erase(it);
+      }
+    }
+    return absl::OkStatus();
+  }
+  v1::KvDeleteRequest request;
+  request.set_key(key);
+  request.set_recursive(recursive);
+  v1::KvDeleteResponse response;
+  return Call(s, request, UnaryDeadline(*s),
+              [&](grpc::ClientContext* c) { return s->stub->KvDelete(c, request, &response); });
+}
+
+absl::StatusOr<int64_t> Client::KvIncrement(const std::string& key, int64_t delta) {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    int64_t value = 0;
+    auto it = s->local_kv.find(key);
+    if (it != s->local_kv.end() && !absl::SimpleAtoi(it->second.value, &value)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("key '", key, "' holds a value that is not a decimal integer"));
+    }
+    if ((delta > 0 && value > INT64_MAX - delta) || (delta < 0 && value < INT64_MIN - delta)) {
+      return absl::OutOfRangeError(
+          absl::StrCat("incrementing key '", key, "' (", value, ") by ", delta, " overflows int64"));
+    }
+    value += delta;
+    s->local_kv[key] = KvEntry{key, absl::StrCat(value), ++s->local_kv_version};
+    return value;
+  }
+  v1::KvIncrementRequest request;
+  request.set_key(key);
+  request.set_delta(delta);
+  v1::KvIncrementResponse response;
+  TESSERA_RETURN_IF_ERROR(Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->KvIncrement(c, request, &response);
+  }));
+  return response.value();
+}
+
+absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
+    const std::string& key, const std::optional<std::string>& expected, const std::string& desired) {
+  const std::shared_ptr<State>& s = state_;
+  CompareAndSwapResult result;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    auto it = s->local_kv.find(key);
+    const bool matches = expected.has_value()
+                             ? (it != s->local_kv.end() && it->second.value == *expected)
+                             : it == s->local_kv.end();
+    if (matches) s->local_kv[key] = KvEntry{key, desired, ++s->local_kv_version};
+    result.swapped = matches;
+    it = s->local_kv.find(key);
+    if (it != s->local_kv.end()) result.current = it->second.value;
+    return result;
+  }
+  v1::KvCasRequest request;
+  request.set_key(key);
+  if (expected.has_value()) request.set_expected(*expected);
+  request.set_desired(desired);
+  v1::KvCasResponse response;
+  TESSERA_RETURN_IF_ERROR(Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->KvCompareAndSwap(c, request, &response);
+  }));
+  result.swapped = response.swapped();
+  if (response.has_current()) result.current = response.current();
+  return result;
+}
+
+// ---- barriers and agreement ---------------------------------------------
+
+absl::Status Client::Barrier(const std::string& id, absl::Duration timeout,
+                             const std::vector<int64_t>& participants) {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    TESSERA_RETURN_IF_ERROR(CheckLocalParticipants(participants, "the barrier's participants"));
+    ++s->barrier_next[id];
+    return absl::OkStatus();
+  }
+  int64_t counter = 0;
+  {
+    absl::MutexLock lock(&s->mu);
+    auto ongoing = s->barrier_ongoing.find(id);
+    if (ongoing != s->barrier_ongoing.end()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("barrier '", id, "#", ongoing->second, "' is already in progress in process ",
+                       s->header.process_id(), "; one use of an id at a time"));
+    }
+    counter = s->barrier_next[id]++;
+    s->barrier_ongoing[id] = counter;
+  }
+  v1::BarrierRequest request;
+  request.set_barrier_id(id);
+  request.set_counter(counter);
+  request.set_timeout_ms(ToMillis(timeout));
+  for (int64_t p : participants) request.add_participants(static_cast<int32_t>(p));
+  v1::BarrierResponse response;
+  const absl::Status status =
+      Call(s, request, BlockingDeadline(timeout),
+           [&](grpc::ClientContext* c) { return s->stub->Barrier(c, request, &response); });
+  absl::MutexLock lock(&s->mu);
+  s->barrier_ongoing.erase(id);
+  return status;
+}
+
+absl::Status Client::CancelBarrier(const std::string& id) {
+  const std::shared_ptr<State>& s = state_;
+  int64_t counter = 0;
+  {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    if (s->local) return absl::OkStatus();  // a one-process barrier never waits
+    auto ongoing = s->barrier_ongoing.find(id);
+    counter = ongoing != s->barrier_ongoing.end() ? ongoing->second : s->barrier_next[id];
+  }
+  v1::CancelBarrierRequest request;
+  request.set_barrier_id(id);
+  request.set_counter(counter);
+  v1::CancelBarrierResponse response;
+  return Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->CancelBarrier(c, request, &response);
+  });
+}
+
+absl::StatusOr<LiveProcesses> Client::AgreeLiveProcesses(const std::vector<int64_t>& candidates,
+                                                         absl::Duration timeout) {
+  const std::shared_ptr<State>& s = state_;
+  LiveProcesses result;
+  if (s->local) {
+    absl::MutexLock lock(&s->mu);
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    TESSERA_RETURN_IF_ERROR(CheckLocalParticipants(candidates, "the candidates"));
+    if (std::find(candidates.begin(), candidates.end(), 0) == candidates.end()) {
+      return absl::InvalidArgumentError("the candidates must include the caller (process 0)");
+    }
+    result.live = {0};
+    result.incarnations = {s->header.incarnation()};
+    result.generation = s->topology.generation();
+    return result;
+  }
+  v1::AgreeLiveRequest request;
+  for (int64_t c : candidates) request.add_candidates(static_cast<int32_t>(c));
+  request.set_timeout_ms(ToMillis(timeout));
+  v1::AgreeLiveResponse response;
+  TESSERA_RETURN_IF_ERROR(Call(s, request, BlockingDeadline(timeout), [&](grpc::ClientContext* c) {
+    return s->stub->AgreeLiveProcesses(c, request, &response);
+  }));
+  result.live.assign(response.live().begin(), response.live().end());
+  result.incarnations.assign(response.incarnations().begin(), response.incarnations().end());
+  result.generation = response.generation();
+  return result;
+}
+
+// ---- failures and events ----------------------------------------------------
+
+absl::Status Client::ReportError(absl::StatusCode code, const std::string& message) {
+  const std::shared_ptr<State>& s = state_;
+  v1::ErrorInfo info;
+  info.set_code(static_cast<int32_t>(code));
+  info.set_message(message);
+  info.set_source_process_id(s->header.process_id());
+  info.set_reported_by_user(true);
+  if (s->local) {
+    {
+      absl::MutexLock lock(&s->mu);
+      TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+      SetStickyLocked(*s, JobFailedError(info));
+    }
+    ClientEvent event;
+    event.kind = ClientEvent::Kind::kJobError;
+    event.process_id = info.source_process_id();
+    event.code = code;
+    event.message = message;
+    DeliverEvent(s, std::move(event));
+    return absl::OkStatus();
+  }
+  v1::ReportErrorRequest request;
+  *request.mutable_error() = info;
+  v1::ReportErrorResponse response;
+  return Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->ReportError(c, request, &response);
+  });
+}
+
+void Client::SetEventCallback(EventCallback callback) {
+  const std::shared_ptr<State>& s = state_;
+  absl::MutexLock callback_lock(&s->callback_mu);
+  absl::MutexLock lock(&s->mu);
+  s->has_callback = static_cast<bool>(callback);
+  s->callback = std::move(callback);
+}
+
+absl::StatusOr<ClientEvent> Client::NextEvent(absl::Duration timeout) {
+  State& s = *state_;
+  absl::MutexLock lock(&s.mu);
+  const int64_t generation = s.cancel_generation;
+  auto ready = [&s, generation] {
+    return !s.events.empty() || s.cancel_generation != generation || s.stopping;
+  };
+  s.mu.AwaitWithTimeout(absl::Condition(&ready, &decltype(ready)::operator()), timeout);
+  if (!s.events.empty()) {
+    ClientEvent event = std::move(s.events.front());
+    s.events.pop_front();
+    return event;
+  }
+  if (s.cancel_generation != generation || s.stopping) {
+    return absl::CancelledError("waiting for an event was cancelled (cancel_all)");
+  }
+  return absl::DeadlineExceededError(
+      absl::StrCat("no event within ", absl::FormatDuration(timeout)));
+}
+
+void Client::CancelAll() {
+  absl::MutexLock lock(&state_->mu);
+  ++state_->cancel_generation;
+  state_->CancelLiveCallsLocked();
+}
+
+absl::Status Client::Shutdown() {
+  const std::shared_ptr<State>& s = state_;
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->shut_down) return absl::OkStatus();
+    if (s->local) {
+      TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+      s->shut_down = true;
+      return absl::OkStatus();
+    }
+  }
+  v1::ShutdownRequest request;
+  request.set_timeout_ms(ToMillis(s->config.shutdown_timeout));
+  v1::ShutdownResponse response;
+  TESSERA_RETURN_IF_ERROR(
+      Call(s, request, BlockingDeadline(s->config.shutdown_timeout),
+           [&](grpc::ClientContext* c) { return s->stub->Shutdown(c, request, &response); }));
+  {
+    absl::MutexLock lock(&s->mu);
+    s->shut_down = true;
+  }
+  CancelAsync(s);  // heartbeats stop with the next tick
+  return absl::OkStatus();
+}
+
+absl::Status Client::sticky_error() const {
+  absl::MutexLock lock(&state_->mu);
+  return state_->sticky;
+}
+
+}  // namespace tessera::cluster

@@ -1,0 +1,85 @@
+#include "core/cluster/local_host.h"
+
+#include <unistd.h>
+
+#include <climits>
+#include <fstream>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/ascii.h"
+#include "core/device.h"
+#include "core/device_discovery.h"
+#include "core/status_macros.h"
+
+namespace tessera::cluster {
+namespace {
+
+std::string ReadBootId() {
+  std::ifstream file("/proc/sys/kernel/random/boot_id");
+  std::string line;
+  if (!file || !std::getline(file, line)) return "";
+  return std::string(absl::StripAsciiWhitespace(line));
+}
+
+std::string HostName() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "";
+  return name;
+}
+
+}  // namespace
+
+v1::HostInfo LocalHostInfo() {
+  v1::HostInfo host;
+  host.set_hostname(HostName());
+  host.set_boot_id(ReadBootId());
+  host.set_pid(static_cast<int64_t>(getpid()));
+  return host;
+}
+
+absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<LocalDeviceInfo> found, DiscoverLocalDevices());
+  // The platform ListDevices("") reports: accelerators if any, else CPUs.
+  std::vector<LocalDeviceInfo> discovered;
+  for (const LocalDeviceInfo& info : found) {
+    if (info.platform != Platform::kCpu) discovered.push_back(info);
+  }
+  if (discovered.empty()) discovered = std::move(found);
+  std::vector<int64_t> chosen(local_device_ids.begin(), local_device_ids.end());
+  if (chosen.empty()) {
+    for (size_t i = 0; i < discovered.size(); ++i) chosen.push_back(static_cast<int64_t>(i));
+  }
+  absl::flat_hash_set<int64_t> seen;
+  std::vector<v1::LocalDevice> devices;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    const int64_t id = chosen[i];
+    if (id < 0 || id >= static_cast<int64_t>(discovered.size())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "local_device_ids[", i, "] is ", id, "; expected 0 <= id < ", discovered.size(),
+          " (the number of local devices found)"));
+    }
+    if (!seen.insert(id).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("local_device_ids[", i, "] is ", id, ", which appears twice"));
+    }
+    const LocalDeviceInfo& info = discovered[static_cast<size_t>(id)];
+    v1::LocalDevice local;
+    local.set_local_ordinal(static_cast<int32_t>(devices.size()));
+    local.set_platform(std::string(PlatformName(info.platform)));
+    local.set_kind(info.kind);
+    // "" for CPUs: they are not exclusive, so processes sharing a host never
+    // look like two claims on one device.
+    local.set_physical_id(info.physical_id);
+    auto& attributes = *local.mutable_attributes();
+    attributes["discovery_index"] = absl::StrCat(id);
+    if (!info.pci_bus_id.empty()) attributes["pci_bus_id"] = info.pci_bus_id;
+    if (info.memory_bytes > 0) attributes["memory_bytes"] = absl::StrCat(info.memory_bytes);
+    devices.push_back(std::move(local));
+  }
+  return devices;
+}
+
+}  // namespace tessera::cluster

@@ -1,0 +1,26 @@
+// What a process tells the coordinator about itself when it registers: its
+// host (name, boot id, pid) and the local devices it uses.
+#ifndef TESSERA_CORE_CLUSTER_LOCAL_HOST_H_
+#define TESSERA_CORE_CLUSTER_LOCAL_HOST_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "tessera/v1/coordinator.pb.h"
+
+namespace tessera::cluster {
+
+// hostname, boot_id (/proc/sys/kernel/random/boot_id; "" where absent: two
+// processes on one booted host share it) and pid of this process.
+v1::HostInfo LocalHostInfo();
+
+// The local devices this process registers, from local discovery. With
+// `local_device_ids` (indices into discovery) only those, renumbered 0..k-1
+// in the given order; INVALID_ARGUMENT for an index out of range or repeated.
+absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids);
+
+}  // namespace tessera::cluster
+
+#endif  // TESSERA_CORE_CLUSTER_LOCAL_HOST_H_
