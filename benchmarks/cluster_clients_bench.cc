@@ -1,0 +1,158 @@
+// Registration storm: N in-process clients (core tessera::cluster::Client) of
+// one coordinator register and pass a first barrier. Reports the median time
+// from the first Connect to the last client past the barrier.
+//
+//   cluster_clients_bench [--clients N] [--connections C] [--runs R]
+//
+// C == N gives every client its own TCP connection; C < N makes C channels
+// (distinct arguments, so distinct connections) that clients share
+// round-robin. Targets (issue 4): 1,000 own connections < 2 s; 10,000 over
+// 100 connections < 3 s.
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+#include "core/cluster/client.h"
+#include "core/cluster/cluster_config.h"
+#include "core/cluster/coordinator_server.h"
+#include "grpcpp/grpcpp.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using tessera::cluster::Client;
+using tessera::cluster::ClientOptions;
+using tessera::cluster::ClusterConfig;
+using tessera::cluster::CoordinatorServer;
+
+struct Shared {
+  ClusterConfig config;
+  std::vector<std::shared_ptr<grpc::Channel>> channels;  // empty: own connections
+  std::atomic<int> failures{0};
+  std::atomic<int64_t> last_past_ns{0};
+  Clock::time_point start;
+};
+
+struct Task {
+  Shared* shared;
+  int64_t id;
+};
+
+void* RunClient(void* arg) {
+  Task* task = static_cast<Task*>(arg);
+  Shared& shared = *task->shared;
+  ClusterConfig config = shared.config;
+  config.process_id = task->id;
+  ClientOptions options;
+  if (shared.channels.empty()) {
+    options.own_connection = true;
+  } else {
+    options.channel = shared.channels[static_cast<size_t>(task->id) % shared.channels.size()];
+  }
+  tessera::v1::LocalDevice device;
+  device.set_local_ordinal(0);
+  device.set_platform("cpu");
+  options.devices = std::vector<tessera::v1::LocalDevice>{device};
+  auto client = Client::Connect(config, std::move(options));
+  absl::Status status = client.ok() ? (*client)->Barrier("first", absl::Seconds(120), {}) : client.status();
+  if (status.ok()) {
+    int64_t past = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - shared.start).count();
+    int64_t seen = shared.last_past_ns.load();
+    while (past > seen && !shared.last_past_ns.compare_exchange_weak(seen, past)) {
+    }
+    status = (*client)->Shutdown();
+  }
+  if (!status.ok()) {
+    if (shared.failures.fetch_add(1) < 3) std::fprintf(stderr, "client %lld: %s\n", (long long)task->id,
+                                                       status.ToString().c_str());
+  }
+  return nullptr;
+}
+
+// One run; returns seconds to the last client past the barrier, or < 0.
+double RunOnce(int64_t clients, int64_t connections) {
+  ClusterConfig server_config;
+  server_config.bind_address = "127.0.0.1:0";
+  server_config.coordinator_address = "127.0.0.1:0";
+  server_config.num_processes = clients;
+  server_config.job_id = "bench";
+  server_config.init_timeout = absl::Seconds(120);
+  server_config.heartbeat_interval = absl::Seconds(2);
+  server_config.heartbeat_timeout = absl::Seconds(60);
+  server_config.shutdown_timeout = absl::Seconds(120);
+  auto server = CoordinatorServer::Start(server_config);
+  if (!server.ok()) {
+    std::fprintf(stderr, "coordinator: %s\n", server.status().ToString().c_str());
+    return -1;
+  }
+  Shared shared;
+  shared.config = server_config;
+  shared.config.coordinator_address = "127.0.0.1:" + std::to_string((*server)->port());
+  if (connections < clients) {
+    for (int64_t c = 0; c < connections; ++c) {
+      grpc::ChannelArguments args;
+      args.SetInt("grpc.enable_http_proxy", 0);
+      args.SetInt("tessera.bench.connection", static_cast<int>(c));  // distinct args: distinct connection
+      shared.channels.push_back(
+          grpc::CreateCustomChannel(shared.config.coordinator_address, grpc::InsecureChannelCredentials(), args));
+    }
+  }
+  std::vector<Task> tasks(static_cast<size_t>(clients));
+  std::vector<pthread_t> threads(static_cast<size_t>(clients));
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 256 * 1024);
+  shared.start = Clock::now();
+  size_t started = 0;
+  for (int64_t i = 0; i < clients; ++i) {
+    tasks[static_cast<size_t>(i)] = {&shared, i};
+    if (pthread_create(&threads[static_cast<size_t>(i)], &attr, RunClient, &tasks[static_cast<size_t>(i)]) != 0) {
+      std::fprintf(stderr, "pthread_create failed at %lld\n", (long long)i);
+      break;
+    }
+    ++started;
+  }
+  for (size_t i = 0; i < started; ++i) pthread_join(threads[i], nullptr);
+  pthread_attr_destroy(&attr);
+  (*server)->Stop();
+  if (shared.failures.load() > 0 || started != static_cast<size_t>(clients)) {
+    std::fprintf(stderr, "%d clients failed\n", shared.failures.load());
+    return -1;
+  }
+  return static_cast<double>(shared.last_past_ns.load()) * 1e-9;
+}
+
+int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], name) == 0) return std::strtoll(argv[i + 1], nullptr, 10);
+  }
+  return fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int64_t clients = Flag(argc, argv, "--clients", 1000);
+  int64_t connections = std::min(clients, Flag(argc, argv, "--connections", clients));
+  int64_t runs = Flag(argc, argv, "--runs", 3);
+  std::vector<double> times;
+  for (int64_t r = 0; r < runs; ++r) {
+    double seconds = RunOnce(clients, connections);
+    if (seconds < 0) return 1;
+    std::printf("run %lld: %.3f s\n", (long long)r, seconds);
+    times.push_back(seconds);
+  }
+  std::sort(times.begin(), times.end());
+  std::printf("%lld clients over %lld connections: register + first barrier, median %.3f s (%lld runs)\n",
+              (long long)clients, (long long)connections, times[times.size() / 2], (long long)runs);
+  return 0;
+}

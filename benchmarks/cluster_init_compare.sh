@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Side by side: 8 and 32 processes forming a job and passing a first barrier,
+# Tessera against jax.distributed (PyPI jax, CPU), medians and ratio.
+# Usage: benchmarks/cluster_init_compare.sh [BUILD_DIR] [--processes 8 32] [--runs 5]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build}
+shift || true
+venv=$("$root/scripts/jax-venv.sh")
+ninja -C "$build" benchmarks/cluster_init_worker >/dev/null
+python3 "$root/benchmarks/cluster_init_compare.py" --venv "$venv" \
+  --tessera "$build/benchmarks/cluster_init_worker" "$@"
