@@ -1,2 +1,1169 @@
-// Placeholder: the SWIG interface (issue 5).
+/*
+ * The one SWIG interface of Tessera's bindings (Java, C#, Go), over the
+ * public C headers only (tessera/tessera.h), never the C++ core.
+ *
+ * Layout of this file
+ *   1. The language file (java/tessera_java.i, csharp/tessera_csharp.i,
+ *      go/tessera_go.i) is included FIRST: it sets names, loading, and the
+ *      typemaps of the contract below.
+ *   2. Whitelist: every C function is ignored; the binding API is exactly the
+ *      %extend classes and the few functions unignored here. A new C function
+ *      never becomes binding API by accident.
+ *   3. The enums, from the headers themselves (no copies).
+ *   4. One shadow class per handle (GDAL's pattern): `typedef struct {} Mesh;`
+ *      for SWIG, `typedef tessera_mesh Mesh;` for the compiler, so the
+ *      %extend helpers are named Mesh_rank, new_Mesh, delete_Mesh and never
+ *      collide with the C API's tessera_mesh_rank. Constructor = create,
+ *      destructor = destroy. Methods are snake_case here; each language file
+ *      applies its case (%rename("%(lowercamelcase)s") ...).
+ *
+ * The contract a language file fulfils (the common part only %applies these):
+ *   - tessera_error** out_error: hidden argument; after the call a non-NULL
+ *     error is raised with TESSERA_SWIG_RAISE(err) (a C macro the language
+ *     defines in its %{ %} block; it takes ownership of err and must not
+ *     return from the wrapper, so freearg cleanup still runs). A language
+ *     that maps errors another way (Go) defines TESSERA_SWIG_CUSTOM_ERRORS
+ *     (SWIG preprocessor) and its own typemaps for tessera_error** out_error.
+ *   - (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT):
+ *     the language's int64 array (NULL allowed: count 0).
+ *   - (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT):
+ *     the language's string array, UTF-8; a NULL array and NULL entries pass
+ *     through as NULL (a replicated layout dimension is a NULL axis).
+ *   - (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE): bytes.
+ *   - tessera_buffer* (returned, owned): bytes; copy, then
+ *     tessera_buffer_destroy. NULL (an error) gives the language's null.
+ *   - tessera_swig_text* (returned, owned): a UTF-8 string; copy, destroy.
+ *   - tessera_swig_int64s (returned by value): an int64 array malloc'd by
+ *     the wrapper; copy, then free(data). data == NULL with size > 0 means
+ *     the wrapper ran out of memory.
+ *   - tessera_swig_bytes_view (returned by value): borrowed bytes; copy only.
+ *   - const char*: UTF-8 in and out (borrowed results are copied).
+ *   - size_t is 64-bit in every language (C# must override SWIG's uint).
+ *
+ * The cluster API (ClusterOptions, Detection, Client, Event, KvList,
+ * Coordinator) can be left out with -DTESSERA_SWIG_NO_CLUSTER.
+ */
 %module tessera
+
+%{
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tessera/tessera.h"
+%}
+
+#if defined(SWIGJAVA)
+%include "java/tessera_java.i"
+#elif defined(SWIGCSHARP)
+%include "csharp/tessera_csharp.i"
+#elif defined(SWIGGO)
+%include "go/tessera_go.i"
+#endif
+
+/* int64_t is `long` on the LP64 platforms Tessera builds for (Linux); without
+ * this stdint.i declares it `long long` and the wrapper's pointers mismatch. */
+#if !defined(SWIGWORDSIZE32) && !defined(SWIGWORDSIZE64)
+#define SWIGWORDSIZE64
+#endif
+%include <stdint.i>
+
+/* ---- 2. Whitelist --------------------------------------------------------- */
+
+%rename("$ignore", regextarget=1, %$isfunction) "^tessera_";
+%rename("$ignore", regextarget=1, %$isenumitem) "_FORCE_INT32$";
+%nodefaultctor;
+%nodefaultdtor;
+
+/* The only free functions: version and names. */
+%rename(version) tessera_version;
+%rename(version_string) tessera_version_string;
+%rename(code_name) tessera_code_name;
+%rename(platform_name) tessera_platform_name;
+
+/* ---- 3. Enums (and the free functions above) from the headers ------------- */
+
+%rename(Code) tessera_code;
+%rename(LogLevel) tessera_log_level;
+%rename(Platform) tessera_platform;
+%rename(ShapeCheck) tessera_shape_check;
+%rename(KeyMatch) tessera_key_match;
+%rename(DistributionKind) tessera_distribution_kind;
+%rename(DatasetMode) tessera_dataset_mode;
+%rename(DatasetPlanKind) tessera_dataset_plan_kind;
+%rename(ShardMode) tessera_shard_mode;
+%rename(TransferLocality) tessera_transfer_locality;
+%rename(DTensorMeshKind) tessera_dtensor_mesh_kind;
+%rename(EventKind) tessera_event_kind;
+%rename(TaskState) tessera_task_state;
+%rename(ErrorReason) tessera_error_reason;
+
+%include "tessera/export.h"
+%include "tessera/error.h"
+%include "tessera/log.h"
+%include "tessera/device.h"
+%include "tessera/layout.h"
+%include "tessera/layout_map.h"
+%include "tessera/distribution.h"
+%include "tessera/shard.h"
+%include "tessera/reshard.h"
+%include "tessera/dtensor.h"
+#if !defined(TESSERA_SWIG_NO_CLUSTER)
+%include "tessera/client.h"
+#endif
+
+/* version.h is generated; declared here instead of included. */
+uint32_t tessera_version(void);
+const char* tessera_version_string(void);
+
+/* ---- Wrapper-side types and helpers ---------------------------------------- */
+
+%{
+typedef tessera_device Device;
+typedef tessera_device_list DeviceList;
+typedef tessera_mesh Mesh;
+typedef tessera_layout Layout;
+typedef tessera_layout_map LayoutMap;
+typedef tessera_distribution_options DistributionOptions;
+typedef tessera_distribution Distribution;
+typedef tessera_dataset_plan DatasetPlan;
+typedef tessera_sharding Sharding;
+typedef tessera_reshard_plan ReshardPlan;
+typedef tessera_dtensor_mesh DTensorMesh;
+typedef tessera_cluster_options ClusterOptions;
+typedef tessera_detection Detection;
+typedef tessera_client Client;
+typedef tessera_event Event;
+typedef tessera_kv_list KvList;
+typedef tessera_coordinator Coordinator;
+
+/* How a Client handle is destroyed; a language that keeps per-client state
+ * (Java event listeners) defines its own in its wrapper code. */
+#ifndef TESSERA_SWIG_CLIENT_DESTROY
+#define TESSERA_SWIG_CLIENT_DESTROY(client) tessera_client_destroy(client)
+#endif
+
+/* An owned text buffer: the language returns it as a string. */
+typedef tessera_buffer tessera_swig_text;
+
+/* An int64 array the wrapper malloc'd; the out typemap copies and frees it. */
+typedef struct tessera_swig_int64s {
+  int64_t* data;
+  size_t size;
+} tessera_swig_int64s;
+
+/* Borrowed bytes, copied by the out typemap. */
+typedef struct tessera_swig_bytes_view {
+  const void* data;
+  size_t size;
+} tessera_swig_bytes_view;
+
+/* n zeroed entries; data NULL with size n > 0 when memory ran out. */
+static tessera_swig_int64s tessera_swig_int64s_new(size_t n) {
+  tessera_swig_int64s a;
+  a.size = n;
+  a.data = n == 0 || n > SIZE_MAX / sizeof(int64_t) ? NULL : (int64_t*)calloc(n, sizeof(int64_t));
+  return a;
+}
+
+/* What a wrapper returns when it could not get room for n entries. */
+static tessera_swig_int64s tessera_swig_int64s_out_of_memory(size_t n) {
+  tessera_swig_int64s a;
+  a.data = NULL;
+  a.size = n;
+  return a;
+}
+
+/* Empties `a` (after a failed call: the error is what the caller sees). */
+static tessera_swig_int64s tessera_swig_int64s_failed(tessera_swig_int64s a) {
+  free(a.data);
+  a.data = NULL;
+  a.size = 0;
+  return a;
+}
+
+/* True when `a` needs room it could not get. */
+static int tessera_swig_int64s_oom(tessera_swig_int64s a) { return a.data == NULL && a.size > 0; }
+
+/* [start0, stop0, start1, stop1, ...] from separate starts and stops. */
+static void tessera_swig_interleave(const int64_t* starts, const int64_t* stops, size_t rank,
+                                    int64_t* out) {
+  size_t d;
+  for (d = 0; d < rank; ++d) {
+    out[2 * d] = starts[d];
+    out[2 * d + 1] = stops[d];
+  }
+}
+
+/* size_t indices as int64 (the languages have no unsigned 64-bit array). */
+static tessera_swig_int64s tessera_swig_int64s_from_sizes(const size_t* values, size_t n) {
+  tessera_swig_int64s a = tessera_swig_int64s_new(n);
+  size_t i;
+  if (a.data != NULL) {
+    for (i = 0; i < n; ++i) a.data[i] = (int64_t)values[i];
+  }
+  return a;
+}
+%}
+
+/* What SWIG sees of those types (bodies are the compiler's business). */
+typedef struct tessera_buffer tessera_swig_text;
+typedef struct tessera_swig_int64s tessera_swig_int64s;
+typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
+
+/* ---- The error typemap pair ------------------------------------------------ */
+
+#if !defined(TESSERA_SWIG_CUSTOM_ERRORS)
+%typemap(in, numinputs=0, noblock=1) tessera_error** out_error (tessera_error* err = NULL) {
+  $1 = &err;
+}
+%typemap(argout, noblock=1, canthrow=1) tessera_error** out_error {
+  if (err$argnum != NULL) {
+    TESSERA_SWIG_RAISE(err$argnum);
+  }
+}
+#endif
+
+/* ---- Arrays, applied by argument name -------------------------------------- */
+
+%apply (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  (const int64_t* shape, size_t num_dims),
+  (const int64_t* dims, size_t num_dims),
+  (const int64_t* coords, size_t num_coords),
+  (const int64_t* group_sizes, size_t num_groups),
+  (const int64_t* ids, size_t count),
+  (const int64_t* participants, size_t count),
+  (const int64_t* candidates, size_t count)
+};
+%apply (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) {
+  (const char* const* axis_names, size_t num_axis_names),
+  (const char* const* axes, size_t num_axes),
+  (const char* const* devices, size_t num_devices),
+  (const char* const* env, size_t count)
+};
+%apply (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) {
+  (const void* bytes, size_t size),
+  (const void* value, size_t size),
+  (const void* expected, size_t expected_size),
+  (const void* desired, size_t desired_size)
+};
+
+/* ---- 4. Shadow classes ---------------------------------------------------- */
+
+/* Every handle a method returns is new and owned by the caller. */
+%newobject Device::parse;
+%newobject DeviceList::get;
+%newobject Mesh::device;
+%newobject Mesh::from_dtensor_text;
+%newobject Mesh::from_jax_text;
+%newobject Mesh::from_proto;
+%newobject Mesh::from_json;
+%newobject Layout::grouped;
+%newobject Layout::replicated;
+%newobject Layout::with_mesh;
+%newobject Layout::mesh;
+%newobject Layout::from_partition_spec;
+%newobject Layout::from_hlo_sharding;
+%newobject Layout::from_op_sharding;
+%newobject Layout::from_torch_placements;
+%newobject Layout::from_dtensor_text;
+%newobject Layout::from_proto;
+%newobject Layout::from_json;
+%newobject LayoutMap::get;
+%newobject LayoutMap::layout;
+%newobject LayoutMap::mesh;
+%newobject LayoutMap::from_proto;
+%newobject LayoutMap::from_json;
+%newobject Distribution::data_parallel;
+%newobject Distribution::data_parallel_over_devices;
+%newobject Distribution::model_parallel;
+%newobject Distribution::mesh;
+%newobject Distribution::data_layout;
+%newobject Distribution::variable_layout;
+%newobject Distribution::tensor_layout;
+%newobject Distribution::plan_dataset;
+%newobject Distribution::current;
+%newobject Distribution::from_proto;
+%newobject Distribution::from_json;
+%newobject DTensorMesh::parse;
+%newobject DTensorMesh::parse_layout_mesh;
+%newobject DTensorMesh::from_mesh;
+%newobject DTensorMesh::to_mesh;
+
+typedef struct {} Device;
+typedef struct {} DeviceList;
+typedef struct {} Mesh;
+typedef struct {} Layout;
+typedef struct {} LayoutMap;
+typedef struct {} DistributionOptions;
+typedef struct {} Distribution;
+typedef struct {} DatasetPlan;
+typedef struct {} Sharding;
+typedef struct {} ReshardPlan;
+typedef struct {} DTensorMesh;
+
+/* A device: parsed from Keras's "gpu:3", or taken from a list or a mesh. */
+%extend Device {
+  ~Device() { tessera_device_destroy($self); }
+  static Device* parse(const char* text, tessera_error** out_error) {
+    return tessera_device_parse(text, out_error);
+  }
+  int64_t id() { return tessera_device_id($self); }
+  tessera_platform platform() { return tessera_device_platform($self); }
+  int64_t process_index() { return tessera_device_process_index($self); }
+  int64_t local_ordinal() { return tessera_device_local_ordinal($self); }
+  const char* name() { return tessera_device_name($self); }
+}
+
+/* The devices of one platform ("cpu", "gpu", "tpu"; NULL: the default). */
+%extend DeviceList {
+  DeviceList(const char* type, tessera_error** out_error) {
+    return tessera_device_list_create(type, out_error);
+  }
+  ~DeviceList() { tessera_device_list_destroy($self); }
+  size_t size() { return tessera_device_list_size($self); }
+  Device* get(size_t index, tessera_error** out_error) {
+    return tessera_device_list_get($self, index, out_error);
+  }
+  static int64_t count(const char* type, tessera_error** out_error) {
+    int64_t n = 0;
+    tessera_device_count(type, &n, out_error);
+    return n;
+  }
+}
+
+%extend Mesh {
+  Mesh(const int64_t* shape, size_t num_dims, const char* const* axis_names,
+       size_t num_axis_names, const char* const* devices, size_t num_devices,
+       tessera_error** out_error) {
+    return tessera_mesh_create(shape, num_dims, axis_names, num_axis_names, devices,
+                               num_devices, out_error);
+  }
+  ~Mesh() { tessera_mesh_destroy($self); }
+  size_t rank() { return tessera_mesh_rank($self); }
+  int64_t size() { return tessera_mesh_size($self); }
+  tessera_platform platform() { return tessera_mesh_platform($self); }
+  int64_t dim(size_t index, tessera_error** out_error) {
+    int64_t value = 0;
+    tessera_mesh_dim($self, index, &value, out_error);
+    return value;
+  }
+  const char* axis_name(size_t index, tessera_error** out_error) {
+    return tessera_mesh_axis_name($self, index, out_error);
+  }
+  size_t axis_index(const char* name, tessera_error** out_error) {
+    size_t value = 0;
+    tessera_mesh_axis_index($self, name, &value, out_error);
+    return value;
+  }
+  int64_t axis_size(const char* name, tessera_error** out_error) {
+    int64_t value = 0;
+    tessera_mesh_axis_size($self, name, &value, out_error);
+    return value;
+  }
+  Device* device(size_t index, tessera_error** out_error) {
+    return tessera_mesh_device($self, index, out_error);
+  }
+  /* rank entries. */
+  tessera_swig_int64s device_coordinates(int64_t device_id, tessera_error** out_error) {
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_rank($self));
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_mesh_device_coordinates($self, device_id, a.data, a.size, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  int64_t device_at(const int64_t* coords, size_t num_coords, tessera_error** out_error) {
+    int64_t id = 0;
+    tessera_mesh_device_at($self, coords, num_coords, &id, out_error);
+    return id;
+  }
+  bool is_equal(const Mesh* other) { return tessera_mesh_equal($self, other); }
+  tessera_swig_text* to_string(tessera_error** out_error) {
+    return tessera_mesh_to_string($self, out_error);
+  }
+  /* The device id at each logical index (XLA's device assignment). */
+  tessera_swig_int64s xla_device_order(tessera_error** out_error) {
+    int64_t n = tessera_mesh_size($self);
+    tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_xla_device_order($self, a.data, a.size, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  tessera_swig_text* to_dtensor_text(tessera_error** out_error) {
+    return tessera_mesh_to_dtensor_text($self, out_error);
+  }
+  static Mesh* from_dtensor_text(const char* text, tessera_error** out_error) {
+    return tessera_mesh_from_dtensor_text(text, out_error);
+  }
+  tessera_swig_text* to_jax_text(tessera_error** out_error) {
+    return tessera_mesh_to_jax_text($self, out_error);
+  }
+  static Mesh* from_jax_text(const char* text, const char* const* devices, size_t num_devices,
+                             tessera_error** out_error) {
+    return tessera_mesh_from_jax_text(text, devices, num_devices, out_error);
+  }
+  tessera_buffer* to_proto(tessera_error** out_error) {
+    return tessera_mesh_to_proto($self, out_error);
+  }
+  static Mesh* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
+    return tessera_mesh_from_proto(bytes, size, out_error);
+  }
+  tessera_swig_text* to_json(tessera_error** out_error) {
+    return tessera_mesh_to_json($self, out_error);
+  }
+  static Mesh* from_json(const char* text, tessera_error** out_error) {
+    return tessera_mesh_from_json(text, out_error);
+  }
+}
+
+%extend Layout {
+  /* One axis (or NULL: replicated) per dimension; mesh may be NULL. */
+  Layout(const char* const* axes, size_t num_axes, const Mesh* mesh,
+         tessera_error** out_error) {
+    return tessera_layout_create(axes, num_axes, mesh, out_error);
+  }
+  ~Layout() { tessera_layout_destroy($self); }
+  /* Dimensions split over groups: group_sizes[d] of axis_names per dimension. */
+  static Layout* grouped(const char* const* axis_names, size_t num_axis_names,
+                         const int64_t* group_sizes, size_t num_groups, const Mesh* mesh,
+                         tessera_error** out_error) {
+    size_t* sizes = NULL;
+    size_t d;
+    Layout* layout;
+    if (num_groups > 0) {
+      sizes = (size_t*)calloc(num_groups, sizeof(size_t));
+      if (sizes == NULL) return NULL;
+      /* A negative size becomes a huge one, which the sum check rejects. */
+      for (d = 0; d < num_groups; ++d) sizes[d] = (size_t)group_sizes[d];
+    }
+    layout = tessera_layout_create_grouped(axis_names, num_axis_names,
+                                           group_sizes == NULL ? NULL : sizes, num_groups,
+                                           mesh, out_error);
+    free(sizes);
+    return layout;
+  }
+  static Layout* replicated(size_t rank, const Mesh* mesh, tessera_error** out_error) {
+    return tessera_layout_create_replicated(rank, mesh, out_error);
+  }
+  Layout* with_mesh(const Mesh* mesh, tessera_error** out_error) {
+    return tessera_layout_with_mesh($self, mesh, out_error);
+  }
+  size_t rank() { return tessera_layout_rank($self); }
+  /* NULL when the layout has no mesh. */
+  Mesh* mesh() { return tessera_layout_mesh($self); }
+  size_t num_axes(size_t dim, tessera_error** out_error) {
+    size_t n = 0;
+    tessera_layout_num_axes($self, dim, &n, out_error);
+    return n;
+  }
+  const char* axis(size_t dim, size_t position, tessera_error** out_error) {
+    return tessera_layout_axis($self, dim, position, out_error);
+  }
+  int64_t shard_count(size_t dim, tessera_error** out_error) {
+    int64_t n = 0;
+    tessera_layout_shard_count($self, dim, &n, out_error);
+    return n;
+  }
+  void check_shape(const int64_t* dims, size_t num_dims, tessera_shape_check mode,
+                   tessera_error** out_error) {
+    tessera_layout_check_shape($self, dims, num_dims, mode, out_error);
+  }
+  tessera_swig_int64s max_shard_shape(const int64_t* dims, size_t num_dims,
+                                      tessera_error** out_error) {
+    tessera_swig_int64s a = tessera_swig_int64s_new(num_dims);
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_layout_max_shard_shape($self, dims, num_dims, a.data, a.size, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  bool is_equal(const Layout* other) { return tessera_layout_equal($self, other); }
+  tessera_swig_text* to_string(tessera_error** out_error) {
+    return tessera_layout_to_string($self, out_error);
+  }
+  tessera_swig_text* to_partition_spec(tessera_error** out_error) {
+    return tessera_layout_to_partition_spec($self, out_error);
+  }
+  static Layout* from_partition_spec(const char* text, const Mesh* mesh, size_t rank,
+                                     tessera_error** out_error) {
+    return tessera_layout_from_partition_spec(text, mesh, rank, out_error);
+  }
+  tessera_swig_text* to_hlo_sharding(size_t rank, bool v2, tessera_error** out_error) {
+    return tessera_layout_to_hlo_sharding($self, rank, v2, out_error);
+  }
+  static Layout* from_hlo_sharding(const char* text, const Mesh* mesh, size_t rank,
+                                   tessera_error** out_error) {
+    return tessera_layout_from_hlo_sharding(text, mesh, rank, out_error);
+  }
+  tessera_buffer* to_op_sharding(size_t rank, bool v2, tessera_error** out_error) {
+    return tessera_layout_to_op_sharding($self, rank, v2, out_error);
+  }
+  static Layout* from_op_sharding(const void* bytes, size_t size, const Mesh* mesh, size_t rank,
+                                  tessera_error** out_error) {
+    return tessera_layout_from_op_sharding(bytes, size, mesh, rank, out_error);
+  }
+  tessera_swig_text* to_torch_placements(tessera_error** out_error) {
+    return tessera_layout_to_torch_placements($self, out_error);
+  }
+  static Layout* from_torch_placements(const char* text, const Mesh* mesh, size_t rank,
+                                       tessera_error** out_error) {
+    return tessera_layout_from_torch_placements(text, mesh, rank, out_error);
+  }
+  tessera_swig_text* to_dtensor_text(tessera_error** out_error) {
+    return tessera_layout_to_dtensor_text($self, out_error);
+  }
+  tessera_swig_text* to_dtensor_text_with_mesh(const DTensorMesh* mesh,
+                                               tessera_error** out_error) {
+    return tessera_layout_to_dtensor_text_with_mesh($self, mesh, out_error);
+  }
+  static Layout* from_dtensor_text(const char* text, tessera_error** out_error) {
+    return tessera_layout_from_dtensor_text(text, out_error);
+  }
+  tessera_buffer* to_proto(tessera_error** out_error) {
+    return tessera_layout_to_proto($self, out_error);
+  }
+  static Layout* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
+    return tessera_layout_from_proto(bytes, size, out_error);
+  }
+  tessera_swig_text* to_json(tessera_error** out_error) {
+    return tessera_layout_to_json($self, out_error);
+  }
+  static Layout* from_json(const char* text, tessera_error** out_error) {
+    return tessera_layout_from_json(text, out_error);
+  }
+}
+
+%extend LayoutMap {
+  /* mesh may be NULL. */
+  LayoutMap(const Mesh* mesh, tessera_key_match match, tessera_error** out_error) {
+    return tessera_layout_map_create(mesh, match, out_error);
+  }
+  ~LayoutMap() { tessera_layout_map_destroy($self); }
+  void set(const char* key, const Layout* layout, tessera_error** out_error) {
+    tessera_layout_map_set($self, key, layout, out_error);
+  }
+  /* ("delete" is taken in Java and C#.) */
+  void remove(const char* key, tessera_error** out_error) {
+    tessera_layout_map_delete($self, key, out_error);
+  }
+  /* NULL (the language's null) when no rule matches. */
+  Layout* get(const char* path, tessera_error** out_error) {
+    return tessera_layout_map_get($self, path, out_error);
+  }
+  /* The rule's index, -1 when none matches. */
+  int64_t find(const char* path, tessera_error** out_error) {
+    int64_t index = -1;
+    tessera_layout_map_find($self, path, &index, out_error);
+    return index;
+  }
+  size_t size() { return tessera_layout_map_size($self); }
+  const char* key(size_t index, tessera_error** out_error) {
+    return tessera_layout_map_key($self, index, out_error);
+  }
+  Layout* layout(size_t index, tessera_error** out_error) {
+    return tessera_layout_map_layout($self, index, out_error);
+  }
+  Mesh* mesh() { return tessera_layout_map_mesh($self); }
+  tessera_key_match match() { return tessera_layout_map_match($self); }
+  tessera_buffer* to_proto(tessera_error** out_error) {
+    return tessera_layout_map_to_proto($self, out_error);
+  }
+  static LayoutMap* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
+    return tessera_layout_map_from_proto(bytes, size, out_error);
+  }
+  tessera_swig_text* to_json(tessera_error** out_error) {
+    return tessera_layout_map_to_json($self, out_error);
+  }
+  static LayoutMap* from_json(const char* text, tessera_error** out_error) {
+    return tessera_layout_map_from_json(text, out_error);
+  }
+}
+
+%extend DistributionOptions {
+  DistributionOptions() { return tessera_distribution_options_create(); }
+  ~DistributionOptions() { tessera_distribution_options_destroy($self); }
+  void set_auto_shard_dataset(bool auto_shard, tessera_error** out_error) {
+    tessera_distribution_options_set_auto_shard_dataset($self, auto_shard, out_error);
+  }
+  void set_shape_check(tessera_shape_check mode, tessera_error** out_error) {
+    tessera_distribution_options_set_shape_check($self, mode, out_error);
+  }
+  void set_dataset_mode(tessera_dataset_mode mode, tessera_error** out_error) {
+    tessera_distribution_options_set_dataset_mode($self, mode, out_error);
+  }
+  void set_process(int64_t num_processes, int64_t process_id, tessera_error** out_error) {
+    tessera_distribution_options_set_process($self, num_processes, process_id, out_error);
+  }
+}
+
+%extend Distribution {
+  ~Distribution() { tessera_distribution_destroy($self); }
+  /* options may be NULL (defaults). */
+  static Distribution* data_parallel(const Mesh* mesh, const DistributionOptions* options,
+                                     tessera_error** out_error) {
+    return tessera_distribution_create_data_parallel(mesh, options, out_error);
+  }
+  static Distribution* data_parallel_over_devices(const char* const* devices, size_t num_devices,
+                                                  const DistributionOptions* options,
+                                                  tessera_error** out_error) {
+    return tessera_distribution_create_data_parallel_over_devices(devices, num_devices, options,
+                                                                  out_error);
+  }
+  /* batch_dim_name NULL or "": the mesh's first axis. */
+  static Distribution* model_parallel(const LayoutMap* layout_map, const char* batch_dim_name,
+                                      const DistributionOptions* options,
+                                      tessera_error** out_error) {
+    return tessera_distribution_create_model_parallel(layout_map, batch_dim_name, options,
+                                                      out_error);
+  }
+  tessera_distribution_kind kind() { return tessera_distribution_kind_of($self); }
+  Mesh* mesh() { return tessera_distribution_mesh($self); }
+  const char* batch_dim_name() { return tessera_distribution_batch_dim_name($self); }
+  int64_t num_processes() { return tessera_distribution_num_processes($self); }
+  int64_t process_id() { return tessera_distribution_process_id($self); }
+  int64_t num_model_replicas() { return tessera_distribution_num_model_replicas($self); }
+  int64_t num_data_shards() { return tessera_distribution_num_data_shards($self); }
+  int64_t data_shard_id() { return tessera_distribution_data_shard_id($self); }
+  Layout* data_layout(const int64_t* dims, size_t num_dims, tessera_error** out_error) {
+    return tessera_distribution_data_layout($self, dims, num_dims, out_error);
+  }
+  /* explicit_layout may be NULL. */
+  Layout* variable_layout(const char* path, const int64_t* dims, size_t num_dims,
+                          const Layout* explicit_layout, tessera_error** out_error) {
+    return tessera_distribution_variable_layout($self, path, dims, num_dims, explicit_layout,
+                                                out_error);
+  }
+  /* NULL when the layout map has no rule for path. */
+  Layout* tensor_layout(const char* path, tessera_error** out_error) {
+    return tessera_distribution_tensor_layout($self, path, out_error);
+  }
+  DatasetPlan* plan_dataset(int64_t global_batch_size, tessera_error** out_error) {
+    return tessera_distribution_plan_dataset($self, global_batch_size, out_error);
+  }
+  tessera_swig_text* to_string(tessera_error** out_error) {
+    return tessera_distribution_to_string($self, out_error);
+  }
+  tessera_buffer* to_proto(tessera_error** out_error) {
+    return tessera_distribution_to_proto($self, out_error);
+  }
+  static Distribution* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
+    return tessera_distribution_from_proto(bytes, size, out_error);
+  }
+  tessera_swig_text* to_json(tessera_error** out_error) {
+    return tessera_distribution_to_json($self, out_error);
+  }
+  static Distribution* from_json(const char* text, tessera_error** out_error) {
+    return tessera_distribution_from_json(text, out_error);
+  }
+  /* The distribution in effect on this thread; NULL when none. */
+  static Distribution* current() { return tessera_distribution_current(); }
+  /* NULL clears the process-wide default. */
+  static void set_default(const Distribution* distribution) {
+    tessera_distribution_set_default(distribution);
+  }
+  /* Opens a scope on this thread (pop_scope closes it). */
+  void push_scope(tessera_error** out_error) {
+    tessera_distribution_scope_push($self, out_error);
+  }
+  static void pop_scope(tessera_error** out_error) { tessera_distribution_scope_pop(out_error); }
+}
+
+%extend DatasetPlan {
+  ~DatasetPlan() { tessera_dataset_plan_destroy($self); }
+  tessera_dataset_plan_kind kind() { return tessera_dataset_plan_kind_of($self); }
+  int64_t global_batch_size() { return tessera_dataset_plan_global_batch_size($self); }
+  int64_t per_process_batch_size() { return tessera_dataset_plan_per_process_batch_size($self); }
+  int64_t num_shards() { return tessera_dataset_plan_num_shards($self); }
+  int64_t shard_index() { return tessera_dataset_plan_shard_index($self); }
+  size_t num_rebatch_sizes() { return tessera_dataset_plan_num_rebatch_sizes($self); }
+  int64_t rebatch_size(size_t index, tessera_error** out_error) {
+    int64_t n = 0;
+    tessera_dataset_plan_rebatch_size($self, index, &n, out_error);
+    return n;
+  }
+}
+
+%extend Sharding {
+  Sharding(const Layout* layout, const int64_t* dims, size_t num_dims, tessera_shard_mode mode,
+           tessera_error** out_error) {
+    return tessera_sharding_create(layout, dims, num_dims, mode, out_error);
+  }
+  ~Sharding() { tessera_sharding_destroy($self); }
+  size_t rank() { return tessera_sharding_rank($self); }
+  size_t num_devices() { return tessera_sharding_num_devices($self); }
+  /* [start0, stop0, start1, stop1, ...]: rank half-open ranges. */
+  tessera_swig_int64s device_ranges(size_t device_index, tessera_error** out_error) {
+    size_t rank = tessera_sharding_rank($self);
+    tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
+    tessera_swig_int64s tmp;
+    if (tessera_swig_int64s_oom(a)) return a;
+    tmp = tessera_swig_int64s_new(2 * rank);
+    if (tessera_swig_int64s_oom(tmp)) {
+      free(a.data);
+      return tmp;
+    }
+    if (!tessera_sharding_device_ranges($self, device_index, tmp.data,
+                                        tmp.data == NULL ? NULL : tmp.data + rank, rank,
+                                        out_error)) {
+      tessera_swig_int64s_failed(tmp);
+      return tessera_swig_int64s_failed(a);
+    }
+    if (rank > 0) tessera_swig_interleave(tmp.data, tmp.data + rank, rank, a.data);
+    tessera_swig_int64s_failed(tmp);
+    return a;
+  }
+  tessera_swig_int64s shard_shape(size_t device_index, tessera_error** out_error) {
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_rank($self));
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_sharding_shard_shape($self, device_index, a.data, a.size, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  size_t replica_id(size_t device_index, tessera_error** out_error) {
+    size_t id = 0;
+    tessera_sharding_replica_id($self, device_index, &id, out_error);
+    return id;
+  }
+  bool device_in_process(size_t device_index, int64_t process_index,
+                         tessera_error** out_error) {
+    bool in = false;
+    tessera_sharding_device_in_process($self, device_index, process_index, &in, out_error);
+    return in;
+  }
+  /* Logical device indices, in mesh order. */
+  tessera_swig_int64s addressable_devices(int64_t process_index, tessera_error** out_error) {
+    size_t n = 0;
+    size_t* indices;
+    tessera_swig_int64s a;
+    tessera_error* probe = NULL;
+    /* Asking with no room gives the count (and OUT_OF_RANGE when it is not 0). */
+    if (!tessera_sharding_addressable_devices($self, process_index, NULL, 0, &n, &probe) &&
+        n == 0) {
+      *out_error = probe;
+      return tessera_swig_int64s_new(0);
+    }
+    tessera_error_destroy(probe);
+    if (n == 0) return tessera_swig_int64s_new(0);
+    indices = (size_t*)calloc(n, sizeof(size_t));
+    if (indices == NULL) return tessera_swig_int64s_out_of_memory(n);
+    if (!tessera_sharding_addressable_devices($self, process_index, indices, n, &n, out_error)) {
+      free(indices);
+      return tessera_swig_int64s_new(0);
+    }
+    a = tessera_swig_int64s_from_sizes(indices, n);
+    free(indices);
+    return a;
+  }
+  /* For device i and dimension d: [(i*rank+d)*2] start, [(i*rank+d)*2+1] stop. */
+  tessera_swig_int64s index_map(tessera_error** out_error) {
+    size_t n = (size_t)tessera_sharding_num_devices($self) * tessera_sharding_rank($self) * 2;
+    tessera_swig_int64s a = tessera_swig_int64s_new(n);
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_sharding_index_map($self, a.data, a.size, &n, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  size_t num_distinct_shards(tessera_error** out_error) {
+    size_t n = 0;
+    tessera_sharding_num_distinct_shards($self, &n, out_error);
+    return n;
+  }
+  /* [start0, stop0, start1, stop1, ...]. */
+  tessera_swig_int64s distinct_shard_ranges(size_t shard, tessera_error** out_error) {
+    size_t rank = tessera_sharding_rank($self);
+    tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
+    tessera_swig_int64s tmp;
+    if (tessera_swig_int64s_oom(a)) return a;
+    tmp = tessera_swig_int64s_new(2 * rank);
+    if (tessera_swig_int64s_oom(tmp)) {
+      free(a.data);
+      return tmp;
+    }
+    if (!tessera_sharding_distinct_shard_ranges($self, shard, tmp.data,
+                                                tmp.data == NULL ? NULL : tmp.data + rank, rank,
+                                                out_error)) {
+      tessera_swig_int64s_failed(tmp);
+      return tessera_swig_int64s_failed(a);
+    }
+    if (rank > 0) tessera_swig_interleave(tmp.data, tmp.data + rank, rank, a.data);
+    tessera_swig_int64s_failed(tmp);
+    return a;
+  }
+  size_t distinct_shard_num_devices(size_t shard, tessera_error** out_error) {
+    size_t n = 0;
+    tessera_sharding_distinct_shard_num_devices($self, shard, &n, out_error);
+    return n;
+  }
+  tessera_swig_int64s distinct_shard_devices(size_t shard, tessera_error** out_error) {
+    size_t n = 0;
+    size_t* indices;
+    tessera_swig_int64s a;
+    if (!tessera_sharding_distinct_shard_num_devices($self, shard, &n, out_error)) {
+      return tessera_swig_int64s_new(0);
+    }
+    if (n == 0) return tessera_swig_int64s_new(0);
+    indices = (size_t*)calloc(n, sizeof(size_t));
+    if (indices == NULL) return tessera_swig_int64s_out_of_memory(n);
+    if (!tessera_sharding_distinct_shard_devices($self, shard, indices, n, out_error)) {
+      free(indices);
+      return tessera_swig_int64s_new(0);
+    }
+    a = tessera_swig_int64s_from_sizes(indices, n);
+    free(indices);
+    return a;
+  }
+  tessera_swig_int64s max_shard_shape(tessera_error** out_error) {
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_rank($self));
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_sharding_max_shard_shape($self, a.data, a.size, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  bool is_fully_replicated(tessera_error** out_error) {
+    bool replicated = false;
+    tessera_sharding_is_fully_replicated($self, &replicated, out_error);
+    return replicated;
+  }
+  size_t shard_size(size_t device_index, size_t element_size, tessera_error** out_error) {
+    size_t n = 0;
+    tessera_sharding_shard_size($self, device_index, element_size, &n, out_error);
+    return n;
+  }
+}
+
+%extend ReshardPlan {
+  ReshardPlan(const Sharding* source, const Sharding* destination, size_t element_size,
+              tessera_error** out_error) {
+    return tessera_reshard_plan_create(source, destination, element_size, out_error);
+  }
+  ~ReshardPlan() { tessera_reshard_plan_destroy($self); }
+  size_t num_transfers() { return tessera_reshard_plan_num_transfers($self); }
+  size_t rank() { return tessera_reshard_plan_rank($self); }
+  /* [source device, destination device, bytes, TransferLocality value]. */
+  tessera_swig_int64s transfer(size_t index, tessera_error** out_error) {
+    size_t source = 0, destination = 0;
+    int64_t bytes = 0;
+    tessera_transfer_locality locality = TESSERA_TRANSFER_SAME_DEVICE;
+    tessera_swig_int64s a;
+    if (!tessera_reshard_plan_transfer($self, index, &source, &destination, &bytes, &locality,
+                                       out_error)) {
+      return tessera_swig_int64s_new(0);
+    }
+    a = tessera_swig_int64s_new(4);
+    if (a.data == NULL) return a;
+    a.data[0] = (int64_t)source;
+    a.data[1] = (int64_t)destination;
+    a.data[2] = bytes;
+    a.data[3] = (int64_t)locality;
+    return a;
+  }
+  /* [start0, stop0, start1, stop1, ...] of the transfer's box. */
+  tessera_swig_int64s transfer_ranges(size_t index, tessera_error** out_error) {
+    size_t rank = tessera_reshard_plan_rank($self);
+    tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
+    tessera_swig_int64s tmp;
+    if (tessera_swig_int64s_oom(a)) return a;
+    tmp = tessera_swig_int64s_new(2 * rank);
+    if (tessera_swig_int64s_oom(tmp)) {
+      free(a.data);
+      return tmp;
+    }
+    if (!tessera_reshard_plan_transfer_ranges($self, index, tmp.data,
+                                              tmp.data == NULL ? NULL : tmp.data + rank, rank,
+                                              out_error)) {
+      tessera_swig_int64s_failed(tmp);
+      return tessera_swig_int64s_failed(a);
+    }
+    if (rank > 0) tessera_swig_interleave(tmp.data, tmp.data + rank, rank, a.data);
+    tessera_swig_int64s_failed(tmp);
+    return a;
+  }
+  int64_t total_bytes(tessera_transfer_locality locality, tessera_error** out_error) {
+    int64_t n = 0;
+    tessera_reshard_plan_total_bytes($self, locality, &n, out_error);
+    return n;
+  }
+}
+
+%extend DTensorMesh {
+  ~DTensorMesh() { tessera_dtensor_mesh_destroy($self); }
+  static DTensorMesh* parse(const char* text, tessera_error** out_error) {
+    return tessera_dtensor_mesh_parse(text, out_error);
+  }
+  static DTensorMesh* parse_layout_mesh(const char* layout_text, tessera_error** out_error) {
+    return tessera_dtensor_mesh_parse_layout_mesh(layout_text, out_error);
+  }
+  static DTensorMesh* from_mesh(const Mesh* mesh, const char* name, int64_t process_index,
+                                bool use_xla_spmd, tessera_error** out_error) {
+    return tessera_dtensor_mesh_from_mesh(mesh, name, process_index, use_xla_spmd, out_error);
+  }
+  Mesh* to_mesh(tessera_error** out_error) { return tessera_dtensor_mesh_to_mesh($self, out_error); }
+  tessera_swig_text* to_text(tessera_error** out_error) {
+    return tessera_dtensor_mesh_to_text($self, out_error);
+  }
+  tessera_dtensor_mesh_kind kind() { return tessera_dtensor_mesh_kind_of($self); }
+  const char* name() { return tessera_dtensor_mesh_name($self); }
+  const char* device_type() { return tessera_dtensor_mesh_device_type($self); }
+  const char* single_device() { return tessera_dtensor_mesh_single_device($self); }
+  bool use_xla_spmd() { return tessera_dtensor_mesh_use_xla_spmd($self); }
+  size_t rank() { return tessera_dtensor_mesh_rank($self); }
+  const char* dim_name(size_t index, tessera_error** out_error) {
+    return tessera_dtensor_mesh_dim_name($self, index, out_error);
+  }
+  int64_t dim_size(size_t index, tessera_error** out_error) {
+    int64_t n = 0;
+    tessera_dtensor_mesh_dim_size($self, index, &n, out_error);
+    return n;
+  }
+  size_t num_global_ids() { return tessera_dtensor_mesh_num_global_ids($self); }
+  int64_t global_id(size_t index, tessera_error** out_error) {
+    int64_t id = 0;
+    tessera_dtensor_mesh_global_id($self, index, &id, out_error);
+    return id;
+  }
+  size_t num_local_ids() { return tessera_dtensor_mesh_num_local_ids($self); }
+  int64_t local_id(size_t index, tessera_error** out_error) {
+    int64_t id = 0;
+    tessera_dtensor_mesh_local_id($self, index, &id, out_error);
+    return id;
+  }
+  const char* local_device(size_t index, tessera_error** out_error) {
+    return tessera_dtensor_mesh_local_device($self, index, out_error);
+  }
+  size_t num_global_devices() { return tessera_dtensor_mesh_num_global_devices($self); }
+  const char* global_device(size_t index, tessera_error** out_error) {
+    return tessera_dtensor_mesh_global_device($self, index, out_error);
+  }
+}
+
+/* ---- The cluster API -------------------------------------------------------- */
+
+#if !defined(TESSERA_SWIG_NO_CLUSTER)
+
+%newobject ClusterOptions::detect;
+%newobject ClusterOptions::detect_env;
+%newobject ClusterOptions::initialize;
+%newobject ClusterOptions::connect;
+%newobject Client::devices;
+%newobject Client::kv_list;
+%newobject Client::next_event;
+
+typedef struct {} ClusterOptions;
+typedef struct {} Detection;
+typedef struct {} Client;
+typedef struct {} Event;
+typedef struct {} KvList;
+typedef struct {} Coordinator;
+
+%extend ClusterOptions {
+  ClusterOptions() { return tessera_cluster_options_create(); }
+  ~ClusterOptions() { tessera_cluster_options_destroy($self); }
+  void set_coordinator_address(const char* address, tessera_error** out_error) {
+    tessera_cluster_options_set_coordinator_address($self, address, out_error);
+  }
+  void set_bind_address(const char* address, tessera_error** out_error) {
+    tessera_cluster_options_set_bind_address($self, address, out_error);
+  }
+  void set_num_processes(int64_t num_processes, tessera_error** out_error) {
+    tessera_cluster_options_set_num_processes($self, num_processes, out_error);
+  }
+  void set_process_id(int64_t process_id, tessera_error** out_error) {
+    tessera_cluster_options_set_process_id($self, process_id, out_error);
+  }
+  void set_local_device_ids(const int64_t* ids, size_t count, tessera_error** out_error) {
+    tessera_cluster_options_set_local_device_ids($self, ids, count, out_error);
+  }
+  void set_job_id(const char* job_id, tessera_error** out_error) {
+    tessera_cluster_options_set_job_id($self, job_id, out_error);
+  }
+  void set_job_token(const char* token, tessera_error** out_error) {
+    tessera_cluster_options_set_job_token($self, token, out_error);
+  }
+  void set_require_auth(bool require, tessera_error** out_error) {
+    tessera_cluster_options_set_require_auth($self, require, out_error);
+  }
+  void set_tls(const char* cert_file, const char* key_file, const char* ca_file,
+               tessera_error** out_error) {
+    tessera_cluster_options_set_tls($self, cert_file, key_file, ca_file, out_error);
+  }
+  void set_tls_require_client_cert(bool require, tessera_error** out_error) {
+    tessera_cluster_options_set_tls_require_client_cert($self, require, out_error);
+  }
+  void set_tls_peer_uri_prefix(const char* prefix, tessera_error** out_error) {
+    tessera_cluster_options_set_tls_peer_uri_prefix($self, prefix, out_error);
+  }
+  void set_tls_server_name(const char* name, tessera_error** out_error) {
+    tessera_cluster_options_set_tls_server_name($self, name, out_error);
+  }
+  void set_init_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
+    tessera_cluster_options_set_init_timeout_ms($self, timeout_ms, out_error);
+  }
+  void set_heartbeat(int64_t interval_ms, int64_t timeout_ms, tessera_error** out_error) {
+    tessera_cluster_options_set_heartbeat($self, interval_ms, timeout_ms, out_error);
+  }
+  void set_shutdown_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
+    tessera_cluster_options_set_shutdown_timeout_ms($self, timeout_ms, out_error);
+  }
+  void set_rpc_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
+    tessera_cluster_options_set_rpc_timeout_ms($self, timeout_ms, out_error);
+  }
+  void set_recoverable(bool recoverable, tessera_error** out_error) {
+    tessera_cluster_options_set_recoverable($self, recoverable, out_error);
+  }
+  void set_fail_job_on_duplicate_id(bool fail, tessera_error** out_error) {
+    tessera_cluster_options_set_fail_job_on_duplicate_id($self, fail, out_error);
+  }
+  void set_partition_index(int64_t index, tessera_error** out_error) {
+    tessera_cluster_options_set_partition_index($self, index, out_error);
+  }
+  void set_kv_limits(int64_t max_value_bytes, int64_t max_store_bytes,
+                     tessera_error** out_error) {
+    tessera_cluster_options_set_kv_limits($self, max_value_bytes, max_store_bytes, out_error);
+  }
+  void set_detection(const char* method, tessera_error** out_error) {
+    tessera_cluster_options_set_detection($self, method, out_error);
+  }
+  /* The configuration these options and the environment give (connects nowhere). */
+  Detection* detect(tessera_error** out_error) { return tessera_detect($self, out_error); }
+  /* As detect, over `env` ("NAME=VALUE" strings) instead of the process's. */
+  Detection* detect_env(const char* const* env, size_t count, tessera_error** out_error) {
+    return tessera_detect_env($self, env, count, out_error);
+  }
+  /* tessera_initialize: joins the job (process 0 also runs the coordinator). */
+  Client* initialize(tessera_error** out_error) { return tessera_initialize($self, out_error); }
+  /* A plain client of a running coordinator; nothing process-wide changes. */
+  Client* connect(tessera_error** out_error) { return tessera_client_connect($self, out_error); }
+}
+
+%extend Detection {
+  ~Detection() { tessera_detection_destroy($self); }
+  const char* source() { return tessera_detection_source($self); }
+  const char* coordinator_address() { return tessera_detection_coordinator_address($self); }
+  const char* bind_address() { return tessera_detection_bind_address($self); }
+  int64_t num_processes() { return tessera_detection_num_processes($self); }
+  int64_t process_id() { return tessera_detection_process_id($self); }
+  const char* job_id() { return tessera_detection_job_id($self); }
+  size_t local_device_id_count() { return tessera_detection_local_device_id_count($self); }
+  int64_t local_device_id(size_t index) { return tessera_detection_local_device_id($self, index); }
+  const char* explanation() { return tessera_detection_explanation($self); }
+}
+
+%extend Client {
+  /* Without shutdown() first, the others see this process stop heartbeating. */
+  ~Client() { TESSERA_SWIG_CLIENT_DESTROY($self); }
+  static bool is_initialized() { return tessera_is_initialized(); }
+  int64_t process_id() { return tessera_client_process_id($self); }
+  int64_t num_processes() { return tessera_client_num_processes($self); }
+  /* The uint64 fingerprint's bits as int64. */
+  int64_t topology_fingerprint() { return (int64_t)tessera_client_topology_fingerprint($self); }
+  int64_t topology_generation() { return tessera_client_topology_generation($self); }
+  const char* coordinator_address() { return tessera_client_coordinator_address($self); }
+  DeviceList* devices(tessera_error** out_error) {
+    return tessera_client_devices($self, out_error);
+  }
+  void kv_set(const char* key, const void* value, size_t size, bool allow_overwrite,
+              tessera_error** out_error) {
+    tessera_client_kv_set($self, key, value, size, allow_overwrite, out_error);
+  }
+  tessera_buffer* kv_get(const char* key, int64_t timeout_ms, tessera_error** out_error) {
+    return tessera_client_kv_get($self, key, timeout_ms, out_error);
+  }
+  tessera_buffer* kv_try_get(const char* key, tessera_error** out_error) {
+    return tessera_client_kv_try_get($self, key, out_error);
+  }
+  KvList* kv_list(const char* prefix, tessera_error** out_error) {
+    return tessera_client_kv_list($self, prefix, out_error);
+  }
+  void kv_delete(const char* key, bool recursive, tessera_error** out_error) {
+    tessera_client_kv_delete($self, key, recursive, out_error);
+  }
+  int64_t kv_increment(const char* key, int64_t delta, tessera_error** out_error) {
+    int64_t value = 0;
+    tessera_client_kv_increment($self, key, delta, &value, out_error);
+    return value;
+  }
+  /* expected NULL: only if absent. Whether it swapped. */
+  bool kv_compare_and_swap(const char* key, const void* expected, size_t expected_size,
+                           const void* desired, size_t desired_size,
+                           tessera_error** out_error) {
+    bool swapped = false;
+    tessera_client_kv_compare_and_swap($self, key, expected, expected_size, desired,
+                                       desired_size, &swapped, NULL, out_error);
+    return swapped;
+  }
+  /* participants: the process ids; empty means every process. */
+  void barrier(const char* barrier_id, int64_t timeout_ms, const int64_t* participants,
+               size_t count, tessera_error** out_error) {
+    tessera_client_barrier($self, barrier_id, timeout_ms, participants, count, out_error);
+  }
+  void cancel_barrier(const char* barrier_id, tessera_error** out_error) {
+    tessera_client_cancel_barrier($self, barrier_id, out_error);
+  }
+  tessera_swig_int64s agree_live_processes(const int64_t* candidates, size_t count,
+                                           int64_t timeout_ms, tessera_error** out_error) {
+    tessera_swig_int64s a = tessera_swig_int64s_new(count);
+    size_t live = 0;
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_client_agree_live_processes($self, candidates, count, timeout_ms, a.data, &live,
+                                             out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    a.size = live;
+    return a;
+  }
+  void report_error(tessera_code code, const char* message, tessera_error** out_error) {
+    tessera_client_report_error($self, code, message, out_error);
+  }
+  /* The next queued event (none are queued while a callback is installed). */
+  Event* next_event(int64_t timeout_ms, tessera_error** out_error) {
+    return tessera_client_next_event($self, timeout_ms, out_error);
+  }
+  void cancel_all() { tessera_client_cancel_all($self); }
+  void shutdown(tessera_error** out_error) { tessera_client_shutdown($self, out_error); }
+}
+
+%extend Event {
+  ~Event() { tessera_event_destroy($self); }
+  tessera_event_kind kind() { return tessera_event_kind_of($self); }
+  int64_t process_id() { return tessera_event_process_id($self); }
+  tessera_task_state task_state() { return tessera_event_task_state($self); }
+  tessera_code code() { return tessera_event_code($self); }
+  const char* message() { return tessera_event_message($self); }
+  int64_t generation() { return tessera_event_generation($self); }
+  int64_t version() { return tessera_event_version($self); }
+}
+
+%extend KvList {
+  ~KvList() { tessera_kv_list_destroy($self); }
+  size_t size() { return tessera_kv_list_size($self); }
+  const char* key(size_t index) { return tessera_kv_list_key($self, index); }
+  tessera_swig_bytes_view value(size_t index) {
+    tessera_swig_bytes_view v;
+    v.size = 0;
+    v.data = tessera_kv_list_value($self, index, &v.size);
+    if (v.data == NULL) v.size = 0;
+    return v;
+  }
+}
+
+%extend Coordinator {
+  /* Starts serving (tessera_coordinator_start). */
+  Coordinator(const ClusterOptions* options, tessera_error** out_error) {
+    return tessera_coordinator_start(options, out_error);
+  }
+  ~Coordinator() { tessera_coordinator_destroy($self); }
+  int port() { return tessera_coordinator_port($self); }
+  /* Waits for the job to end; DEADLINE_EXCEEDED when still running. ("wait" is taken in Java.) */
+  void wait_for_end(int64_t timeout_ms, tessera_error** out_error) {
+    tessera_coordinator_wait($self, timeout_ms, out_error);
+  }
+  void stop() { tessera_coordinator_stop($self); }
+}
+
+#endif /* TESSERA_SWIG_NO_CLUSTER */

@@ -1,0 +1,493 @@
+/*
+ * Java specifics of tessera.i (included before the common part).
+ *
+ *   - package org.tessera (set on the swig command line: -package org.tessera);
+ *     the generated module class `tessera` and JNI class `tesseraJNI` are
+ *     package-private; the public facade is the hand-written Tessera class.
+ *   - methods lowerCamelCase (Mesh.axisName), enums as Java enums with the
+ *     C prefix dropped (Code.INVALID_ARGUMENT, ShardMode.CHUNK_FLAT).
+ *   - errors: TesseraException (unchecked) with its Code, thrown from C
+ *     through TESSERA_SWIG_RAISE.
+ *   - every handle is AutoCloseable; a java.lang.ref.Cleaner destroys the
+ *     ones never closed (no finalize()).
+ *   - strings cross as UTF-8 byte arrays (JNI's "modified UTF-8" would mangle
+ *     characters outside the BMP and NUL).
+ *   - Client.setEventListener: events reach Java on the library's thread
+ *     through a JNI trampoline.
+ */
+
+%include <enums.swg>
+%javaconst(1);
+
+%pragma(java) moduleclassmodifiers="final class"
+%pragma(java) jniclassclassmodifiers="final class"
+%pragma(java) jniclasscode=%{
+  static {
+    NativeLibrary.load();
+  }
+%}
+
+/* ---- Names ----------------------------------------------------------------- */
+
+%rename("%(lowercamelcase)s", %$isfunction, %$ismember, %$not %$isconstructor, %$not %$isdestructor) "";
+/*
+ * Enum items lose their C prefix: Code.INVALID_ARGUMENT, ShardMode.CHUNK_FLAT.
+ * SWIG keeps C enum items in one scope, so where two enums would share a name
+ * one keeps more of its prefix: ShapeCheck.CHECK_STRICT (ShardMode.STRICT),
+ * ErrorReason.REASON_NEVER_CONNECTED (TaskState.NEVER_CONNECTED).
+ */
+%rename("%(strip:[TESSERA_])s", %$isenumitem) "";
+%rename("%(strip:[TESSERA_LOG_])s", %$isenumitem, match$parentNode$name="tessera_log_level") "";
+%rename("%(strip:[TESSERA_PLATFORM_])s", %$isenumitem, match$parentNode$name="tessera_platform") "";
+%rename("%(strip:[TESSERA_SHAPE_])s", %$isenumitem, match$parentNode$name="tessera_shape_check") "";
+%rename("%(strip:[TESSERA_KEY_MATCH_])s", %$isenumitem, match$parentNode$name="tessera_key_match") "";
+%rename("%(strip:[TESSERA_DISTRIBUTION_])s", %$isenumitem, match$parentNode$name="tessera_distribution_kind") "";
+%rename("%(strip:[TESSERA_DATASET_MODE_])s", %$isenumitem, match$parentNode$name="tessera_dataset_mode") "";
+%rename("%(strip:[TESSERA_DATASET_PLAN_])s", %$isenumitem, match$parentNode$name="tessera_dataset_plan_kind") "";
+%rename("%(strip:[TESSERA_SHARD_MODE_])s", %$isenumitem, match$parentNode$name="tessera_shard_mode") "";
+%rename("%(strip:[TESSERA_TRANSFER_])s", %$isenumitem, match$parentNode$name="tessera_transfer_locality") "";
+%rename("%(strip:[TESSERA_DTENSOR_MESH_])s", %$isenumitem, match$parentNode$name="tessera_dtensor_mesh_kind") "";
+%rename("%(strip:[TESSERA_EVENT_])s", %$isenumitem, match$parentNode$name="tessera_event_kind") "";
+%rename("%(strip:[TESSERA_TASK_])s", %$isenumitem, match$parentNode$name="tessera_task_state") "";
+
+/* ---- Errors ---------------------------------------------------------------- */
+
+%{
+#include <pthread.h>
+
+/* A Java byte[] holding `size` bytes at `data` (NULL data: null). */
+static jbyteArray tessera_java_bytes(JNIEnv* jenv, const void* data, size_t size) {
+  jbyteArray array;
+  if (data == NULL) return NULL;
+  if (size > 0x7fffffff) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "more than 2 GiB for a Java array");
+    return NULL;
+  }
+  array = (*jenv)->NewByteArray(jenv, (jsize)size);
+  if (array != NULL && size > 0) {
+    (*jenv)->SetByteArrayRegion(jenv, array, 0, (jsize)size, (const jbyte*)data);
+  }
+  return array;
+}
+
+static jbyteArray tessera_java_cstring(JNIEnv* jenv, const char* text) {
+  return text == NULL ? NULL : tessera_java_bytes(jenv, text, strlen(text));
+}
+
+/* Throws TesseraException.fromNative(code, utf8 message) and frees `error`. */
+static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
+  static jclass exception_class = NULL;
+  static jmethodID from_native = NULL;
+  jbyteArray message;
+  jthrowable exception;
+  if ((*jenv)->ExceptionCheck(jenv)) {
+    /* An earlier exception (out of memory converting a result) stands. */
+    tessera_error_destroy(error);
+    return;
+  }
+  if (exception_class == NULL) {
+    jclass local = (*jenv)->FindClass(jenv, "org/tessera/TesseraException");
+    if (local == NULL) {
+      tessera_error_destroy(error);
+      return;
+    }
+    from_native = (*jenv)->GetStaticMethodID(jenv, local, "fromNative",
+                                             "(I[B)Lorg/tessera/TesseraException;");
+    exception_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
+    (*jenv)->DeleteLocalRef(jenv, local);
+    if (from_native == NULL || exception_class == NULL) {
+      tessera_error_destroy(error);
+      return;
+    }
+  }
+  message = tessera_java_cstring(jenv, tessera_error_message(error));
+  exception = (jthrowable)(*jenv)->CallStaticObjectMethod(
+      jenv, exception_class, from_native, (jint)tessera_error_code(error), message);
+  tessera_error_destroy(error);
+  if (exception != NULL) (*jenv)->Throw(jenv, exception);
+}
+
+#define TESSERA_SWIG_RAISE(error) tessera_java_raise(jenv, (error))
+%}
+
+/* ---- Strings: UTF-8 byte[] (NUL-terminated by Utf8.encode) ------------------ */
+
+%typemap(jni) const char*, char* "jbyteArray"
+%typemap(jtype) const char*, char* "byte[]"
+%typemap(jstype) const char*, char* "String"
+%typemap(javain) const char*, char* "Utf8.encode($javainput)"
+%typemap(javaout) const char*, char* {
+    return Utf8.decode($jnicall);
+  }
+%typemap(in, noblock=1) const char* (char small[256], char* heap = NULL) {
+  $1 = NULL;
+  if ($input != NULL) {
+    jsize length = (*jenv)->GetArrayLength(jenv, $input);
+    if ((size_t)length <= sizeof(small)) {
+      $1 = small;
+    } else {
+      heap = (char*)malloc((size_t)length);
+      if (heap == NULL) {
+        SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "string argument");
+        return $null;
+      }
+      $1 = heap;
+    }
+    (*jenv)->GetByteArrayRegion(jenv, $input, 0, length, (jbyte*)$1);
+  }
+}
+%typemap(freearg, noblock=1) const char* { free(heap$argnum); }
+%typemap(out, noblock=1) const char*, char* { $result = tessera_java_cstring(jenv, $1); }
+
+/* ---- Arrays ------------------------------------------------------------------ */
+
+%typemap(jni) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) "jlongArray"
+%typemap(jtype) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) "long[]"
+%typemap(jstype) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) "long[]"
+%typemap(javain) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) "$javainput"
+%typemap(in, noblock=1) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  $1 = NULL;
+  $2 = 0;
+  if ($input != NULL) {
+    $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+    $1 = ($1_ltype)(*jenv)->GetLongArrayElements(jenv, $input, NULL);
+    if ($1 == NULL) return $null;
+  }
+}
+%typemap(freearg, noblock=1) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  if ($1 != NULL) (*jenv)->ReleaseLongArrayElements(jenv, $input, (jlong*)$1, JNI_ABORT);
+}
+
+%typemap(jni) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) "jbyteArray"
+%typemap(jtype) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) "byte[]"
+%typemap(jstype) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) "byte[]"
+%typemap(javain) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) "$javainput"
+%typemap(in, noblock=1) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) {
+  $1 = NULL;
+  $2 = 0;
+  if ($input != NULL) {
+    $2 = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+    $1 = ($1_ltype)(*jenv)->GetByteArrayElements(jenv, $input, NULL);
+    if ($1 == NULL) return $null;
+  }
+}
+%typemap(freearg, noblock=1) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) {
+  if ($1 != NULL) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
+}
+
+/* String[] -> byte[][] of NUL-terminated UTF-8 (Utf8.encodeAll); null entries stay NULL. */
+%typemap(jni) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "jobjectArray"
+%typemap(jtype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "byte[][]"
+%typemap(jstype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "String[]"
+%typemap(javain) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "Utf8.encodeAll($javainput)"
+%typemap(in, noblock=1) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT)
+    (char** strings = NULL, size_t count = 0) {
+  $1 = NULL;
+  $2 = 0;
+  if ($input != NULL) {
+    size_t i;
+    count = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+    strings = (char**)calloc(count == 0 ? 1 : count, sizeof(char*));
+    if (strings == NULL) {
+      SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "string array argument");
+      return $null;
+    }
+    for (i = 0; i < count; ++i) {
+      jbyteArray item = (jbyteArray)(*jenv)->GetObjectArrayElement(jenv, $input, (jsize)i);
+      if (item != NULL) {
+        jsize length = (*jenv)->GetArrayLength(jenv, item);
+        strings[i] = (char*)malloc(length == 0 ? 1 : (size_t)length);
+        if (strings[i] != NULL) {
+          (*jenv)->GetByteArrayRegion(jenv, item, 0, length, (jbyte*)strings[i]);
+        }
+        (*jenv)->DeleteLocalRef(jenv, item);
+        if (strings[i] == NULL) {
+          size_t j;
+          for (j = 0; j < i; ++j) free(strings[j]);
+          free(strings);
+          SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "string array argument");
+          return $null;
+        }
+      }
+    }
+    $1 = ($1_ltype)strings;
+    $2 = count;
+  }
+}
+%typemap(freearg, noblock=1) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) {
+  if (strings$argnum != NULL) {
+    size_t i;
+    for (i = 0; i < count$argnum; ++i) free(strings$argnum[i]);
+    free(strings$argnum);
+  }
+}
+
+/* ---- Results: buffers, text, int64 arrays, byte views ---------------------- */
+
+%typemap(jni) tessera_buffer* "jbyteArray"
+%typemap(jtype) tessera_buffer* "byte[]"
+%typemap(jstype) tessera_buffer* "byte[]"
+%typemap(javaout) tessera_buffer* {
+    return $jnicall;
+  }
+%typemap(out, noblock=1) tessera_buffer* {
+  $result = tessera_java_bytes(jenv, tessera_buffer_data($1), tessera_buffer_size($1));
+  tessera_buffer_destroy($1);
+}
+
+%typemap(jni) tessera_swig_text* "jbyteArray"
+%typemap(jtype) tessera_swig_text* "byte[]"
+%typemap(jstype) tessera_swig_text* "String"
+%typemap(javaout) tessera_swig_text* {
+    return Utf8.decode($jnicall);
+  }
+%typemap(out, noblock=1) tessera_swig_text* {
+  $result = tessera_java_bytes(jenv, tessera_buffer_data($1), tessera_buffer_size($1));
+  tessera_buffer_destroy($1);
+}
+
+%typemap(jni) tessera_swig_int64s "jlongArray"
+%typemap(jtype) tessera_swig_int64s "long[]"
+%typemap(jstype) tessera_swig_int64s "long[]"
+%typemap(javaout) tessera_swig_int64s {
+    return $jnicall;
+  }
+%typemap(out, noblock=1) tessera_swig_int64s {
+  $result = NULL;
+  if (tessera_swig_int64s_oom($1) || $1.size > 0x7fffffff) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "int64 array result");
+  } else {
+    $result = (*jenv)->NewLongArray(jenv, (jsize)$1.size);
+    if ($result != NULL && $1.size > 0) {
+      (*jenv)->SetLongArrayRegion(jenv, $result, 0, (jsize)$1.size, (const jlong*)$1.data);
+    }
+  }
+  free($1.data);
+}
+
+%typemap(jni) tessera_swig_bytes_view "jbyteArray"
+%typemap(jtype) tessera_swig_bytes_view "byte[]"
+%typemap(jstype) tessera_swig_bytes_view "byte[]"
+%typemap(javaout) tessera_swig_bytes_view {
+    return $jnicall;
+  }
+%typemap(out, noblock=1) tessera_swig_bytes_view {
+  $result = tessera_java_bytes(jenv, $1.data, $1.size);
+}
+
+/* ---- Handles: AutoCloseable, a Cleaner as the safety net ----------------- */
+
+%typemap(javainterfaces) SWIGTYPE "AutoCloseable"
+%typemap(javafinalize) SWIGTYPE ""
+%typemap(javabody) SWIGTYPE %{
+  private transient long swigCPtr;
+  protected transient boolean swigCMemOwn;
+  private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
+
+  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+    swigCMemOwn = cMemoryOwn;
+    swigCPtr = cPtr;
+    if (cMemoryOwn && cPtr != 0) {
+      swigCleanable = NativeCleaner.register(this, cPtr, $imclassname::delete_$javaclassname);
+    }
+  }
+
+  protected static long getCPtr($javaclassname obj) {
+    return (obj == null) ? 0 : obj.swigCPtr;
+  }
+
+  /** Releases the native object now; later calls see a closed handle (INVALID_ARGUMENT). */
+  @Override
+  public void close() {
+    delete();
+  }
+%}
+%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized") SWIGTYPE {
+    if (swigCleanable != null) {
+      swigCleanable.clean();
+      swigCleanable = null;
+    }
+    swigCPtr = 0;
+    swigCMemOwn = false;
+  }
+
+/* Object.equals/hashCode/toString from the C functions. */
+%typemap(javacode) Mesh %{
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Mesh && isEqual((Mesh) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(shape());
+  }
+
+  /** The mesh's dimensions. */
+  public long[] shape() {
+    long[] shape = new long[(int) rank()];
+    for (int i = 0; i < shape.length; ++i) shape[i] = dim(i);
+    return shape;
+  }
+
+  /** The mesh's axis names. */
+  public String[] axisNames() {
+    String[] names = new String[(int) rank()];
+    for (int i = 0; i < names.length; ++i) names[i] = axisName(i);
+    return names;
+  }
+%}
+%typemap(javacode) Layout %{
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Layout && isEqual((Layout) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(rank());
+  }
+%}
+
+/* ---- Events on a library thread --------------------------------------------- */
+
+%{
+/* One installed listener: a global reference and where to dispatch it. */
+typedef struct tessera_java_listener {
+  JavaVM* vm;
+  jobject listener;  /* global reference */
+  jclass dispatch_class;  /* global reference to org.tessera.EventDispatch */
+  jmethodID dispatch;
+  const tessera_client* client;
+  struct tessera_java_listener* next;
+} tessera_java_listener;
+
+/* Every listener installed on a live client; freed when its client is
+ * destroyed (a replaced one may still be running on the event thread). */
+static tessera_java_listener* tessera_java_listeners = NULL;
+static pthread_mutex_t tessera_java_listeners_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t tessera_java_thread_key;
+static pthread_once_t tessera_java_thread_key_once = PTHREAD_ONCE_INIT;
+
+/* Library threads attached to the JVM detach when they end. */
+static void tessera_java_detach(void* vm) { (*(JavaVM*)vm)->DetachCurrentThread((JavaVM*)vm); }
+static void tessera_java_make_thread_key(void) {
+  pthread_key_create(&tessera_java_thread_key, tessera_java_detach);
+}
+
+static JNIEnv* tessera_java_env(JavaVM* vm) {
+  JNIEnv* env = NULL;
+  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) == JNI_OK) return env;
+  if ((*vm)->AttachCurrentThreadAsDaemon(vm, (void**)&env, NULL) != JNI_OK) return NULL;
+  pthread_once(&tessera_java_thread_key_once, tessera_java_make_thread_key);
+  pthread_setspecific(tessera_java_thread_key, vm);
+  return env;
+}
+
+static void tessera_java_on_event(const tessera_event* event, void* user_data) {
+  tessera_java_listener* l = (tessera_java_listener*)user_data;
+  JNIEnv* env = tessera_java_env(l->vm);
+  jbyteArray message;
+  if (env == NULL) return;
+  message = tessera_java_cstring(env, tessera_event_message(event));
+  (*env)->CallStaticVoidMethod(env, l->dispatch_class, l->dispatch, l->listener,
+                               (jint)tessera_event_kind_of(event),
+                               (jlong)tessera_event_process_id(event),
+                               (jint)tessera_event_task_state(event),
+                               (jint)tessera_event_code(event), message,
+                               (jlong)tessera_event_generation(event),
+                               (jlong)tessera_event_version(event));
+  /* EventDispatch catches the listener's exceptions; anything left is dropped. */
+  if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+  if (message != NULL) (*env)->DeleteLocalRef(env, message);
+}
+
+static void tessera_java_free_listener(JNIEnv* env, tessera_java_listener* l) {
+  if (env != NULL) {
+    (*env)->DeleteGlobalRef(env, l->listener);
+    (*env)->DeleteGlobalRef(env, l->dispatch_class);
+  }
+  free(l);
+}
+
+/* Destroys the client (its event thread stops), then its listeners. */
+static void tessera_java_client_destroy(tessera_client* client) {
+  tessera_java_listener** link;
+  tessera_java_listener* released = NULL;
+  if (client == NULL) return;
+  pthread_mutex_lock(&tessera_java_listeners_lock);
+  link = &tessera_java_listeners;
+  while (*link != NULL) {
+    tessera_java_listener* l = *link;
+    if (l->client == client) {
+      *link = l->next;
+      l->next = released;
+      released = l;
+    } else {
+      link = &l->next;
+    }
+  }
+  pthread_mutex_unlock(&tessera_java_listeners_lock);
+  tessera_client_destroy(client);
+  while (released != NULL) {
+    tessera_java_listener* next = released->next;
+    tessera_java_free_listener(tessera_java_env(released->vm), released);
+    released = next;
+  }
+}
+#define TESSERA_SWIG_CLIENT_DESTROY(client) tessera_java_client_destroy(client)
+%}
+
+#if !defined(TESSERA_SWIG_NO_CLUSTER)
+%typemap(jstype) jobject listener "EventListener"
+%typemap(javain) jobject listener "$javainput"
+%typemap(in, numinputs=0, noblock=1) JNIEnv* jenv { $1 = jenv; }
+%javamethodmodifiers Client::set_event_listener_native "private";
+%extend Client {
+  /* Installs `listener` (an EventListener; null removes it). */
+  void set_event_listener_native(JNIEnv* jenv, jobject listener, tessera_error** out_error) {
+    tessera_java_listener* l;
+    jclass local;
+    if (listener == NULL) {
+      tessera_client_set_event_callback($self, NULL, NULL, out_error);
+      return;
+    }
+    l = (tessera_java_listener*)calloc(1, sizeof(*l));
+    if (l == NULL) return;
+    (*jenv)->GetJavaVM(jenv, &l->vm);
+    local = (*jenv)->FindClass(jenv, "org/tessera/EventDispatch");
+    if (local == NULL) {
+      free(l);
+      return;
+    }
+    l->dispatch = (*jenv)->GetStaticMethodID(jenv, local, "dispatch",
+                                             "(Lorg/tessera/EventListener;IJII[BJJ)V");
+    if (l->dispatch == NULL) {
+      (*jenv)->DeleteLocalRef(jenv, local);
+      free(l);
+      return;
+    }
+    l->dispatch_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
+    (*jenv)->DeleteLocalRef(jenv, local);
+    l->listener = (*jenv)->NewGlobalRef(jenv, listener);
+    l->client = $self;
+    if (!tessera_client_set_event_callback($self, tessera_java_on_event, l, out_error)) {
+      tessera_java_free_listener(jenv, l);
+      return;
+    }
+    pthread_mutex_lock(&tessera_java_listeners_lock);
+    l->next = tessera_java_listeners;
+    tessera_java_listeners = l;
+    pthread_mutex_unlock(&tessera_java_listeners_lock);
+  }
+}
+%typemap(javacode) Client %{
+  /**
+   * Installs `listener` (null removes it). It runs on a library thread, one
+   * event at a time; while one is installed, nextEvent() receives nothing.
+   */
+  public void setEventListener(EventListener listener) {
+    setEventListenerNative(listener);
+  }
+%}
+#endif
