@@ -107,7 +107,7 @@ Worker::Worker(std::string label, const std::vector<std::string>& args, const st
 }
 
 Worker::~Worker() {
-  if (!reaped_) {
+  if (!reaped_ && pid_ > 0) {
     kill(pid_, SIGKILL);
     kill(pid_, SIGCONT);
     int status = 0;
@@ -162,7 +162,7 @@ std::optional<StepResult> Worker::WaitResult(int index, int64_t timeout_ms) {
 }
 
 std::optional<int> Worker::WaitExit(int64_t timeout_ms) {
-  if (reaped_) return exit_code_;
+  if (reaped_ || pid_ <= 0) return exit_code_;
   Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
   // Bounded: polls every 10 ms until the deadline.
   for (;;) {
@@ -186,7 +186,7 @@ std::optional<int> Worker::WaitExit(int64_t timeout_ms) {
 }
 
 void Worker::Signal(int signal) {
-  if (!reaped_) kill(pid_, signal);
+  if (!reaped_ && pid_ > 0) kill(pid_, signal);
 }
 
 std::vector<std::string> Worker::Lines() {
