@@ -158,6 +158,22 @@ absl::StatusOr<NvmlGpu> ReadNvmlGpu(const NvmlFunctions& nvml, unsigned int inde
   return gpu;
 }
 
+// Every GPU, between nvmlInit and nvmlShutdown.
+absl::StatusOr<std::vector<NvmlGpu>> ReadInitializedNvml(const NvmlFunctions& nvml) {
+  unsigned int count = 0;
+  if (absl::Status s = NvmlCall(nvml, nvml.device_get_count(&count), "nvmlDeviceGetCount_v2");
+      !s.ok()) {
+    return s;
+  }
+  std::vector<NvmlGpu> gpus;
+  for (unsigned int i = 0; i < count; ++i) {
+    auto gpu = ReadNvmlGpu(nvml, i);
+    if (!gpu.ok()) return gpu.status();
+    gpus.push_back(*std::move(gpu));
+  }
+  return gpus;
+}
+
 bool Complete(const NvmlFunctions& f) {
   return f.init && f.shutdown && f.device_get_count && f.device_get_handle_by_index &&
          f.device_get_name && f.device_get_uuid && f.device_get_memory_info &&
@@ -327,21 +343,7 @@ absl::StatusOr<std::vector<NvmlGpu>> ReadNvmlGpus(const NvmlFunctions& nvml) {
     return absl::FailedPreconditionError("NVML function table is incomplete");
   }
   if (absl::Status s = NvmlCall(nvml, nvml.init(), "nvmlInit_v2"); !s.ok()) return s;
-  unsigned int count = 0;
-  absl::StatusOr<std::vector<NvmlGpu>> result =
-      NvmlCall(nvml, nvml.device_get_count(&count), "nvmlDeviceGetCount_v2");
-  if (result.status().ok()) {
-    std::vector<NvmlGpu> gpus;
-    for (unsigned int i = 0; i < count && result.status().ok(); ++i) {
-      auto gpu = ReadNvmlGpu(nvml, i);
-      if (gpu.ok()) {
-        gpus.push_back(*std::move(gpu));
-      } else {
-        result = gpu.status();
-      }
-    }
-    if (result.status().ok()) result = std::move(gpus);
-  }
+  absl::StatusOr<std::vector<NvmlGpu>> result = ReadInitializedNvml(nvml);
   // Init and shutdown pair up (NVML counts them); a failing shutdown loses nothing.
   (void)nvml.shutdown();
   return result;

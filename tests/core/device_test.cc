@@ -2,10 +2,15 @@
 // through TESSERA_CPU_DEVICE_COUNT and an installed job-wide list.
 #include "core/device.h"
 
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/device_discovery.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/testing.h"
@@ -264,6 +269,323 @@ TEST_F(GlobalDevicesTest, NulloptReturnsToLocalDiscovery) {
   SetGlobalDevices(std::vector<Device>{MakeDevice(0, Platform::kGpu, 0, 0)});
   SetGlobalDevices(std::nullopt);
   EXPECT_THAT(Unwrap(ListDevices()), ElementsAre(Cpu(0), Cpu(1)));
+}
+
+// ---------------------------------------------------------------------------
+// Local discovery providers (core/device_discovery.h).
+
+LocalDeviceInfo Info(Platform platform, int64_t ordinal, std::string kind,
+                     std::string physical_id = "", int64_t memory = 0, std::string pci = "") {
+  return LocalDeviceInfo{platform, ordinal, std::move(kind), std::move(physical_id), memory,
+                         std::move(pci)};
+}
+
+TEST(ParseDeviceListSpecTest, EmptySpecIsAnEmptyList) {
+  EXPECT_THAT(Unwrap(ParseDeviceListSpec("")), IsEmpty());
+}
+
+TEST(ParseDeviceListSpecTest, CountShorthandGivesConsecutiveOrdinals) {
+  EXPECT_THAT(Unwrap(ParseDeviceListSpec("gpu*3")),
+              ElementsAre(Info(Platform::kGpu, 0, "gpu"), Info(Platform::kGpu, 1, "gpu"),
+                          Info(Platform::kGpu, 2, "gpu")));
+}
+
+TEST(ParseDeviceListSpecTest, ReadsKindPhysicalIdAndMemory) {
+  EXPECT_THAT(Unwrap(ParseDeviceListSpec("gpu:NVIDIA H100 80GB HBM3:GPU-abc:85520809984")),
+              ElementsAre(Info(Platform::kGpu, 0, "NVIDIA H100 80GB HBM3", "GPU-abc",
+                               85520809984)));
+}
+
+TEST(ParseDeviceListSpecTest, OrdinalsCountPerPlatform) {
+  EXPECT_THAT(Unwrap(ParseDeviceListSpec("gpu,cpu,CUDA,tpu")),
+              ElementsAre(Info(Platform::kGpu, 0, "gpu"), Info(Platform::kCpu, 0, "cpu"),
+                          Info(Platform::kGpu, 1, "gpu"), Info(Platform::kTpu, 0, "tpu")));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsAnUnknownPlatformNamingTheEntry) {
+  EXPECT_THAT(ParseDeviceListSpec("gpu,xpu*2"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variable TESSERA_DEVICES entry 1 'xpu*2': platform 'xpu' is "
+                       "unknown; expected cpu, gpu (or cuda) or tpu"));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsABadCount) {
+  EXPECT_THAT(ParseDeviceListSpec("gpu*0"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variable TESSERA_DEVICES entry 0 'gpu*0': count '0' is not a "
+                       "device count; expected '*' and an integer from 1 to 1048576"));
+  EXPECT_THAT(ParseDeviceListSpec("gpu*"), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                    HasSubstr("count '' is not a device count")));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsAPhysicalIdOnSeveralDevices) {
+  EXPECT_THAT(ParseDeviceListSpec("gpu*2:A100:GPU-1"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variable TESSERA_DEVICES entry 0 'gpu*2:A100:GPU-1': a "
+                       "physical id names one device, but the count is 2"));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsANonNumericMemory) {
+  EXPECT_THAT(ParseDeviceListSpec("gpu:A100:GPU-1:80GB"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variable TESSERA_DEVICES entry 0 'gpu:A100:GPU-1:80GB': "
+                       "memory '80GB' is not a size; expected decimal bytes below 2^63"));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsTooManyFields) {
+  EXPECT_THAT(ParseDeviceListSpec("gpu:a:b:1:extra"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("entry 0 'gpu:a:b:1:extra': too many ':'")));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsAnEmptyEntry) {
+  EXPECT_THAT(ParseDeviceListSpec("gpu,,gpu"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("entry 1 '': platform '' is unknown")));
+}
+
+TEST(DiscoverLocalTest, ExplicitListGivesAcceleratorsThenTheCpuProvidersDevices) {
+  ScopedCpuDevices cpus(2);
+  ScopedEnv devices("TESSERA_DEVICES", "gpu*2");
+  const LocalDiscovery found = Unwrap(DiscoverLocal());
+  EXPECT_EQ(found.provider, DiscoveryProvider::kExplicit);
+  EXPECT_THAT(found.devices,
+              ElementsAre(Info(Platform::kGpu, 0, "gpu"), Info(Platform::kGpu, 1, "gpu"),
+                          Info(Platform::kCpu, 0, "cpu"), Info(Platform::kCpu, 1, "cpu")));
+}
+
+TEST(DiscoverLocalTest, ExplicitCpuEntriesReplaceTheCpuProvider) {
+  ScopedCpuDevices cpus(4);
+  ScopedEnv devices("TESSERA_DEVICES", "cpu:host,gpu");
+  EXPECT_THAT(Unwrap(DiscoverLocalDevices()),
+              ElementsAre(Info(Platform::kGpu, 0, "gpu"), Info(Platform::kCpu, 0, "host")));
+}
+
+TEST(DiscoverLocalTest, EmptyExplicitListMeansNoAccelerators) {
+  ScopedCpuDevices cpus(1);
+  ScopedEnv devices("TESSERA_DEVICES", "");
+  const LocalDiscovery found = Unwrap(DiscoverLocal());
+  EXPECT_EQ(found.provider, DiscoveryProvider::kExplicit);
+  EXPECT_THAT(found.devices, ElementsAre(Info(Platform::kCpu, 0, "cpu")));
+}
+
+TEST(DiscoverLocalTest, MalformedExplicitListFailsListDevices) {
+  ScopedEnv devices("TESSERA_DEVICES", "gpu*x");
+  EXPECT_THAT(ListDevices(), StatusIs(absl::StatusCode::kInvalidArgument,
+                                      HasSubstr("TESSERA_DEVICES entry 0 'gpu*x'")));
+}
+
+TEST(DiscoverLocalTest, ListDevicesPrefersDiscoveredAccelerators) {
+  ScopedCpuDevices cpus(3);
+  ScopedEnv devices("TESSERA_DEVICES", "gpu*2");
+  EXPECT_THAT(Unwrap(ListDevices()), ElementsAre(MakeDevice(0, Platform::kGpu, 0, 0),
+                                                 MakeDevice(1, Platform::kGpu, 0, 1)));
+  EXPECT_EQ(Unwrap(GetDeviceCount("cpu")), 3);
+}
+
+TEST(DiscoveryProviderNameTest, NamesEachProvider) {
+  EXPECT_EQ(DiscoveryProviderName(DiscoveryProvider::kExplicit), "explicit");
+  EXPECT_EQ(DiscoveryProviderName(DiscoveryProvider::kNvml), "nvml");
+  EXPECT_EQ(DiscoveryProviderName(DiscoveryProvider::kCpu), "cpu");
+}
+
+// CUDA_VISIBLE_DEVICES (CUDA's rule) over three GPUs.
+std::vector<NvmlGpu> ThreeGpus() {
+  return {NvmlGpu{"A100", "GPU-aaaa1111", "00000000:01:00.0", 100},
+          NvmlGpu{"A100", "GPU-aaaa2222", "00000000:02:00.0", 100},
+          NvmlGpu{"A100", "GPU-bbbb3333", "00000000:03:00.0", 100}};
+}
+
+TEST(CudaVisibleDevicesTest, UnsetKeepsEveryGpuInOrder) {
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), nullptr), ElementsAre(0, 1, 2));
+}
+
+TEST(CudaVisibleDevicesTest, IndicesSelectAndReorder) {
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "2, 0"), ElementsAre(2, 0));
+}
+
+TEST(CudaVisibleDevicesTest, EmptyValueHidesEveryGpuWithoutAStopEntry) {
+  std::string stopped = "unchanged";
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "", &stopped), IsEmpty());
+  EXPECT_EQ(stopped, "");
+}
+
+TEST(CudaVisibleDevicesTest, InvalidIndexEndsTheList) {
+  std::string stopped;
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "1,7,0", &stopped), ElementsAre(1));
+  EXPECT_EQ(stopped, "7");
+}
+
+TEST(CudaVisibleDevicesTest, NegativeIndexEndsTheList) {
+  std::string stopped;
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "0,-1,2", &stopped), ElementsAre(0));
+  EXPECT_EQ(stopped, "-1");
+}
+
+TEST(CudaVisibleDevicesTest, UniqueUuidPrefixSelectsAGpu) {
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "GPU-bbbb,GPU-aaaa1111"), ElementsAre(2, 0));
+}
+
+TEST(CudaVisibleDevicesTest, AmbiguousUuidPrefixEndsTheList) {
+  std::string stopped;
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "2,GPU-aaaa", &stopped), ElementsAre(2));
+  EXPECT_EQ(stopped, "GPU-aaaa");
+}
+
+TEST(CudaVisibleDevicesTest, RepeatedGpuEndsTheList) {
+  std::string stopped;
+  EXPECT_THAT(ApplyCudaVisibleDevices(ThreeGpus(), "0,GPU-aaaa1,1", &stopped), ElementsAre(0));
+  EXPECT_EQ(stopped, "GPU-aaaa1");
+}
+
+// A fake NVML with two GPUs; `fail_*` make single calls fail.
+struct FakeNvml {
+  static inline int init_result = 0;
+  static inline int name_result = 0;
+  static inline int inits = 0;
+  static inline int shutdowns = 0;
+  static void Reset() { init_result = name_result = inits = shutdowns = 0; }
+
+  static int Init() { ++inits; return init_result; }
+  static int Shutdown() { ++shutdowns; return 0; }
+  static const char* ErrorString(int code) {
+    return code == 9 ? "Driver Not Loaded" : "Unknown Error";
+  }
+  static int Count(unsigned int* count) { *count = 2; return 0; }
+  static int Handle(unsigned int index, void** handle) {
+    *handle = reinterpret_cast<void*>(static_cast<uintptr_t>(index + 1));
+    return 0;
+  }
+  static unsigned Index(void* handle) {
+    return static_cast<unsigned>(reinterpret_cast<uintptr_t>(handle)) - 1;
+  }
+  static int Name(void* handle, char* out, unsigned int size) {
+    if (name_result != 0) return name_result;
+    std::snprintf(out, size, "NVIDIA H100 80GB HBM3 #%u", Index(handle));
+    return 0;
+  }
+  static int Uuid(void* handle, char* out, unsigned int size) {
+    std::snprintf(out, size, "GPU-%u0000000-1111", Index(handle));
+    return 0;
+  }
+  static int Memory(void* handle, unsigned long long* memory) {
+    memory[0] = 85520809984ULL + Index(handle);
+    memory[1] = memory[2] = 0;
+    return 0;
+  }
+  static int Pci(void* handle, void* pci) {
+    // nvmlPciInfo_t: 16-byte legacy id, five unsigned ints, then the 32-byte bus id.
+    char* bus_id = static_cast<char*>(pci) + 16 + 5 * sizeof(unsigned int);
+    std::snprintf(bus_id, 32, "00000000:%02u:00.0", 0x17 + Index(handle));
+    return 0;
+  }
+  static NvmlFunctions Functions() {
+    NvmlFunctions f;
+    f.init = &Init;
+    f.shutdown = &Shutdown;
+    f.error_string = &ErrorString;
+    f.device_get_count = &Count;
+    f.device_get_handle_by_index = &Handle;
+    f.device_get_name = &Name;
+    f.device_get_uuid = &Uuid;
+    f.device_get_memory_info = &Memory;
+    f.device_get_pci_info = &Pci;
+    return f;
+  }
+  static absl::StatusOr<NvmlFunctions> Loader() { return Functions(); }
+  static absl::StatusOr<NvmlFunctions> MissingLoader() {
+    return absl::UnavailableError("libnvidia-ml.so.1 could not be loaded: not here");
+  }
+};
+
+class NvmlTest : public ::testing::Test {
+ protected:
+  void SetUp() override { FakeNvml::Reset(); }
+  void TearDown() override { SetNvmlLoaderForTesting(nullptr); }
+};
+
+TEST_F(NvmlTest, ReadsNamesUuidsMemoryAndPciBusIds) {
+  const std::vector<NvmlGpu> gpus = Unwrap(ReadNvmlGpus(FakeNvml::Functions()));
+  ASSERT_THAT(gpus, SizeIs(2));
+  EXPECT_EQ(gpus[1].name, "NVIDIA H100 80GB HBM3 #1");
+  EXPECT_EQ(gpus[1].uuid, "GPU-10000000-1111");
+  EXPECT_EQ(gpus[1].memory_bytes, 85520809985);
+  EXPECT_EQ(gpus[1].pci_bus_id, "00000000:24:00.0");
+  EXPECT_EQ(FakeNvml::inits, 1);
+  EXPECT_EQ(FakeNvml::shutdowns, 1);
+}
+
+TEST_F(NvmlTest, FailingInitNamesTheCallAndNvmlsText) {
+  FakeNvml::init_result = 9;
+  EXPECT_THAT(ReadNvmlGpus(FakeNvml::Functions()),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "nvmlInit_v2 failed: Driver Not Loaded"));
+}
+
+TEST_F(NvmlTest, FailingDeviceCallNamesTheGpuAndStillShutsDown) {
+  FakeNvml::name_result = 999;
+  EXPECT_THAT(ReadNvmlGpus(FakeNvml::Functions()),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       "nvmlDeviceGetName (GPU 0) failed: Unknown Error"));
+  EXPECT_EQ(FakeNvml::shutdowns, 1);
+}
+
+TEST_F(NvmlTest, IncompleteTableIsAnError) {
+  NvmlFunctions f = FakeNvml::Functions();
+  f.device_get_uuid = nullptr;
+  EXPECT_THAT(ReadNvmlGpus(f), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                        "NVML function table is incomplete"));
+}
+
+TEST_F(NvmlTest, DiscoveryReportsNvmlGpusThenCpus) {
+  ScopedCpuDevices cpus(1);
+  ScopedEnv explicit_list("TESSERA_DEVICES", std::nullopt);
+  ScopedEnv visible("CUDA_VISIBLE_DEVICES", std::nullopt);
+  SetNvmlLoaderForTesting(&FakeNvml::Loader);
+  const LocalDiscovery found = Unwrap(DiscoverLocal());
+  EXPECT_EQ(found.provider, DiscoveryProvider::kNvml);
+  EXPECT_EQ(found.nvml_unavailable_reason, "");
+  EXPECT_THAT(found.devices,
+              ElementsAre(Info(Platform::kGpu, 0, "NVIDIA H100 80GB HBM3 #0", "GPU-00000000-1111",
+                               85520809984, "00000000:23:00.0"),
+                          Info(Platform::kGpu, 1, "NVIDIA H100 80GB HBM3 #1", "GPU-10000000-1111",
+                               85520809985, "00000000:24:00.0"),
+                          Info(Platform::kCpu, 0, "cpu")));
+}
+
+TEST_F(NvmlTest, CudaVisibleDevicesRenumbersTheVisibleGpus) {
+  ScopedCpuDevices cpus(1);
+  ScopedEnv explicit_list("TESSERA_DEVICES", std::nullopt);
+  ScopedEnv visible("CUDA_VISIBLE_DEVICES", "GPU-1");
+  SetNvmlLoaderForTesting(&FakeNvml::Loader);
+  const std::vector<LocalDeviceInfo> found = Unwrap(DiscoverLocalDevices());
+  ASSERT_THAT(found, SizeIs(2));
+  EXPECT_EQ(found[0].physical_id, "GPU-10000000-1111");
+  EXPECT_EQ(found[0].local_ordinal, 0);
+}
+
+TEST_F(NvmlTest, MissingNvmlMeansNoGpusWithTheReasonLogged) {
+  ScopedCpuDevices cpus(1);
+  ScopedEnv explicit_list("TESSERA_DEVICES", std::nullopt);
+  testing::ScopedLogCapture logs;
+  SetNvmlLoaderForTesting(&FakeNvml::MissingLoader);
+  const LocalDiscovery found = Unwrap(DiscoverLocal());
+  EXPECT_EQ(found.provider, DiscoveryProvider::kCpu);
+  EXPECT_EQ(found.nvml_unavailable_reason, "libnvidia-ml.so.1 could not be loaded: not here");
+  EXPECT_THAT(found.devices, ElementsAre(Info(Platform::kCpu, 0, "cpu")));
+  EXPECT_THAT(logs.entries(),
+              ElementsAre(std::make_pair(
+                  LogLevel::kInfo, "No NVIDIA GPUs: libnvidia-ml.so.1 could not be loaded: not here")));
+}
+
+TEST_F(NvmlTest, HiddenGpusAreReportedAsTheReason) {
+  ScopedCpuDevices cpus(1);
+  ScopedEnv explicit_list("TESSERA_DEVICES", std::nullopt);
+  ScopedEnv visible("CUDA_VISIBLE_DEVICES", "");
+  SetNvmlLoaderForTesting(&FakeNvml::Loader);
+  const LocalDiscovery found = Unwrap(DiscoverLocal());
+  EXPECT_EQ(found.provider, DiscoveryProvider::kCpu);
+  EXPECT_EQ(found.nvml_unavailable_reason, "CUDA_VISIBLE_DEVICES='' hides every GPU");
 }
 
 }  // namespace
