@@ -67,6 +67,10 @@
 #define SWIGWORDSIZE64
 #endif
 %include <stdint.i>
+/* ...but C `long` is 32-bit in SWIG's Java and C# maps (int): 64-bit integers
+ * take the `long long` typemaps (Java long, C# long, Go int64). */
+%apply long long { int64_t };
+%apply unsigned long long { uint64_t };
 
 /* ---- 2. Whitelist --------------------------------------------------------- */
 
