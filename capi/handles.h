@@ -7,6 +7,7 @@
 #ifndef TESSERA_CAPI_HANDLES_H_
 #define TESSERA_CAPI_HANDLES_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -20,9 +21,25 @@
 #include "core/mesh.h"
 #include "tessera/tessera.h"
 
+namespace tessera::capi {
+
+// A cluster error's structured detail (core/cluster/error_detail.h), copied
+// out of the status so tessera_error_* accessors need no protobuf.
+struct ErrorDetail {
+  int32_t reason = 0;  // tessera_error_reason
+  int64_t source_process = -1;
+  std::vector<int64_t> missing;
+  std::vector<int32_t> missing_states;  // tessera_task_state
+  std::vector<std::string> missing_waiting_at;
+  std::vector<int64_t> arrived;
+};
+
+}  // namespace tessera::capi
+
 struct tessera_error {
   tessera_code code;
   std::string message;
+  tessera::capi::ErrorDetail detail = {};
 };
 
 // std::string keeps a NUL after its bytes, which tessera_buffer_data promises.

@@ -28,6 +28,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "core/cluster/cluster_config.h"
+#include "core/cluster/coordinator_server.h"
 #include "core/device.h"
 #include "tessera/v1/coordinator.pb.h"
 
@@ -36,8 +37,6 @@ class Channel;
 }  // namespace grpc
 
 namespace tessera::cluster {
-
-class CoordinatorServer;
 
 // The protocol version every Header carries (coordinator.proto).
 inline constexpr uint32_t kProtocolVersion = 1;

@@ -1,0 +1,71 @@
+// tessera/client.h: the structured detail of cluster errors (reason, source
+// process, arrived and missing processes), read without parsing messages.
+#include "capi/handles.h"
+#include "tessera/client.h"
+#include "tessera/v1/coordinator.pb.h"
+
+namespace {
+
+namespace v1 = tessera::v1;
+
+// The C enums carry the protobuf numbers unchanged.
+static_assert(static_cast<int>(TESSERA_REASON_JOB_FAILED) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_JOB_FAILED));
+static_assert(static_cast<int>(TESSERA_REASON_COORDINATOR_LOST) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_COORDINATOR_LOST));
+static_assert(static_cast<int>(TESSERA_REASON_BARRIER_FAILED) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_BARRIER_FAILED));
+static_assert(static_cast<int>(TESSERA_REASON_DUPLICATE_PROCESS) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_DUPLICATE_PROCESS));
+static_assert(static_cast<int>(TESSERA_REASON_SUPERSEDED) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_SUPERSEDED));
+static_assert(static_cast<int>(TESSERA_REASON_WRONG_JOB) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_WRONG_JOB));
+static_assert(static_cast<int>(TESSERA_REASON_AUTHENTICATION) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_AUTHENTICATION));
+static_assert(static_cast<int>(TESSERA_REASON_NEVER_CONNECTED) == static_cast<int>(v1::CoordinatorErrorDetail::REASON_NEVER_CONNECTED));
+static_assert(static_cast<int>(TESSERA_TASK_NEVER_CONNECTED) == static_cast<int>(v1::TASK_STATE_NEVER_CONNECTED));
+static_assert(static_cast<int>(TESSERA_TASK_PENDING) == static_cast<int>(v1::TASK_STATE_PENDING));
+static_assert(static_cast<int>(TESSERA_TASK_RUNNING) == static_cast<int>(v1::TASK_STATE_RUNNING));
+static_assert(static_cast<int>(TESSERA_TASK_DISCONNECTED) == static_cast<int>(v1::TASK_STATE_DISCONNECTED));
+static_assert(static_cast<int>(TESSERA_TASK_FAILED) == static_cast<int>(v1::TASK_STATE_FAILED));
+
+bool InRange(const tessera_error* error, size_t index) {
+  return error != nullptr && index < error->detail.missing.size();
+}
+
+}  // namespace
+
+tessera_error_reason tessera_error_reason_of(const tessera_error* error) noexcept {
+  if (error == nullptr) return TESSERA_REASON_NONE;
+  const int32_t reason = error->detail.reason;
+  if (reason < TESSERA_REASON_NONE || reason > TESSERA_REASON_NEVER_CONNECTED) return TESSERA_REASON_NONE;
+  return static_cast<tessera_error_reason>(reason);
+}
+
+int64_t tessera_error_source_process(const tessera_error* error) noexcept {
+  return error == nullptr ? -1 : error->detail.source_process;
+}
+
+size_t tessera_error_missing_count(const tessera_error* error) noexcept {
+  return error == nullptr ? 0 : error->detail.missing.size();
+}
+
+int64_t tessera_error_missing_process(const tessera_error* error, size_t index) noexcept {
+  return InRange(error, index) ? error->detail.missing[index] : -1;
+}
+
+tessera_task_state tessera_error_missing_state(const tessera_error* error, size_t index) noexcept {
+  if (!InRange(error, index)) return TESSERA_TASK_NEVER_CONNECTED;
+  const int32_t state = error->detail.missing_states[index];
+  if (state < TESSERA_TASK_NEVER_CONNECTED || state > TESSERA_TASK_FAILED) {
+    return TESSERA_TASK_NEVER_CONNECTED;
+  }
+  return static_cast<tessera_task_state>(state);
+}
+
+const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index) noexcept {
+  return InRange(error, index) ? error->detail.missing_waiting_at[index].c_str() : "";
+}
+
+size_t tessera_error_arrived_count(const tessera_error* error) noexcept {
+  return error == nullptr ? 0 : error->detail.arrived.size();
+}
+
+int64_t tessera_error_arrived_process(const tessera_error* error, size_t index) noexcept {
+  if (error == nullptr || index >= error->detail.arrived.size()) return -1;
+  return error->detail.arrived[index];
+}
