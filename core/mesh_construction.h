@@ -1,0 +1,173 @@
+// Mesh construction over the (global) device list, the way each framework
+// builds its meshes: JAX's make_mesh / create_device_mesh /
+// create_hybrid_device_mesh (sharding.md §2.6), TF DTensor's create_mesh /
+// create_distributed_mesh (dtensor.md §4), and PyTorch's DeviceMesh slicing,
+// flattening, coordinates and local ranks (sharding.md §4.1).
+//
+// Errors are INVALID_ARGUMENT unless stated; where the framework has a
+// message ours is the same text (JAX's InvalidMesh/ValueError texts, DTensor's
+// ValueErrors, PyTorch's KeyErrors), so users can search for it.
+//
+// Not here: TPU physical-topology placement by chip coordinates (JAX's
+// _create_device_mesh_for_nd_torus, S41): Device has no coordinates. The
+// TPU v2/v3 tray ring (S39) needs only the device kind and is supported.
+#ifndef TESSERA_CORE_MESH_CONSTRUCTION_H_
+#define TESSERA_CORE_MESH_CONSTRUCTION_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "core/device.h"
+#include "core/formats/dtensor_text.h"
+#include "core/mesh.h"
+
+namespace tessera {
+
+// ---------------------------------------------------------------- JAX
+
+// JAX's create_device_mesh: `devices` in mesh order (row-major) for `shape`.
+// `device_kind` is JAX's devices[-1].device_kind: "TPU v2" and "TPU v3"
+// apply the tray ring (S39); otherwise GPU devices are sorted by global id
+// (XLA numbers them process by process, so each process's devices stay
+// together) and other platforms keep their order, stably grouped by process.
+// Errors: a dimension < 1 ("`mesh_shape` passed to `create_device_mesh`
+// should be a sequence of positive ints, got (2, 0)"), and "Number of devices
+// 6 must equal the product of mesh_shape (2, 4)".
+absl::StatusOr<std::vector<Device>> CreateDeviceMesh(absl::Span<const int64_t> shape,
+                                                     std::vector<Device> devices,
+                                                     absl::string_view device_kind = "");
+
+// JAX's make_mesh: the first prod(shape) of `devices` (nullopt: ListDevices())
+// through CreateDeviceMesh, as a DeviceMesh. Fewer devices fail with "Number
+// of devices 6 must be >= the product of mesh_shape (2, 4)"; then
+// DeviceMesh::Create's checks apply.
+absl::StatusOr<MeshPtr> MakeMesh(std::vector<int64_t> shape, std::vector<std::string> axis_names,
+                                 std::optional<std::vector<Device>> devices = std::nullopt,
+                                 absl::string_view device_kind = "");
+
+struct HybridMeshOptions {
+  // JAX's should_sort_granules_by_key: granules ordered by process index;
+  // false keeps the order in which each process first appears.
+  bool sort_granules_by_key = true;
+  std::string device_kind;  // as CreateDeviceMesh's
+};
+
+// JAX's create_hybrid_device_mesh with process_is_granule=True (Device has
+// no slice index, so a granule is a process): one CreateDeviceMesh(mesh_shape)
+// per process, placed in the grid arange(granules).reshape(dcn_mesh_shape);
+// the result has shape mesh_shape[i] * dcn_mesh_shape[i]. Errors: lengths
+// that differ ("mesh_shape (2, 2) and dcn_mesh_shape (2,) must have the same
+// length"), "Number of slices 2 must equal the product of dcn_mesh_shape
+// (1, 1)", CreateDeviceMesh's errors per granule, then DeviceMesh::Create's.
+// `devices` nullopt means ListDevices().
+absl::StatusOr<MeshPtr> MakeHybridMesh(std::vector<int64_t> mesh_shape,
+                                       std::vector<int64_t> dcn_mesh_shape,
+                                       std::vector<std::string> axis_names,
+                                       std::optional<std::vector<Device>> devices = std::nullopt,
+                                       const HybridMeshOptions& options = {});
+
+// ------------------------------------------------------------ TF DTensor
+
+// DTensor's config.local_devices(device_type, for_client_id): one
+// "/job:<job>/replica:0/task:<client>/device:<TYPE>:<i>" per device this
+// process has of that type (ListDevices filtered to this process). The job
+// is "localhost" with one client, else "worker"; `client_id` nullopt means
+// this process. `device_type` is case-insensitive; another than CPU, GPU or
+// TPU fails with "Device type XPU is not CPU, GPU, or TPU.".
+absl::StatusOr<std::vector<std::string>> DTensorLocalDevices(
+    absl::string_view device_type, std::optional<int64_t> client_id = std::nullopt);
+
+struct DTensorCreateMeshOptions {
+  // nullopt: [("x", number of devices)]; one dim of size -1 takes them all.
+  std::optional<std::vector<DTensorMeshDim>> dims;
+  std::string name;
+  // "CPU:0", "/device:GPU:1", "/job:localhost/replica:0/task:0/device:CPU:0";
+  // nullopt: DTensorLocalDevices(device_type or "CPU").
+  std::optional<std::vector<std::string>> devices;
+  std::string device_type;  // "" = the type of devices[0]
+  bool use_xla_spmd = false;
+};
+
+// DTensor's create_mesh (single client): global ids 0..n-1 row-major, all
+// local. Errors in DTensor's order: "Conflicting devices [...] and
+// device_type GPU", "length of devices (4) must be equal to total size of the
+// mesh of shape [3]", then DTensor's Mesh checks (DTensorMesh::Create) and
+// "XLA SPMD is not currently not supported for CPU mesh.".
+absl::StatusOr<DTensorMesh> DTensorCreateMesh(const DTensorCreateMeshOptions& options);
+
+struct DTensorDistributedMeshOptions {
+  std::vector<DTensorMeshDim> dims;
+  std::string name;
+  // This client's devices; nullopt: DTensorLocalDevices(device_type or "CPU").
+  std::optional<std::vector<std::string>> local_devices;
+  std::string device_type;  // "" = the type of local_devices[0], else CPU
+  bool use_xla_spmd = false;
+};
+
+// DTensor's create_distributed_mesh (current): num_clients and client_id are
+// the runtime's (RuntimeProcessInfo); every client has as many devices as
+// this one; local ids are this client's contiguous block of the row-major
+// global ids. Errors: "Do not specify devices for TPU meshes. ...", "Device
+// type XPU is not CPU, GPU, or TPU.", "Global number of devices (3 per
+// client * 2 clients = 6) must be equal to total size of the mesh of shape
+// (8,)", DTensor's Mesh checks. TPU meshes (topology-aware ring) are
+// UNIMPLEMENTED.
+absl::StatusOr<DTensorMesh> DTensorCreateDistributedMesh(
+    const DTensorDistributedMeshOptions& options);
+
+struct DTensorLegacyDistributedMeshOptions {
+  std::vector<DTensorMeshDim> dims;
+  std::string name;
+  std::optional<int64_t> num_global_devices;  // nullopt: local count * num_clients
+  std::optional<int64_t> num_clients;         // nullopt: the runtime's process count
+  std::optional<int64_t> client_id;           // nullopt: the runtime's process id
+  std::string device_type = "CPU";
+};
+
+// DTensor's legacy create_distributed_mesh (TF 2.9-2.11) with its checks in
+// its order (dtensor.md §4.3): num_global_devices > 0 and equal to the mesh
+// size, num_clients > 0, "Invalid multi-client topology, run
+// dtensor.initialize_multi_client() first" when num_clients > 1 and the
+// runtime is single-process, 0 <= client_id < num_clients, divisibility,
+// "Not enough devices; 4 needed, only 2 available". The local devices are the
+// first num_global / num_clients of DTensorLocalDevices(type, client_id).
+absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
+    const DTensorLegacyDistributedMeshOptions& options);
+
+// -------------------------------------------------------------- PyTorch
+
+// PyTorch's mesh[names] seen from device `device_id` (the current rank): the
+// submesh over `axis_names` that holds the device, axes in mesh order.
+// Errors: no names; "Invalid mesh_dim_names ('x',) specified. Valid
+// mesh_dim_names are ('dp', 'tp')." (NOT_FOUND); a name twice or out of mesh
+// order: "Invalid mesh_dim_names ('cp', 'dp') specified. Mesh dim indices
+// should be in ascending order."; a device the mesh lacks (NOT_FOUND, as
+// DeviceMesh::CoordinatesOf).
+absl::StatusOr<MeshPtr> SliceMesh(const DeviceMesh& mesh,
+                                  absl::Span<const std::string> axis_names, int64_t device_id);
+
+// PyTorch's _flatten(name): a 1-D mesh over `mesh`'s devices in row-major
+// order, named `name` or, when empty, the axis names joined by "_"
+// ("dp_cp"). A name that is one of the mesh's axes and the mesh has more than
+// one fails: "Flattened mesh dim name 'dp' already exists in the mesh's
+// mesh_dim_names ('dp', 'cp')".
+absl::StatusOr<MeshPtr> FlattenMesh(const DeviceMesh& mesh, absl::string_view name = "");
+
+// PyTorch's get_local_rank(dim) for device `device_id`: its coordinate along
+// `axis_name`. NOT_FOUND for an unknown axis or a device not in the mesh.
+absl::StatusOr<int64_t> LocalRankOf(const DeviceMesh& mesh, absl::string_view axis_name,
+                                    int64_t device_id);
+
+// The process groups along `axis_name` as PyTorch builds them
+// (mesh.swapdims(-1, dim).reshape(-1, size)): device ids, one group per row.
+absl::StatusOr<std::vector<std::vector<int64_t>>> AxisGroups(const DeviceMesh& mesh,
+                                                             absl::string_view axis_name);
+
+}  // namespace tessera
+
+#endif  // TESSERA_CORE_MESH_CONSTRUCTION_H_
