@@ -1,0 +1,3 @@
+module github.com/tessera-dev/tessera/bindings/go
+
+go 1.22

@@ -1,0 +1,185 @@
+package tessera
+
+import (
+	"runtime"
+
+	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
+)
+
+// DistributionKind is DataParallel or ModelParallel.
+type DistributionKind int32
+
+const (
+	DataParallel  DistributionKind = 0
+	ModelParallel DistributionKind = 1
+)
+
+// DatasetMode is which Keras dataset arithmetic a distribution follows.
+type DatasetMode int32
+
+const (
+	DatasetModeCurrent  DatasetMode = 0
+	DatasetModeKeras3_0 DatasetMode = 1
+)
+
+// DatasetPlanKind is how a process reads a dataset.
+type DatasetPlanKind int32
+
+const (
+	DatasetPassthrough DatasetPlanKind = 0
+	DatasetReplicate   DatasetPlanKind = 1
+	DatasetShard       DatasetPlanKind = 2
+)
+
+// DistributionOptions are options for creating a distribution. Mutable; one
+// goroutine at a time.
+type DistributionOptions struct{ p swig.DistributionOptions }
+
+// NewDistributionOptions is the defaults: auto-shard on, strict shape
+// check, current dataset mode, process info from the runtime.
+func NewDistributionOptions() *DistributionOptions {
+	return wrapDistributionOptions(swig.NewDistributionOptions())
+}
+
+// SetAutoShardDataset says whether the dataset plan shards at all.
+func (o *DistributionOptions) SetAutoShardDataset(on bool) error {
+	var e errSlot
+	o.raw().SetAutoShardDataset(on, e[:])
+	runtime.KeepAlive(o)
+	return e.take()
+}
+
+// SetShapeCheck sets how variable layouts are checked against shapes.
+func (o *DistributionOptions) SetShapeCheck(mode ShapeCheck) error {
+	var e errSlot
+	o.raw().SetShapeCheck(swig.Enum_SS_tessera_shape_check(mode), e[:])
+	runtime.KeepAlive(o)
+	return e.take()
+}
+
+// SetDatasetMode sets which dataset arithmetic to follow.
+func (o *DistributionOptions) SetDatasetMode(mode DatasetMode) error {
+	var e errSlot
+	o.raw().SetDatasetMode(swig.Enum_SS_tessera_dataset_mode(mode), e[:])
+	runtime.KeepAlive(o)
+	return e.take()
+}
+
+// SetProcess overrides the process count and id read from the runtime.
+func (o *DistributionOptions) SetProcess(numProcesses, processID int64) error {
+	var e errSlot
+	o.raw().SetProcess(numProcesses, processID, e[:])
+	runtime.KeepAlive(o)
+	return e.take()
+}
+
+// Distribution is a DataParallel or ModelParallel policy. Immutable.
+type Distribution struct{ p swig.Distribution }
+
+// NewDataParallel is DataParallel over mesh (its first axis is the batch
+// axis); options may be nil.
+func NewDataParallel(mesh *Mesh, options *DistributionOptions) (*Distribution, error) {
+	var e errSlot
+	d := wrapDistribution(swig.DistributionDataParallel(mesh.raw(), options.raw(), e[:]))
+	runtime.KeepAlive(mesh)
+	runtime.KeepAlive(options)
+	return d, e.take()
+}
+
+// NewModelParallel is ModelParallel over the layout map's mesh (a snapshot
+// of the map); batchDimName "" means the mesh's first axis.
+func NewModelParallel(layoutMap *LayoutMap, batchDimName string, options *DistributionOptions) (*Distribution, error) {
+	if err := checkStrings("batch_dim_name", batchDimName); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	d := wrapDistribution(swig.DistributionModelParallel(layoutMap.raw(), batchDimName, options.raw(), e[:]))
+	runtime.KeepAlive(layoutMap)
+	runtime.KeepAlive(options)
+	return d, e.take()
+}
+
+// Kind is DataParallel or ModelParallel.
+func (d *Distribution) Kind() DistributionKind {
+	v := DistributionKind(d.raw().Kind())
+	runtime.KeepAlive(d)
+	return v
+}
+
+// Mesh is the distribution's mesh.
+func (d *Distribution) Mesh() *Mesh { v := wrapMesh(d.raw().Mesh()); runtime.KeepAlive(d); return v }
+
+// BatchDimName is the batch axis.
+func (d *Distribution) BatchDimName() string { v := d.raw().BatchDimName(); runtime.KeepAlive(d); return v }
+
+// NumProcesses is P, read at creation.
+func (d *Distribution) NumProcesses() int64 { v := d.raw().NumProcesses(); runtime.KeepAlive(d); return v }
+
+// ProcessID is this process's id, read at creation.
+func (d *Distribution) ProcessID() int64 { v := d.raw().ProcessId(); runtime.KeepAlive(d); return v }
+
+// NumModelReplicas is R.
+func (d *Distribution) NumModelReplicas() int64 {
+	v := d.raw().NumModelReplicas()
+	runtime.KeepAlive(d)
+	return v
+}
+
+// NumDataShards is S = min(R, P).
+func (d *Distribution) NumDataShards() int64 { v := d.raw().NumDataShards(); runtime.KeepAlive(d); return v }
+
+// DataShardID is this process's data shard.
+func (d *Distribution) DataShardID() int64 { v := d.raw().DataShardId(); runtime.KeepAlive(d); return v }
+
+// DataLayout is the layout of an input batch of shape dims.
+func (d *Distribution) DataLayout(dims []int64) (*Layout, error) {
+	var e errSlot
+	l := wrapLayout(d.raw().DataLayout(dims, e[:]))
+	runtime.KeepAlive(d)
+	return l, e.take()
+}
+
+// VariableLayout is the layout of the variable at path with shape dims:
+// explicit when not nil, else the layout map's rule, else replicated; then
+// checked against the shape.
+func (d *Distribution) VariableLayout(path string, dims []int64, explicit *Layout) (*Layout, error) {
+	if err := checkStrings("path", path); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	l := wrapLayout(d.raw().VariableLayout(path, dims, explicit.raw(), e[:]))
+	runtime.KeepAlive(d)
+	runtime.KeepAlive(explicit)
+	return l, e.take()
+}
+
+// PlanDataset is how this process reads a dataset of globalBatchSize rows
+// per step.
+func (d *Distribution) PlanDataset(globalBatchSize int64) (*DatasetPlan, error) {
+	var e errSlot
+	p := wrapDatasetPlan(d.raw().PlanDataset(globalBatchSize, e[:]))
+	runtime.KeepAlive(d)
+	return p, e.take()
+}
+
+// String is Keras's repr.
+func (d *Distribution) String() string { v := d.raw().ToString(nil); runtime.KeepAlive(d); return v }
+
+// DatasetPlan is how this process reads a dataset. Immutable.
+type DatasetPlan struct{ p swig.DatasetPlan }
+
+// Kind is passthrough, replicate or shard.
+func (p *DatasetPlan) Kind() DatasetPlanKind { v := DatasetPlanKind(p.raw().Kind()); runtime.KeepAlive(p); return v }
+
+// PerProcessBatchSize is the rows this process reads per step.
+func (p *DatasetPlan) PerProcessBatchSize() int64 {
+	v := p.raw().PerProcessBatchSize()
+	runtime.KeepAlive(p)
+	return v
+}
+
+// NumShards is the number of shards (1 unless Kind is DatasetShard).
+func (p *DatasetPlan) NumShards() int64 { v := p.raw().NumShards(); runtime.KeepAlive(p); return v }
+
+// ShardIndex is this process's shard.
+func (p *DatasetPlan) ShardIndex() int64 { v := p.raw().ShardIndex(); runtime.KeepAlive(p); return v }

@@ -1,0 +1,320 @@
+package tessera
+
+// Handle plumbing, one block per type: wrap (nil for a NULL handle, else a
+// finalizer as the safety net), Close (frees now, idempotent) and raw (the
+// NULL proxy for a nil or closed handle, which the C library answers with
+// INVALID_ARGUMENT naming the argument instead of crashing).
+
+import (
+	"runtime"
+
+	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
+)
+
+func wrapDevice(p swig.Device) *Device {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Device{p: p}
+	runtime.SetFinalizer(h, (*Device).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Device) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDevice(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *Device) raw() swig.Device {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDevice(0)
+	}
+	return h.p
+}
+
+func wrapDeviceList(p swig.DeviceList) *DeviceList {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DeviceList{p: p}
+	runtime.SetFinalizer(h, (*DeviceList).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DeviceList) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDeviceList(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *DeviceList) raw() swig.DeviceList {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDeviceList(0)
+	}
+	return h.p
+}
+
+func wrapMesh(p swig.Mesh) *Mesh {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Mesh{p: p}
+	runtime.SetFinalizer(h, (*Mesh).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Mesh) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteMesh(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *Mesh) raw() swig.Mesh {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrMesh(0)
+	}
+	return h.p
+}
+
+func wrapLayout(p swig.Layout) *Layout {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Layout{p: p}
+	runtime.SetFinalizer(h, (*Layout).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Layout) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteLayout(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *Layout) raw() swig.Layout {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrLayout(0)
+	}
+	return h.p
+}
+
+func wrapLayoutMap(p swig.LayoutMap) *LayoutMap {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &LayoutMap{p: p}
+	runtime.SetFinalizer(h, (*LayoutMap).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *LayoutMap) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteLayoutMap(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *LayoutMap) raw() swig.LayoutMap {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrLayoutMap(0)
+	}
+	return h.p
+}
+
+func wrapDistributionOptions(p swig.DistributionOptions) *DistributionOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DistributionOptions{p: p}
+	runtime.SetFinalizer(h, (*DistributionOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DistributionOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDistributionOptions(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *DistributionOptions) raw() swig.DistributionOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDistributionOptions(0)
+	}
+	return h.p
+}
+
+func wrapDistribution(p swig.Distribution) *Distribution {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Distribution{p: p}
+	runtime.SetFinalizer(h, (*Distribution).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Distribution) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDistribution(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *Distribution) raw() swig.Distribution {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDistribution(0)
+	}
+	return h.p
+}
+
+func wrapDatasetPlan(p swig.DatasetPlan) *DatasetPlan {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DatasetPlan{p: p}
+	runtime.SetFinalizer(h, (*DatasetPlan).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DatasetPlan) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDatasetPlan(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *DatasetPlan) raw() swig.DatasetPlan {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDatasetPlan(0)
+	}
+	return h.p
+}
+
+func wrapSharding(p swig.Sharding) *Sharding {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Sharding{p: p}
+	runtime.SetFinalizer(h, (*Sharding).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Sharding) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteSharding(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *Sharding) raw() swig.Sharding {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrSharding(0)
+	}
+	return h.p
+}
+
+func wrapReshardPlan(p swig.ReshardPlan) *ReshardPlan {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &ReshardPlan{p: p}
+	runtime.SetFinalizer(h, (*ReshardPlan).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *ReshardPlan) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteReshardPlan(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *ReshardPlan) raw() swig.ReshardPlan {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrReshardPlan(0)
+	}
+	return h.p
+}
+
+func wrapDTensorMesh(p swig.DTensorMesh) *DTensorMesh {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DTensorMesh{p: p}
+	runtime.SetFinalizer(h, (*DTensorMesh).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DTensorMesh) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDTensorMesh(h.p)
+	h.p = nil
+	return nil
+}
+
+func (h *DTensorMesh) raw() swig.DTensorMesh {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDTensorMesh(0)
+	}
+	return h.p
+}

@@ -1,0 +1,127 @@
+package tessera
+
+import (
+	"runtime"
+
+	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
+)
+
+// Mesh is an n-dimensional grid of devices with named axes. Immutable.
+type Mesh struct{ p swig.Mesh }
+
+// NewMesh creates a mesh of the given shape and axis names over devices in
+// Keras's form ("cpu:3"), row-major; nil devices means every device of the
+// default type.
+func NewMesh(shape []int64, axisNames []string, devices []string) (*Mesh, error) {
+	if err := checkStrings("axis_names", axisNames...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("devices", devices...); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapMesh(swig.NewMesh(shape, axisNames, devices, e[:]))
+	return m, e.take()
+}
+
+// Rank is the number of dimensions.
+func (m *Mesh) Rank() int { v := m.raw().Rank(); runtime.KeepAlive(m); return int(v) }
+
+// Size is the number of devices.
+func (m *Mesh) Size() int64 { v := m.raw().Size(); runtime.KeepAlive(m); return v }
+
+// Platform is the platform of the mesh's devices.
+func (m *Mesh) Platform() Platform { v := Platform(m.raw().Platform()); runtime.KeepAlive(m); return v }
+
+// Shape is the size of every dimension.
+func (m *Mesh) Shape() []int64 {
+	shape := make([]int64, m.Rank())
+	for i := range shape {
+		shape[i] = m.raw().Dim(int64(i), nil)
+	}
+	runtime.KeepAlive(m)
+	return shape
+}
+
+// AxisNames is the name of every axis.
+func (m *Mesh) AxisNames() []string {
+	names := make([]string, m.Rank())
+	for i := range names {
+		names[i] = m.raw().AxisName(int64(i), nil)
+	}
+	runtime.KeepAlive(m)
+	return names
+}
+
+// AxisSize is the size of the axis called name (NOT_FOUND, listing the
+// mesh's axes, when there is none).
+func (m *Mesh) AxisSize(name string) (int64, error) {
+	if err := checkStrings("name", name); err != nil {
+		return 0, err
+	}
+	var e errSlot
+	v := m.raw().AxisSize(name, e[:])
+	runtime.KeepAlive(m)
+	return v, e.take()
+}
+
+// AxisIndex is the position of the axis called name.
+func (m *Mesh) AxisIndex(name string) (int, error) {
+	if err := checkStrings("name", name); err != nil {
+		return 0, err
+	}
+	var e errSlot
+	v := m.raw().AxisIndex(name, e[:])
+	runtime.KeepAlive(m)
+	return int(v), e.take()
+}
+
+// Device is the device at row-major position index.
+func (m *Mesh) Device(index int) (*Device, error) {
+	var e errSlot
+	d := wrapDevice(m.raw().Device(int64(index), e[:]))
+	runtime.KeepAlive(m)
+	return d, e.take()
+}
+
+// DeviceCoordinates are the coordinates of the device with global id id.
+func (m *Mesh) DeviceCoordinates(id int64) ([]int64, error) {
+	var e errSlot
+	v := m.raw().DeviceCoordinates(id, e[:])
+	runtime.KeepAlive(m)
+	return v, e.take()
+}
+
+// DeviceAt is the global id of the device at coords.
+func (m *Mesh) DeviceAt(coords []int64) (int64, error) {
+	var e errSlot
+	v := m.raw().DeviceAt(coords, e[:])
+	runtime.KeepAlive(m)
+	return v, e.take()
+}
+
+// Equal reports whether both meshes have the same shape, names and devices.
+func (m *Mesh) Equal(other *Mesh) bool {
+	v := m.raw().IsEqual(other.raw())
+	runtime.KeepAlive(m)
+	runtime.KeepAlive(other)
+	return v
+}
+
+// String is Keras's repr ("<DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>").
+func (m *Mesh) String() string { v := m.raw().ToString(nil); runtime.KeepAlive(m); return v }
+
+// ToProto is the mesh as serialized tessera.v1.Mesh bytes.
+func (m *Mesh) ToProto() ([]byte, error) {
+	var e errSlot
+	v := m.raw().ToProto(e[:])
+	runtime.KeepAlive(m)
+	return v, e.take()
+}
+
+// MeshFromProto parses serialized tessera.v1.Mesh bytes.
+func MeshFromProto(data []byte) (*Mesh, error) {
+	var e errSlot
+	m := wrapMesh(swig.MeshFromProto(data, e[:]))
+	return m, e.take()
+}

@@ -1,0 +1,143 @@
+package tessera
+
+import (
+	"runtime"
+
+	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
+)
+
+// ShardMode is how a dimension is cut into shards.
+type ShardMode int32
+
+const (
+	ShardStrict      ShardMode = 0 // divisible dimensions only (JAX)
+	ShardChunkFlat   ShardMode = 1 // uneven, a group splits once (XLA)
+	ShardChunkNested ShardMode = 2 // uneven, axis by axis (DTensor, PyTorch)
+)
+
+// Range is a half-open index range [Start, Stop) of one dimension.
+type Range struct{ Start, Stop int64 }
+
+// Sharding is a layout applied to one global shape. Immutable.
+type Sharding struct{ p swig.Sharding }
+
+// NewSharding creates the sharding of layout (which has a mesh) for a
+// tensor of global shape dims.
+func NewSharding(layout *Layout, dims []int64, mode ShardMode) (*Sharding, error) {
+	var e errSlot
+	s := wrapSharding(swig.NewSharding(layout.raw(), dims, swig.Enum_SS_tessera_shard_mode(mode), e[:]))
+	runtime.KeepAlive(layout)
+	return s, e.take()
+}
+
+// Rank is the tensor rank.
+func (s *Sharding) Rank() int { v := s.raw().Rank(); runtime.KeepAlive(s); return int(v) }
+
+// NumDevices is the number of devices in the mesh.
+func (s *Sharding) NumDevices() int { v := s.raw().NumDevices(); runtime.KeepAlive(s); return int(v) }
+
+// pairs turns [start0, stop0, start1, stop1, ...] into ranges.
+func pairs(flat []int64) []Range {
+	r := make([]Range, len(flat)/2)
+	for d := range r {
+		r[d] = Range{flat[2*d], flat[2*d+1]}
+	}
+	return r
+}
+
+// DeviceRanges is the index range of every dimension held by the device at
+// logical index device.
+func (s *Sharding) DeviceRanges(device int) ([]Range, error) {
+	var e errSlot
+	flat := s.raw().DeviceRanges(int64(device), e[:])
+	runtime.KeepAlive(s)
+	if err := e.take(); err != nil {
+		return nil, err
+	}
+	return pairs(flat), nil
+}
+
+// ShardShape is the shape of the device's shard.
+func (s *Sharding) ShardShape(device int) ([]int64, error) {
+	var e errSlot
+	v := s.raw().ShardShape(int64(device), e[:])
+	runtime.KeepAlive(s)
+	return v, e.take()
+}
+
+// ReplicaID is the device's replica id (JAX's device_replica_id_map).
+func (s *Sharding) ReplicaID(device int) (int64, error) {
+	var e errSlot
+	v := s.raw().ReplicaId(int64(device), e[:])
+	runtime.KeepAlive(s)
+	return v, e.take()
+}
+
+// MaxShardShape is the largest shard's shape.
+func (s *Sharding) MaxShardShape() ([]int64, error) {
+	var e errSlot
+	v := s.raw().MaxShardShape(e[:])
+	runtime.KeepAlive(s)
+	return v, e.take()
+}
+
+// IsFullyReplicated reports whether every device holds the whole tensor.
+func (s *Sharding) IsFullyReplicated() (bool, error) {
+	var e errSlot
+	v := s.raw().IsFullyReplicated(e[:])
+	runtime.KeepAlive(s)
+	return v, e.take()
+}
+
+// ReshardPlan is the transfers that turn one sharding into another.
+type ReshardPlan struct{ p swig.ReshardPlan }
+
+// NewReshardPlan plans moving a tensor of elementSize-byte elements from
+// source to destination.
+func NewReshardPlan(source, destination *Sharding, elementSize int64) (*ReshardPlan, error) {
+	var e errSlot
+	p := wrapReshardPlan(swig.NewReshardPlan(source.raw(), destination.raw(), elementSize, e[:]))
+	runtime.KeepAlive(source)
+	runtime.KeepAlive(destination)
+	return p, e.take()
+}
+
+// NumTransfers is the number of transfers.
+func (p *ReshardPlan) NumTransfers() int { v := p.raw().NumTransfers(); runtime.KeepAlive(p); return int(v) }
+
+// DTensorMesh is a TF DTensor mesh (its text form and ids). Immutable.
+type DTensorMesh struct{ p swig.DTensorMesh }
+
+// ParseDTensorMesh parses DTensor's mesh text
+// ("|x=2,y=4|0,1,...|0,1,...|/job:localhost/.../device:CPU:0,...").
+func ParseDTensorMesh(text string) (*DTensorMesh, error) {
+	if err := checkStrings("text", text); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapDTensorMesh(swig.DTensorMeshParse(text, e[:]))
+	return m, e.take()
+}
+
+// DTensorMeshFromMesh is mesh as a DTensor mesh named name, seen from
+// process processIndex.
+func DTensorMeshFromMesh(mesh *Mesh, name string, processIndex int64, useXLASPMD bool) (*DTensorMesh, error) {
+	if err := checkStrings("name", name); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapDTensorMesh(swig.DTensorMeshFromMesh(mesh.raw(), name, processIndex, useXLASPMD, e[:]))
+	runtime.KeepAlive(mesh)
+	return m, e.take()
+}
+
+// Text is DTensor's text form.
+func (m *DTensorMesh) Text() (string, error) {
+	var e errSlot
+	v := m.raw().ToText(e[:])
+	runtime.KeepAlive(m)
+	return v, e.take()
+}
+
+// Rank is the number of mesh dimensions.
+func (m *DTensorMesh) Rank() int { v := m.raw().Rank(); runtime.KeepAlive(m); return int(v) }

@@ -1,0 +1,237 @@
+/*
+ * The Go half of the SWIG interface. ../tessera.i includes this file (under
+ * `#if defined(SWIGGO)`) before the common declarations, so these typemaps
+ * apply to every shadow class and method declared there.
+ *
+ * Run as `swig -go -cgo -intgosize 64 -package swig -module tessera`: the
+ * output is the low layer, package internal/swig of the Go module; the
+ * idiomatic package (bindings/go/tessera) is hand-written over it, following
+ * SWIG's Go chapter ("wrap the swig-generated API with some additional
+ * functions written in go that hide the ugly details").
+ *
+ * What this file provides to ../tessera.i:
+ *   - TESSERA_SWIG_CUSTOM_ERRORS: Go has no exceptions (SWIG would panic).
+ *     `tessera_error** out_error` stays a visible parameter of type []uintptr:
+ *     the C function stores the new error in element 0, and the idiomatic
+ *     layer turns it into a *tessera.Error (and destroys it). A nil slice
+ *     passes NULL. No error state lives anywhere but in that slice.
+ *   - The (pointer, count) inputs of the contract: []int64, []string, []byte.
+ *     Go memory is handed to C for the call only and holds no Go pointers,
+ *     as cgo's pointer rules require. A []string holds Go pointers, so it
+ *     crosses as one packed string and is unpacked into a char* array in C.
+ *   - The owned results: tessera_buffer* -> []byte, tessera_swig_text* ->
+ *     string, tessera_swig_int64s -> []int64, tessera_swig_bytes_view ->
+ *     []byte; every copy is sized in 64 bits (SWIG's own swigCopyString stops
+ *     at 2 GiB).
+ *   - Method names in Go's MixedCaps (axis_size -> AxisSize).
+ */
+
+/* ---- names ------------------------------------------------------------- */
+
+/* Only functions: types keep the common file's names, and enum items keep
+   their C names (the idiomatic layer has its own Go constants, tested equal). */
+%rename("%(camelcase)s", %$isfunction) "";
+
+/* ---- errors --------------------------------------------------------------- */
+
+#define TESSERA_SWIG_CUSTOM_ERRORS
+
+%typemap(gotype) tessera_error** out_error "[]uintptr"
+%typemap(in) tessera_error** out_error %{
+  $1 = $input.len > 0 ? (tessera_error**)$input.array : NULL;
+%}
+
+/* What the idiomatic layer reads from an error handle, then destroys. The
+   handle travels as a uintptr (void* in C): it never points to Go memory. */
+%inline %{
+static int32_t go_error_code(void* error) {
+  return (int32_t)tessera_error_code((const tessera_error*)error);
+}
+static const char* go_error_message(void* error) {
+  return tessera_error_message((const tessera_error*)error);
+}
+static void go_error_destroy(void* error) { tessera_error_destroy((tessera_error*)error); }
+%}
+
+#if !defined(TESSERA_SWIG_NO_CLUSTER)
+/* The cluster details of an error (reason, source, missing and arrived
+   processes): tessera/client.h. */
+%inline %{
+static int32_t go_error_reason(void* error) {
+  return (int32_t)tessera_error_reason_of((const tessera_error*)error);
+}
+static int64_t go_error_source_process(void* error) {
+  return tessera_error_source_process((const tessera_error*)error);
+}
+static size_t go_error_missing_count(void* error) {
+  return tessera_error_missing_count((const tessera_error*)error);
+}
+static int64_t go_error_missing_process(void* error, size_t index) {
+  return tessera_error_missing_process((const tessera_error*)error, index);
+}
+static int32_t go_error_missing_state(void* error, size_t index) {
+  return (int32_t)tessera_error_missing_state((const tessera_error*)error, index);
+}
+static const char* go_error_missing_waiting_at(void* error, size_t index) {
+  return tessera_error_missing_waiting_at((const tessera_error*)error, index);
+}
+static size_t go_error_arrived_count(void* error) {
+  return tessera_error_arrived_count((const tessera_error*)error);
+}
+static int64_t go_error_arrived_process(void* error, size_t index) {
+  return tessera_error_arrived_process((const tessera_error*)error, index);
+}
+%}
+#endif
+
+/* ---- (pointer, count) inputs --------------------------------------------- */
+
+/* []int64 and []byte: the slice's own memory for the call (no copy); nil is
+   (NULL, 0). */
+%typemap(gotype) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) "[]int64"
+%typemap(in) (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) %{
+  $1 = ($1_ltype)$input.array;
+  $2 = (size_t)$input.len;
+%}
+
+%typemap(gotype) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) "[]byte"
+%typemap(in) (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) %{
+  $1 = ($1_ltype)$input.array;
+  $2 = (size_t)$input.len;
+%}
+
+/* []string: packed in Go as 0x01 followed by every entry and a NUL after
+   each ("" for a nil slice, which C receives as NULL); unpacked in C into an
+   array of pointers into that string, valid for the call. The idiomatic
+   layer rejects entries that contain a NUL byte before calling. */
+%insert(go_wrapper) %{
+func tesseraGoPackStrings(s []string) string {
+	if s == nil {
+		return ""
+	}
+	n := 1
+	for _, e := range s {
+		n += len(e) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, 1)
+	for _, e := range s {
+		b = append(b, e...)
+		b = append(b, 0)
+	}
+	return unsafe.String(&b[0], len(b))
+}
+%}
+
+%typemap(gotype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "[]string"
+%typemap(imtype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "string"
+%typemap(goin) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) %{
+	$result = tesseraGoPackStrings($input)
+%}
+%typemap(in) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) %{
+  $1 = NULL;
+  $2 = 0;
+  if ($input.n > 0) {
+    const char* packed = $input.p + 1;
+    const char* end = $input.p + $input.n;
+    const char* p;
+    const char** entries;
+    size_t count = 0, i = 0;
+    for (p = packed; p < end; ++p) count += *p == '\0';
+    entries = (const char**)malloc((count > 0 ? count : 1) * sizeof(const char*));
+    if (entries == NULL) {
+      _swig_gopanic("tessera: out of memory unpacking a []string");
+    }
+    for (p = packed; i < count; ++i) {
+      entries[i] = p;
+      p += strlen(p) + 1;
+    }
+    $1 = ($1_ltype)entries;
+    $2 = count;
+  }
+%}
+%typemap(freearg) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) %{
+  free((void*)$1);
+%}
+
+/* ---- owned results ---------------------------------------------------------- */
+
+/* C hands Go a malloc'd copy as a slice; Go copies it into Go memory and
+   frees the C copy. A NULL result (the call failed) is a nil slice. */
+%{
+static _goslice_ tessera_go_copy_out(const void* data, size_t size) {
+  _goslice_ s;
+  s.array = NULL;
+  s.len = 0;
+  s.cap = 0;
+  if (data == NULL) return s;
+  s.array = malloc(size > 0 ? size : 1);
+  if (s.array == NULL) _swig_gopanic("tessera: out of memory copying a result");
+  if (size > 0) memcpy(s.array, data, size);
+  s.len = s.cap = (intgo)size;
+  return s;
+}
+%}
+
+%insert(go_wrapper) %{
+func tesseraGoTakeBytes(s []byte) []byte {
+	if s == nil {
+		return nil
+	}
+	b := make([]byte, len(s))
+	copy(b, s)
+	Swig_free(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+	return b
+}
+
+func tesseraGoTakeInt64s(s []int64) []int64 {
+	if s == nil {
+		return nil
+	}
+	b := make([]int64, len(s))
+	copy(b, s)
+	Swig_free(uintptr(unsafe.Pointer(unsafe.SliceData(s))))
+	return b
+}
+
+func tesseraGoTakeString(s []byte) string {
+	b := tesseraGoTakeBytes(s)
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+%}
+
+%typemap(gotype) tessera_buffer* "[]byte"
+%typemap(imtype) tessera_buffer* "[]byte"
+%typemap(out) tessera_buffer* %{
+  $result = tessera_go_copy_out(tessera_buffer_data($1), tessera_buffer_size($1));
+  tessera_buffer_destroy($1);
+%}
+%typemap(goout) tessera_buffer* %{ $result = tesseraGoTakeBytes($1) %}
+
+%typemap(gotype) tessera_swig_text* "string"
+%typemap(imtype) tessera_swig_text* "[]byte"
+%typemap(out) tessera_swig_text* %{
+  $result = tessera_go_copy_out(tessera_buffer_data($1), tessera_buffer_size($1));
+  tessera_buffer_destroy($1);
+%}
+%typemap(goout) tessera_swig_text* %{ $result = tesseraGoTakeString($1) %}
+
+/* The wrapper's malloc'd array changes hands as it is. */
+%typemap(gotype) tessera_swig_int64s "[]int64"
+%typemap(imtype) tessera_swig_int64s "[]int64"
+%typemap(out) tessera_swig_int64s %{
+  $result.array = $1.data;
+  $result.len = $result.cap = $1.data == NULL ? 0 : (intgo)$1.size;
+  if ($1.data == NULL && $1.size > 0) _swig_gopanic("tessera: out of memory for an int64 result");
+%}
+%typemap(goout) tessera_swig_int64s %{ $result = tesseraGoTakeInt64s($1) %}
+
+%typemap(gotype) tessera_swig_bytes_view "[]byte"
+%typemap(imtype) tessera_swig_bytes_view "[]byte"
+%typemap(out) tessera_swig_bytes_view %{
+  $result = tessera_go_copy_out($1.data, $1.size);
+%}
+%typemap(goout) tessera_swig_bytes_view %{ $result = tesseraGoTakeBytes($1) %}
