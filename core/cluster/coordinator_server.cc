@@ -1,10 +1,632 @@
 #include "core/cluster/coordinator_server.h"
 
-namespace tessera::cluster {
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
-// Placeholder until the service lands (issue 4).
-absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(const ClusterConfig&) {
-  return absl::UnimplementedError("the coordinator is not built yet");
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/security/server_credentials.h>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "core/cluster/auth.h"
+#include "core/cluster/coordinator_state.h"
+#include "core/cluster/error_detail.h"
+#include "core/cluster/host_port.h"
+#include "core/log.h"
+#include "tessera/v1/coordinator.grpc.pb.h"
+
+namespace tessera::cluster {
+namespace {
+
+constexpr absl::Duration kTickPeriod = absl::Milliseconds(5);
+constexpr size_t kEventsPerPoll = 256;
+
+const char* ErrnoName(int error) {
+  switch (error) {
+    case EADDRINUSE: return "EADDRINUSE";
+    case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case EAFNOSUPPORT: return "EAFNOSUPPORT";
+    case EINVAL: return "EINVAL";
+    default: return "errno";
+  }
+}
+
+// gRPC reports a failed bind without errno; binding a probe socket first
+// (then closing it) names the cause: "bind 127.0.0.1:8476: Address already in
+// use (EADDRINUSE)".
+absl::Status ProbeBind(const HostPort& address) {
+  const std::string shown = address.ToString();
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  const std::string port = std::to_string(address.port.value_or(0));
+  const char* host = address.host.empty() ? nullptr : address.host.c_str();
+  if (int rc = getaddrinfo(host, port.c_str(), &hints, &found); rc != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bind ", shown, ": cannot resolve '", address.host, "': ", gai_strerror(rc)));
+  }
+  absl::Status status = absl::OkStatus();
+  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+    int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) continue;
+    int one = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+    if (ai->ai_family == AF_INET6) setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+    const int rc = bind(fd, ai->ai_addr, ai->ai_addrlen);
+    const int error = errno;
+    close(fd);
+    if (rc != 0) {
+      status = absl::UnavailableError(absl::StrCat("bind ", shown, ": ", std::strerror(error), " (",
+                                                   ErrnoName(error), ")"));
+      break;
+    }
+  }
+  freeaddrinfo(found);
+  return status;
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, absl::string_view option) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot read ", option, " '", path, "': ", std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentials(const TlsOptions& tls) {
+  if (tls.cert_file.empty() && tls.key_file.empty()) {
+    if (tls.require_client_cert) {
+      return absl::InvalidArgumentError(
+          "tls_require_client_cert needs tls_cert_file and tls_key_file on the coordinator");
+    }
+    return grpc::InsecureServerCredentials();
+  }
+  if (tls.cert_file.empty() || tls.key_file.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the coordinator needs both tls_cert_file and tls_key_file; got cert '", tls.cert_file,
+        "' and key '", tls.key_file, "'"));
+  }
+  grpc::SslServerCredentialsOptions options;
+  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
+  absl::StatusOr<std::string> key = ReadFile(tls.key_file, "tls_key_file");
+  if (!key.ok()) return key.status();
+  absl::StatusOr<std::string> cert = ReadFile(tls.cert_file, "tls_cert_file");
+  if (!cert.ok()) return cert.status();
+  pair.private_key = *std::move(key);
+  pair.cert_chain = *std::move(cert);
+  options.pem_key_cert_pairs.push_back(std::move(pair));
+  if (!tls.ca_file.empty()) {
+    absl::StatusOr<std::string> ca = ReadFile(tls.ca_file, "tls_ca_file");
+    if (!ca.ok()) return ca.status();
+    options.pem_root_certs = *std::move(ca);
+  } else if (tls.require_client_cert) {
+    return absl::InvalidArgumentError(
+        "tls_require_client_cert needs tls_ca_file to verify client certificates with");
+  }
+  options.client_certificate_request =
+      tls.require_client_cert ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                              : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE;
+  return grpc::SslServerCredentials(options);
+}
+
+class CoordinatorServerImpl;
+
+// One WatchEvents stream: writes the event log from `after_version` on, one
+// message at a time, and is poked when new events arrive.
+class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
+ public:
+  EventWriter(CoordinatorServerImpl* server, int64_t after_version)
+      : server_(server), next_version_(after_version) {}
+
+  // Starts the next write if none is in flight and events are waiting.
+  void Poke();
+  // Ends the stream with `status` (after the write in flight, if any).
+  void End(const grpc::Status& status);
+
+  void OnWriteDone(bool ok) override;
+  void OnCancel() override { End(grpc::Status::CANCELLED); }
+  void OnDone() override;
+
+ private:
+  CoordinatorServerImpl* const server_;
+  absl::Mutex mu_;
+  int64_t next_version_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;
+  std::optional<grpc::Status> finish_after_write_ ABSL_GUARDED_BY(mu_);
+  std::deque<v1::Event> queue_ ABSL_GUARDED_BY(mu_);
+  v1::Event current_;
+};
+
+class CoordinatorService final : public v1::Coordinator::CallbackService {
+ public:
+  explicit CoordinatorService(CoordinatorServerImpl* server) : server_(server) {}
+
+  grpc::ServerUnaryReactor* Register(grpc::CallbackServerContext* ctx,
+                                     const v1::RegisterRequest* request,
+                                     v1::RegisterResponse* response) override;
+  grpc::ServerUnaryReactor* WaitForJob(grpc::CallbackServerContext* ctx,
+                                       const v1::WaitForJobRequest* request,
+                                       v1::GlobalTopology* response) override;
+  grpc::ServerUnaryReactor* Heartbeat(grpc::CallbackServerContext* ctx,
+                                      const v1::HeartbeatRequest* request,
+                                      v1::HeartbeatResponse* response) override;
+  grpc::ServerWriteReactor<v1::Event>* WatchEvents(grpc::CallbackServerContext* ctx,
+                                                   const v1::WatchEventsRequest* request) override;
+  grpc::ServerUnaryReactor* GetJobState(grpc::CallbackServerContext* ctx,
+                                        const v1::GetJobStateRequest* request,
+                                        v1::GetJobStateResponse* response) override;
+  grpc::ServerUnaryReactor* ReportError(grpc::CallbackServerContext* ctx,
+                                        const v1::ReportErrorRequest* request,
+                                        v1::ReportErrorResponse* response) override;
+  grpc::ServerUnaryReactor* KvSet(grpc::CallbackServerContext* ctx, const v1::KvSetRequest* request,
+                                  v1::KvSetResponse* response) override;
+  grpc::ServerUnaryReactor* KvGet(grpc::CallbackServerContext* ctx, const v1::KvGetRequest* request,
+                                  v1::KvEntry* response) override;
+  grpc::ServerUnaryReactor* KvList(grpc::CallbackServerContext* ctx,
+                                   const v1::KvListRequest* request,
+                                   v1::KvListResponse* response) override;
+  grpc::ServerUnaryReactor* KvDelete(grpc::CallbackServerContext* ctx,
+                                     const v1::KvDeleteRequest* request,
+                                     v1::KvDeleteResponse* response) override;
+  grpc::ServerUnaryReactor* KvIncrement(grpc::CallbackServerContext* ctx,
+                                        const v1::KvIncrementRequest* request,
+                                        v1::KvIncrementResponse* response) override;
+  grpc::ServerUnaryReactor* KvCompareAndSwap(grpc::CallbackServerContext* ctx,
+                                             const v1::KvCasRequest* request,
+                                             v1::KvCasResponse* response) override;
+  grpc::ServerUnaryReactor* Barrier(grpc::CallbackServerContext* ctx,
+                                    const v1::BarrierRequest* request,
+                                    v1::BarrierResponse* response) override;
+  grpc::ServerUnaryReactor* CancelBarrier(grpc::CallbackServerContext* ctx,
+                                          const v1::CancelBarrierRequest* request,
+                                          v1::CancelBarrierResponse* response) override;
+  grpc::ServerUnaryReactor* AgreeLiveProcesses(grpc::CallbackServerContext* ctx,
+                                               const v1::AgreeLiveRequest* request,
+                                               v1::AgreeLiveResponse* response) override;
+  grpc::ServerUnaryReactor* Shutdown(grpc::CallbackServerContext* ctx,
+                                     const v1::ShutdownRequest* request,
+                                     v1::ShutdownResponse* response) override;
+
+ private:
+  // Authorizes, then finishes with what `call` returns.
+  template <typename Call>
+  grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* ctx, Call call);
+  // Authorizes, then hands `call` a completion that finishes the reactor.
+  template <typename Call>
+  grpc::ServerUnaryReactor* Parked(grpc::CallbackServerContext* ctx, Call call);
+
+  CoordinatorServerImpl* const server_;
+};
+
+class CoordinatorServerImpl final : public CoordinatorServer {
+ public:
+  CoordinatorServerImpl(const ClusterConfig& config, std::string address)
+      : config_(config),
+        address_(address),
+        expected_credential_(config.job_token.empty()
+                                 ? std::string()
+                                 : JobCredential(config.job_token, config.job_id)),
+        state_(std::make_unique<CoordinatorState>(
+            [&] {
+              CoordinatorOptions options = CoordinatorOptions::FromConfig(config);
+              options.address = address;
+              return options;
+            }(),
+            &SteadyClock())),
+        service_(this) {
+    state_->SetEventListener([this] { PokeWatchers(); });
+    state_->SetEndListener([this] {
+      absl::MutexLock lock(&end_mu_);
+      ended_ = true;
+    });
+  }
+
+  ~CoordinatorServerImpl() override { Stop(); }
+
+  absl::Status Serve(const HostPort& bind) {
+    absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+        ServerCredentials(config_.tls);
+    if (!credentials.ok()) return credentials.status();
+    grpc::ServerBuilder builder;
+    // Without this a second coordinator could share the port silently.
+    builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 5000);
+    const int64_t max_message = std::min<int64_t>(INT_MAX, config_.max_value_bytes + (1 << 20));
+    builder.SetMaxReceiveMessageSize(static_cast<int>(max_message));
+    builder.SetMaxSendMessageSize(-1);
+    builder.AddListeningPort(bind.ToString(), *credentials, &port_);
+    builder.RegisterService(&service_);
+    server_ = builder.BuildAndStart();
+    if (server_ == nullptr || port_ == 0) {
+      return absl::UnavailableError(
+          absl::StrCat("bind ", bind.ToString(), ": gRPC could not listen there"));
+    }
+    if (config_.coordinator_address.empty()) {  // messages name the port clients really use
+      const std::string bound = HostPort{bind.host, port_}.ToString();
+      {
+        absl::MutexLock lock(&address_mu_);
+        address_ = bound;
+      }
+      state_->SetAddress(bound);
+    }
+    ticker_ = std::thread([this] {
+      while (!stop_ticker_.WaitForNotificationWithTimeout(kTickPeriod)) state_->Tick();
+    });
+    Log(LogLevel::kInfo,
+        absl::StrCat("coordinator: serving job '", config_.job_id, "' (", config_.num_processes,
+                     " processes) on ", bind.host, ":", port_,
+                     config_.tls.cert_file.empty() ? " without TLS" : " with TLS",
+                     expected_credential_.empty() ? ", no job token" : ", job token required"));
+    if (expected_credential_.empty() && config_.tls.cert_file.empty()) {
+      Log(LogLevel::kWarning,
+          "coordinator: running INSECURE (no job token, no TLS): anyone who can reach the port "
+          "can join or disturb the job; set TESSERA_JOB_TOKEN");
+    }
+    return absl::OkStatus();
+  }
+
+  int port() const override { return port_; }
+
+  std::string address() const {
+    absl::MutexLock lock(&address_mu_);
+    return address_;
+  }
+
+  absl::Status Wait(absl::Duration timeout) override {
+    absl::MutexLock lock(&end_mu_);
+    if (end_mu_.AwaitWithTimeout(absl::Condition(&ended_), timeout)) return absl::OkStatus();
+    return absl::DeadlineExceededError(absl::StrCat("job '", config_.job_id,
+                                                    "' is still running after ",
+                                                    absl::FormatDuration(timeout)));
+  }
+
+  absl::Status JobStatus() const override { return state_->EndStatus(); }
+
+  void Stop() override {
+    if (stopping_.exchange(true)) return;
+    state_->Stop(absl::CancelledError(
+        absl::StrCat("the coordinator at ", address(), " stopped")));
+    std::vector<EventWriter*> writers;
+    {
+      absl::MutexLock lock(&watch_mu_);
+      writers.assign(watchers_.begin(), watchers_.end());
+      for (EventWriter* w : writers) w->End(grpc::Status(grpc::StatusCode::CANCELLED, "coordinator stopped"));
+    }
+    if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+    stop_ticker_.Notify();
+    if (ticker_.joinable()) ticker_.join();
+    if (server_ != nullptr) server_->Wait();
+  }
+
+  // Called before any handler logic. Never logs the credential itself.
+  absl::Status Authorize(grpc::CallbackServerContext* ctx) {
+    if (!config_.tls.peer_uri_prefix.empty()) {
+      bool matched = false;
+      std::shared_ptr<const grpc::AuthContext> auth = ctx->auth_context();
+      if (auth != nullptr) {
+        for (const grpc::string_ref& uri : auth->FindPropertyValues(GRPC_PEER_URI_PROPERTY_NAME)) {
+          if (absl::StartsWith(absl::string_view(uri.data(), uri.size()),
+                               config_.tls.peer_uri_prefix)) {
+            matched = true;
+          }
+        }
+      }
+      if (!matched) {
+        Log(LogLevel::kWarning, absl::StrCat("coordinator: rejected a call from ", ctx->peer(),
+                                             ": no client certificate URI SAN starts with '",
+                                             config_.tls.peer_uri_prefix, "'"));
+        return Unauthenticated(absl::StrCat("the client certificate has no URI SAN starting with '",
+                                            config_.tls.peer_uri_prefix, "'"));
+      }
+    }
+    if (expected_credential_.empty()) return absl::OkStatus();
+    const auto& metadata = ctx->client_metadata();
+    auto it = metadata.find(kAuthMetadataKey);
+    const std::string presented =
+        it == metadata.end() ? std::string() : std::string(it->second.data(), it->second.size());
+    if (CredentialsEqual(presented, expected_credential_)) return absl::OkStatus();
+    Log(LogLevel::kWarning,
+        absl::StrCat("coordinator: rejected a call from ", ctx->peer(), ": ",
+                     presented.empty() ? std::string("no job credential")
+                                       : absl::StrCat("job credential ",
+                                                      CredentialFingerprint(presented),
+                                                      "... does not match")));
+    return Unauthenticated("");
+  }
+
+  CoordinatorState& state() { return *state_; }
+
+  void AddWatcher(EventWriter* writer) {
+    absl::MutexLock lock(&watch_mu_);
+    watchers_.insert(writer);
+  }
+  void RemoveWatcher(EventWriter* writer) {
+    absl::MutexLock lock(&watch_mu_);
+    watchers_.erase(writer);
+  }
+  bool stopping() const { return stopping_.load(); }
+
+ private:
+  absl::Status Unauthenticated(absl::string_view why) {
+    v1::CoordinatorErrorDetail detail;
+    detail.set_reason(v1::CoordinatorErrorDetail::REASON_AUTHENTICATION);
+    detail.set_source_process_id(-1);
+    return WithDetail(
+        absl::UnauthenticatedError(absl::StrCat("job token rejected by coordinator at ", address(),
+                                                " (job_id ", config_.job_id, ")",
+                                                why.empty() ? "" : ": ", why)),
+        detail);
+  }
+
+  void PokeWatchers() {
+    absl::MutexLock lock(&watch_mu_);
+    for (EventWriter* w : watchers_) w->Poke();
+  }
+
+  const ClusterConfig config_;
+  mutable absl::Mutex address_mu_;
+  std::string address_ ABSL_GUARDED_BY(address_mu_);
+  const std::string expected_credential_;
+  std::unique_ptr<CoordinatorState> state_;
+  CoordinatorService service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  std::thread ticker_;
+  absl::Notification stop_ticker_;
+  std::atomic<bool> stopping_{false};
+  mutable absl::Mutex end_mu_;
+  bool ended_ ABSL_GUARDED_BY(end_mu_) = false;
+  absl::Mutex watch_mu_;
+  absl::flat_hash_set<EventWriter*> watchers_ ABSL_GUARDED_BY(watch_mu_);
+};
+
+// --- EventWriter ------------------------------------------------------------
+
+void EventWriter::Poke() {
+  {
+    absl::MutexLock lock(&mu_);
+    if (writing_ || finished_) return;
+    if (queue_.empty()) {
+      for (auto& e : server_->state().EventsAfter(next_version_, kEventsPerPoll)) {
+        queue_.push_back(std::move(e));
+      }
+      if (!queue_.empty()) next_version_ = queue_.back().version();
+    }
+    if (queue_.empty()) return;
+    current_ = std::move(queue_.front());
+    queue_.pop_front();
+    writing_ = true;
+  }
+  StartWrite(&current_);
+}
+
+void EventWriter::End(const grpc::Status& status) {
+  {
+    absl::MutexLock lock(&mu_);
+    if (finished_) return;
+    if (writing_) {
+      if (!finish_after_write_.has_value()) finish_after_write_ = status;
+      return;
+    }
+    finished_ = true;
+  }
+  Finish(status);
+}
+
+void EventWriter::OnWriteDone(bool ok) {
+  std::optional<grpc::Status> finish;
+  {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (!ok && !finish_after_write_.has_value()) finish_after_write_ = grpc::Status::CANCELLED;
+    if (finish_after_write_.has_value() && !finished_) {
+      finished_ = true;
+      finish = finish_after_write_;
+    }
+  }
+  if (finish.has_value()) return Finish(*finish);
+  Poke();
+}
+
+void EventWriter::OnDone() {
+  server_->RemoveWatcher(this);
+  delete this;
+}
+
+// --- CoordinatorService --------------------------------------------------------
+
+template <typename Call>
+grpc::ServerUnaryReactor* CoordinatorService::Unary(grpc::CallbackServerContext* ctx, Call call) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  absl::Status status = server_->Authorize(ctx);
+  if (status.ok()) status = call();
+  reactor->Finish(ToGrpcStatus(status));
+  return reactor;
+}
+
+template <typename Call>
+grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext* ctx, Call call) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  if (absl::Status status = server_->Authorize(ctx); !status.ok()) {
+    reactor->Finish(ToGrpcStatus(status));
+    return reactor;
+  }
+  call([reactor](absl::Status status) { reactor->Finish(ToGrpcStatus(status)); });
+  return reactor;
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::Register(grpc::CallbackServerContext* ctx,
+                                                       const v1::RegisterRequest* request,
+                                                       v1::RegisterResponse* response) {
+  return Unary(ctx, [&] { return server_->state().Register(*request, response); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerContext* ctx,
+                                                         const v1::WaitForJobRequest* request,
+                                                         v1::GlobalTopology* response) {
+  return Parked(ctx, [&](Completion done) {
+    server_->state().WaitForJob(*request, response, std::move(done));
+  });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::Heartbeat(grpc::CallbackServerContext* ctx,
+                                                        const v1::HeartbeatRequest* request,
+                                                        v1::HeartbeatResponse* response) {
+  return Unary(ctx, [&] { return server_->state().Heartbeat(*request, response); });
+}
+
+grpc::ServerWriteReactor<v1::Event>* CoordinatorService::WatchEvents(
+    grpc::CallbackServerContext* ctx, const v1::WatchEventsRequest* request) {
+  absl::Status status = server_->Authorize(ctx);
+  if (status.ok()) status = server_->state().CheckWatcher(request->header());
+  if (status.ok() && server_->stopping()) status = absl::CancelledError("coordinator stopped");
+  auto* writer = new EventWriter(server_, request->after_version());
+  if (!status.ok()) {
+    writer->End(ToGrpcStatus(status));
+    return writer;
+  }
+  server_->AddWatcher(writer);
+  writer->Poke();
+  return writer;
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::GetJobState(grpc::CallbackServerContext* ctx,
+                                                          const v1::GetJobStateRequest* request,
+                                                          v1::GetJobStateResponse* response) {
+  return Unary(ctx, [&] { return server_->state().GetJobState(*request, response); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::ReportError(grpc::CallbackServerContext* ctx,
+                                                          const v1::ReportErrorRequest* request,
+                                                          v1::ReportErrorResponse*) {
+  return Unary(ctx, [&] { return server_->state().ReportError(*request); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::KvSet(grpc::CallbackServerContext* ctx,
+                                                    const v1::KvSetRequest* request,
+                                                    v1::KvSetResponse*) {
+  return Unary(ctx, [&] { return server_->state().KvSet(*request); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::KvGet(grpc::CallbackServerContext* ctx,
+                                                    const v1::KvGetRequest* request,
+                                                    v1::KvEntry* response) {
+  return Parked(ctx, [&](Completion done) {
+    server_->state().KvGet(*request, response, std::move(done));
+  });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::KvList(grpc::CallbackServerContext* ctx,
+                                                     const v1::KvListRequest* request,
+                                                     v1::KvListResponse* response) {
+  return Unary(ctx, [&] { return server_->state().KvList(*request, response); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::KvDelete(grpc::CallbackServerContext* ctx,
+                                                       const v1::KvDeleteRequest* request,
+                                                       v1::KvDeleteResponse*) {
+  return Unary(ctx, [&] { return server_->state().KvDelete(*request); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::KvIncrement(grpc::CallbackServerContext* ctx,
+                                                          const v1::KvIncrementRequest* request,
+                                                          v1::KvIncrementResponse* response) {
+  return Unary(ctx, [&] { return server_->state().KvIncrement(*request, response); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::KvCompareAndSwap(grpc::CallbackServerContext* ctx,
+                                                               const v1::KvCasRequest* request,
+                                                               v1::KvCasResponse* response) {
+  return Unary(ctx, [&] { return server_->state().KvCompareAndSwap(*request, response); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::Barrier(grpc::CallbackServerContext* ctx,
+                                                      const v1::BarrierRequest* request,
+                                                      v1::BarrierResponse* response) {
+  return Parked(ctx, [&](Completion done) {
+    server_->state().Barrier(*request, response, std::move(done));
+  });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::CancelBarrier(grpc::CallbackServerContext* ctx,
+                                                            const v1::CancelBarrierRequest* request,
+                                                            v1::CancelBarrierResponse*) {
+  return Unary(ctx, [&] { return server_->state().CancelBarrier(*request); });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::AgreeLiveProcesses(
+    grpc::CallbackServerContext* ctx, const v1::AgreeLiveRequest* request,
+    v1::AgreeLiveResponse* response) {
+  return Parked(ctx, [&](Completion done) {
+    server_->state().AgreeLive(*request, response, std::move(done));
+  });
+}
+
+grpc::ServerUnaryReactor* CoordinatorService::Shutdown(grpc::CallbackServerContext* ctx,
+                                                       const v1::ShutdownRequest* request,
+                                                       v1::ShutdownResponse*) {
+  return Parked(ctx, [&](Completion done) {
+    server_->state().Shutdown(*request, std::move(done));
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
+    const ClusterConfig& config) {
+  if (config.num_processes < 1 || config.num_processes > INT32_MAX) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument 'num_processes' must be >= 1, got ", config.num_processes));
+  }
+  if (config.require_auth && config.job_token.empty()) {
+    return absl::FailedPreconditionError(
+        "require_auth is set but no job token is configured (set TESSERA_JOB_TOKEN or "
+        "TESSERA_JOB_TOKEN_FILE); the coordinator refuses to start unauthenticated");
+  }
+  // The bind address, or the wildcard address on the coordinator address's port.
+  std::string bind_text = config.bind_address;
+  if (bind_text.empty()) {
+    absl::StatusOr<HostPort> advertised =
+        ParseHostPort(config.coordinator_address, "coordinator_address");
+    if (!advertised.ok()) return advertised.status();
+    bind_text = HostPort{"0.0.0.0", advertised->port.value_or(0)}.ToString();
+  }
+  absl::StatusOr<HostPort> bind = ParseHostPort(bind_text, "bind_address", /*allow_port_zero=*/true);
+  if (!bind.ok()) return bind.status();
+  if (!bind->port.has_value()) bind->port = 0;
+  if (absl::Status s = ProbeBind(*bind); !s.ok()) return s;
+  const std::string address =
+      config.coordinator_address.empty() ? bind->ToString() : config.coordinator_address;
+  auto server = std::make_unique<CoordinatorServerImpl>(config, address);
+  if (absl::Status s = server->Serve(*bind); !s.ok()) return s;
+  return std::unique_ptr<CoordinatorServer>(std::move(server));
 }
 
 }  // namespace tessera::cluster

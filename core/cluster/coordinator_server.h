@@ -1,6 +1,12 @@
 // The coordinator: a gRPC service (proto/tessera/v1/coordinator.proto) that
 // holds a job's membership, topology, key-value store, barriers and events.
 // Hosted by process 0's library instance or standalone (`tessera coordinator`).
+//
+// Transport only: the job logic is CoordinatorState. Handlers use gRPC's
+// callback API, so parked calls (barriers, blocking gets, WaitForJob,
+// AgreeLive, Shutdown) and event streams hold no thread. Every handler checks
+// the job credential (and, under mTLS, the client certificate's URI SAN)
+// before anything else.
 #ifndef TESSERA_CORE_CLUSTER_COORDINATOR_SERVER_H_
 #define TESSERA_CORE_CLUSTER_COORDINATOR_SERVER_H_
 
@@ -15,8 +21,11 @@ namespace tessera::cluster {
 
 class CoordinatorServer {
  public:
-  // Binds config.bind_address (UNAVAILABLE "bind ADDR:PORT: <strerror> (EADDRINUSE)"
-  // on failure) and starts serving config.num_processes processes.
+  // Binds config.bind_address (or the wildcard address on the coordinator
+  // address's port) and starts serving config.num_processes processes.
+  // UNAVAILABLE "bind ADDR:PORT: <strerror> (EADDRINUSE)" when the address
+  // cannot be bound; FAILED_PRECONDITION when require_auth is set without a
+  // token; INVALID_ARGUMENT for bad addresses, counts or unreadable TLS files.
   static absl::StatusOr<std::unique_ptr<CoordinatorServer>> Start(const ClusterConfig& config);
 
   virtual ~CoordinatorServer() = default;
@@ -25,10 +34,15 @@ class CoordinatorServer {
   virtual int port() const = 0;
 
   // Waits until the job has ended (all shut down, shutdown barrier expired,
-  // or failed with every client gone); DEADLINE_EXCEEDED after `timeout`.
+  // or failed with every client gone): OK then; DEADLINE_EXCEEDED after
+  // `timeout` while it still runs.
   virtual absl::Status Wait(absl::Duration timeout) = 0;
 
-  // Stops serving now. Idempotent.
+  // How the job ended: OK after a clean shutdown, else the job's error
+  // (CANCELLED when stopped first). Meaningful once Wait returned OK.
+  virtual absl::Status JobStatus() const = 0;
+
+  // Stops serving now: parked calls get CANCELLED, streams end. Idempotent.
   virtual void Stop() = 0;
 };
 

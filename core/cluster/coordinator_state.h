@@ -1,0 +1,308 @@
+// The coordinator's job state machine, free of any transport.
+//
+// CoordinatorServer feeds it decoded requests; tests drive it directly with a
+// fake clock. Blocking operations (WaitForJob, KvGet with wait, Barrier,
+// AgreeLive, Shutdown) never block a thread: they park a completion that runs
+// exactly once, later, from whichever call or Tick() resolves it. Completions
+// and listeners always run with no lock held. Per-call work is O(1) or
+// O(log n); only rare events (job start, failure, timeouts) touch every
+// process.
+#ifndef TESSERA_CORE_CLUSTER_COORDINATOR_STATE_H_
+#define TESSERA_CORE_CLUSTER_COORDINATOR_STATE_H_
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "core/cluster/cluster_config.h"
+#include "core/cluster/kv_store.h"
+#include "tessera/v1/coordinator.pb.h"
+
+namespace tessera::cluster {
+
+// Time source; the state only compares and subtracts its values.
+class Clock {
+ public:
+  virtual ~Clock() = default;
+  virtual absl::Time Now() const = 0;
+};
+
+// A monotonic clock (steady_clock as absl::Time); never owned by callers.
+const Clock& SteadyClock();
+
+struct CoordinatorOptions {
+  std::string job_id;
+  int32_t num_processes = 1;
+  std::string address;  // advertised "host:port": messages and the loopback check
+  absl::Duration init_timeout = kDefaultInitTimeout;
+  absl::Duration heartbeat_interval = kDefaultHeartbeatInterval;
+  absl::Duration heartbeat_timeout = kDefaultHeartbeatTimeout;
+  absl::Duration shutdown_timeout = kDefaultShutdownTimeout;
+  bool recoverable = false;
+  bool fail_job_on_duplicate_id = false;
+  int64_t max_value_bytes = kDefaultMaxValueBytes;
+  int64_t max_store_bytes = kDefaultMaxStoreBytes;
+  int64_t max_pending_calls = 1 << 20;  // parked blocking calls, all kinds together
+  absl::Duration straggler_log_period = absl::Seconds(30);
+  uint64_t incarnation = 0;  // 0: random
+
+  static CoordinatorOptions FromConfig(const ClusterConfig& config);
+};
+
+// Runs once with the call's final status (the response was filled before).
+using Completion = std::function<void(absl::Status)>;
+
+class CoordinatorState {
+ public:
+  // `clock` must outlive the state.
+  CoordinatorState(CoordinatorOptions options, const Clock* clock);
+  ~CoordinatorState();
+  CoordinatorState(const CoordinatorState&) = delete;
+  CoordinatorState& operator=(const CoordinatorState&) = delete;
+
+  // Unary calls. Responses are filled only on success.
+  absl::Status Register(const v1::RegisterRequest& request, v1::RegisterResponse* response);
+  absl::Status Heartbeat(const v1::HeartbeatRequest& request, v1::HeartbeatResponse* response);
+  absl::Status GetJobState(const v1::GetJobStateRequest& request,
+                           v1::GetJobStateResponse* response);
+  absl::Status ReportError(const v1::ReportErrorRequest& request);
+  absl::Status KvSet(const v1::KvSetRequest& request);
+  absl::Status KvList(const v1::KvListRequest& request, v1::KvListResponse* response);
+  absl::Status KvDelete(const v1::KvDeleteRequest& request);
+  absl::Status KvIncrement(const v1::KvIncrementRequest& request,
+                           v1::KvIncrementResponse* response);
+  absl::Status KvCompareAndSwap(const v1::KvCasRequest& request, v1::KvCasResponse* response);
+  absl::Status CancelBarrier(const v1::CancelBarrierRequest& request);
+
+  // Blocking calls: `response` must stay valid until `done` runs (maybe
+  // before these return).
+  void WaitForJob(const v1::WaitForJobRequest& request, v1::GlobalTopology* response,
+                  Completion done);
+  void KvGet(const v1::KvGetRequest& request, v1::KvEntry* response, Completion done);
+  void Barrier(const v1::BarrierRequest& request, v1::BarrierResponse* response, Completion done);
+  void AgreeLive(const v1::AgreeLiveRequest& request, v1::AgreeLiveResponse* response,
+                 Completion done);
+  void Shutdown(const v1::ShutdownRequest& request, Completion done);
+
+  // Events: validates a watcher's header (any registered process, also of a
+  // failed job); then EventsAfter pages through the log.
+  absl::Status CheckWatcher(const v1::Header& header);
+  std::vector<v1::Event> EventsAfter(int64_t version, size_t max_events);
+  // Called (no lock held) after events were appended. Set before serving.
+  void SetEventListener(std::function<void()> listener) { event_listener_ = std::move(listener); }
+  // Called once (no lock held) when the job has ended. Set before serving.
+  void SetEndListener(std::function<void()> listener) { end_listener_ = std::move(listener); }
+
+  // Fires expired deadlines and runs the heartbeat staleness scan when due.
+  // Call often (every few ms); cheap when nothing is due.
+  void Tick();
+
+  // Completes every parked call with `reason` (CANCELLED on a server stop);
+  // later blocking calls complete with it at once. Idempotent.
+  void Stop(absl::Status reason);
+
+  // True once every process shut down, the shutdown barrier expired, or the
+  // job failed and no process is live any more.
+  bool Ended();
+  // Why it ended (OK after a clean shutdown).
+  absl::Status EndStatus();
+  v1::JobState job_state();
+  uint64_t incarnation() const { return incarnation_; }
+  // The advertised address named in messages, once the port is known.
+  void SetAddress(std::string address);
+  const CoordinatorOptions& options() const { return options_; }
+
+ private:
+  struct Task {
+    v1::TaskState state = v1::TASK_STATE_NEVER_CONNECTED;
+    uint64_t incarnation = 0;
+    v1::HostInfo host;
+    std::vector<v1::LocalDevice> devices;
+    std::optional<int32_t> partition_index;
+    bool recoverable = false;
+    bool ever_connected = false;
+    absl::Time last_heartbeat = absl::InfinitePast();
+    v1::ErrorInfo error;
+    absl::flat_hash_map<std::string, int64_t> waiting_at;  // barrier id -> counter
+    bool shutdown_called = false;
+  };
+  struct Parked {
+    Completion done;
+    uint64_t timer = 0;
+  };
+  struct BarrierWaiter {
+    v1::BarrierResponse* response;
+    Completion done;
+  };
+  struct BarrierInstance {
+    std::string id;
+    int64_t counter = 0;
+    bool all = true;
+    std::vector<int32_t> participants;  // sorted; unused when `all`
+    absl::flat_hash_set<int32_t> arrived;
+    absl::flat_hash_map<int32_t, BarrierWaiter> waiting;
+    int32_t first_arrival = -1;
+    absl::Duration timeout;
+    uint64_t timer = 0;
+    std::optional<absl::Status> result;
+  };
+  struct AgreeWaiter {
+    v1::AgreeLiveResponse* response;
+    Completion done;
+  };
+  struct AgreeInstance {
+    std::vector<int32_t> candidates;  // sorted
+    absl::flat_hash_map<int32_t, AgreeWaiter> arrived;
+    int64_t alive_not_arrived = 0;
+    uint64_t timer = 0;
+  };
+  struct KvWaiter {
+    std::string key;
+    v1::KvEntry* response;
+    Completion done;
+    uint64_t timer = 0;
+  };
+  struct JobWaiter {
+    int32_t process_id;
+    v1::GlobalTopology* response;
+    Completion done;
+    uint64_t timer = 0;
+  };
+  struct Timer {
+    absl::Time deadline;
+    std::function<void()> fire;
+  };
+  class Section;  // the lock plus the deferred completions
+  absl::Duration ScanPeriod() const;
+  bool EndedLocked() const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // Header checks shared by every call after Register.
+  absl::StatusOr<Task*> CallerLocked(const v1::Header& header, bool allow_failed_job)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status CheckJobIdLocked(const v1::Header& header) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // RESOURCE_EXHAUSTED past max_pending_calls; else wraps `done` so the
+  // count drops when it runs.
+  absl::Status ParkLocked(Completion& done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  void CompleteLocked(Completion done, absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  uint64_t AddTimerLocked(absl::Time deadline, std::function<void()> fire)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void CancelTimerLocked(uint64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AppendEventLocked(v1::Event event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void SetTaskStateLocked(int32_t process_id, v1::TaskState state)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  v1::TaskInfo TaskInfoLocked(int32_t process_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  std::string DescribeLocked(int32_t process_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // Registration and the job's life.
+  absl::Status RegisterLocked(const v1::RegisterRequest& request, v1::RegisterResponse* response)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AcceptRegistrationLocked(const v1::RegisterRequest& request)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void MaybeStartJobLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status PublishTopologyLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status MissingStatusLocked(absl::StatusCode code, absl::string_view what)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void OnRegistrationDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Fate sharing: every call now returns `status` (given REASON_JOB_FAILED
+  // unless it carries a detail). No-op once FAILED or STOPPED.
+  void FailJobLocked(absl::Status status, int32_t source, bool reported_by_user)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void FailAllParkedLocked(const absl::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // A process died or restarted: fate sharing fails the job; recoverable mode
+  // fails its barriers and drops it from agreements.
+  void TaskLostLocked(int32_t process_id, absl::StatusCode code, const std::string& message)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void LeaveCollectivesLocked(int32_t process_id, const std::string& why)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void ScanHeartbeatsLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void LogStragglersLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void MaybeEndLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // KV.
+  void WakeKvWaitersLocked(const std::string& key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RemoveKvWaiterLocked(uint64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  // Barriers and agreements.
+  bool IsParticipant(const BarrierInstance& b, int32_t process_id) const;
+  int64_t ParticipantCount(const BarrierInstance& b) const;
+  void ArriveLocked(BarrierInstance& b, int32_t process_id, BarrierWaiter waiter)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void FinishBarrierLocked(BarrierInstance& b, absl::Status status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status BarrierFailureLocked(const BarrierInstance& b, absl::StatusCode code,
+                                    const std::string& message)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void PruneBarriersLocked(const std::string& id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  bool AliveLocked(int32_t process_id) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void MaybeFinishAgreeLocked(const std::vector<int32_t>& key)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void FinishShutdownLocked(absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const CoordinatorOptions options_;
+  const Clock* const clock_;
+  const uint64_t incarnation_;
+  std::function<void()> event_listener_;
+  std::function<void()> end_listener_;
+
+  absl::Mutex mu_;
+  std::vector<std::pair<Completion, absl::Status>> outbox_ ABSL_GUARDED_BY(mu_);
+  bool events_appended_ ABSL_GUARDED_BY(mu_) = false;
+  bool end_announced_ ABSL_GUARDED_BY(mu_) = false;
+  bool end_pending_ ABSL_GUARDED_BY(mu_) = false;
+  std::optional<absl::Status> stopped_ ABSL_GUARDED_BY(mu_);
+  std::string address_ ABSL_GUARDED_BY(mu_);
+
+  v1::JobState job_state_ ABSL_GUARDED_BY(mu_) = v1::JOB_STATE_REGISTERING;
+  absl::Status job_status_ ABSL_GUARDED_BY(mu_);  // the error every call returns once FAILED
+  v1::ErrorInfo job_error_ ABSL_GUARDED_BY(mu_);
+  absl::Time created_ ABSL_GUARDED_BY(mu_);
+  absl::Time running_since_wall_ ABSL_GUARDED_BY(mu_);
+  std::vector<Task> tasks_ ABSL_GUARDED_BY(mu_);
+  int64_t pending_tasks_ ABSL_GUARDED_BY(mu_) = 0;  // registered while REGISTERING
+  int64_t live_tasks_ ABSL_GUARDED_BY(mu_) = 0;     // PENDING or RUNNING
+  v1::GlobalTopology topology_ ABSL_GUARDED_BY(mu_);
+  int64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::flat_hash_map<uint64_t, JobWaiter> job_waiters_ ABSL_GUARDED_BY(mu_);
+
+  std::deque<v1::Event> events_ ABSL_GUARDED_BY(mu_);
+  int64_t version_ ABSL_GUARDED_BY(mu_) = 0;
+
+  KvStore kv_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, KvWaiter> kv_waiters_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<std::string, std::vector<uint64_t>> kv_waiting_keys_ ABSL_GUARDED_BY(mu_);
+
+  std::map<std::pair<std::string, int64_t>, BarrierInstance> barriers_ ABSL_GUARDED_BY(mu_);
+  std::set<std::pair<std::string, int64_t>> ongoing_barriers_ ABSL_GUARDED_BY(mu_);
+  std::map<std::vector<int32_t>, AgreeInstance> agrees_ ABSL_GUARDED_BY(mu_);
+
+  std::vector<std::pair<int32_t, Completion>> shutdown_waiters_ ABSL_GUARDED_BY(mu_);
+  int64_t shutdown_needed_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t shutdown_timer_ ABSL_GUARDED_BY(mu_) = 0;
+  bool shutdown_expired_ ABSL_GUARDED_BY(mu_) = false;
+
+  std::atomic<int64_t> parked_{0};  // blocking calls not yet completed
+  uint64_t next_id_ ABSL_GUARDED_BY(mu_) = 1;
+  std::set<std::pair<absl::Time, uint64_t>> timer_queue_ ABSL_GUARDED_BY(mu_);
+  absl::flat_hash_map<uint64_t, Timer> timers_ ABSL_GUARDED_BY(mu_);
+  absl::Time next_scan_ ABSL_GUARDED_BY(mu_);
+  absl::Time next_straggler_log_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace tessera::cluster
+
+#endif  // TESSERA_CORE_CLUSTER_COORDINATOR_STATE_H_

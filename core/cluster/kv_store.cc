@@ -1,0 +1,150 @@
+#include "core/cluster/kv_store.h"
+
+#include <limits>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace tessera::cluster {
+
+absl::StatusOr<std::string> KvStore::NormalizeKey(absl::string_view key) {
+  std::string out;
+  out.reserve(key.size());
+  for (size_t i = 0; i < key.size(); ++i) {
+    if (key[i] == '/') {
+      if (!out.empty() && out.back() != '/') out.push_back('/');
+    } else {
+      out.push_back(key[i]);
+    }
+  }
+  if (!out.empty() && out.back() == '/') out.pop_back();
+  if (out.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("key '", key, "' is empty after normalization; expected a path like 'a/b'"));
+  }
+  return out;
+}
+
+absl::Status KvStore::CheckLimits(const std::string& key, size_t new_value_size,
+                                  size_t old_size) const {
+  if (static_cast<int64_t>(new_value_size) > max_value_bytes_) {
+    return absl::ResourceExhaustedError(absl::StrCat("value of key '", key, "' has ",
+                                                     new_value_size, " bytes; the limit is ",
+                                                     max_value_bytes_));
+  }
+  const int64_t after = total_bytes_ - static_cast<int64_t>(old_size) +
+                        static_cast<int64_t>(key.size() + new_value_size);
+  if (after > max_store_bytes_) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "storing key '", key, "' would grow the key-value store to ", after,
+        " bytes; the limit is ", max_store_bytes_, " (", total_bytes_, " in use)"));
+  }
+  return absl::OkStatus();
+}
+
+void KvStore::Store(const std::string& key, std::string value) {
+  auto [it, inserted] = entries_.try_emplace(key);
+  if (inserted) {
+    total_bytes_ += static_cast<int64_t>(key.size());
+  } else {
+    total_bytes_ -= static_cast<int64_t>(it->second.value.size());
+  }
+  total_bytes_ += static_cast<int64_t>(value.size());
+  it->second.value = std::move(value);
+  it->second.version = next_version_++;
+}
+
+absl::Status KvStore::Set(const std::string& key, std::string value, bool overwrite) {
+  auto it = entries_.find(key);
+  if (it != entries_.end() && !overwrite) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("key '", key, "' already exists (set allow_overwrite to replace it)"));
+  }
+  const size_t old_size = it == entries_.end() ? 0 : key.size() + it->second.value.size();
+  if (absl::Status s = CheckLimits(key, value.size(), old_size); !s.ok()) return s;
+  Store(key, std::move(value));
+  return absl::OkStatus();
+}
+
+const KvStore::Entry* KvStore::Find(const std::string& key) const {
+  auto it = entries_.find(key);
+  return it == entries_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::pair<std::string, KvStore::Entry>> KvStore::List(
+    const std::string& prefix) const {
+  std::vector<std::pair<std::string, Entry>> out;
+  auto normalized = NormalizeKey(prefix);
+  if (!normalized.ok()) {  // "" or "/": everything
+    for (const auto& [key, entry] : entries_) out.emplace_back(key, entry);
+    return out;
+  }
+  const std::string dir = *normalized + "/";
+  for (auto it = entries_.lower_bound(dir);
+       it != entries_.end() && it->first.compare(0, dir.size(), dir) == 0; ++it) {
+    out.emplace_back(it->first, it->second);
+  }
+  return out;
+}
+
+int64_t KvStore::Delete(const std::string& key, bool recursive) {
+  int64_t removed = 0;
+  auto erase = [&](std::map<std::string, Entry>::iterator it) {
+    total_bytes_ -= static_cast<int64_t>(it->first.size() + it->second.value.size());
+    ++removed;
+    return entries_.erase(it);
+  };
+  if (auto it = entries_.find(key); it != entries_.end()) erase(it);
+  if (recursive) {
+    const std::string dir = key + "/";
+    for (auto it = entries_.lower_bound(dir);
+         it != entries_.end() && it->first.compare(0, dir.size(), dir) == 0;) {
+      it = erase(it);
+    }
+  }
+  return removed;
+}
+
+absl::StatusOr<int64_t> KvStore::Increment(const std::string& key, int64_t delta) {
+  int64_t value = 0;
+  size_t old_size = 0;
+  if (const Entry* entry = Find(key)) {
+    if (!absl::SimpleAtoi(entry->value, &value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "key '", key, "' holds ", entry->value.size(),
+          " bytes that are not a decimal integer; increment needs one"));
+    }
+    old_size = key.size() + entry->value.size();
+  }
+  if ((delta > 0 && value > std::numeric_limits<int64_t>::max() - delta) ||
+      (delta < 0 && value < std::numeric_limits<int64_t>::min() - delta)) {
+    return absl::OutOfRangeError(
+        absl::StrCat("incrementing key '", key, "' (", value, ") by ", delta, " overflows int64"));
+  }
+  value += delta;
+  std::string text = absl::StrCat(value);
+  if (absl::Status s = CheckLimits(key, text.size(), old_size); !s.ok()) return s;
+  Store(key, std::move(text));
+  return value;
+}
+
+absl::StatusOr<KvStore::CasResult> KvStore::CompareAndSwap(
+    const std::string& key, const std::optional<std::string>& expected, std::string desired) {
+  CasResult result;
+  const Entry* entry = Find(key);
+  const bool matches = expected.has_value() ? (entry != nullptr && entry->value == *expected)
+                                            : entry == nullptr;
+  if (!matches) {
+    if (entry != nullptr) result.current = entry->value;
+    return result;
+  }
+  const size_t old_size = entry == nullptr ? 0 : key.size() + entry->value.size();
+  if (absl::Status s = CheckLimits(key, desired.size(), old_size); !s.ok()) return s;
+  result.current = desired;
+  Store(key, std::move(desired));
+  result.swapped = true;
+  return result;
+}
+
+}  // namespace tessera::cluster

@@ -1,0 +1,79 @@
+// The coordinator's key-value store: in memory, bounded, keys are slash paths.
+//
+// Pure data structure (no locking, no waiting): CoordinatorState serializes
+// access and owns blocking gets. Semantics follow coordinator.proto's comments:
+// insert-once unless overwrite, "/"-terminated prefix listing, recursive
+// delete, integer increment and compare-and-swap.
+#ifndef TESSERA_CORE_CLUSTER_KV_STORE_H_
+#define TESSERA_CORE_CLUSTER_KV_STORE_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tessera::cluster {
+
+// Keys under this prefix belong to the library itself (topology, internal
+// bookkeeping); user keys are namespaced by the client so they never land here.
+inline constexpr char kReservedKvPrefix[] = "/_mc/";
+
+class KvStore {
+ public:
+  struct Entry {
+    std::string value;
+    int64_t version = 0;  // store-wide sequence number of the last write
+  };
+  struct CasResult {
+    bool swapped = false;
+    std::optional<std::string> current;  // the value after the call
+  };
+
+  KvStore(int64_t max_value_bytes, int64_t max_store_bytes)
+      : max_value_bytes_(max_value_bytes), max_store_bytes_(max_store_bytes) {}
+
+  // As TSL: "/a//b/" -> "a/b" (no leading, trailing or doubled slashes), so
+  // every spelling of one path is one key. INVALID_ARGUMENT when nothing is
+  // left.
+  static absl::StatusOr<std::string> NormalizeKey(absl::string_view key);
+
+  // ALREADY_EXISTS unless `overwrite`; RESOURCE_EXHAUSTED past the limits.
+  absl::Status Set(const std::string& key, std::string value, bool overwrite);
+  const Entry* Find(const std::string& key) const;
+  // Entries under normalize(prefix) + "/" ("a/b" never lists "a/bc"); an
+  // empty or "/" prefix lists everything. In key order.
+  std::vector<std::pair<std::string, Entry>> List(const std::string& prefix) const;
+  // Removes `key` and, when `recursive`, everything under `key/`. Returns the
+  // number of entries removed.
+  int64_t Delete(const std::string& key, bool recursive);
+  // Absent = 0. INVALID_ARGUMENT when the stored value is not a decimal
+  // int64, OUT_OF_RANGE on overflow.
+  absl::StatusOr<int64_t> Increment(const std::string& key, int64_t delta);
+  // Absent `expected`: create only if absent.
+  absl::StatusOr<CasResult> CompareAndSwap(const std::string& key,
+                                           const std::optional<std::string>& expected,
+                                           std::string desired);
+
+  int64_t total_bytes() const { return total_bytes_; }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  absl::Status CheckLimits(const std::string& key, size_t new_value_size,
+                           size_t old_size) const;
+  void Store(const std::string& key, std::string value);
+
+  int64_t max_value_bytes_;
+  int64_t max_store_bytes_;
+  int64_t total_bytes_ = 0;  // keys + values
+  int64_t next_version_ = 1;
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace tessera::cluster
+
+#endif  // TESSERA_CORE_CLUSTER_KV_STORE_H_

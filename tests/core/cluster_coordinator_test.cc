@@ -1,0 +1,171 @@
+// The coordinator service over real gRPC on 127.0.0.1: clients are the raw
+// generated stub, so these tests pin the wire behaviour the client library and
+// every binding rely on (codes, messages, error details, auth, TLS, bind).
+#include <grpcpp/grpcpp.h>
+
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "core/cluster/auth.h"
+#include "core/cluster/coordinator_server.h"
+#include "core/cluster/error_detail.h"
+#include "tessera/v1/coordinator.grpc.pb.h"
+#include "tests/core/cluster_coordinator_testing.h"
+#include "tests/core/testing.h"
+
+namespace tessera::cluster {
+namespace {
+
+using ::tessera::testing::IsOk;
+using ::tessera::testing::StatusIs;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST_F(CoordinatorServerTest, TwoProcessesRegisterAndGetOneTopology) {
+  Start();
+  ASSERT_THAT(Register(0, {"cpu", "cpu"}), IsOk());
+  ASSERT_THAT(Register(1, {"cpu", "cpu"}), IsOk());
+  v1::GlobalTopology t0, t1;
+  ASSERT_THAT(WaitForJob(0, &t0), IsOk());
+  ASSERT_THAT(WaitForJob(1, &t1), IsOk());
+  ASSERT_EQ(t0.devices_size(), 4);
+  EXPECT_EQ(t0.devices(2).global_id(), 2);
+  EXPECT_EQ(t0.devices(2).process_id(), 1);
+  EXPECT_EQ(t0.devices(2).local().local_ordinal(), 0);
+  EXPECT_EQ(t0.generation(), 1);
+  EXPECT_NE(t0.fingerprint(), 0u);
+  EXPECT_EQ(t0.fingerprint(), t1.fingerprint());
+}
+
+TEST_F(CoordinatorServerTest, WaitForJobBlocksUntilTheLastProcessRegisters) {
+  Start();
+  ASSERT_THAT(Register(0), IsOk());
+  v1::GlobalTopology topology;
+  auto waiting = std::async(std::launch::async, [&] { return WaitForJob(0, &topology); });
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  ASSERT_THAT(Register(1), IsOk());
+  EXPECT_THAT(waiting.get(), IsOk());
+  EXPECT_EQ(topology.hosts_size(), 2);
+}
+
+TEST_F(CoordinatorServerTest, WrongJobIdIsFailedPreconditionNamingBothIds) {
+  Start();
+  v1::RegisterRequest request = RegisterRequest(0);
+  request.mutable_header()->set_job_id("other-job");
+  absl::Status status = Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get(),
+                             JobCredential(kToken, "other-job"));
+  // The credential binds the job id too: a token shared by two jobs still
+  // keeps them apart, so the wrong job is rejected at authentication.
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("job_id job-1")));
+  status = Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get());
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kFailedPrecondition,
+                               HasSubstr("serves job 'job-1', but process 0 belongs to job "
+                                         "'other-job'")));
+  EXPECT_EQ(DetailOf(status)->reason(), v1::CoordinatorErrorDetail::REASON_WRONG_JOB);
+}
+
+TEST_F(CoordinatorServerTest, WrongTokenIsUnauthenticatedOnEveryCall) {
+  Start();
+  ASSERT_THAT(Register(0), IsOk());
+  const std::string wrong = JobCredential("not-the-token", kJobId);
+  v1::RegisterResponse registered;
+  EXPECT_THAT(Call(&Stub::Register, RegisterRequest(1), &registered, wrong),
+              StatusIs(absl::StatusCode::kUnauthenticated,
+                       HasSubstr("job token rejected by coordinator at")));
+  v1::KvGetRequest get;
+  *get.mutable_header() = Header(0);
+  get.set_key("k");
+  v1::KvEntry entry;
+  EXPECT_THAT(Call(&Stub::KvGet, get, &entry, wrong),
+              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("(job_id job-1)")));
+  v1::BarrierRequest barrier = BarrierRequest(0, "b", 0, 1000);
+  v1::BarrierResponse passed;
+  EXPECT_THAT(Call(&Stub::Barrier, barrier, &passed, ""),
+              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("job token rejected")));
+  absl::Status watch = FirstEventStatus(0, wrong);
+  EXPECT_THAT(watch, StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("job token")));
+  EXPECT_EQ(DetailOf(watch)->reason(), v1::CoordinatorErrorDetail::REASON_AUTHENTICATION);
+}
+
+TEST_F(CoordinatorServerTest, BlockingKvGetWakesWhenTheKeyIsSet) {
+  Start();
+  RegisterAll();
+  v1::KvEntry entry;
+  auto waiting = std::async(std::launch::async, [&] { return KvGet(1, "a/b", &entry, 5000); });
+  EXPECT_EQ(waiting.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  ASSERT_THAT(KvSet(0, "a/b", "value"), IsOk());
+  EXPECT_THAT(waiting.get(), IsOk());
+  EXPECT_EQ(entry.value(), "value");
+  EXPECT_EQ(entry.key(), "a/b");
+}
+
+TEST_F(CoordinatorServerTest, BarrierPassesWhenEveryProcessArrives) {
+  Start();
+  RegisterAll();
+  auto first = std::async(std::launch::async, [&] { return Barrier(0, "step", 0, 5000); });
+  EXPECT_EQ(first.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  EXPECT_THAT(Barrier(1, "step", 0, 5000), IsOk());
+  EXPECT_THAT(first.get(), IsOk());
+}
+
+TEST_F(CoordinatorServerTest, HeartbeatLossFailsTheJobAndReleasesAParkedBarrier) {
+  config_.heartbeat_interval = absl::Milliseconds(50);
+  config_.heartbeat_timeout = absl::Milliseconds(200);
+  Start();
+  RegisterAll();
+  // Process 0 keeps heartbeating while it waits; process 1 goes silent.
+  std::atomic<bool> waiting{true};
+  std::thread beats([&] {
+    while (waiting) {
+      v1::HeartbeatRequest request;
+      *request.mutable_header() = Header(0);
+      v1::HeartbeatResponse response;
+      (void)Call(&Stub::Heartbeat, request, &response);
+      std::this_thread::sleep_for(std::chrono::milliseconds(40));
+    }
+  });
+  absl::Status status = Barrier(0, "step", 0, 10000);
+  waiting = false;
+  beats.join();
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kAborted,
+                               HasSubstr("process 1 (host host-1, pid 101) sent no heartbeat")));
+  ASSERT_TRUE(DetailOf(status).has_value());
+  EXPECT_EQ(DetailOf(status)->reason(), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+  EXPECT_EQ(DetailOf(status)->source_process_id(), 1);
+}
+
+TEST_F(CoordinatorServerTest, ServerEndsWhenEveryProcessShutsDown) {
+  Start();
+  RegisterAll();
+  auto first = std::async(std::launch::async, [&] { return Shutdown(0, 5000); });
+  EXPECT_THAT(server_->Wait(absl::Milliseconds(50)),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("still running")));
+  EXPECT_THAT(Shutdown(1, 5000), IsOk());
+  EXPECT_THAT(first.get(), IsOk());
+  EXPECT_THAT(server_->Wait(absl::Seconds(5)), IsOk());
+  EXPECT_THAT(server_->JobStatus(), IsOk());
+}
+
+TEST_F(CoordinatorServerTest, BindingAUsedPortNamesAddressAndErrno) {
+  Start();
+  ClusterConfig second = config_;
+  second.bind_address = absl::StrCat("127.0.0.1:", server_->port());
+  EXPECT_THAT(CoordinatorServer::Start(second).status(),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       absl::StrCat("bind 127.0.0.1:", server_->port(),
+                                    ": Address already in use (EADDRINUSE)")));
+}
+
+TEST_F(CoordinatorServerTest, RequireAuthWithoutTokenRefusesToStart) {
+  config_.job_token.clear();
+  config_.require_auth = true;
+  EXPECT_THAT(CoordinatorServer::Start(config_).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("require_auth")));
+}
+
+}  // namespace
+}  // namespace tessera::cluster
