@@ -33,7 +33,7 @@ ConnectFailure ClassifyConnectFailure(const absl::Status& status) {
       absl::StrContains(message, "resolve")) {
     return ConnectFailure::kDns;
   }
-  if (absl::StrContains(message, "timed out") ||
+  if (absl::StrContains(message, "handshak") || absl::StrContains(message, "timed out") ||
       absl::StrContains(message, "timeout")) {
     return ConnectFailure::kNoResponse;
   }

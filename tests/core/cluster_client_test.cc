@@ -1,0 +1,537 @@
+// The client agent (core/cluster/client.h): backoff and error classification
+// on their own, the single-process local mode, and whole jobs against an
+// in-process coordinator on 127.0.0.1.
+#include "core/cluster/client.h"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <future>
+#include <memory>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/random/random.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "core/cluster/connect_retry.h"
+#include "core/cluster/coordinator_server.h"
+#include "core/cluster/error_detail.h"
+#include "core/cluster/runtime.h"
+#include "core/distribution.h"
+#include "tests/core/testing.h"
+
+namespace tessera::cluster {
+namespace {
+
+using ::tessera::testing::IsOk;
+using ::tessera::testing::ScopedEnv;
+using ::tessera::testing::StatusIs;
+using ::testing::HasSubstr;
+
+v1::CoordinatorErrorDetail::Reason ReasonOf(const absl::Status& status) {
+  auto detail = DetailOf(status);
+  return detail ? detail->reason() : v1::CoordinatorErrorDetail::REASON_UNSPECIFIED;
+}
+
+// ---- backoff and classification ------------------------------------------
+
+TEST(BackoffTest, CapDoublesFrom100MillisecondsUpTo10Seconds) {
+  Backoff backoff;
+  absl::BitGen gen;
+  std::vector<absl::Duration> caps;
+  for (int i = 0; i < 9; ++i) {
+    caps.push_back(backoff.Cap());
+    backoff.Next(gen);
+  }
+  EXPECT_EQ(caps, (std::vector<absl::Duration>{
+                      absl::Milliseconds(100), absl::Milliseconds(200), absl::Milliseconds(400),
+                      absl::Milliseconds(800), absl::Milliseconds(1600), absl::Milliseconds(3200),
+                      absl::Milliseconds(6400), absl::Seconds(10), absl::Seconds(10)}));
+}
+
+TEST(BackoffTest, EachDelayIsDrawnFromZeroToTheCap) {
+  Backoff backoff;
+  absl::BitGen gen;
+  for (int i = 0; i < 50; ++i) {
+    const absl::Duration cap = backoff.Cap();
+    const absl::Duration delay = backoff.Next(gen);
+    EXPECT_GE(delay, absl::ZeroDuration());
+    EXPECT_LE(delay, cap);
+  }
+  EXPECT_EQ(backoff.attempts(), 50);
+}
+
+TEST(ConnectRetryTest, ClassifiesRefusedDnsAndSilence) {
+  EXPECT_EQ(ClassifyConnectFailure(absl::UnavailableError(
+                "failed to connect to all addresses; last error: UNKNOWN: ipv4:127.0.0.1:1: "
+                "Failed to connect to remote host: Connection refused")),
+            ConnectFailure::kRefused);
+  EXPECT_EQ(ClassifyConnectFailure(
+                absl::UnavailableError("DNS resolution failed for nohost.invalid:1234")),
+            ConnectFailure::kDns);
+  EXPECT_EQ(ClassifyConnectFailure(absl::DeadlineExceededError("Deadline Exceeded")),
+            ConnectFailure::kNoResponse);
+  EXPECT_EQ(ClassifyConnectFailure(absl::OkStatus()), ConnectFailure::kNone);
+}
+
+TEST(ConnectRetryTest, RetriesOnlyTransportFailures) {
+  EXPECT_TRUE(IsRetryableConnectError(absl::UnavailableError("refused")));
+  EXPECT_TRUE(IsRetryableConnectError(absl::DeadlineExceededError("silence")));
+  EXPECT_FALSE(IsRetryableConnectError(absl::UnauthenticatedError("token")));
+  EXPECT_FALSE(IsRetryableConnectError(absl::InvalidArgumentError("id")));
+  EXPECT_FALSE(IsRetryableConnectError(absl::FailedPreconditionError("job")));
+  EXPECT_FALSE(IsRetryableConnectError(absl::AlreadyExistsError("duplicate")));
+}
+
+TEST(ConnectRetryTest, TimeoutMessageSaysRefusedMeansNotUpOrFailedToBind) {
+  const absl::Status error = RegistrationTimeoutError(
+      "10.0.0.1:8476", absl::Seconds(3), 7,
+      absl::UnavailableError("failed to connect: Connection refused"));
+  EXPECT_THAT(error, StatusIs(absl::StatusCode::kUnavailable,
+                              HasSubstr("coordinator at 10.0.0.1:8476 within 3s (7 attempts): "
+                                        "connection refused (coordinator not up yet, or it "
+                                        "failed to bind?)")));
+}
+
+TEST(ConnectRetryTest, TimeoutMessageSaysSilenceMeansFirewall) {
+  const absl::Status error = RegistrationTimeoutError(
+      "10.0.0.1:8476", absl::Seconds(3), 1, absl::DeadlineExceededError("Deadline Exceeded"));
+  EXPECT_THAT(error, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                              HasSubstr("(1 attempt): no response (firewall? wrong port?)")));
+}
+
+TEST(CoordinatorLostErrorTest, IsUnavailableWithTheReasonAndTheAddress) {
+  const absl::Status error = CoordinatorLostError("h:1", absl::Seconds(2), absl::Seconds(1),
+                                                  absl::UnavailableError("refused"));
+  EXPECT_THAT(error, StatusIs(absl::StatusCode::kUnavailable,
+                              HasSubstr("lost the coordinator at h:1: no heartbeat answered for 2s "
+                                        "(heartbeat timeout 1s)")));
+  EXPECT_EQ(ReasonOf(error), v1::CoordinatorErrorDetail::REASON_COORDINATOR_LOST);
+}
+
+// ---- local mode (one process, no coordinator) ------------------------------
+
+std::unique_ptr<Client> LocalClient() {
+  ClusterConfig config;  // one process, no address
+  return ::tessera::testing::Unwrap(Client::Connect(config));
+}
+
+TEST(LocalClientTest, TopologyIsThisProcessesDevices) {
+  ::tessera::testing::ScopedCpuDevices devices(3);
+  auto client = LocalClient();
+  auto list = ::tessera::testing::Unwrap(client->Devices());
+  ASSERT_EQ(list.size(), 3u);
+  EXPECT_EQ(list[2], (Device{2, Platform::kCpu, 0, 2}));
+  EXPECT_EQ(client->generation(), 1);
+  EXPECT_NE(client->fingerprint(), 0u);
+}
+
+TEST(LocalClientTest, KeyValueStoreFollowsTheCoordinatorRules) {
+  auto client = LocalClient();
+  ASSERT_THAT(client->KvSet("a/b", "1", false), IsOk());
+  EXPECT_THAT(client->KvSet("a/b", "2", false), StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("a/b")));
+  ASSERT_THAT(client->KvSet("a/bc", "3", false), IsOk());
+  ASSERT_THAT(client->KvSet("a/b/c", "4", false), IsOk());
+  EXPECT_EQ(*client->KvTryGet("a/b"), "1");
+  auto listed = ::tessera::testing::Unwrap(client->KvList("a/b"));
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].key, "a/b/c");
+  ASSERT_THAT(client->KvDelete("a/b", true), IsOk());
+  EXPECT_THAT(client->KvTryGet("a/b/c"), StatusIs(absl::StatusCode::kNotFound, HasSubstr("a/b/c")));
+  EXPECT_EQ(*client->KvTryGet("a/bc"), "3");
+  EXPECT_EQ(*client->KvIncrement("n", 5), 5);
+  EXPECT_EQ(*client->KvIncrement("n", -2), 3);
+  auto cas = ::tessera::testing::Unwrap(client->KvCompareAndSwap("n", std::string("3"), "x"));
+  EXPECT_TRUE(cas.swapped);
+  EXPECT_EQ(cas.current, "x");
+  cas = ::tessera::testing::Unwrap(client->KvCompareAndSwap("n", std::nullopt, "y"));
+  EXPECT_FALSE(cas.swapped);
+  EXPECT_EQ(cas.current, "x");
+}
+
+TEST(LocalClientTest, BlockingGetTimesOutNamingTheKey) {
+  auto client = LocalClient();
+  EXPECT_THAT(client->KvGet("never", absl::Milliseconds(20)),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("'never'")));
+}
+
+TEST(LocalClientTest, CancelAllUnblocksAGet) {
+  auto client = LocalClient();
+  auto pending = std::async(std::launch::async,
+                            [&] { return client->KvGet("never", absl::Seconds(30)).status(); });
+  while (pending.wait_for(std::chrono::milliseconds(20)) != std::future_status::ready) {
+    client->CancelAll();
+  }
+  EXPECT_THAT(pending.get(), StatusIs(absl::StatusCode::kCancelled, HasSubstr("cancel_all")));
+}
+
+TEST(LocalClientTest, BarrierAndAgreementOfOneProcess) {
+  auto client = LocalClient();
+  EXPECT_THAT(client->Barrier("b", absl::Seconds(1), {}), IsOk());
+  EXPECT_THAT(client->Barrier("b", absl::Seconds(1), {0}), IsOk());
+  EXPECT_THAT(client->Barrier("b", absl::Seconds(1), {1}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("process 1")));
+  auto live = ::tessera::testing::Unwrap(client->AgreeLiveProcesses({0}, absl::Seconds(1)));
+  EXPECT_EQ(live.live, std::vector<int64_t>{0});
+  EXPECT_EQ(live.incarnations, std::vector<uint64_t>{client->incarnation()});
+}
+
+TEST(LocalClientTest, ReportedErrorFailsTheJobStickily) {
+  auto client = LocalClient();
+  ASSERT_THAT(client->ReportError(absl::StatusCode::kInternal, "disk full"), IsOk());
+  const absl::Status after = client->KvSet("k", "v", false);
+  EXPECT_THAT(after, StatusIs(absl::StatusCode::kAborted, HasSubstr("disk full")));
+  EXPECT_EQ(ReasonOf(after), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+  EXPECT_EQ(DetailOf(after)->source_process_id(), 0);
+  auto event = ::tessera::testing::Unwrap(client->NextEvent(absl::ZeroDuration()));
+  EXPECT_EQ(event.kind, ClientEvent::Kind::kJobError);
+  EXPECT_EQ(event.message, "disk full");
+}
+
+TEST(LocalClientTest, NextEventTimesOutWhenNothingHappened) {
+  auto client = LocalClient();
+  EXPECT_THAT(client->NextEvent(absl::Milliseconds(10)),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("no event")));
+}
+
+TEST(LocalClientTest, CallsAfterShutdownAreFailedPrecondition) {
+  auto client = LocalClient();
+  ASSERT_THAT(client->Shutdown(), IsOk());
+  EXPECT_THAT(client->Shutdown(), IsOk());
+  EXPECT_THAT(client->KvSet("k", "v", false),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("shut down")));
+}
+
+TEST(ClientConfigTest, MultiProcessJobNeedsAnAddress) {
+  ClusterConfig config;
+  config.num_processes = 2;
+  EXPECT_THAT(Client::Connect(config),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no coordinator address")));
+}
+
+TEST(ClientConfigTest, ProcessIdMustBeBelowTheCount) {
+  ClusterConfig config;
+  config.num_processes = 2;
+  config.process_id = 2;
+  config.coordinator_address = "127.0.0.1:1";
+  EXPECT_THAT(Client::Connect(config),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("process_id is 2")));
+}
+
+// ---- against an in-process coordinator --------------------------------------
+
+constexpr char kJob[] = "job-client-test";
+constexpr char kToken[] = "client-test-token";
+
+// A port nothing listens on (bound, then closed).
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+class ClientJobTest : public ::testing::Test {
+ protected:
+  ClientJobTest() {
+    server_config_.num_processes = 2;
+    server_config_.job_id = kJob;
+    server_config_.job_token = kToken;
+    server_config_.bind_address = "127.0.0.1:0";
+    server_config_.heartbeat_interval = absl::Milliseconds(100);
+    server_config_.heartbeat_timeout = absl::Seconds(2);
+    server_config_.init_timeout = absl::Seconds(20);
+    server_config_.shutdown_timeout = absl::Seconds(5);
+  }
+  ~ClientJobTest() override {
+    clients_.clear();
+    if (server_ != nullptr) server_->Stop();
+  }
+
+  void StartServer() {
+    auto server = CoordinatorServer::Start(server_config_);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+  }
+
+  ClusterConfig ClientConfig(int process_id) const {
+    ClusterConfig config = server_config_;
+    config.process_id = process_id;
+    config.coordinator_address = absl::StrCat("127.0.0.1:", server_->port());
+    config.rpc_timeout = absl::Seconds(10);
+    return config;
+  }
+
+  // Connects every process concurrently (each Connect waits for all).
+  void ConnectAll() {
+    std::vector<std::future<absl::StatusOr<std::unique_ptr<Client>>>> pending;
+    for (int p = 0; p < server_config_.num_processes; ++p) {
+      pending.push_back(std::async(std::launch::async,
+                                   [this, p] { return Client::Connect(ClientConfig(p)); }));
+    }
+    for (auto& f : pending) {
+      auto client = f.get();
+      ASSERT_TRUE(client.ok()) << client.status();
+      clients_.push_back(*std::move(client));
+    }
+  }
+
+  Client& client(int p) { return *clients_[static_cast<size_t>(p)]; }
+
+  ClusterConfig server_config_;
+  std::unique_ptr<CoordinatorServer> server_;
+  std::vector<std::unique_ptr<Client>> clients_;
+};
+
+TEST_F(ClientJobTest, EveryProcessSeesTheSameTopology) {
+  ::tessera::testing::ScopedCpuDevices devices(2);
+  StartServer();
+  ConnectAll();
+  EXPECT_EQ(client(0).fingerprint(), client(1).fingerprint());
+  auto list = ::tessera::testing::Unwrap(client(1).Devices());
+  ASSERT_EQ(list.size(), 4u);
+  EXPECT_EQ(list[0].process_index, 0);
+  EXPECT_EQ(list[3].process_index, 1);
+  EXPECT_EQ(list[3].local_ordinal, 1);
+}
+
+TEST_F(ClientJobTest, BlockingGetWakesOnAnotherProcessesSet) {
+  StartServer();
+  ConnectAll();
+  auto pending = std::async(std::launch::async,
+                            [&] { return client(0).KvGet("ready", absl::Seconds(10)); });
+  ASSERT_THAT(client(1).KvSet("ready", "yes", false), IsOk());
+  auto value = pending.get();
+  ASSERT_THAT(value, IsOk());
+  EXPECT_EQ(*value, "yes");
+}
+
+TEST_F(ClientJobTest, TryGetOfAnAbsentKeyIsNotFound) {
+  StartServer();
+  ConnectAll();
+  EXPECT_THAT(client(0).KvTryGet("absent"), StatusIs(absl::StatusCode::kNotFound, ::testing::_));
+}
+
+TEST_F(ClientJobTest, BlockingGetTimesOut) {
+  StartServer();
+  ConnectAll();
+  EXPECT_THAT(client(0).KvGet("never", absl::Milliseconds(100)),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, ::testing::_));
+}
+
+TEST_F(ClientJobTest, BarrierIdsAreReusableThroughCounters) {
+  StartServer();
+  ConnectAll();
+  for (int round = 0; round < 3; ++round) {
+    auto other = std::async(std::launch::async,
+                            [&] { return client(1).Barrier("step", absl::Seconds(10), {}); });
+    EXPECT_THAT(client(0).Barrier("step", absl::Seconds(10), {}), IsOk()) << "round " << round;
+    EXPECT_THAT(other.get(), IsOk()) << "round " << round;
+  }
+}
+
+TEST_F(ClientJobTest, CancelAllUnblocksABarrier) {
+  StartServer();
+  ConnectAll();
+  auto pending = std::async(std::launch::async,
+                            [&] { return client(0).Barrier("lonely", absl::Seconds(30), {}); });
+  while (pending.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+    client(0).CancelAll();
+  }
+  EXPECT_THAT(pending.get(), StatusIs(absl::StatusCode::kCancelled, ::testing::_));
+}
+
+TEST_F(ClientJobTest, ReportedErrorFailsEveryProcess) {
+  StartServer();
+  ConnectAll();
+  ASSERT_THAT(client(1).ReportError(absl::StatusCode::kInternal, "out of memory on rank 1"), IsOk());
+  // Process 0 learns it from the event stream; its next call fails with it.
+  auto event = client(0).NextEvent(absl::Seconds(10));
+  while (event.ok() && event->kind != ClientEvent::Kind::kJobError) {
+    event = client(0).NextEvent(absl::Seconds(10));
+  }
+  ASSERT_THAT(event, IsOk());
+  EXPECT_EQ(event->process_id, 1);
+  const absl::Status after = client(0).KvSet("k", "v", false);
+  EXPECT_EQ(after.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(ReasonOf(after), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+  EXPECT_EQ(DetailOf(after)->source_process_id(), 1);
+}
+
+TEST_F(ClientJobTest, StoppedCoordinatorIsLostWithinTheHeartbeatTimeout) {
+  StartServer();
+  ConnectAll();
+  server_->Stop();
+  for (int p = 0; p < 2; ++p) {
+    auto event = client(p).NextEvent(absl::Seconds(10));
+    while (event.ok() && event->kind != ClientEvent::Kind::kCoordinatorLost) {
+      event = client(p).NextEvent(absl::Seconds(10));
+    }
+    ASSERT_THAT(event, IsOk()) << "process " << p;
+    const absl::Status after = client(p).KvSet("k", "v", false);
+    EXPECT_THAT(after, StatusIs(absl::StatusCode::kUnavailable, HasSubstr("lost the coordinator")));
+    EXPECT_EQ(ReasonOf(after), v1::CoordinatorErrorDetail::REASON_COORDINATOR_LOST);
+  }
+}
+
+TEST_F(ClientJobTest, EventCallbackRunsOnALibraryThread) {
+  StartServer();
+  ConnectAll();
+  std::promise<ClientEvent> seen;
+  std::atomic<bool> once{false};
+  client(0).SetEventCallback([&](const ClientEvent& event) {
+    if (event.kind == ClientEvent::Kind::kJobError && !once.exchange(true)) seen.set_value(event);
+  });
+  ASSERT_THAT(client(1).ReportError(absl::StatusCode::kInternal, "boom"), IsOk());
+  auto future = seen.get_future();
+  ASSERT_EQ(future.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  EXPECT_EQ(future.get().process_id, 1);
+  client(0).SetEventCallback(nullptr);
+}
+
+TEST_F(ClientJobTest, ShutdownOfEveryProcessSucceeds) {
+  StartServer();
+  ConnectAll();
+  auto other = std::async(std::launch::async, [&] { return client(1).Shutdown(); });
+  EXPECT_THAT(client(0).Shutdown(), IsOk());
+  EXPECT_THAT(other.get(), IsOk());
+  EXPECT_THAT(client(0).KvTryGet("k"), StatusIs(absl::StatusCode::kFailedPrecondition, ::testing::_));
+}
+
+TEST_F(ClientJobTest, WrongTokenFailsAtOnceWithoutRetrying) {
+  StartServer();
+  ClusterConfig config = ClientConfig(0);
+  config.job_token = "not-the-token";
+  // An init timeout far above the test's budget: only a refusal without
+  // retries returns UNAUTHENTICATED (retries would end in a timeout error).
+  config.init_timeout = absl::Seconds(600);
+  EXPECT_THAT(Client::Connect(config),
+              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("127.0.0.1")));
+}
+
+TEST_F(ClientJobTest, DeadHttpProxyInTheEnvironmentIsIgnored) {
+  const std::string dead = absl::StrCat("http://127.0.0.1:", FreePort());
+  ScopedEnv http("http_proxy", dead);
+  ScopedEnv https("https_proxy", dead);
+  ScopedEnv grpc_proxy("grpc_proxy", dead);
+  StartServer();
+  ConnectAll();
+  EXPECT_THAT(client(0).KvSet("through", "direct", false), IsOk());
+}
+
+TEST_F(ClientJobTest, NothingListeningTimesOutSayingConnectionRefused) {
+  ClusterConfig config;
+  config.num_processes = 2;
+  config.coordinator_address = absl::StrCat("127.0.0.1:", FreePort());
+  config.init_timeout = absl::Milliseconds(800);
+  EXPECT_THAT(Client::Connect(config),
+              StatusIs(absl::StatusCode::kUnavailable,
+                       ::testing::AllOf(HasSubstr(config.coordinator_address),
+                                        HasSubstr("connection refused (coordinator not up yet"))));
+}
+
+TEST_F(ClientJobTest, SilentListenerTimesOutSayingNoResponse) {
+  // Accepts TCP connections in the kernel but never speaks HTTP/2.
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  ASSERT_EQ(listen(fd, 16), 0);
+  socklen_t length = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  ClusterConfig config;
+  config.num_processes = 2;
+  config.coordinator_address = absl::StrCat("127.0.0.1:", ntohs(address.sin_port));
+  config.init_timeout = absl::Milliseconds(800);
+  const auto result = Client::Connect(config);
+  close(fd);
+  EXPECT_THAT(result, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                               HasSubstr("no response (firewall?")));
+}
+
+TEST_F(ClientJobTest, CoordinatorStartingLateStillSucceeds) {
+  const int port = FreePort();
+  server_config_.bind_address = absl::StrCat("127.0.0.1:", port);
+  std::vector<std::future<absl::StatusOr<std::unique_ptr<Client>>>> pending;
+  for (int p = 0; p < 2; ++p) {
+    pending.push_back(std::async(std::launch::async, [this, p, port] {
+      ClusterConfig config = server_config_;
+      config.process_id = p;
+      config.coordinator_address = absl::StrCat("127.0.0.1:", port);
+      return Client::Connect(config);
+    }));
+  }
+  absl::SleepFor(absl::Milliseconds(300));  // the clients are dialling a closed port
+  StartServer();
+  for (auto& f : pending) {
+    auto client = f.get();
+    ASSERT_THAT(client, IsOk());
+    clients_.push_back(*std::move(client));
+  }
+}
+
+// ---- initialize() ------------------------------------------------------------
+
+TEST(InitializeTest, SingleProcessConnectsNowhereAndRestoresOnDestroy) {
+  ::tessera::testing::ScopedCpuDevices devices(2);
+  ClusterOptions options;
+  options.detection = "none";
+  auto client = Initialize(options);
+  ASSERT_THAT(client, IsOk());
+  EXPECT_TRUE(IsInitialized());
+  EXPECT_EQ((*client)->coordinator_address(), "");
+  EXPECT_THAT(Initialize(options),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("already")));
+  client->reset();
+  EXPECT_FALSE(IsInitialized());
+}
+
+TEST(InitializeTest, ProcessZeroHostsTheCoordinatorAndInstallsTheJobsDevices) {
+  ::tessera::testing::ScopedCpuDevices devices(2);
+  const int port = FreePort();
+  ClusterOptions options;
+  options.detection = "none";
+  options.coordinator_address = absl::StrCat("127.0.0.1:", port);
+  options.bind_address = absl::StrCat("127.0.0.1:", port);
+  options.num_processes = 2;
+  options.process_id = 0;
+  options.job_id = kJob;
+  options.heartbeat_interval = absl::Milliseconds(100);
+  options.heartbeat_timeout = absl::Seconds(2);
+  options.init_timeout = absl::Seconds(20);
+  options.shutdown_timeout = absl::Seconds(5);
+  auto other = std::async(std::launch::async, [&] {
+    ClusterOptions mine = options;
+    mine.process_id = 1;
+    return Client::Connect(::tessera::testing::Unwrap(ResolveConfig(mine)));
+  });
+  auto client = Initialize(options);
+  ASSERT_THAT(client, IsOk());
+  auto peer = other.get();
+  ASSERT_THAT(peer, IsOk());
+  EXPECT_EQ(RuntimeProcessInfo().num_processes, 2);
+  auto list = ::tessera::testing::Unwrap(ListDevices(""));
+  ASSERT_EQ(list.size(), 4u);
+  EXPECT_EQ(list[2].process_index, 1);
+  auto peer_shutdown = std::async(std::launch::async, [&] { return (*peer)->Shutdown(); });
+  EXPECT_THAT((*client)->Shutdown(), IsOk());
+  EXPECT_THAT(peer_shutdown.get(), IsOk());
+  client->reset();
+  EXPECT_EQ(RuntimeProcessInfo().num_processes, 1);
+  EXPECT_EQ(::tessera::testing::Unwrap(ListDevices("")).size(), 2u);
+}
+
+}  // namespace
+}  // namespace tessera::cluster
