@@ -3,7 +3,10 @@
 // every binding rely on (codes, messages, error details, auth, TLS, bind).
 #include <grpcpp/grpcpp.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <future>
+#include <sstream>
 #include <memory>
 #include <string>
 #include <thread>
@@ -165,6 +168,126 @@ TEST_F(CoordinatorServerTest, RequireAuthWithoutTokenRefusesToStart) {
   config_.require_auth = true;
   EXPECT_THAT(CoordinatorServer::Start(config_).status(),
               StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("require_auth")));
+}
+
+
+// --- Events -------------------------------------------------------------------
+
+TEST_F(CoordinatorServerTest, WatchEventsStreamsTheStartAndResumesByVersion) {
+  Start();
+  RegisterAll();
+  v1::Event first;
+  ASSERT_THAT(FirstEventStatus(0, JobCredential(kToken, kJobId), &first), IsOk());
+  EXPECT_EQ(first.topology_generation(), 1);
+  // Resuming after that version waits for the next event: the shutdown.
+  auto next = std::async(std::launch::async, [&] {
+    v1::Event event;
+    absl::Status status = FirstEventStatus(1, JobCredential(kToken, kJobId), &event,
+                                           first.version());
+    return std::make_pair(status, event);
+  });
+  EXPECT_EQ(next.wait_for(std::chrono::milliseconds(50)), std::future_status::timeout);
+  auto shutdown = std::async(std::launch::async, [&] { return Shutdown(0, 5000); });
+  auto [status, event] = next.get();
+  EXPECT_THAT(status, IsOk());
+  EXPECT_TRUE(event.shutdown_started());
+  EXPECT_GT(event.version(), first.version());
+  EXPECT_THAT(Shutdown(1, 5000), IsOk());
+  EXPECT_THAT(shutdown.get(), IsOk());
+}
+
+// --- TLS ----------------------------------------------------------------------
+
+std::string TlsFile(const std::string& name) {
+  const char* dir = std::getenv("TESSERA_COORDINATOR_TLS_DIR");
+  return absl::StrCat(dir != nullptr ? dir : "tests/core/testdata/coordinator_tls", "/", name);
+}
+
+std::string Pem(const std::string& name) {
+  std::ifstream in(TlsFile(name));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class CoordinatorTlsTest : public CoordinatorServerTest {
+ protected:
+  CoordinatorTlsTest() {
+    config_.tls.cert_file = TlsFile("server.pem");
+    config_.tls.key_file = TlsFile("server.key");
+    config_.tls.ca_file = TlsFile("ca.pem");
+  }
+
+  // Registers process 0 over a channel with `credentials`.
+  absl::Status RegisterWith(std::shared_ptr<grpc::ChannelCredentials> credentials) {
+    grpc::ChannelArguments args;
+    args.SetSslTargetNameOverride("localhost");
+    args.SetInt("grpc.use_local_subchannel_pool", 1);
+    auto stub = v1::Coordinator::NewStub(grpc::CreateCustomChannel(Target(), credentials, args));
+    grpc::ClientContext context;
+    context.AddMetadata(kAuthMetadataKey, JobCredential(kToken, kJobId));
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    v1::RegisterResponse response;
+    return FromGrpcStatus(stub->Register(&context, RegisterRequest(0), &response));
+  }
+
+  std::shared_ptr<grpc::ChannelCredentials> Tls(const std::string& ca,
+                                                const std::string& client = "") {
+    grpc::SslCredentialsOptions options;
+    options.pem_root_certs = Pem(ca);
+    if (!client.empty()) {
+      options.pem_cert_chain = Pem(client + ".pem");
+      options.pem_private_key = Pem(client + ".key");
+    }
+    return grpc::SslCredentials(options);
+  }
+};
+
+TEST_F(CoordinatorTlsTest, ClientTrustingTheCaRegisters) {
+  Start();
+  EXPECT_THAT(RegisterWith(Tls("ca.pem")), IsOk());
+}
+
+TEST_F(CoordinatorTlsTest, ClientTrustingAnotherCaIsRefused) {
+  Start();
+  EXPECT_THAT(RegisterWith(Tls("other_ca.pem")), StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+}
+
+TEST_F(CoordinatorTlsTest, PlaintextClientGetsAnErrorNotAHang) {
+  Start();
+  EXPECT_THAT(RegisterWith(grpc::InsecureChannelCredentials()),
+              StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+}
+
+TEST_F(CoordinatorTlsTest, MutualTlsAcceptsAClientCertificateUnderTheUriPrefix) {
+  config_.tls.require_client_cert = true;
+  config_.tls.peer_uri_prefix = "spiffe://example.org/";
+  Start();
+  EXPECT_THAT(RegisterWith(Tls("ca.pem", "client")), IsOk());
+}
+
+TEST_F(CoordinatorTlsTest, MutualTlsRejectsALookAlikeUriPrefix) {
+  config_.tls.require_client_cert = true;
+  config_.tls.peer_uri_prefix = "spiffe://example.org/";
+  Start();
+  // "spiffe://example.org.evil/..." shares the prefix without the slash.
+  absl::Status status = RegisterWith(Tls("ca.pem", "evil_client"));
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnauthenticated,
+                               HasSubstr("the client certificate has no URI SAN starting with "
+                                         "'spiffe://example.org/'")));
+}
+
+TEST_F(CoordinatorTlsTest, MutualTlsRefusesAClientWithoutCertificate) {
+  config_.tls.require_client_cert = true;
+  Start();
+  EXPECT_THAT(RegisterWith(Tls("ca.pem")), StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+}
+
+TEST_F(CoordinatorTlsTest, UnreadableCertificateFileIsInvalidArgument) {
+  config_.tls.cert_file = TlsFile("missing.pem");
+  EXPECT_THAT(CoordinatorServer::Start(config_).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("cannot read tls_cert_file '")));
 }
 
 }  // namespace
