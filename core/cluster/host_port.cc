@@ -73,7 +73,11 @@ absl::StatusOr<HostPort> ParseHostPort(absl::string_view text, absl::string_view
     }
   }
   if (!rest.empty()) {  // ":port"
-    TESSERA_ASSIGN_OR_RETURN(result.port, ParsePort(rest.substr(1), absl::StrCat(what, "'s port"), allow_port_zero));
+    absl::StatusOr<int32_t> port = ParsePort(rest.substr(1), what, allow_port_zero);
+    if (!port.ok()) {
+      return BadAddress(text, what, absl::StrCat("the port must be a number in ", allow_port_zero ? 0 : 1, "..65535"));
+    }
+    result.port = *port;
   }
   return result;
 }

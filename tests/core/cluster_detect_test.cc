@@ -123,7 +123,7 @@ TEST(HostPortParse, RejectsWhatCannotBeDialled) {
                        HasSubstr("Option 'coordinator_address' must be \"host:port\" (IPv6 as \"[::1]:port\"), got "
                                  "\"::1:80\": an IPv6 address needs brackets")));
   EXPECT_THAT(ParseHostPort("h:65536", "X"), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                     HasSubstr("X's port must be a port number in 1..65535, got \"65536\"")));
+                                                     HasSubstr("X must be \"host:port\" (IPv6 as \"[::1]:port\"), got \"h:65536\": the port must be a number in 1..65535")));
   EXPECT_THAT(ParseHostPort("h:0", "X"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("1..65535")));
   EXPECT_THAT(ParseHostPort("h:0", "X", /*allow_port_zero=*/true), IsOk());
   EXPECT_THAT(ParseHostPort(":80", "X"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the host is empty")));
