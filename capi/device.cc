@@ -6,8 +6,13 @@
 #include "capi/guard.h"
 #include "capi/handles.h"
 #include "core/device.h"
+#include "core/device_discovery.h"
 
 using tessera::capi::Guard;
+
+struct tessera_local_devices {
+  tessera::LocalDiscovery impl;
+};
 
 namespace {
 
@@ -87,5 +92,95 @@ bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_er
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(*out, tessera::GetDeviceCount(TypeOrDefault(type)));
     return absl::OkStatus();
+  });
+}
+
+namespace {
+
+// The device at `index` after the argument checks every accessor shares.
+absl::StatusOr<const tessera::LocalDeviceInfo*> LocalDeviceAt(const tessera_local_devices* devices,
+                                                              size_t index) {
+  TESSERA_CAPI_REQUIRE(devices);
+  TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(index, devices->impl.devices.size(), "index",
+                                                    "the number of local devices"));
+  return &devices->impl.devices[index];
+}
+
+}  // namespace
+
+tessera_local_devices* tessera_local_devices_discover(tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_local_devices*> {
+    TESSERA_ASSIGN_OR_RETURN(tessera::LocalDiscovery found, tessera::DiscoverLocal());
+    return new tessera_local_devices{std::move(found)};
+  });
+}
+
+void tessera_local_devices_destroy(tessera_local_devices* devices) noexcept { delete devices; }
+
+size_t tessera_local_devices_size(const tessera_local_devices* devices) noexcept {
+  return devices == nullptr ? 0 : devices->impl.devices.size();
+}
+
+const char* tessera_local_devices_provider(const tessera_local_devices* devices) noexcept {
+  // DiscoveryProviderName views a string literal, so the data is NUL-terminated.
+  return devices == nullptr ? "" : tessera::DiscoveryProviderName(devices->impl.provider).data();
+}
+
+const char* tessera_local_devices_nvml_unavailable_reason(
+    const tessera_local_devices* devices) noexcept {
+  return devices == nullptr ? "" : devices->impl.nvml_unavailable_reason.c_str();
+}
+
+bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t index,
+                                    tessera_platform* out, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
+    *out = static_cast<tessera_platform>(device->platform);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
+                                   int64_t* out, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
+    *out = device->local_ordinal;
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_local_devices_memory_bytes(const tessera_local_devices* devices, size_t index,
+                                        int64_t* out, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
+    *out = device->memory_bytes;
+    return absl::OkStatus();
+  });
+}
+
+const char* tessera_local_devices_kind(const tessera_local_devices* devices, size_t index,
+                                       tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
+    TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
+    return device->kind.c_str();
+  });
+}
+
+const char* tessera_local_devices_physical_id(const tessera_local_devices* devices, size_t index,
+                                              tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
+    TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
+    return device->physical_id.c_str();
+  });
+}
+
+const char* tessera_local_devices_pci_bus_id(const tessera_local_devices* devices, size_t index,
+                                             tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
+    TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
+    return device->pci_bus_id.c_str();
   });
 }

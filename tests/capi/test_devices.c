@@ -1,6 +1,9 @@
-/* Devices and local discovery (TESSERA_CPU_DEVICE_COUNT). */
+/* Devices and local discovery (TESSERA_CPU_DEVICE_COUNT, TESSERA_DEVICES). */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "fixtures.h"
 #include "harness.h"
@@ -208,6 +211,88 @@ static void platform_name_of_unknown_value_is_null(void) {
   ASSERT_NULL(tessera_platform_name((tessera_platform)-1));
 }
 
+/* Local discovery with an explicit TESSERA_DEVICES list; NULL unsets it. */
+static tessera_local_devices* discover_with(const char* spec, tessera_error** err) {
+  const int failed = spec == NULL ? unsetenv("TESSERA_DEVICES")
+                                  : setenv("TESSERA_DEVICES", spec, 1);
+  return failed ? NULL : tessera_local_devices_discover(err);
+}
+
+static void local_discovery_reports_explicit_devices_then_cpus(void) {
+  tessera_error* err = NULL;
+  tessera_local_devices* found;
+  tessera_platform platform = TESSERA_PLATFORM_CPU;
+  int64_t value = -1;
+  ASSERT_TRUE(fixture_set_cpu_devices("2"));
+  found = discover_with("gpu:NVIDIA H100 80GB HBM3:GPU-abc:85520809984,gpu", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(4, tessera_local_devices_size(found));
+  ASSERT_STREQ("explicit", tessera_local_devices_provider(found));
+  ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(found));
+  ASSERT_TRUE(tessera_local_devices_platform(found, 0, &platform, &err));
+  ASSERT_EQ(TESSERA_PLATFORM_GPU, platform);
+  ASSERT_STREQ("NVIDIA H100 80GB HBM3", tessera_local_devices_kind(found, 0, &err));
+  ASSERT_STREQ("GPU-abc", tessera_local_devices_physical_id(found, 0, &err));
+  ASSERT_STREQ("", tessera_local_devices_pci_bus_id(found, 0, &err));
+  ASSERT_TRUE(tessera_local_devices_memory_bytes(found, 0, &value, &err));
+  ASSERT_EQ(85520809984, value);
+  ASSERT_TRUE(tessera_local_devices_ordinal(found, 1, &value, &err));
+  ASSERT_EQ(1, value);
+  ASSERT_STREQ("gpu", tessera_local_devices_kind(found, 1, &err));
+  ASSERT_TRUE(tessera_local_devices_platform(found, 3, &platform, &err));
+  ASSERT_EQ(TESSERA_PLATFORM_CPU, platform);
+  ASSERT_TRUE(tessera_local_devices_ordinal(found, 3, &value, &err));
+  ASSERT_EQ(1, value);
+  ASSERT_OK(err);
+  tessera_local_devices_destroy(found);
+  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+}
+
+static void explicit_gpus_become_the_default_device_type(void) {
+  tessera_error* err = NULL;
+  int64_t count = 0;
+  ASSERT_TRUE(fixture_set_cpu_devices("1"));
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "gpu*8", 1));
+  ASSERT_TRUE(tessera_device_count(NULL, &count, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(8, count);
+  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+}
+
+static void malformed_device_list_is_invalid_argument_naming_the_entry(void) {
+  tessera_error* err = NULL;
+  ASSERT_NULL(discover_with("gpu,gpu*0", &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Environment variable TESSERA_DEVICES entry 1 'gpu*0': count '0' is not a device "
+               "count; expected '*' and an integer from 1 to 1048576");
+  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+}
+
+static void local_device_accessors_check_their_arguments(void) {
+  tessera_error* err = NULL;
+  tessera_local_devices* found;
+  tessera_platform platform;
+  int64_t value;
+  ASSERT_TRUE(fixture_set_cpu_devices("1"));
+  found = discover_with("", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(1, tessera_local_devices_size(found));
+  ASSERT_FALSE(tessera_local_devices_platform(found, 1, &platform, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 1");
+  ASSERT_NULL(tessera_local_devices_kind(found, 5, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "the number of local devices");
+  ASSERT_FALSE(tessera_local_devices_ordinal(NULL, 0, &value, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices'");
+  ASSERT_FALSE(tessera_local_devices_memory_bytes(found, 0, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out'");
+  ASSERT_EQ(0, tessera_local_devices_size(NULL));
+  ASSERT_STREQ("", tessera_local_devices_provider(NULL));
+  ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(NULL));
+  tessera_local_devices_destroy(NULL);
+  tessera_local_devices_destroy(found);
+  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(without_the_variable_there_is_one_cpu_device),
@@ -229,6 +314,10 @@ int main(int argc, char** argv) {
       HARNESS_TEST(device_accessors_of_null_give_defaults),
       HARNESS_TEST(platform_name_names_each_platform),
       HARNESS_TEST(platform_name_of_unknown_value_is_null),
+      HARNESS_TEST(local_discovery_reports_explicit_devices_then_cpus),
+      HARNESS_TEST(explicit_gpus_become_the_default_device_type),
+      HARNESS_TEST(malformed_device_list_is_invalid_argument_naming_the_entry),
+      HARNESS_TEST(local_device_accessors_check_their_arguments),
   };
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
 }

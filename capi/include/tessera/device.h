@@ -1,8 +1,14 @@
 /*
  * Devices and local discovery.
  *
- * Discovery in this version is CPU-only: one CPU device, or N when the
- * environment variable TESSERA_CPU_DEVICE_COUNT=N (1..1048576) is set.
+ * Local discovery runs providers in this order: TESSERA_DEVICES (an explicit
+ * list for launchers and tests, even when empty), NVIDIA GPUs through NVML
+ * (loaded at run time; CUDA_VISIBLE_DEVICES respected as CUDA does; a
+ * missing NVML means no GPUs), then the CPU: one device, or N when
+ * TESSERA_CPU_DEVICE_COUNT=N (1..1048576). TESSERA_DEVICES holds
+ * comma-separated entries <platform>[*<count>][:<kind>[:<physical_id>
+ * [:<memory_bytes>]]], e.g. "gpu*8" or "gpu:NVIDIA H100 80GB HBM3:GPU-1:85520809984";
+ * its cpu entries, if any, replace the CPU provider's devices.
  */
 #ifndef TESSERA_DEVICE_H_
 #define TESSERA_DEVICE_H_
@@ -96,6 +102,86 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_
  * @since 0.1
  */
 TESSERA_API bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * What local discovery found: this process's devices with their hardware
+ * details, and which provider found them. Immutable; any thread.
+ */
+typedef struct tessera_local_devices tessera_local_devices;
+
+/**
+ * Runs local discovery (see the top of this file). Hardware problems are not
+ * errors: they mean no such devices, and the reason is kept
+ * (tessera_local_devices_nvml_unavailable_reason).
+ * @return a new list owned by the caller (tessera_local_devices_destroy), or
+ *         NULL (INVALID_ARGUMENT: malformed TESSERA_DEVICES or
+ *         TESSERA_CPU_DEVICE_COUNT).
+ * @since 0.1
+ */
+TESSERA_API tessera_local_devices* tessera_local_devices_discover(tessera_error** out_error)
+    TESSERA_NOEXCEPT;
+
+/** Frees `devices`. NULL is allowed. Any thread. @since 0.1 */
+TESSERA_API void tessera_local_devices_destroy(tessera_local_devices* devices) TESSERA_NOEXCEPT;
+
+/** Number of devices (accelerators first, then CPUs); 0 when NULL. @since 0.1 */
+TESSERA_API size_t tessera_local_devices_size(const tessera_local_devices* devices) TESSERA_NOEXCEPT;
+
+/**
+ * The provider that decided the accelerators: "explicit" (TESSERA_DEVICES),
+ * "nvml", or "cpu" (none found). Static storage; "" when NULL.
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_local_devices_provider(const tessera_local_devices* devices)
+    TESSERA_NOEXCEPT;
+
+/**
+ * Why NVML found no GPU ("libnvidia-ml.so.1 could not be loaded: ..."); ""
+ * when NVML was not consulted or found GPUs, and when NULL. Has the lifetime
+ * of `devices`.
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_local_devices_nvml_unavailable_reason(
+    const tessera_local_devices* devices) TESSERA_NOEXCEPT;
+
+/**
+ * Platform of device `index`.
+ * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
+ *         for index >= size.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t index,
+                                                tessera_platform* out,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** Ordinal of device `index` among this process's devices of its platform; errors as tessera_local_devices_platform. @since 0.1 */
+TESSERA_API bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
+                                               int64_t* out,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** Total memory of device `index` in bytes, 0 when unknown; errors as tessera_local_devices_platform. @since 0.1 */
+TESSERA_API bool tessera_local_devices_memory_bytes(const tessera_local_devices* devices,
+                                                    size_t index, int64_t* out,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Kind of device `index` ("cpu", "NVIDIA H100 80GB HBM3"). Has the lifetime
+ * of `devices`; NULL on error (as tessera_local_devices_platform).
+ * @since 0.1
+ */
+TESSERA_API const char* tessera_local_devices_kind(const tessera_local_devices* devices,
+                                                   size_t index,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** Physical id of device `index` (GPU UUID "GPU-..."), "" when unknown; as tessera_local_devices_kind. @since 0.1 */
+TESSERA_API const char* tessera_local_devices_physical_id(const tessera_local_devices* devices,
+                                                          size_t index,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** PCI bus id of device `index` ("00000000:17:00.0"), "" when unknown; as tessera_local_devices_kind. @since 0.1 */
+TESSERA_API const char* tessera_local_devices_pci_bus_id(const tessera_local_devices* devices,
+                                                         size_t index,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

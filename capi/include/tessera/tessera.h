@@ -54,6 +54,7 @@
 #include "tessera/layout_map.h"
 #include "tessera/log.h"
 #include "tessera/mesh.h"
+#include "tessera/mesh_construction.h"
 #include "tessera/proto.h"
 #include "tessera/reshard.h"
 #include "tessera/shard.h"

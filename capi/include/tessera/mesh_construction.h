@@ -1,0 +1,204 @@
+/*
+ * Mesh construction the way each framework builds its meshes: JAX's
+ * make_mesh and create_hybrid_device_mesh, TF DTensor's create_mesh and
+ * create_distributed_mesh, PyTorch's mesh["dp", "cp"], _flatten,
+ * get_coordinate and get_local_rank.
+ *
+ * Where the framework has an error message Tessera's is the same text, e.g.
+ * "Number of devices 6 must be >= the product of mesh_shape (2, 4)".
+ * Devices are given in Keras's form ("gpu:3") and resolved against the
+ * current device list, so after initialize() they carry their process.
+ */
+#ifndef TESSERA_MESH_CONSTRUCTION_H_
+#define TESSERA_MESH_CONSTRUCTION_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessera/dtensor.h"
+#include "tessera/error.h"
+#include "tessera/export.h"
+#include "tessera/mesh.h"
+
+TESSERA_BEGIN_DECLS
+
+/**
+ * JAX's make_mesh: the first prod(shape) devices, ordered as
+ * create_device_mesh orders them (GPU devices by global id, so each
+ * process's devices stay together; the TPU v2/v3 tray ring when
+ * `device_kind` is "TPU v2" or "TPU v3"; other platforms as given, grouped
+ * by process).
+ *
+ * @param shape, num_dims              mesh dimensions (each >= 1); copied.
+ * @param axis_names, num_axis_names   one name per dimension; copied.
+ * @param devices, num_devices         "gpu:3" strings; NULL means every
+ *                                     device of the default type.
+ * @param device_kind                  JAX's device_kind; NULL or "" for none.
+ * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL
+ *         (INVALID_ARGUMENT: fewer devices than the product, a dimension
+ *         < 1, tessera_mesh_create's checks).
+ * @since 0.1
+ */
+TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dims,
+                                            const char* const* axis_names, size_t num_axis_names,
+                                            const char* const* devices, size_t num_devices,
+                                            const char* device_kind,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * JAX's create_hybrid_device_mesh with process_is_granule: one mesh of
+ * `mesh_shape` per process (its devices as tessera_mesh_make orders them),
+ * the processes placed in the grid `dcn_mesh_shape`. The result has shape
+ * mesh_shape[i] * dcn_mesh_shape[i].
+ *
+ * @param mesh_shape, dcn_mesh_shape   num_dims entries each; copied.
+ * @param sort_granules_by_key         true: processes by index (JAX's
+ *                                     default); false: by first appearance.
+ * Other parameters as tessera_mesh_make.
+ * @return a new mesh owned by the caller, or NULL (INVALID_ARGUMENT: "Number
+ *         of slices 2 must equal the product of dcn_mesh_shape (1, 1)", a
+ *         process whose device count is not prod(mesh_shape), and
+ *         tessera_mesh_create's checks).
+ * @since 0.1
+ */
+TESSERA_API tessera_mesh* tessera_mesh_make_hybrid(
+    const int64_t* mesh_shape, const int64_t* dcn_mesh_shape, size_t num_dims,
+    const char* const* axis_names, size_t num_axis_names, const char* const* devices,
+    size_t num_devices, bool sort_granules_by_key, const char* device_kind,
+    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * PyTorch's mesh[names] as seen by device `device_id`: the submesh over the
+ * named axes that holds the device.
+ * @param axis_names, num_axis_names  at least one name, in the mesh's order.
+ * @return a new mesh owned by the caller, or NULL: INVALID_ARGUMENT for no
+ *         names or names out of order ("Invalid mesh_dim_names ('cp', 'dp')
+ *         specified. Mesh dim indices should be in ascending order."),
+ *         NOT_FOUND for an unknown name or a device the mesh lacks.
+ * @since 0.1
+ */
+TESSERA_API tessera_mesh* tessera_mesh_submesh(const tessera_mesh* mesh,
+                                               const char* const* axis_names,
+                                               size_t num_axis_names, int64_t device_id,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * PyTorch's _flatten: a 1-D mesh over `mesh`'s devices in row-major order.
+ * @param name  the axis name; NULL or "" joins the axis names with "_"
+ *              ("dp_cp"). One of the axes of a mesh of rank > 1 is
+ *              INVALID_ARGUMENT.
+ * @return a new mesh owned by the caller, or NULL.
+ * @since 0.1
+ */
+TESSERA_API tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const char* name,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * PyTorch's get_coordinate for device `device_id`.
+ * @param out_coords  receives rank entries when the device is in the mesh.
+ * @param capacity    room in `out_coords`; OUT_OF_RANGE when below the rank.
+ * @param out_found   receives false when the mesh lacks the device (PyTorch's
+ *                    None); then `out_coords` is untouched.
+ * @return true on success.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_mesh_coordinate_of(const tessera_mesh* mesh, int64_t device_id,
+                                            int64_t* out_coords, size_t capacity, bool* out_found,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * PyTorch's get_local_rank(axis_name) for device `device_id`: its coordinate
+ * along that axis.
+ * @return true on success; NOT_FOUND for an unknown axis or device.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* axis_name,
+                                         int64_t device_id, int64_t* out,
+                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The process groups along `axis_name` as PyTorch builds them
+ * (mesh.swapdims(-1, dim).reshape(-1, size)): mesh-size device ids, each run
+ * of tessera_mesh_axis_size ids one group.
+ * @param out_ids   receives the ids.
+ * @param capacity  room in `out_ids`; OUT_OF_RANGE below the mesh's size.
+ * @return true on success; NOT_FOUND for an unknown axis.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name,
+                                          int64_t* out_ids, size_t capacity,
+                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * DTensor's create_mesh (one client): global ids 0..n-1 row-major, all local.
+ *
+ * @param dim_names, dim_sizes, num_dims  the mesh dims; both NULL means
+ *                 DTensor's default [("x", n)]; a single size of -1 takes
+ *                 every device.
+ * @param name     the mesh name; NULL means "".
+ * @param devices, num_devices  "CPU:0", "/device:GPU:1" or full TF device
+ *                 names; NULL means this process's devices of `device_type`.
+ * @param device_type  "CPU", "GPU" or "TPU"; NULL takes the first device's
+ *                 type (or CPU).
+ * @return a new DTensor mesh owned by the caller
+ *         (tessera_dtensor_mesh_destroy), or NULL with DTensor's messages:
+ *         "Conflicting devices ...", "length of devices (4) must be equal to
+ *         total size of the mesh of shape [3]", "XLA SPMD is not currently not
+ *         supported for CPU mesh.", and its Mesh checks.
+ * @since 0.1
+ */
+TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
+    const char* const* devices, size_t num_devices, const char* device_type, bool use_xla_spmd,
+    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * DTensor's create_distributed_mesh: the number of clients and this
+ * client's id are the runtime's (initialize()); every client has as many
+ * devices as this one. The result's local ids
+ * (tessera_dtensor_mesh_local_id) are this client's contiguous block of the
+ * row-major global ids, its local devices this client's.
+ *
+ * @param local_devices, num_local_devices  this client's devices; NULL means
+ *                 all of `device_type`. TPU with devices is an error.
+ * Other parameters as tessera_dtensor_mesh_create (dims are required).
+ * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
+ *         with DTensor's messages ("Global number of devices (3 per client *
+ *         2 clients = 6) must be equal to total size of the mesh of shape
+ *         (8,)", "Device type XPU is not CPU, GPU, or TPU."), UNIMPLEMENTED
+ *         for TPU meshes.
+ * @since 0.1
+ */
+TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
+    const char* const* local_devices, size_t num_local_devices, const char* device_type,
+    bool use_xla_spmd, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * DTensor's legacy create_distributed_mesh (TF 2.9-2.11) with explicit
+ * counts, checked in its order with its messages.
+ *
+ * @param num_global_devices  NULL: this client's device count times the
+ *                            number of clients.
+ * @param num_clients         NULL: the runtime's process count.
+ * @param client_id           NULL: the runtime's process id.
+ * @param device_type         "CPU" or "GPU"; NULL means "CPU". With "TPU"
+ *                            any given count is INVALID_ARGUMENT and none is
+ *                            UNIMPLEMENTED.
+ * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
+ *         ("num_global_devices (6) must be equal to total size of the mesh
+ *         of shape (8,)", "client_id (2) must be < 2", "Not enough devices;
+ *         4 needed, only 2 available", ...), FAILED_PRECONDITION "Invalid
+ *         multi-client topology, run dtensor.initialize_multi_client()
+ *         first" when num_clients > 1 before initialize().
+ * @since 0.1
+ */
+TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed_legacy(
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
+    const int64_t* num_global_devices, const int64_t* num_clients, const int64_t* client_id,
+    const char* device_type, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+TESSERA_END_DECLS
+
+#endif /* TESSERA_MESH_CONSTRUCTION_H_ */
