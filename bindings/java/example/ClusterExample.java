@@ -1,0 +1,41 @@
+import java.nio.charset.StandardCharsets;
+
+import org.tessera.Client;
+import org.tessera.ClusterOptions;
+
+/**
+ * One process of a multi-process job: initialize (process 0 also runs the
+ * coordinator), publish a value, read the other process's, meet at a barrier,
+ * shut down together. Start one per process:
+ *
+ *   java ... ClusterExample 127.0.0.1:8476 2 0 &
+ *   java ... ClusterExample 127.0.0.1:8476 2 1
+ */
+public final class ClusterExample {
+  public static void main(String[] args) {
+    String address = args[0];
+    int numProcesses = Integer.parseInt(args[1]);
+    int processId = Integer.parseInt(args[2]);
+
+    try (ClusterOptions options = new ClusterOptions()) {
+      options.setCoordinatorAddress(address);
+      options.setNumProcesses(numProcesses);
+      options.setProcessId(processId);
+      options.setJobId("java-example");
+      options.setInitTimeoutMs(30_000);
+      options.setShutdownTimeoutMs(30_000);
+
+      try (Client client = options.initialize()) {
+        client.kvSet("hello/" + processId,
+                     ("from " + processId).getBytes(StandardCharsets.UTF_8), false);
+        int peer = (processId + 1) % numProcesses;
+        byte[] value = client.kvGet("hello/" + peer, 30_000);
+        System.out.println("process " + processId + " read '"
+                           + new String(value, StandardCharsets.UTF_8) + "'");
+        client.barrier("example/done", 30_000, null);
+        client.shutdown();
+        System.out.println("process " + processId + " shut down");
+      }
+    }
+  }
+}

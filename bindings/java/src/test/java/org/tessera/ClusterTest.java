@@ -1,0 +1,195 @@
+package org.tessera;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/** The cluster API: options, detection, a coordinator, clients, KV, barriers, events. */
+class ClusterTest {
+  private static final byte[] HELLO = "héllo".getBytes(StandardCharsets.UTF_8);
+
+  @Test
+  void detectionReadsAnExplicitEnvironment() {
+    try (ClusterOptions options = new ClusterOptions();
+         Detection detection = options.detectEnv(new String[] {
+             "TESSERA_COORDINATOR_ADDRESS=10.0.0.1:1234", "TESSERA_NUM_PROCESSES=2",
+             "TESSERA_PROCESS_ID=1"})) {
+      assertEquals("tessera", detection.source());
+      assertEquals("10.0.0.1:1234", detection.coordinatorAddress());
+      assertEquals(2, detection.numProcesses());
+      assertEquals(1, detection.processId());
+    }
+  }
+
+  @Test
+  void badOptionIsInvalidArgument() {
+    try (ClusterOptions options = new ClusterOptions()) {
+      TesseraException e = assertThrows(TesseraException.class, () -> options.setNumProcesses(0));
+      assertEquals(Code.INVALID_ARGUMENT, e.getCode());
+    }
+  }
+
+  /** A coordinator for one process and a plain client of it. */
+  private static final class OneProcessJob implements AutoCloseable {
+    final ClusterOptions options = new ClusterOptions();
+    final Coordinator coordinator;
+    final Client client;
+
+    OneProcessJob() {
+      options.setBindAddress("127.0.0.1:0");
+      options.setNumProcesses(1);
+      options.setJobId("java-test");
+      options.setInitTimeoutMs(10_000);
+      options.setHeartbeat(100, 1_000);
+      options.setShutdownTimeoutMs(10_000);
+      coordinator = new Coordinator(options);
+      options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
+      options.setProcessId(0);
+      client = options.connect();
+    }
+
+    @Override
+    public void close() {
+      client.close();
+      coordinator.close();
+      options.close();
+    }
+  }
+
+  @Test
+  void keyValueStoreRoundTripsBytes() {
+    try (OneProcessJob job = new OneProcessJob()) {
+      Client client = job.client;
+      assertEquals(0, client.processId());
+      assertEquals(1, client.numProcesses());
+      client.kvSet("dir/a", HELLO, false);
+      client.kvSet("dir/b", new byte[] {0, -1, 7}, false);
+      assertArrayEquals(HELLO, client.kvGet("dir/a", 1_000));
+      assertArrayEquals(new byte[] {0, -1, 7}, client.kvTryGet("dir/b"));
+      TesseraException exists = assertThrows(TesseraException.class,
+                                             () -> client.kvSet("dir/a", HELLO, false));
+      assertEquals(Code.ALREADY_EXISTS, exists.getCode());
+      try (KvList list = client.kvList("dir")) {
+        assertEquals(2, list.size());
+        assertEquals("dir/a", list.key(0));
+        assertArrayEquals(HELLO, list.value(0));
+      }
+      assertEquals(5, client.kvIncrement("counter", 5));
+      assertTrue(client.kvCompareAndSwap("cas", null, HELLO));
+      assertFalse(client.kvCompareAndSwap("cas", null, HELLO));
+      client.kvDelete("dir", true);
+      TesseraException missing = assertThrows(TesseraException.class,
+                                              () -> client.kvTryGet("dir/a"));
+      assertEquals(Code.NOT_FOUND, missing.getCode());
+      client.barrier("one", 1_000, null);
+      client.shutdown();
+    }
+  }
+
+  @Test
+  void waitingForAMissingKeyIsDeadlineExceeded() {
+    try (OneProcessJob job = new OneProcessJob()) {
+      TesseraException e = assertThrows(TesseraException.class,
+                                        () -> job.client.kvGet("never", 100));
+      assertEquals(Code.DEADLINE_EXCEEDED, e.getCode());
+      job.client.shutdown();
+    }
+  }
+
+  @Test
+  void eventsReachAListenerOnALibraryThread() throws Exception {
+    BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+    Thread test = Thread.currentThread();
+    try (OneProcessJob job = new OneProcessJob()) {
+      job.client.setEventListener(event -> {
+        if (event.kind() == EventKind.SHUTDOWN_STARTED) {
+          seen.add(event.kind() + (Thread.currentThread() == test ? " on the test thread"
+                                                                  : " on a library thread"));
+        }
+      });
+      job.client.shutdown();
+      assertEquals("SHUTDOWN_STARTED on a library thread", seen.poll(10, TimeUnit.SECONDS));
+    }
+  }
+
+  @Test
+  void queuedEventsComeFromNextEvent() {
+    try (OneProcessJob job = new OneProcessJob()) {
+      job.client.shutdown();
+      boolean shutdownSeen = false;
+      for (int i = 0; i < 16 && !shutdownSeen; ++i) {
+        try (Event event = job.client.nextEvent(5_000)) {
+          assertNotNull(event);
+          shutdownSeen = event.kind() == EventKind.SHUTDOWN_STARTED;
+        }
+      }
+      assertTrue(shutdownSeen);
+    }
+  }
+
+  /** Two JVMs run ClusterExample: initialize, KV, barrier, shutdown. */
+  @Test
+  void twoProcessesInitializeExchangeMeetAndShutDown() throws Exception {
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    List<Process> processes = new ArrayList<>();
+    List<File> outputs = new ArrayList<>();
+    try {
+      for (int id = 0; id < 2; ++id) {
+        File output = File.createTempFile("tessera-cluster-" + id, ".txt");
+        output.deleteOnExit();
+        outputs.add(output);
+        processes.add(new ProcessBuilder(
+                System.getProperty("tessera.java"), "-cp",
+                System.getProperty("tessera.test.classpath"),
+                "-Dtessera.jni.library=" + System.getProperty("tessera.jni.library"),
+                "ClusterExample", "127.0.0.1:" + port, "2", Integer.toString(id))
+            .redirectErrorStream(true).redirectOutput(output).start());
+      }
+      for (int id = 0; id < 2; ++id) {
+        Process p = processes.get(id);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "process " + id + " still running");
+        String out = Files.readString(outputs.get(id).toPath());
+        assertEquals(0, p.exitValue(), out);
+        int peer = 1 - id;
+        assertEquals("process " + id + " read 'from " + peer + "'\nprocess " + id
+                     + " shut down\n", out);
+      }
+    } finally {
+      for (Process p : processes) {
+        if (p.isAlive()) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+    }
+  }
+
+  @Test
+  void fingerprintIsStable() throws IOException {
+    try (OneProcessJob job = new OneProcessJob()) {
+      assertEquals(job.client.topologyFingerprint(), job.client.topologyFingerprint());
+      assertNotEquals("", job.client.coordinatorAddress());
+      try (DeviceList devices = job.client.devices()) {
+        assertTrue(devices.size() >= 1);
+      }
+      job.client.shutdown();
+    }
+  }
+}
