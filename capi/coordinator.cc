@@ -1,2 +1,116 @@
-// Placeholder: filled in by issue 4.
+// tessera_coordinator_*: the coordinator service on its own.
+#include <memory>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "capi/cluster_handles.h"
+#include "capi/guard.h"
+#include "core/cluster/coordinator_server.h"
+#include "core/cluster/detect.h"
+#include "core/log.h"
+#include "core/status_macros.h"
+#include "tessera/coordinator.h"
+
+struct tessera_coordinator {
+  std::unique_ptr<tessera::cluster::CoordinatorServer> server;
+};
+
+namespace tessera::capi {
+namespace {
+
+// What a coordinator needs, taken straight from the options when detection
+// cannot resolve a whole job (a standalone coordinator has no process id).
+cluster::ClusterConfig FromOptions(const cluster::ClusterOptions& o, const cluster::Environment& env) {
+  cluster::ClusterConfig c;
+  if (o.coordinator_address) c.coordinator_address = *o.coordinator_address;
+  if (o.bind_address) c.bind_address = *o.bind_address;
+  if (o.num_processes) c.num_processes = *o.num_processes;
+  if (o.job_id) c.job_id = *o.job_id;
+  if (o.job_token) {
+    c.job_token = *o.job_token;
+  } else if (auto it = env.find("TESSERA_JOB_TOKEN"); it != env.end()) {
+    c.job_token = it->second;
+  }
+  if (o.require_auth) c.require_auth = *o.require_auth;
+  c.tls = o.tls;
+  if (o.init_timeout) c.init_timeout = *o.init_timeout;
+  if (o.heartbeat_interval) c.heartbeat_interval = *o.heartbeat_interval;
+  if (o.heartbeat_timeout) c.heartbeat_timeout = *o.heartbeat_timeout;
+  if (o.shutdown_timeout) c.shutdown_timeout = *o.shutdown_timeout;
+  if (o.rpc_timeout) c.rpc_timeout = *o.rpc_timeout;
+  if (o.recoverable) c.recoverable = *o.recoverable;
+  if (o.fail_job_on_duplicate_id) c.fail_job_on_duplicate_id = *o.fail_job_on_duplicate_id;
+  if (o.max_value_bytes) c.max_value_bytes = *o.max_value_bytes;
+  if (o.max_store_bytes) c.max_store_bytes = *o.max_store_bytes;
+  return c;
+}
+
+absl::StatusOr<cluster::ClusterConfig> ResolveCoordinatorConfig(const cluster::ClusterOptions& options) {
+  if (!options.num_processes) {
+    return absl::InvalidArgumentError(
+        "tessera_coordinator_start needs num_processes (tessera_cluster_options_set_num_processes)");
+  }
+  const cluster::Environment env = cluster::ProcessEnvironment();
+  absl::StatusOr<cluster::Detection> detection = cluster::Detect(options, env);
+  if (detection.ok()) return detection->config;
+  Log(LogLevel::kDebug, absl::StrCat("coordinator: detection did not resolve a job (",
+                                     detection.status().message(),
+                                     "); using the options as given"));
+  cluster::ClusterConfig config = FromOptions(options, env);
+  if (config.bind_address.empty() && config.coordinator_address.empty()) {
+    return absl::InvalidArgumentError(
+        "tessera_coordinator_start needs a bind address or a coordinator address "
+        "(tessera_cluster_options_set_bind_address)");
+  }
+  return config;
+}
+
+}  // namespace
+}  // namespace tessera::capi
+
+tessera_coordinator* tessera_coordinator_start(const tessera_cluster_options* options,
+                                               tessera_error** out_error) noexcept {
+  return tessera::capi::Guard(out_error, [&]() -> absl::StatusOr<tessera_coordinator*> {
+    TESSERA_CAPI_REQUIRE(options);
+    TESSERA_ASSIGN_OR_RETURN(tessera::cluster::ClusterConfig config,
+                             tessera::capi::ResolveCoordinatorConfig(options->impl));
+    TESSERA_ASSIGN_OR_RETURN(auto server, tessera::cluster::CoordinatorServer::Start(config));
+    auto coordinator = std::make_unique<tessera_coordinator>();
+    coordinator->server = std::move(server);
+    return coordinator.release();
+  });
+}
+
+int tessera_coordinator_port(const tessera_coordinator* coordinator) noexcept {
+  if (coordinator == nullptr || coordinator->server == nullptr) return 0;
+  return coordinator->server->port();
+}
+
+bool tessera_coordinator_wait(tessera_coordinator* coordinator, int64_t timeout_ms,
+                              tessera_error** out_error) noexcept {
+  return tessera::capi::Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(coordinator);
+    if (timeout_ms < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'timeout_ms' must be >= 0, got ", timeout_ms));
+    }
+    return coordinator->server->Wait(absl::Milliseconds(timeout_ms));
+  });
+}
+
+void tessera_coordinator_stop(tessera_coordinator* coordinator) noexcept {
+  if (coordinator == nullptr) return;
+  try {
+    coordinator->server->Stop();
+  } catch (...) {  // nothing may cross the ABI; Stop itself does not throw
+  }
+}
+
+void tessera_coordinator_destroy(tessera_coordinator* coordinator) noexcept {
+  if (coordinator == nullptr) return;
+  tessera_coordinator_stop(coordinator);
+  delete coordinator;
+}

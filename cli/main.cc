@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/coordinator.h"
 #include "cli/handles.h"
 #include "cli/plan.h"
 #include "cli/plan_options.h"
@@ -26,6 +27,7 @@ Tessera plans how tensors are spread over accelerators.
 
 Commands:
   plan        show how a model's variables are split over a device mesh
+  coordinator serve a multi-host job's coordinator until the job ends
 
 Options:
   -h, --help  show this help
@@ -77,6 +79,9 @@ int Run(const std::vector<std::string>& args) {
       Print(stderr, std::string("tessera plan: ") + e.what() + "\n");
       return kExitUsage;
     }
+  }
+  if (command == "coordinator") {
+    return RunCoordinator(std::vector<std::string>(args.begin() + 1, args.end()));
   }
   Print(stderr, "tessera: unknown command '" + command + "' (see 'tessera --help')\n");
   return kExitUsage;

@@ -152,8 +152,17 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   void OnCancel() override { End(grpc::Status::CANCELLED); }
   void OnDone() override;
 
+  // gRPC holds one reference until OnDone; the server takes one while it
+  // pokes or ends the stream without its lock, so OnDone never frees a
+  // writer in use and never waits for the server's lock.
+  void Ref() { refs_.fetch_add(1); }
+  void Unref() {
+    if (refs_.fetch_sub(1) == 1) delete this;
+  }
+
  private:
   CoordinatorServerImpl* const server_;
+  std::atomic<int> refs_{1};
   absl::Mutex mu_;
   int64_t next_version_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;
@@ -163,7 +172,11 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   v1::Event current_;
 };
 
-class CoordinatorService final : public v1::Coordinator::CallbackService {
+// WaitForJob is a raw method: every process receives the same topology, so
+// it is serialized once and its bytes shared (10,000 copies of a
+// 10,000-device message would not fit the registration budget).
+class CoordinatorService final
+    : public v1::Coordinator::WithRawCallbackMethod_WaitForJob<v1::Coordinator::CallbackService> {
  public:
   explicit CoordinatorService(CoordinatorServerImpl* server) : server_(server) {}
 
@@ -171,8 +184,8 @@ class CoordinatorService final : public v1::Coordinator::CallbackService {
                                      const v1::RegisterRequest* request,
                                      v1::RegisterResponse* response) override;
   grpc::ServerUnaryReactor* WaitForJob(grpc::CallbackServerContext* ctx,
-                                       const v1::WaitForJobRequest* request,
-                                       v1::GlobalTopology* response) override;
+                                       const grpc::ByteBuffer* request,
+                                       grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* Heartbeat(grpc::CallbackServerContext* ctx,
                                       const v1::HeartbeatRequest* request,
                                       v1::HeartbeatResponse* response) override;
@@ -313,11 +326,9 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     if (stopping_.exchange(true)) return;
     state_->Stop(absl::CancelledError(
         absl::StrCat("the coordinator at ", address(), " stopped")));
-    std::vector<EventWriter*> writers;
-    {
-      absl::MutexLock lock(&watch_mu_);
-      writers.assign(watchers_.begin(), watchers_.end());
-      for (EventWriter* w : writers) w->End(grpc::Status(grpc::StatusCode::CANCELLED, "coordinator stopped"));
+    for (EventWriter* w : SnapshotWatchers()) {
+      w->End(grpc::Status(grpc::StatusCode::CANCELLED, "coordinator stopped"));
+      w->Unref();
     }
     if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
     stop_ticker_.Notify();
@@ -363,6 +374,19 @@ class CoordinatorServerImpl final : public CoordinatorServer {
 
   CoordinatorState& state() { return *state_; }
 
+  // `topology` serialized, from a one-entry cache: the buffer shares its
+  // bytes with every copy handed out.
+  grpc::ByteBuffer Serialized(const std::shared_ptr<const v1::GlobalTopology>& topology) {
+    absl::MutexLock lock(&serialized_mu_);
+    if (serialized_of_ != topology) {
+      const std::string bytes = topology->SerializeAsString();
+      grpc::Slice slice(bytes);
+      serialized_ = grpc::ByteBuffer(&slice, 1);
+      serialized_of_ = topology;
+    }
+    return serialized_;
+  }
+
   void AddWatcher(EventWriter* writer) {
     absl::MutexLock lock(&watch_mu_);
     watchers_.insert(writer);
@@ -385,9 +409,19 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         detail);
   }
 
-  void PokeWatchers() {
+  // The current writers, each with a reference the caller drops.
+  std::vector<EventWriter*> SnapshotWatchers() {
     absl::MutexLock lock(&watch_mu_);
-    for (EventWriter* w : watchers_) w->Poke();
+    std::vector<EventWriter*> writers(watchers_.begin(), watchers_.end());
+    for (EventWriter* w : writers) w->Ref();
+    return writers;
+  }
+
+  void PokeWatchers() {
+    for (EventWriter* w : SnapshotWatchers()) {
+      w->Poke();
+      w->Unref();
+    }
   }
 
   const ClusterConfig config_;
@@ -403,6 +437,9 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   std::atomic<bool> stopping_{false};
   mutable absl::Mutex end_mu_;
   bool ended_ ABSL_GUARDED_BY(end_mu_) = false;
+  absl::Mutex serialized_mu_;
+  std::shared_ptr<const v1::GlobalTopology> serialized_of_ ABSL_GUARDED_BY(serialized_mu_);
+  grpc::ByteBuffer serialized_ ABSL_GUARDED_BY(serialized_mu_);
   absl::Mutex watch_mu_;
   absl::flat_hash_set<EventWriter*> watchers_ ABSL_GUARDED_BY(watch_mu_);
 };
@@ -457,7 +494,7 @@ void EventWriter::OnWriteDone(bool ok) {
 
 void EventWriter::OnDone() {
   server_->RemoveWatcher(this);
-  delete this;
+  Unref();
 }
 
 // --- CoordinatorService --------------------------------------------------------
@@ -489,11 +526,34 @@ grpc::ServerUnaryReactor* CoordinatorService::Register(grpc::CallbackServerConte
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerContext* ctx,
-                                                         const v1::WaitForJobRequest* request,
-                                                         v1::GlobalTopology* response) {
-  return Parked(ctx, [&](Completion done) {
-    server_->state().WaitForJob(*request, response, std::move(done));
-  });
+                                                         const grpc::ByteBuffer* request,
+                                                         grpc::ByteBuffer* response) {
+  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  if (absl::Status status = server_->Authorize(ctx); !status.ok()) {
+    reactor->Finish(ToGrpcStatus(status));
+    return reactor;
+  }
+  v1::WaitForJobRequest parsed;
+  std::vector<grpc::Slice> slices;
+  std::string bytes;
+  if (request->Dump(&slices).ok()) {
+    for (const grpc::Slice& slice : slices) {
+      bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
+    }
+  }
+  if (!parsed.ParseFromString(bytes)) {
+    reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                                 "WaitForJobRequest does not parse"));
+    return reactor;
+  }
+  CoordinatorServerImpl* server = server_;
+  server_->state().WaitForJob(
+      parsed, [server, reactor, response](absl::Status status,
+                                          std::shared_ptr<const v1::GlobalTopology> topology) {
+        if (status.ok() && topology != nullptr) *response = server->Serialized(topology);
+        reactor->Finish(ToGrpcStatus(status));
+      });
+  return reactor;
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::Heartbeat(grpc::CallbackServerContext* ctx,

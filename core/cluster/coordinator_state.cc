@@ -118,12 +118,12 @@ class ABSL_SCOPED_LOCKABLE CoordinatorState::Section {
     state_->mu_.Lock();
   }
   ~Section() ABSL_UNLOCK_FUNCTION() {
-    std::vector<std::pair<Completion, absl::Status>> outbox;
+    std::vector<std::function<void()>> outbox;
     outbox.swap(state_->outbox_);
     const bool events = std::exchange(state_->events_appended_, false);
     const bool ended = std::exchange(state_->end_pending_, false);
     state_->mu_.Unlock();
-    for (auto& [done, status] : outbox) done(std::move(status));
+    for (auto& run : outbox) run();
     if (events && state_->event_listener_) state_->event_listener_();
     if (ended && state_->end_listener_) state_->end_listener_();
   }
@@ -156,19 +156,26 @@ absl::Duration CoordinatorState::ScanPeriod() const {
 // Plumbing.
 
 void CoordinatorState::CompleteLocked(Completion done, absl::Status status) {
-  outbox_.emplace_back(std::move(done), std::move(status));
+  outbox_.push_back([done = std::move(done), status = std::move(status)] { done(status); });
 }
 
-absl::Status CoordinatorState::ParkLocked(Completion& done) {
+void CoordinatorState::CompleteLocked(TopologyCompletion done, absl::Status status) {
+  std::shared_ptr<const v1::GlobalTopology> topology = status.ok() ? topology_ : nullptr;
+  outbox_.push_back([done = std::move(done), status = std::move(status),
+                     topology = std::move(topology)] { done(status, topology); });
+}
+
+template <typename Done>
+absl::Status CoordinatorState::ParkLocked(Done& done) {
   if (parked_.load() >= options_.max_pending_calls) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "the coordinator already holds ", parked_.load(), " blocking calls (limit ",
         options_.max_pending_calls, ")"));
   }
   parked_.fetch_add(1);
-  done = [this, inner = std::move(done)](absl::Status status) {
+  done = [this, inner = std::move(done)](auto&&... args) {
     parked_.fetch_sub(1);
-    inner(std::move(status));
+    inner(std::forward<decltype(args)>(args)...);
   };
   return absl::OkStatus();
 }
@@ -485,7 +492,7 @@ absl::Status CoordinatorState::PublishTopologyLocked() {
   absl::StatusOr<v1::GlobalTopology> topology =
       BuildTopology(processes, generation_, address_);
   if (!topology.ok()) return topology.status();
-  topology_ = *std::move(topology);
+  topology_ = std::make_shared<const v1::GlobalTopology>(*std::move(topology));
   return absl::OkStatus();
 }
 
@@ -506,7 +513,6 @@ void CoordinatorState::MaybeStartJobLocked() {
   }
   for (auto& [id, waiter] : job_waiters_) {
     CancelTimerLocked(waiter.timer);
-    *waiter.response = topology_;
     CompleteLocked(std::move(waiter.done), absl::OkStatus());
   }
   job_waiters_.clear();
@@ -515,7 +521,7 @@ void CoordinatorState::MaybeStartJobLocked() {
   AppendEventLocked(std::move(event));
   Log(LogLevel::kInfo,
       absl::StrCat("coordinator: all ", options_.num_processes, " processes registered; job '",
-                   options_.job_id, "' is running (", topology_.devices_size(), " devices)"));
+                   options_.job_id, "' is running (", topology_->devices_size(), " devices)"));
 }
 
 absl::Status CoordinatorState::MissingStatusLocked(absl::StatusCode code, absl::string_view what) {
@@ -736,11 +742,18 @@ v1::JobState CoordinatorState::job_state() {
 
 void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
                                   v1::GlobalTopology* response, Completion done) {
+  WaitForJob(request, [response, done = std::move(done)](
+                          absl::Status status, std::shared_ptr<const v1::GlobalTopology> topology) {
+    if (topology != nullptr) *response = *topology;
+    done(std::move(status));
+  });
+}
+
+void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request, TopologyCompletion done) {
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());
   if (job_state_ == v1::JOB_STATE_RUNNING || job_state_ == v1::JOB_STATE_SHUTTING_DOWN) {
-    *response = topology_;
     return CompleteLocked(std::move(done), absl::OkStatus());
   }
   if (absl::Status s = ParkLocked(done); !s.ok()) return CompleteLocked(std::move(done), s);
@@ -751,7 +764,7 @@ void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
   const uint64_t timer = AddTimerLocked(deadline, [this, id, timeout_ms] {
     auto it = job_waiters_.find(id);
     if (it == job_waiters_.end()) return;
-    Completion waiter_done = std::move(it->second.done);
+    TopologyCompletion waiter_done = std::move(it->second.done);
     job_waiters_.erase(it);
     CompleteLocked(std::move(waiter_done),
                    MissingStatusLocked(absl::StatusCode::kDeadlineExceeded,
@@ -761,7 +774,7 @@ void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
                                                                    : absl::FormatDuration(
                                                                          options_.init_timeout))));
   });
-  job_waiters_.emplace(id, JobWaiter{request.header().process_id(), response, std::move(done), timer});
+  job_waiters_.emplace(id, JobWaiter{request.header().process_id(), std::move(done), timer});
 }
 
 absl::Status CoordinatorState::Heartbeat(const v1::HeartbeatRequest& request,

@@ -65,6 +65,10 @@ struct CoordinatorOptions {
 
 // Runs once with the call's final status (the response was filled before).
 using Completion = std::function<void(absl::Status)>;
+// WaitForJob's completion: the topology is shared by every waiter (a
+// 10,000-process topology is too big to copy per process), null on error.
+using TopologyCompletion =
+    std::function<void(absl::Status, std::shared_ptr<const v1::GlobalTopology>)>;
 
 class CoordinatorState {
  public:
@@ -90,6 +94,8 @@ class CoordinatorState {
 
   // Blocking calls: `response` must stay valid until `done` runs (maybe
   // before these return).
+  void WaitForJob(const v1::WaitForJobRequest& request, TopologyCompletion done);
+  // The same, copying the topology into `response`.
   void WaitForJob(const v1::WaitForJobRequest& request, v1::GlobalTopology* response,
                   Completion done);
   void KvGet(const v1::KvGetRequest& request, v1::KvEntry* response, Completion done);
@@ -178,8 +184,7 @@ class CoordinatorState {
   };
   struct JobWaiter {
     int32_t process_id;
-    v1::GlobalTopology* response;
-    Completion done;
+    TopologyCompletion done;
     uint64_t timer = 0;
   };
   struct Timer {
@@ -196,9 +201,12 @@ class CoordinatorState {
   absl::Status CheckJobIdLocked(const v1::Header& header) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // RESOURCE_EXHAUSTED past max_pending_calls; else wraps `done` so the
   // count drops when it runs.
-  absl::Status ParkLocked(Completion& done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  template <typename Done>
+  absl::Status ParkLocked(Done& done) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   void CompleteLocked(Completion done, absl::Status status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void CompleteLocked(TopologyCompletion done, absl::Status status)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   uint64_t AddTimerLocked(absl::Time deadline, std::function<void()> fire)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void CancelTimerLocked(uint64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
@@ -260,7 +268,7 @@ class CoordinatorState {
   std::function<void()> end_listener_;
 
   absl::Mutex mu_;
-  std::vector<std::pair<Completion, absl::Status>> outbox_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::function<void()>> outbox_ ABSL_GUARDED_BY(mu_);
   bool events_appended_ ABSL_GUARDED_BY(mu_) = false;
   bool end_announced_ ABSL_GUARDED_BY(mu_) = false;
   bool end_pending_ ABSL_GUARDED_BY(mu_) = false;
@@ -275,7 +283,7 @@ class CoordinatorState {
   std::vector<Task> tasks_ ABSL_GUARDED_BY(mu_);
   int64_t pending_tasks_ ABSL_GUARDED_BY(mu_) = 0;  // registered while REGISTERING
   int64_t live_tasks_ ABSL_GUARDED_BY(mu_) = 0;     // PENDING or RUNNING
-  v1::GlobalTopology topology_ ABSL_GUARDED_BY(mu_);
+  std::shared_ptr<const v1::GlobalTopology> topology_ ABSL_GUARDED_BY(mu_);
   int64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
   absl::flat_hash_map<uint64_t, JobWaiter> job_waiters_ ABSL_GUARDED_BY(mu_);
 

@@ -196,6 +196,19 @@ TEST_F(CoordinatorServerTest, WatchEventsStreamsTheStartAndResumesByVersion) {
   EXPECT_THAT(shutdown.get(), IsOk());
 }
 
+TEST_F(CoordinatorServerTest, StopEndsOpenStreamsAndCancelsParkedCalls) {
+  Start();
+  RegisterAll();
+  auto stream = std::async(std::launch::async, [&] {
+    return FirstEventStatus(0, JobCredential(kToken, kJobId), nullptr, /*after_version=*/1000);
+  });
+  auto barrier = std::async(std::launch::async, [&] { return Barrier(1, "never", 0, 60000); });
+  EXPECT_EQ(barrier.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  server_->Stop();
+  EXPECT_THAT(stream.get(), StatusIs(absl::StatusCode::kCancelled, ::testing::_));
+  EXPECT_THAT(barrier.get(), StatusIs(absl::StatusCode::kCancelled, HasSubstr("stopped")));
+}
+
 // --- TLS ----------------------------------------------------------------------
 
 std::string TlsFile(const std::string& name) {
