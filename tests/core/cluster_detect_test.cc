@@ -220,6 +220,20 @@ TEST(Detect, OpenMpi4Ipv6Uri) {
   EXPECT_EQ(DetectOk(env).config.coordinator_address, "[fe80::b9b:ac5d:9cf0:b858]:62880");
 }
 
+TEST(Detect, OpenMpi4AsMpirun414SetsIt) {
+  // Recorded from Debian's openmpi-bin 4.1.4 (mpirun -np 2): a tcp and a tcp6
+  // part, and PMIX_SERVER_URI* next to the ORTE URI, which wins.
+  Environment env = kOmpi4;
+  env["OMPI_MCA_orte_hnp_uri"] = "2034761728.0;tcp://192.0.2.2:52919;tcp6://[fd00::2]:38147";
+  env["PMIX_SERVER_URI41"] = "2034761728.0;tcp4://127.0.0.1:41131";
+  env["PMIX_NAMESPACE"] = "2034761729";
+  const Detection d = DetectOk(env);
+  // 2034761728 / 4096 = 496768; 496768 % 4096 = 1152.
+  EXPECT_EQ(d.config.coordinator_address, "192.0.2.2:62592");
+  EXPECT_EQ(d.config.job_id, "2034761728");
+  EXPECT_THAT(LineOf(d, "openmpi"), HasSubstr("Open MPI 4 (OMPI_MCA_orte_hnp_uri)"));
+}
+
 TEST(Detect, OpenMpi4UnparsableUriIsAnError) {
   Environment env = kOmpi4;
   env["OMPI_MCA_orte_hnp_uri"] = "1531576320.0;usock://x";
