@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/coordinator.h"
+#include "cli/devices.h"
 #include "cli/handles.h"
 #include "cli/plan.h"
 #include "cli/plan_options.h"
@@ -27,6 +28,7 @@ Tessera plans how tensors are spread over accelerators.
 
 Commands:
   plan        show how a model's variables are split over a device mesh
+  devices     list this process's devices and how they were found
   coordinator serve a multi-host job's coordinator until the job ends
 
 Options:
@@ -82,6 +84,15 @@ int Run(const std::vector<std::string>& args) {
   }
   if (command == "coordinator") {
     return RunCoordinator(std::vector<std::string>(args.begin() + 1, args.end()));
+  }
+  if (command == "devices") {
+    try {
+      Print(stdout, DevicesReport(std::vector<std::string>(args.begin() + 1, args.end())));
+      return kExitOk;
+    } catch (const InputError& e) {
+      Print(stderr, std::string("tessera devices: ") + e.what() + "\n");
+      return kExitUsage;
+    }
   }
   Print(stderr, "tessera: unknown command '" + command + "' (see 'tessera --help')\n");
   return kExitUsage;
