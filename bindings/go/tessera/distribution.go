@@ -110,10 +110,18 @@ func (d *Distribution) Kind() DistributionKind {
 func (d *Distribution) Mesh() *Mesh { v := wrapMesh(d.raw().Mesh()); runtime.KeepAlive(d); return v }
 
 // BatchDimName is the batch axis.
-func (d *Distribution) BatchDimName() string { v := d.raw().BatchDimName(); runtime.KeepAlive(d); return v }
+func (d *Distribution) BatchDimName() string {
+	v := d.raw().BatchDimName()
+	runtime.KeepAlive(d)
+	return v
+}
 
 // NumProcesses is P, read at creation.
-func (d *Distribution) NumProcesses() int64 { v := d.raw().NumProcesses(); runtime.KeepAlive(d); return v }
+func (d *Distribution) NumProcesses() int64 {
+	v := d.raw().NumProcesses()
+	runtime.KeepAlive(d)
+	return v
+}
 
 // ProcessID is this process's id, read at creation.
 func (d *Distribution) ProcessID() int64 { v := d.raw().ProcessId(); runtime.KeepAlive(d); return v }
@@ -126,10 +134,18 @@ func (d *Distribution) NumModelReplicas() int64 {
 }
 
 // NumDataShards is S = min(R, P).
-func (d *Distribution) NumDataShards() int64 { v := d.raw().NumDataShards(); runtime.KeepAlive(d); return v }
+func (d *Distribution) NumDataShards() int64 {
+	v := d.raw().NumDataShards()
+	runtime.KeepAlive(d)
+	return v
+}
 
 // DataShardID is this process's data shard.
-func (d *Distribution) DataShardID() int64 { v := d.raw().DataShardId(); runtime.KeepAlive(d); return v }
+func (d *Distribution) DataShardID() int64 {
+	v := d.raw().DataShardId()
+	runtime.KeepAlive(d)
+	return v
+}
 
 // DataLayout is the layout of an input batch of shape dims.
 func (d *Distribution) DataLayout(dims []int64) (*Layout, error) {
@@ -169,7 +185,11 @@ func (d *Distribution) String() string { v := d.raw().ToString(nil); runtime.Kee
 type DatasetPlan struct{ p swig.DatasetPlan }
 
 // Kind is passthrough, replicate or shard.
-func (p *DatasetPlan) Kind() DatasetPlanKind { v := DatasetPlanKind(p.raw().Kind()); runtime.KeepAlive(p); return v }
+func (p *DatasetPlan) Kind() DatasetPlanKind {
+	v := DatasetPlanKind(p.raw().Kind())
+	runtime.KeepAlive(p)
+	return v
+}
 
 // PerProcessBatchSize is the rows this process reads per step.
 func (p *DatasetPlan) PerProcessBatchSize() int64 {

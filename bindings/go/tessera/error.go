@@ -61,15 +61,15 @@ type MissingProcess struct {
 type ErrorReason int32
 
 const (
-	ReasonNone              ErrorReason = 0
-	ReasonJobFailed         ErrorReason = 1
-	ReasonCoordinatorLost   ErrorReason = 2
-	ReasonBarrierFailed     ErrorReason = 3
-	ReasonDuplicateProcess  ErrorReason = 4
-	ReasonSuperseded        ErrorReason = 5
-	ReasonWrongJob          ErrorReason = 6
-	ReasonAuthentication    ErrorReason = 7
-	ReasonNeverConnected    ErrorReason = 8
+	ReasonNone             ErrorReason = 0
+	ReasonJobFailed        ErrorReason = 1
+	ReasonCoordinatorLost  ErrorReason = 2
+	ReasonBarrierFailed    ErrorReason = 3
+	ReasonDuplicateProcess ErrorReason = 4
+	ReasonSuperseded       ErrorReason = 5
+	ReasonWrongJob         ErrorReason = 6
+	ReasonAuthentication   ErrorReason = 7
+	ReasonNeverConnected   ErrorReason = 8
 )
 
 // TaskState is the state of a process in a job.

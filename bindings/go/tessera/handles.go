@@ -7,15 +7,21 @@ package tessera
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
 )
+
+// liveHandles counts handles wrapped and not yet closed or finalized (the
+// tests wait on it for the finalizers to catch up).
+var liveHandles atomic.Int64
 
 func wrapDevice(p swig.Device) *Device {
 	if p == nil || p.Swigcptr() == 0 {
 		return nil
 	}
 	h := &Device{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Device).Close)
 	return h
 }
@@ -29,6 +35,7 @@ func (h *Device) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDevice(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -44,6 +51,7 @@ func wrapDeviceList(p swig.DeviceList) *DeviceList {
 		return nil
 	}
 	h := &DeviceList{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*DeviceList).Close)
 	return h
 }
@@ -57,6 +65,7 @@ func (h *DeviceList) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDeviceList(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -72,6 +81,7 @@ func wrapMesh(p swig.Mesh) *Mesh {
 		return nil
 	}
 	h := &Mesh{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Mesh).Close)
 	return h
 }
@@ -85,6 +95,7 @@ func (h *Mesh) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteMesh(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -100,6 +111,7 @@ func wrapLayout(p swig.Layout) *Layout {
 		return nil
 	}
 	h := &Layout{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Layout).Close)
 	return h
 }
@@ -113,6 +125,7 @@ func (h *Layout) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteLayout(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -128,6 +141,7 @@ func wrapLayoutMap(p swig.LayoutMap) *LayoutMap {
 		return nil
 	}
 	h := &LayoutMap{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*LayoutMap).Close)
 	return h
 }
@@ -141,6 +155,7 @@ func (h *LayoutMap) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteLayoutMap(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -156,6 +171,7 @@ func wrapDistributionOptions(p swig.DistributionOptions) *DistributionOptions {
 		return nil
 	}
 	h := &DistributionOptions{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*DistributionOptions).Close)
 	return h
 }
@@ -169,6 +185,7 @@ func (h *DistributionOptions) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDistributionOptions(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -184,6 +201,7 @@ func wrapDistribution(p swig.Distribution) *Distribution {
 		return nil
 	}
 	h := &Distribution{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Distribution).Close)
 	return h
 }
@@ -197,6 +215,7 @@ func (h *Distribution) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDistribution(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -212,6 +231,7 @@ func wrapDatasetPlan(p swig.DatasetPlan) *DatasetPlan {
 		return nil
 	}
 	h := &DatasetPlan{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*DatasetPlan).Close)
 	return h
 }
@@ -225,6 +245,7 @@ func (h *DatasetPlan) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDatasetPlan(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -240,6 +261,7 @@ func wrapSharding(p swig.Sharding) *Sharding {
 		return nil
 	}
 	h := &Sharding{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Sharding).Close)
 	return h
 }
@@ -253,6 +275,7 @@ func (h *Sharding) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteSharding(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -268,6 +291,7 @@ func wrapReshardPlan(p swig.ReshardPlan) *ReshardPlan {
 		return nil
 	}
 	h := &ReshardPlan{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*ReshardPlan).Close)
 	return h
 }
@@ -281,6 +305,7 @@ func (h *ReshardPlan) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteReshardPlan(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -296,6 +321,7 @@ func wrapDTensorMesh(p swig.DTensorMesh) *DTensorMesh {
 		return nil
 	}
 	h := &DTensorMesh{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*DTensorMesh).Close)
 	return h
 }
@@ -309,6 +335,7 @@ func (h *DTensorMesh) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDTensorMesh(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 

@@ -18,6 +18,7 @@ func wrapClusterOptions(p swig.ClusterOptions) *ClusterOptions {
 		return nil
 	}
 	h := &ClusterOptions{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*ClusterOptions).Close)
 	return h
 }
@@ -31,6 +32,7 @@ func (h *ClusterOptions) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteClusterOptions(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -46,6 +48,7 @@ func wrapDetection(p swig.Detection) *Detection {
 		return nil
 	}
 	h := &Detection{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Detection).Close)
 	return h
 }
@@ -59,6 +62,7 @@ func (h *Detection) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteDetection(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -74,6 +78,7 @@ func wrapClient(p swig.Client) *Client {
 		return nil
 	}
 	h := &Client{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Client).Close)
 	return h
 }
@@ -87,6 +92,7 @@ func (h *Client) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteClient(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -102,6 +108,7 @@ func wrapEvent(p swig.Event) *Event {
 		return nil
 	}
 	h := &Event{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Event).Close)
 	return h
 }
@@ -115,6 +122,7 @@ func (h *Event) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteEvent(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -130,6 +138,7 @@ func wrapKvList(p swig.KvList) *KvList {
 		return nil
 	}
 	h := &KvList{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*KvList).Close)
 	return h
 }
@@ -143,6 +152,7 @@ func (h *KvList) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteKvList(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 
@@ -158,6 +168,7 @@ func wrapCoordinator(p swig.Coordinator) *Coordinator {
 		return nil
 	}
 	h := &Coordinator{p: p}
+	liveHandles.Add(1)
 	runtime.SetFinalizer(h, (*Coordinator).Close)
 	return h
 }
@@ -171,6 +182,7 @@ func (h *Coordinator) Close() error {
 	runtime.SetFinalizer(h, nil)
 	swig.DeleteCoordinator(h.p)
 	h.p = nil
+	liveHandles.Add(-1)
 	return nil
 }
 

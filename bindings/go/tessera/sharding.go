@@ -103,7 +103,11 @@ func NewReshardPlan(source, destination *Sharding, elementSize int64) (*ReshardP
 }
 
 // NumTransfers is the number of transfers.
-func (p *ReshardPlan) NumTransfers() int { v := p.raw().NumTransfers(); runtime.KeepAlive(p); return int(v) }
+func (p *ReshardPlan) NumTransfers() int {
+	v := p.raw().NumTransfers()
+	runtime.KeepAlive(p)
+	return int(v)
+}
 
 // DTensorMesh is a TF DTensor mesh (its text form and ids). Immutable.
 type DTensorMesh struct{ p swig.DTensorMesh }

@@ -1,0 +1,4 @@
+package tessera
+
+// LiveHandles is the number of handles neither closed nor finalized yet.
+func LiveHandles() int64 { return liveHandles.Load() }
