@@ -162,6 +162,8 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   ClusterConfig config;
   std::string address;
   std::shared_ptr<grpc::Channel> channel;
+  bool channel_shared = false;  // given by the caller: never replaced
+  bool own_connection = false;
   std::unique_ptr<v1::Coordinator::Stub> stub;
   std::string credential;  // "" without a token
   v1::Header header;       // final before any asynchronous work starts
@@ -613,8 +615,9 @@ void ProbeAfterBrokenStream(const std::shared_ptr<State>& s, const absl::Status&
 // ---------------------------------------------------------------------------
 
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& config,
-                                                           bool own_connection) {
+                                                           bool own_connection, int attempt = 0) {
   grpc::ChannelArguments args;
+  if (attempt > 0) args.SetInt("tessera.dial_attempt", attempt);
   // P9: an http_proxy in the environment must never sit between the job and
   // its coordinator.
   args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
@@ -671,17 +674,34 @@ absl::Status ValidateConfig(const ClusterConfig& config) {
   return absl::OkStatus();
 }
 
+// A fresh channel for the next registration attempt. gRPC keeps a refused
+// subchannel in TRANSIENT_FAILURE for its own backoff and fails fail-fast
+// calls at once meanwhile, so a coordinator that came up is not seen until
+// then; an argument unique to the attempt gives a new subchannel that dials
+// now. (A channel the caller shares is kept as it is.)
+absl::Status Redial(State& s, int attempt) {
+  if (s.channel_shared) return absl::OkStatus();
+  TESSERA_ASSIGN_OR_RETURN(s.channel, MakeChannel(s.config, s.own_connection, attempt));
+  s.stub = v1::Coordinator::NewStub(s.channel);
+  return absl::OkStatus();
+}
+
+// An attempt with less time than this that ran out says nothing about the
+// coordinator: the error before it explains the failure better.
+constexpr absl::Duration kMeaningfulAttempt = absl::Milliseconds(100);
+
 absl::Status Register(const std::shared_ptr<State>& s, const v1::RegisterRequest& base,
                       absl::Time deadline, v1::RegisterResponse* response) {
   Backoff backoff;
   absl::BitGen gen;
-  int attempts = 0;
-  for (;;) {
-    ++attempts;
+  absl::Status last_error;
+  for (int attempt = 1;; ++attempt) {
     v1::RegisterRequest request = base;
     *request.mutable_header() = s->header;
     grpc::ClientContext context;
-    context.set_deadline(ToDeadline(std::min(deadline, absl::Now() + s->config.rpc_timeout)));
+    const absl::Time attempt_deadline = std::min(deadline, absl::Now() + s->config.rpc_timeout);
+    const absl::Duration budget = attempt_deadline - absl::Now();
+    context.set_deadline(ToDeadline(attempt_deadline));
     context.set_wait_for_ready(false);
     s->AddMetadata(&context);
     const absl::Status status = FromGrpcStatus(s->stub->Register(&context, request, response));
@@ -690,14 +710,19 @@ absl::Status Register(const std::shared_ptr<State>& s, const v1::RegisterRequest
       return WithPrefix(status, absl::StrCat("registration with the coordinator at ", s->address,
                                              " failed: "));
     }
-    const absl::Duration delay = backoff.Next(gen);
-    if (absl::Now() + delay >= deadline) {
-      return RegistrationTimeoutError(s->address, s->config.init_timeout, attempts, status);
+    if (last_error.ok() || status.code() != absl::StatusCode::kDeadlineExceeded ||
+        budget >= kMeaningfulAttempt) {
+      last_error = status;
     }
-    absl::SleepFor(delay);
+    const absl::Duration remaining = deadline - absl::Now();
+    if (remaining <= absl::ZeroDuration()) {
+      return RegistrationTimeoutError(s->address, s->config.init_timeout, attempt, last_error);
+    }
+    // The last attempt comes at the deadline rather than never.
+    absl::SleepFor(std::min(backoff.Next(gen), remaining));
+    TESSERA_RETURN_IF_ERROR(Redial(*s, attempt));
   }
 }
-
 
 // ---------------------------------------------------------------------------
 // Local mode: a single process without a coordinator serves itself.
@@ -813,8 +838,10 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& con
   }
 
   if (!config.job_token.empty()) s->credential = JobCredential(config.job_token, config.job_id);
+  s->own_connection = options.own_connection;
   if (options.channel) {
     s->channel = std::move(options.channel);
+    s->channel_shared = true;
   } else {
     TESSERA_ASSIGN_OR_RETURN(s->channel, MakeChannel(config, options.own_connection));
   }
