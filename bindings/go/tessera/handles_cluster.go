@@ -103,36 +103,6 @@ func (h *Client) raw() swig.Client {
 	return h.p
 }
 
-func wrapEvent(p swig.Event) *Event {
-	if p == nil || p.Swigcptr() == 0 {
-		return nil
-	}
-	h := &Event{p: p}
-	liveHandles.Add(1)
-	runtime.SetFinalizer(h, (*Event).Close)
-	return h
-}
-
-// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
-// does nothing. Always returns nil.
-func (h *Event) Close() error {
-	if h == nil || h.p == nil {
-		return nil
-	}
-	runtime.SetFinalizer(h, nil)
-	swig.DeleteEvent(h.p)
-	h.p = nil
-	liveHandles.Add(-1)
-	return nil
-}
-
-func (h *Event) raw() swig.Event {
-	if h == nil || h.p == nil {
-		return swig.SwigcptrEvent(0)
-	}
-	return h.p
-}
-
 func wrapKvList(p swig.KvList) *KvList {
 	if p == nil || p.Swigcptr() == 0 {
 		return nil

@@ -1,0 +1,155 @@
+//go:build tessera_cluster
+
+package tessera_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tessera-dev/tessera/bindings/go/tessera"
+)
+
+// The two-process test re-executes this test binary as each process of the
+// job; TestMain sends those runs to clusterWorker.
+const workerEnv = "TESSERA_GO_TEST_WORKER"
+
+func TestMain(m *testing.M) {
+	if id := os.Getenv(workerEnv); id != "" {
+		if err := clusterWorker(id, os.Getenv("TESSERA_GO_TEST_ADDRESS")); err != nil {
+			fmt.Fprintf(os.Stderr, "worker %s: %v\n", id, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// clusterWorker is one process: initialize, publish and read a KV entry,
+// barrier, poll an event, shut down.
+func clusterWorker(idText, address string) error {
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil {
+		return err
+	}
+	opts := tessera.NewClusterOptions()
+	defer opts.Close()
+	for _, err := range []error{
+		opts.SetCoordinatorAddress(address),
+		opts.SetNumProcesses(2),
+		opts.SetProcessID(id),
+		opts.SetJobID("go-binding-test"),
+		opts.SetDetection("none"),
+		opts.SetInitTimeoutMs(20_000),
+		opts.SetHeartbeat(200, 2_000),
+		opts.SetShutdownTimeoutMs(20_000),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	client, err := tessera.Initialize(opts)
+	if err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	defer client.Close()
+	if !tessera.IsInitialized() || client.ProcessID() != id || client.NumProcesses() != 2 {
+		return fmt.Errorf("initialized %v, process %d of %d", tessera.IsInitialized(), client.ProcessID(), client.NumProcesses())
+	}
+	mine := []byte(fmt.Sprintf("process %d: größe ✓", id))
+	if err := client.KVSet(fmt.Sprintf("go/%d", id), mine, false); err != nil {
+		return fmt.Errorf("kv set: %w", err)
+	}
+	other, err := client.KVGet(fmt.Sprintf("go/%d", 1-id), 20_000)
+	if err != nil {
+		return fmt.Errorf("kv get: %w", err)
+	}
+	if want := []byte(fmt.Sprintf("process %d: größe ✓", 1-id)); !bytes.Equal(other, want) {
+		return fmt.Errorf("kv get = %q, want %q", other, want)
+	}
+	if err := client.KVSet(fmt.Sprintf("go/%d", id), mine, false); !errors.Is(err, tessera.CodeAlreadyExists) {
+		return fmt.Errorf("second kv set error = %v, want ALREADY_EXISTS", err)
+	}
+	if err := client.Barrier("go-binding-test", 20_000, nil); err != nil {
+		return fmt.Errorf("barrier: %w", err)
+	}
+	// Polling: no event is due in a healthy job, so a zero wait reports
+	// DEADLINE_EXCEEDED; an event (e.g. a peer's state change) is fine too.
+	if ev, err := client.NextEvent(0); err != nil && !errors.Is(err, tessera.CodeDeadlineExceeded) {
+		return fmt.Errorf("next event: %w", err)
+	} else if ev != nil && ev.Version <= 0 {
+		return fmt.Errorf("event %+v has no version", ev)
+	}
+	if err := client.Shutdown(); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	fmt.Printf("worker %d read %q\n", id, other)
+	return nil
+}
+
+// freePort is a loopback port nothing listens on right now.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func TestTwoProcessesInitializeKVBarrierShutdown(t *testing.T) {
+	address := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	// Every child is killed if the test ends early, and reaped in any case.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var workers [2]*exec.Cmd
+	var outputs [2]bytes.Buffer
+	for id := range workers {
+		cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", workerEnv, id), "TESSERA_GO_TEST_ADDRESS="+address)
+		cmd.Stdout = &outputs[id]
+		cmd.Stderr = &outputs[id]
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		workers[id] = cmd
+	}
+	for id, cmd := range workers {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("process %d: %v\n%s", id, err, outputs[id].String())
+		}
+	}
+	for id := range workers {
+		want := fmt.Sprintf("worker %d read \"process %d: größe ✓\"\n", id, 1-id)
+		if got := outputs[id].String(); got != want {
+			t.Errorf("process %d printed %q, want %q", id, got, want)
+		}
+	}
+}
+
+func TestDetectEnvReadsTesseraVariables(t *testing.T) {
+	opts := tessera.NewClusterOptions()
+	defer opts.Close()
+	d := must(opts.DetectEnv([]string{"TESSERA_COORDINATOR_ADDRESS=10.0.0.1:1234", "TESSERA_NUM_PROCESSES=4", "TESSERA_PROCESS_ID=3"}))
+	defer d.Close()
+	if d.Source() != "tessera" || d.CoordinatorAddress() != "10.0.0.1:1234" || d.NumProcesses() != 4 || d.ProcessID() != 3 {
+		t.Fatalf("source %q address %q processes %d id %d", d.Source(), d.CoordinatorAddress(), d.NumProcesses(), d.ProcessID())
+	}
+}
+
+func TestClusterOptionsRejectBadValues(t *testing.T) {
+	opts := tessera.NewClusterOptions()
+	defer opts.Close()
+	err := opts.SetNumProcesses(0)
+	if !errors.Is(err, tessera.CodeInvalidArgument) {
+		t.Fatalf("SetNumProcesses(0) error = %v, want INVALID_ARGUMENT", err)
+	}
+}
