@@ -1,0 +1,42 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/tessera-dev/tessera/bindings/go/tessera"
+)
+
+func main() {
+	mesh, err := tessera.NewMesh([]int64{4, 2}, []string{"batch", "model"}, nil)
+	if err != nil {
+		log.Fatal(err) // *tessera.Error: code and message
+	}
+	defer mesh.Close()
+
+	layout, err := tessera.NewLayout([]string{"", "model"}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer layout.Close()
+	layoutMap, err := tessera.NewLayoutMap(mesh, tessera.KeyMatchSearch)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer layoutMap.Close()
+	if err := layoutMap.Set("dense.*kernel", layout); err != nil {
+		log.Fatal(err)
+	}
+
+	kernel, err := layoutMap.Get("dense_1/kernel")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer kernel.Close()
+	fmt.Println(kernel) // <TensorLayout axes=(None, 'model'), device_mesh=...>
+
+	if _, err := mesh.AxisSize("data"); errors.Is(err, tessera.CodeNotFound) {
+		fmt.Println(err) // NOT_FOUND: Axis 'data' is not in the mesh; ...
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The README's Go example is this program, verbatim: compiled (and run) here.
+func TestReadmeShowsThisProgram(t *testing.T) {
+	readme := os.Getenv("TESSERA_README")
+	if readme == "" {
+		t.Skip("TESSERA_README is not set (meson test sets it)")
+	}
+	text, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(text)
+	start := strings.Index(section, "\n## Go\n")
+	if start < 0 {
+		t.Fatal("README has no \"## Go\" section")
+	}
+	section = section[start+1:]
+	if end := strings.Index(section[1:], "\n## "); end >= 0 {
+		section = section[:end+1]
+	}
+	const fence = "```go\n"
+	open := strings.Index(section, fence)
+	if open < 0 {
+		t.Fatal("the README's Go section has no ```go block")
+	}
+	block := section[open+len(fence):]
+	block = block[:strings.Index(block, "```")]
+	program, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if block != string(program) {
+		t.Fatalf("the README's Go example differs from example/readme/main.go:\n%s", block)
+	}
+}
+
+func TestReadmeProgramRuns(t *testing.T) {
+	t.Setenv("TESSERA_CPU_DEVICE_COUNT", "8")
+	main()
+}
