@@ -110,7 +110,7 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
 #define TESSERA_SWIG_RAISE(error) tessera_java_raise(jenv, (error))
 %}
 
-/* ---- Strings: UTF-8 byte[] (NUL-terminated by Utf8.encode) ------------------ */
+/* ---- Strings: UTF-8 byte[] (Utf8.encode), NUL-terminated here ---------------- */
 
 %typemap(jni) const char*, char* "jbyteArray"
 %typemap(jtype) const char*, char* "byte[]"
@@ -123,10 +123,10 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   $1 = NULL;
   if ($input != NULL) {
     jsize length = (*jenv)->GetArrayLength(jenv, $input);
-    if ((size_t)length <= sizeof(small)) {
+    if ((size_t)length < sizeof(small)) {
       $1 = small;
     } else {
-      heap = (char*)malloc((size_t)length);
+      heap = (char*)malloc((size_t)length + 1);
       if (heap == NULL) {
         SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "string argument");
         return $null;
@@ -134,6 +134,7 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
       $1 = heap;
     }
     (*jenv)->GetByteArrayRegion(jenv, $input, 0, length, (jbyte*)$1);
+    $1[length] = '\0';
   }
 }
 %typemap(freearg, noblock=1) const char* { free(heap$argnum); }
@@ -175,7 +176,7 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   if ($1 != NULL) (*jenv)->ReleaseByteArrayElements(jenv, $input, (jbyte*)$1, JNI_ABORT);
 }
 
-/* String[] -> byte[][] of NUL-terminated UTF-8 (Utf8.encodeAll); null entries stay NULL. */
+/* String[] -> byte[][] of UTF-8 (Utf8.encodeAll), copied NUL-terminated; null entries stay NULL. */
 %typemap(jni) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "jobjectArray"
 %typemap(jtype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "byte[][]"
 %typemap(jstype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "String[]"
@@ -196,9 +197,10 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
       jbyteArray item = (jbyteArray)(*jenv)->GetObjectArrayElement(jenv, $input, (jsize)i);
       if (item != NULL) {
         jsize length = (*jenv)->GetArrayLength(jenv, item);
-        strings[i] = (char*)malloc(length == 0 ? 1 : (size_t)length);
+        strings[i] = (char*)malloc((size_t)length + 1);
         if (strings[i] != NULL) {
           (*jenv)->GetByteArrayRegion(jenv, item, 0, length, (jbyte*)strings[i]);
+          strings[i][length] = '\0';
         }
         (*jenv)->DeleteLocalRef(jenv, item);
         if (strings[i] == NULL) {

@@ -18,7 +18,7 @@ final class NativeLibrary {
     if (loaded) return;
     String path = System.getProperty(PATH_PROPERTY);
     if (path != null && !path.isEmpty()) {
-      System.load(path);
+      System.load(new java.io.File(path).getAbsolutePath());
     } else {
       System.loadLibrary("tessera_jni");
     }

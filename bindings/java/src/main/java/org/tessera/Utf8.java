@@ -3,14 +3,14 @@ package org.tessera;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Strings cross JNI as NUL-terminated UTF-8 byte arrays: JNI's own string
+ * Strings cross JNI as UTF-8 byte arrays (NUL-terminated by the JNI side): JNI's own string
  * functions use "modified UTF-8", which encodes characters outside the BMP
  * and NUL differently from the UTF-8 the C library reads and writes.
  */
 final class Utf8 {
   private Utf8() {}
 
-  /** `text` as UTF-8 plus a NUL byte; null stays null. */
+  /** `text` as UTF-8 (the JNI side adds the NUL); null stays null. */
   static byte[] encode(String text) {
     if (text == null) return null;
     int nul = text.indexOf('\0');
@@ -19,10 +19,7 @@ final class Utf8 {
           Code.INVALID_ARGUMENT,
           "Argument strings must not contain NUL, got one at index " + nul);
     }
-    byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-    byte[] terminated = new byte[utf8.length + 1];
-    System.arraycopy(utf8, 0, terminated, 0, utf8.length);
-    return terminated;
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Each string encoded; null entries (and a null array) stay null. */

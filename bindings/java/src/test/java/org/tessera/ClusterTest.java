@@ -153,23 +153,27 @@ class ClusterTest {
     }
     List<Process> processes = new ArrayList<>();
     List<File> outputs = new ArrayList<>();
+    List<File> errors = new ArrayList<>();
     try {
       for (int id = 0; id < 2; ++id) {
-        File output = File.createTempFile("tessera-cluster-" + id, ".txt");
+        File output = File.createTempFile("tessera-cluster-" + id, ".out");
+        File error = File.createTempFile("tessera-cluster-" + id, ".err");
         output.deleteOnExit();
+        error.deleteOnExit();
         outputs.add(output);
+        errors.add(error);
         processes.add(new ProcessBuilder(
                 System.getProperty("tessera.java"), "-cp",
                 System.getProperty("tessera.test.classpath"),
                 "-Dtessera.jni.library=" + System.getProperty("tessera.jni.library"),
                 "ClusterExample", "127.0.0.1:" + port, "2", Integer.toString(id))
-            .redirectErrorStream(true).redirectOutput(output).start());
+            .redirectOutput(output).redirectError(error).start());
       }
       for (int id = 0; id < 2; ++id) {
         Process p = processes.get(id);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "process " + id + " still running");
         String out = Files.readString(outputs.get(id).toPath());
-        assertEquals(0, p.exitValue(), out);
+        assertEquals(0, p.exitValue(), out + Files.readString(errors.get(id).toPath()));
         int peer = 1 - id;
         assertEquals("process " + id + " read 'from " + peer + "'\nprocess " + id
                      + " shut down\n", out);
