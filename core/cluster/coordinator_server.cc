@@ -10,8 +10,11 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <deque>
 #include <fstream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -163,12 +166,14 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
  private:
   CoordinatorServerImpl* const server_;
   std::atomic<int> refs_{1};
-  absl::Mutex mu_;
-  int64_t next_version_ ABSL_GUARDED_BY(mu_);
-  bool writing_ ABSL_GUARDED_BY(mu_) = false;
-  bool finished_ ABSL_GUARDED_BY(mu_) = false;
-  std::optional<grpc::Status> finish_after_write_ ABSL_GUARDED_BY(mu_);
-  std::deque<v1::Event> queue_ ABSL_GUARDED_BY(mu_);
+  // A plain mutex: one per stream, and absl's debug-build deadlock detector
+  // costs time per distinct mutex (10,000 streams).
+  std::mutex mu_;
+  int64_t next_version_;                            // guarded by mu_
+  bool writing_ = false;                            // guarded by mu_
+  bool finished_ = false;                           // guarded by mu_
+  std::optional<grpc::Status> finish_after_write_;  // guarded by mu_
+  std::deque<v1::Event> queue_;                     // guarded by mu_
   v1::Event current_;
 };
 
@@ -448,7 +453,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
 
 void EventWriter::Poke() {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (writing_ || finished_) return;
     if (queue_.empty()) {
       for (auto& e : server_->state().EventsAfter(next_version_, kEventsPerPoll)) {
@@ -466,7 +471,7 @@ void EventWriter::Poke() {
 
 void EventWriter::End(const grpc::Status& status) {
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     if (finished_) return;
     if (writing_) {
       if (!finish_after_write_.has_value()) finish_after_write_ = status;
@@ -480,7 +485,7 @@ void EventWriter::End(const grpc::Status& status) {
 void EventWriter::OnWriteDone(bool ok) {
   std::optional<grpc::Status> finish;
   {
-    absl::MutexLock lock(&mu_);
+    std::lock_guard<std::mutex> lock(mu_);
     writing_ = false;
     if (!ok && !finish_after_write_.has_value()) finish_after_write_ = grpc::Status::CANCELLED;
     if (finish_after_write_.has_value() && !finished_) {

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "core/cluster/error_detail.h"
 #include "core/cluster/topology.h"
+#include "core/log.h"
 #include "tests/core/testing.h"
 
 namespace tessera::cluster {
@@ -392,6 +393,40 @@ TEST_F(CoordinatorStateTest, ReportErrorFailsAFateSharingJobAsReportedByUser) {
   EXPECT_EQ(events.back().job_error().source_process_id(), 2);
   EXPECT_THAT(events.back().job_error().message(),
               HasSubstr("process 2 reported an error: out of memory"));
+}
+
+TEST_F(CoordinatorStateTest, StragglersAreLoggedPeriodicallyWhileRegistering) {
+  options_.straggler_log_period = absl::Seconds(30);
+  ::tessera::testing::ScopedLogCapture log;
+  ASSERT_THAT(Register(0), IsOk());
+  for (int i = 0; i < 8; ++i) {  // 32 s of heartbeats from process 0
+    Beat({0});
+    Pass(absl::Seconds(4));
+  }
+  int straggler_lines = 0;
+  for (const auto& [level, message] : log.entries()) {
+    if (message.find("still waiting for") == std::string::npos) continue;
+    ++straggler_lines;
+    EXPECT_EQ(level, LogLevel::kWarning);
+    EXPECT_THAT(message, HasSubstr("still waiting for 3 of 4 processes to register: never "
+                                   "connected [1,2,3], lost []"));
+  }
+  EXPECT_EQ(straggler_lines, 1);
+}
+
+TEST_F(CoordinatorStateTest, JobStateListsEveryProcessWithItsBarriers) {
+  RegisterAll();
+  auto waiting = Barrier(2, "ckpt", 3, 60000, {1, 2});
+  v1::GetJobStateRequest request;
+  *request.mutable_header() = Header(0);
+  v1::GetJobStateResponse response;
+  ASSERT_THAT(state().GetJobState(request, &response), IsOk());
+  EXPECT_EQ(response.job_state(), v1::JOB_STATE_RUNNING);
+  ASSERT_EQ(response.tasks_size(), 4);
+  EXPECT_EQ(response.tasks(2).state(), v1::TASK_STATE_RUNNING);
+  EXPECT_THAT(response.tasks(2).waiting_at(), ElementsAre("ckpt#3"));
+  EXPECT_EQ(response.tasks(2).host().hostname(), "host-2");
+  EXPECT_TRUE(response.tasks(2).ever_connected());
 }
 
 // --- Topology -----------------------------------------------------------------
