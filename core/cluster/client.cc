@@ -908,9 +908,11 @@ Client::~Client() {
     s->mu.AwaitWithTimeout(absl::Condition(&idle, &decltype(idle)::operator()), kDestroyWait);
   }
   if (s->server) {
-    // The coordinator outlives its clients (P12): after a clean shutdown it
-    // serves until the job has ended.
-    if (was_shut_down) (void)s->server->Wait(s->config.shutdown_timeout);
+    // The coordinator outlives its clients (P12): it serves until the job
+    // has ended. After a clean shutdown that is at most the shutdown
+    // timeout; without one, the others learn of this process's end from its
+    // missing heartbeats and leave within about two heartbeat timeouts.
+    (void)s->server->Wait(was_shut_down ? s->config.shutdown_timeout : 2 * s->heartbeat_timeout);
     s->server->Stop();
     s->server.reset();
   }

@@ -271,7 +271,10 @@ TESSERA_API bool tessera_client_shutdown(tessera_client* client, tessera_error**
  * Frees `client`. Without tessera_client_shutdown the others see this process
  * stop heartbeating (a failure, not a crash). A client from tessera_initialize
  * also restores local device discovery and stops the in-process coordinator
- * once it has no clients left. NULL is allowed.
+ * once it has no clients left, so process 0's destroy blocks until then: up
+ * to the shutdown timeout after tessera_client_shutdown, up to about two
+ * heartbeat timeouts without it (the others must first notice the loss).
+ * NULL is allowed.
  * @since 0.1
  */
 TESSERA_API void tessera_client_destroy(tessera_client* client) TESSERA_NOEXCEPT;
