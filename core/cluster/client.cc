@@ -235,6 +235,8 @@ using State = Client::State;
 
 void DeliverEvent(const std::shared_ptr<State>& s, ClientEvent event);
 void CancelAsync(const std::shared_ptr<State>& s);
+void SetLost(const std::shared_ptr<State>& s, const std::string& why);
+absl::Duration HeartbeatRpcTimeout(const State& s);
 
 // Makes `error` the sticky error and unblocks every call; the event is
 // delivered by the caller. Returns false when one was set already.
@@ -277,6 +279,22 @@ bool IsJobFailure(const absl::Status& status) {
   return detail.has_value() && detail->reason() == v1::CoordinatorErrorDetail::REASON_JOB_FAILED;
 }
 
+// UNAVAILABLE from the transport (the coordinator never adds a detail to it).
+bool IsTransportFailure(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kUnavailable && !DetailOf(status).has_value();
+}
+
+// One heartbeat on the calling thread: can the coordinator still be reached?
+absl::Status ProbeCoordinator(const State& s) {
+  v1::HeartbeatRequest request;
+  *request.mutable_header() = s.header;
+  v1::HeartbeatResponse response;
+  grpc::ClientContext context;
+  context.set_deadline(ToDeadline(absl::Now() + HeartbeatRpcTimeout(s)));
+  s.AddMetadata(&context);
+  return FromGrpcStatus(s.stub->Heartbeat(&context, request, &response));
+}
+
 // The result of a finished call: a job failure becomes sticky; any failure
 // while the client is failed reports the sticky error.
 absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
@@ -290,6 +308,17 @@ absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
       newly_failed = SetStickyLocked(*s, status);
     }
     result = status;
+  }
+  if (!newly_failed && IsTransportFailure(status)) {
+    // The connection broke under the call: the coordinator-lost rule's
+    // re-dial decides between a blip and a lost coordinator.
+    const absl::Status probe = ProbeCoordinator(*s);
+    if (!probe.ok() && !IsJobFailure(probe)) {
+      SetLost(s, absl::StrCat("a call failed (", status.ToString(), ") and a re-dial failed (",
+                              probe.ToString(), ")"));
+      absl::MutexLock lock(&s->mu);
+      if (!s->sticky.ok()) return s->sticky;
+    }
   }
   if (newly_failed) {
     auto detail = DetailOf(status);
