@@ -7,7 +7,8 @@ import org.tessera.Mesh;
 
 /**
  * The Java side of the binding's overhead benchmark: the layout map and
- * lookups of layout_map_loop.c, timed the same way (median of 15 rounds of
+ * lookups of layout_map_loop.c (and a call without arguments, mesh.rank(), for
+ * the bare JNI transition), timed the same way (median of 15 rounds of
  * 200,000 calls after two warm-up rounds), printed as "<name> <ns per call>".
  */
 public final class LayoutMapBench {
@@ -20,7 +21,8 @@ public final class LayoutMapBench {
         {"find/exact", "layer_7/kernel"},
         {"find/regex", "model/block_7/attention/bias"},
         {"find/none", "model/unknown/weights"},
-        {"get/exact", "layer_7/kernel"}};
+        {"get/exact", "layer_7/kernel"},
+        {"mesh/rank", ""}};
     String[] devices = new String[8];
     for (int i = 0; i < 8; ++i) devices[i] = "cpu:" + i;
     long sink = 0;
@@ -31,14 +33,25 @@ public final class LayoutMapBench {
         map.set("layer_" + i + "/kernel", layout);
         map.set(".*block_" + i + "/.*bias", layout);
       }
+      // Every call site compiled before any is timed.
+      for (int i = 0; i < 5 * CALLS; ++i) {
+        sink += map.find(probes[i % 3][1]);
+        try (Layout found = map.get(probes[3][1])) {
+          sink += found == null ? 0 : 1;
+        }
+      }
+      System.gc();
       for (String[] probe : probes) {
         boolean get = probe[0].startsWith("get");
+        boolean rank = probe[0].equals("mesh/rank");
         String path = probe[1];
         double[] rounds = new double[ROUNDS];
         for (int r = -2; r < ROUNDS; ++r) {
           long start = System.nanoTime();
           for (int i = 0; i < CALLS; ++i) {
-            if (get) {
+            if (rank) {
+              sink += mesh.rank();
+            } else if (get) {
               try (Layout found = map.get(path)) {
                 sink += found == null ? 0 : 1;
               }

@@ -1,7 +1,8 @@
 /*
  * The C side of the Java binding's overhead benchmark: the same layout map and
- * lookups as LayoutMapBench.java, timed the same way (median of 15 rounds of
- * 200,000 calls), printed as "<name> <ns per call>".
+ * lookups as LayoutMapBench.java, and tessera_mesh_rank (a call that does no
+ * work), timed the same way (median of 15 rounds of 200,000 calls), printed as
+ * "<name> <ns per call>".
  */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
@@ -58,14 +59,16 @@ int main(void) {
     snprintf(key, sizeof key, ".*block_%d/.*bias", i);
     if (!tessera_layout_map_set(map, key, layout, &error)) return die("set", error);
   }
-  for (p = 0; p < 4; ++p) {
-    const char* name = p < 3 ? kProbes[p][0] : "get/exact";
+  for (p = 0; p < 5; ++p) {
+    const char* name = p < 3 ? kProbes[p][0] : p == 3 ? "get/exact" : "mesh/rank";
     const char* path = p < 3 ? kProbes[p][1] : kProbes[0][1];
     double rounds[kRounds];
     for (r = -2; r < kRounds; ++r) { /* two warm-up rounds */
       double start = now_ns();
       for (i = 0; i < kCalls; ++i) {
-        if (p < 3) {
+        if (p == 4) {
+          sink += (int64_t)tessera_mesh_rank(mesh);
+        } else if (p < 3) {
           int64_t index = 0;
           tessera_layout_map_find(map, path, &index, NULL);
           sink += index;
