@@ -5,18 +5,31 @@
  * Where the configuration comes from, first match wins per field:
  *   1. the options set on tessera_cluster_options;
  *   2. TESSERA_COORDINATOR_ADDRESS, TESSERA_NUM_PROCESSES, TESSERA_PROCESS_ID,
- *      TESSERA_LOCAL_DEVICE_IDS, TESSERA_JOB_ID, TESSERA_COORDINATOR_PORT,
- *      TESSERA_BIND_ADDRESS, TESSERA_JOB_TOKEN / TESSERA_JOB_TOKEN_FILE,
- *      TESSERA_INIT_TIMEOUT, TESSERA_HEARTBEAT_TIMEOUT;
+ *      TESSERA_LOCAL_DEVICE_IDS (comma list), TESSERA_JOB_ID,
+ *      TESSERA_COORDINATOR_PORT (also overrides a launcher's derived port),
+ *      TESSERA_BIND_ADDRESS, TESSERA_JOB_TOKEN / TESSERA_JOB_TOKEN_FILE (a
+ *      warning when the file's mode is wider than 0600), TESSERA_REQUIRE_AUTH,
+ *      TESSERA_INIT_TIMEOUT, TESSERA_HEARTBEAT_TIMEOUT (seconds);
  *   3. KERAS_DISTRIBUTION_JOB_ADDRESSES / _NUM_PROCESSES / _PROCESS_ID (the
  *      number of addresses must equal the number of processes, as in Keras);
  *   4. DTENSOR_CLIENT_ID / DTENSOR_NUM_CLIENTS / DTENSOR_JOB_NAME / DTENSOR_JOBS
  *      (DTensor's checks and messages);
- *   5. launcher detection, in this order: torchrun, Open MPI (4 and 5),
- *      MPICH/Hydra and PMI, Slurm, Kubernetes indexed jobs.
- * A launcher whose variables are only partly present is skipped with a
- * diagnostic, never half-used. tessera_detect explains the decision without
- * connecting anywhere.
+ *   5. launcher detection, in this order: torchrun (RANK, WORLD_SIZE,
+ *      LOCAL_RANK, MASTER_ADDR; port MASTER_PORT + 1, MASTER_PORT being
+ *      torch's own store), Open MPI 4 (OMPI_MCA_orte_hnp_uri) and 5
+ *      (PRTE_LAUNCHED / PMIX_SERVER_URI*) with OMPI_COMM_WORLD_*, MPICH/Hydra
+ *      and PMI (PMI_RANK, PMI_SIZE: no coordinator, give it explicitly),
+ *      Slurm (SLURM_JOB_ID, SLURM_STEP_NODELIST, SLURM_NTASKS, SLURM_PROCID,
+ *      SLURM_LOCALID; port 61440 + SLURM_JOB_ID % 4096 as JAX), Kubernetes
+ *      indexed jobs (JOB_COMPLETION_INDEX plus TESSERA_K8S_COORDINATOR_HOST,
+ *      or JobSet's JOBSET_NAME/REPLICATED_JOB_NAME, or TESSERA_K8S_SUBDOMAIN
+ *      with HOSTNAME; the count from TESSERA_NUM_PROCESSES).
+ * Sources 3-5 are read only while the coordinator address, the process count
+ * or the id is still open. A launcher whose variables are only partly present
+ * is skipped with a diagnostic naming the present and missing ones, never
+ * half-used. Open MPI and Slurm set the local device ids to the local rank, as
+ * JAX does. Nothing set at all means one process without a coordinator.
+ * tessera_detect explains the decision without connecting anywhere.
  *
  * Security: the job token is never sent or logged in clear; each call carries
  * an HMAC-SHA256 of the job id under the token. Without TLS the HMAC can be
@@ -53,7 +66,11 @@ TESSERA_API void tessera_cluster_options_destroy(tessera_cluster_options* option
  * copied. @since 0.1
  */
 
-/** "host:port" the coordinator is reached at (IPv6 as "[::1]:port"). */
+/**
+ * "host:port" the coordinator is reached at (IPv6 as "[::1]:port"). Without a
+ * port, TESSERA_COORDINATOR_PORT or a launcher's derived port completes it.
+ * Port 0 lets process 0 bind any free port (the others need the real one).
+ */
 TESSERA_API bool tessera_cluster_options_set_coordinator_address(tessera_cluster_options* options, const char* address,
                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 /** "host:port" process 0 listens on; port 0 picks a free port. Default: the advertised address's port on the wildcard address. */
@@ -65,13 +82,13 @@ TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_optio
 /** This process's id, 0 <= id < num_processes. */
 TESSERA_API bool tessera_cluster_options_set_process_id(tessera_cluster_options* options, int64_t process_id,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Which local devices this process uses (indices into local discovery); count 0 means all. */
+/** Which local devices this process uses (distinct indices >= 0 into local discovery); count 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
                                                               size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Job id: not secret, it only stops processes of one job reaching another's coordinator. */
 TESSERA_API bool tessera_cluster_options_set_job_id(tessera_cluster_options* options, const char* job_id,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Shared secret proven by HMAC; "" clears it. Never logged. */
+/** Shared secret proven by HMAC; "" clears the option (TESSERA_JOB_TOKEN(_FILE) may then give one). Never logged. */
 TESSERA_API bool tessera_cluster_options_set_job_token(tessera_cluster_options* options, const char* token,
                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Refuse to start without a job token (also TESSERA_REQUIRE_AUTH=1). */
@@ -80,7 +97,8 @@ TESSERA_API bool tessera_cluster_options_set_require_auth(tessera_cluster_option
 /**
  * TLS: PEM files. cert+key make the server speak TLS; `ca_file` is what
  * clients verify the server with (and the server verifies clients with when
- * client certificates are required). NULL leaves a field unset.
+ * client certificates are required). NULL leaves a field unset; cert and key
+ * are set together.
  */
 TESSERA_API bool tessera_cluster_options_set_tls(tessera_cluster_options* options, const char* cert_file,
                                                  const char* key_file, const char* ca_file,
@@ -139,7 +157,9 @@ TESSERA_API tessera_detection* tessera_detect(const tessera_cluster_options* opt
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * tessera_detect over an explicit environment instead of the process's:
- * `env` holds `count` "NAME=VALUE" strings. For tests and dry runs.
+ * `env` holds `count` "NAME=VALUE" strings (a later entry replaces an
+ * earlier one; an entry without '=' or without a name is INVALID_ARGUMENT
+ * naming "env[i]"). For tests and dry runs.
  * @since 0.1
  */
 TESSERA_API tessera_detection* tessera_detect_env(const tessera_cluster_options* options, const char* const* env,
