@@ -1,0 +1,28 @@
+// The one exception type of the binding: every tessera_error a call returns
+// arrives as a TesseraException carrying the library's code and message.
+namespace Tessera {
+
+public class TesseraException : global::System.Exception {
+  /** The library's error code (absl's canonical codes, same numbers). */
+  public Code Code { get; }
+
+  public TesseraException(Code code, string message) : base(message) {
+    Code = code;
+  }
+
+  public override string ToString() {
+    return "TesseraException(" + Code + "): " + Message;
+  }
+
+  /* Sizes and indices are C# longs; the C side takes size_t. A negative value
+     would wrap to a huge one, so it is rejected here with the library's
+     message style. */
+  internal static void CheckNonNegative(long value, string name) {
+    if (value < 0) {
+      throw new TesseraException(Code.InvalidArgument,
+          "Argument '" + name + "' must be >= 0, got " + value);
+    }
+  }
+}
+
+}

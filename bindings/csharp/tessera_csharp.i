@@ -1,0 +1,364 @@
+/*
+ * The C#-specific half of the SWIG interface. ../tessera.i includes this file
+ * (under `#if defined(SWIGCSHARP)`) before the common declarations and
+ * %applies the contract typemaps defined here (see the contract in
+ * ../tessera.i):
+ *   - TESSERA_SWIG_RAISE(err): the pending-exception mechanism of SWIG's C#
+ *     module (CSharp.html, "Custom C# ApplicationException example"): a
+ *     delegate registered once turns the error into a Tessera.TesseraException
+ *     with its Code and message; the C# half of the same call throws it (the
+ *     common argout typemap is canthrow=1). No global error state in C: the
+ *     pending slot is thread-static in C#.
+ *   - size_t is C# `long` (SWIG's default is a 32-bit uint).
+ *   - (TESSERA_INT64_IN) long[], (TESSERA_STRINGS_IN) string[] (UTF-8, null
+ *     entries allowed), (TESSERA_BYTES_IN) byte[]: the array is pinned for the
+ *     call and its length is the count (OR-Tools' "pointer, length" pair).
+ *   - tessera_buffer* -> byte[], tessera_swig_text* -> string,
+ *     tessera_swig_int64s -> long[], tessera_swig_bytes_view -> byte[]: copied
+ *     into managed memory, then the native memory is freed.
+ *   - Names: methods PascalCase (Mesh.AxisName), enum items PascalCase
+ *     (Code.InvalidArgument), to_string as an override of ToString().
+ *   - Proxies: `public partial class` (hand-written members in src/*.cs),
+ *     IDisposable with SafeHandle-style finalization.
+ *   - Client.SetEventCallback: a delegate called on a binding thread fed by
+ *     tessera_client_next_event (src/Client.cs says why not the native
+ *     callback).
+ */
+
+/* ---- errors ------------------------------------------------------------- */
+
+%insert(runtime) %{
+/* Raises a TesseraException on the calling thread: a C# delegate registered
+   once by the intermediary class; the exception becomes "pending" and the C#
+   side of the same call throws it (SWIG's pending-exception mechanism). No
+   global error state: the pending slot is thread-static in C#. */
+typedef void (SWIGSTDCALL* TesseraCsRaiseCallback)(int code, const char* message);
+static TesseraCsRaiseCallback tessera_cs_raise_callback = NULL;
+
+SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallback callback) {
+  tessera_cs_raise_callback = callback;
+}
+%}
+
+%{
+#include "tessera/tessera.h"
+
+/* Hands `err` to C# as a pending TesseraException, then frees it. Does not
+   return from the wrapper (the contract of ../tessera.i): freearg cleanup
+   still runs, and the C# side throws once the call is back. */
+static void tessera_cs_raise(tessera_error* err) {
+  if (tessera_cs_raise_callback != NULL) {
+    tessera_cs_raise_callback((int)tessera_error_code(err), tessera_error_message(err));
+  }
+  tessera_error_destroy(err);
+}
+#define TESSERA_SWIG_RAISE(err) tessera_cs_raise(err)
+
+/* Owned buffers: C# copies the bytes out, then destroys the buffer. */
+SWIGEXPORT const void* SWIGSTDCALL TesseraCsBufferData(void* buffer) {
+  return tessera_buffer_data((const tessera_buffer*)buffer);
+}
+SWIGEXPORT int64_t SWIGSTDCALL TesseraCsBufferSize(void* buffer) {
+  return (int64_t)tessera_buffer_size((const tessera_buffer*)buffer);
+}
+SWIGEXPORT void SWIGSTDCALL TesseraCsBufferDestroy(void* buffer) {
+  tessera_buffer_destroy((tessera_buffer*)buffer);
+}
+/* Frees the data of a tessera_swig_int64s (malloc'd by the wrapper). */
+SWIGEXPORT void SWIGSTDCALL TesseraCsFree(void* data) { free(data); }
+
+%}
+
+%pragma(csharp) imclassimports=%{
+using global::System;
+using global::System.Runtime.InteropServices;
+%}
+
+%pragma(csharp) imclasscode=%{
+  /* Registers the callback that turns a tessera_error into a pending
+     TesseraException. The delegate lives in a static field so the GC never
+     collects it while native code holds its function pointer. */
+  protected class TesseraErrorHelper {
+    public delegate void RaiseDelegate(int code, [MarshalAs(UnmanagedType.LPUTF8Str)] string message);
+    static readonly RaiseDelegate raiseDelegate = new RaiseDelegate(Raise);
+
+    [DllImport("$dllimport", EntryPoint="TesseraCsRegisterRaiseCallback")]
+    static extern void TesseraCsRegisterRaiseCallback(RaiseDelegate callback);
+
+    static void Raise(int code, string message) {
+      SWIGPendingException.Set(new TesseraException((Code)code, message));
+    }
+
+    static TesseraErrorHelper() {
+      TesseraCsRegisterRaiseCallback(raiseDelegate);
+    }
+
+  }
+
+  static protected TesseraErrorHelper tesseraErrorHelper = new TesseraErrorHelper();
+
+  [DllImport("$dllimport", EntryPoint="TesseraCsBufferData")]
+  internal static extern IntPtr TesseraCsBufferData(IntPtr buffer);
+  [DllImport("$dllimport", EntryPoint="TesseraCsBufferSize")]
+  internal static extern long TesseraCsBufferSize(IntPtr buffer);
+  [DllImport("$dllimport", EntryPoint="TesseraCsBufferDestroy")]
+  internal static extern void TesseraCsBufferDestroy(IntPtr buffer);
+  [DllImport("$dllimport", EntryPoint="TesseraCsFree")]
+  internal static extern void TesseraCsFree(IntPtr data);
+
+  /* A tessera_swig_int64s: copied into a long[], then its data freed. null
+     when the wrapper ran out of memory (data NULL, size > 0). */
+  internal static long[] TakeInt64s(TesseraCsArray array) {
+    try {
+      if (array.data == IntPtr.Zero && array.size > 0) return null;
+      long[] values = new long[array.size];
+      if (array.size > 0) Marshal.Copy(array.data, values, 0, checked((int)array.size));
+      return values;
+    } finally {
+      if (array.data != IntPtr.Zero) TesseraCsFree(array.data);
+    }
+  }
+
+  internal static long[] Int64sOrThrow(long[] values) {
+    if (values == null) throw new OutOfMemoryException("the binding could not allocate an int64 array");
+    return values;
+  }
+
+  /* A tessera_swig_bytes_view: borrowed, copied only. */
+  internal static byte[] CopyBytes(TesseraCsArray view) {
+    byte[] bytes = new byte[view.size];
+    if (view.size > 0) Marshal.Copy(view.data, bytes, 0, checked((int)view.size));
+    return bytes;
+  }
+
+  /* Copies an owned tessera_buffer into a byte[] and destroys it; null for a
+     NULL buffer (the call failed, and its exception is pending). */
+  internal static byte[] TakeBuffer(IntPtr buffer) {
+    if (buffer == IntPtr.Zero) return null;
+    try {
+      long size = TesseraCsBufferSize(buffer);
+      byte[] bytes = new byte[size];
+      if (size > 0) Marshal.Copy(TesseraCsBufferData(buffer), bytes, 0, checked((int)size));
+      return bytes;
+    } finally {
+      TesseraCsBufferDestroy(buffer);
+    }
+  }
+
+  internal static string TakeText(IntPtr buffer) {
+    byte[] bytes = TakeBuffer(buffer);
+    return bytes == null ? null : global::System.Text.Encoding.UTF8.GetString(bytes);
+  }
+%}
+
+/* ---- 64-bit sizes ------------------------------------------------------- */
+
+/* SWIG's C# library maps size_t to uint: counts above 4 Gi would truncate.
+   C# indexes and lengths are signed, so size_t is `long`; a negative value is
+   rejected before the call with the library's own message style. */
+%apply long long { size_t };
+%apply const long long & { const size_t & };
+%typemap(csin, pre="    TesseraException.CheckNonNegative($csinput, \"$1_name\");") size_t "$csinput"
+
+/* ---- (pointer, count) inputs -------------------------------------------- */
+
+/* The C# array becomes the pointer (pinned by P/Invoke for the call, no copy)
+   and its length the count; null passes (NULL, 0). Same "pointer, length"
+   ctype/imtype pair as OR-Tools' csharp/vector.i. */
+%define TESSERA_CS_ARRAY(CTYPE, CSTYPE, PATTERN)
+%typemap(ctype)  PATTERN "CTYPE* arr$argnum, int64_t"
+%typemap(imtype) PATTERN "CSTYPE[] arr$argnum, long"
+%typemap(cstype) PATTERN "CSTYPE[]"
+%typemap(csin)   PATTERN "$csinput, $csinput == null ? 0L : $csinput.LongLength"
+%typemap(in) PATTERN %{
+  $1 = ($1_ltype)arr$argnum;
+  $2 = ($2_ltype)$input;
+%}
+%enddef
+
+TESSERA_CS_ARRAY(int64_t, long, %arg((const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT)))
+TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE)))
+
+/* string[] -> const char* const*: each element marshalled as a NUL-terminated
+   UTF-8 copy for the duration of the call; a null element stays NULL. */
+%typemap(ctype)  (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "char** arr$argnum, int64_t"
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.MarshalAs(global::System.Runtime.InteropServices.UnmanagedType.LPArray, ArraySubType=global::System.Runtime.InteropServices.UnmanagedType.LPUTF8Str)] ")
+    (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "string[] arr$argnum, long"
+%typemap(cstype) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "string[]"
+%typemap(csin)   (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) "$csinput, $csinput == null ? 0L : $csinput.LongLength"
+%typemap(in) (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) %{
+  $1 = ($1_ltype)arr$argnum;
+  $2 = ($2_ltype)$input;
+%}
+
+/* ---- owned and borrowed results ----------------------------------------- */
+
+%typemap(ctype)  tessera_buffer*, tessera_swig_text* "void*"
+%typemap(imtype) tessera_buffer*, tessera_swig_text* "global::System.IntPtr"
+%typemap(cstype) tessera_buffer* "byte[]"
+%typemap(cstype) tessera_swig_text* "string"
+%typemap(out)    tessera_buffer*, tessera_swig_text* %{ $result = (void*)$1; %}
+%typemap(csout, excode=SWIGEXCODE) tessera_buffer* {
+    global::System.IntPtr buffer = $imcall;$excode
+    return $imclassname.TakeBuffer(buffer);
+  }
+%typemap(csout, excode=SWIGEXCODE) tessera_swig_text* {
+    global::System.IntPtr buffer = $imcall;$excode
+    return $imclassname.TakeText(buffer);
+  }
+
+/* Both structs are {pointer, size_t}: returned by value (two registers), read
+   in C# as TesseraCsArray (src/TesseraCsArray.cs). The array is copied and
+   freed before the pending-exception check, so nothing leaks on a throw. */
+%typemap(ctype)  tessera_swig_int64s, tessera_swig_bytes_view "$1_ltype"
+%typemap(imtype) tessera_swig_int64s, tessera_swig_bytes_view "TesseraCsArray"
+%typemap(cstype) tessera_swig_int64s "long[]"
+%typemap(cstype) tessera_swig_bytes_view "byte[]"
+%typemap(out)    tessera_swig_int64s, tessera_swig_bytes_view %{ $result = $1; %}
+%typemap(csout, excode=SWIGEXCODE) tessera_swig_int64s {
+    long[] values = $imclassname.TakeInt64s($imcall);$excode
+    return $imclassname.Int64sOrThrow(values);
+  }
+%typemap(csout, excode=SWIGEXCODE) tessera_swig_bytes_view {
+    byte[] bytes = $imclassname.CopyBytes($imcall);$excode
+    return bytes;
+  }
+
+/* ---- strings ------------------------------------------------------------ */
+
+/* Mono marshals `string` as UTF-8 on Unix already; say so explicitly so
+   non-ASCII axis names round-trip whatever the runtime's default. */
+%typemap(imtype, inattributes="[global::System.Runtime.InteropServices.MarshalAs(global::System.Runtime.InteropServices.UnmanagedType.LPUTF8Str)] ",
+         outattributes="[return: global::System.Runtime.InteropServices.MarshalAs(global::System.Runtime.InteropServices.UnmanagedType.LPUTF8Str)]") char *, const char * "string"
+
+/* A method may share its name with a class (Layout.Mesh() returns a Mesh):
+   inside Layout, "Mesh.getCPtr" would name the method, so the type is
+   written in full. */
+%typemap(csin) SWIGTYPE *, SWIGTYPE &, SWIGTYPE [] "global::Tessera.$csclassname.getCPtr($csinput)"
+
+/* ---- proxy classes ------------------------------------------------------ */
+
+/* Hand-written members (properties, ToString, operators) go in partial
+   classes under bindings/csharp/src, as OR-Tools does. */
+%typemap(csclassmodifiers) SWIGTYPE "public partial class"
+
+/* SafeHandle-style finalization: critical finalizer, release exactly once
+   whichever of Dispose() and the finalizer thread gets there first, and never
+   an exception from the finalizer. tessera_*_destroy may run on any thread
+   (tessera.h), the GC's finalizer thread included. */
+%typemap(csbase) SWIGTYPE "global::System.Runtime.ConstrainedExecution.CriticalFinalizerObject"
+%typemap(csdisposing, methodname="Dispose", methodmodifiers="protected", parameters="bool disposing") SWIGTYPE {
+    if (global::System.Threading.Interlocked.Exchange(ref swigReleased, 1) != 0) return;
+    OnDisposing();
+    if (swigCPtr.Handle != global::System.IntPtr.Zero && swigCMemOwn) {
+      swigCMemOwn = false;
+      $imcall;
+    }
+    swigCPtr = new global::System.Runtime.InteropServices.HandleRef(null, global::System.IntPtr.Zero);
+  }
+%typemap(cscode) SWIGTYPE %{
+  private int swigReleased;
+
+  /* Runs once, before the native handle is released (Client stops its event
+     thread first). */
+  partial void OnDisposing();
+
+  /** True once Dispose() (or the finalizer) has released the native handle. */
+  public bool IsDisposed { get { return global::System.Threading.Volatile.Read(ref swigReleased) != 0; } }
+%}
+
+/* ---- names -------------------------------------------------------------- */
+
+/* Methods are snake_case in ../tessera.i: PascalCase in C#, as OR-Tools'
+   C# files do. */
+%rename("%(camelcase)s", %$isfunction) "";
+
+/* to_string is Keras's repr: C#'s ToString(). */
+%csmethodmodifiers Mesh::to_string "public override";
+%csmethodmodifiers Layout::to_string "public override";
+%csmethodmodifiers Distribution::to_string "public override";
+
+/* Enum items without the enum's prefix, PascalCase (Code.InvalidArgument,
+   ShardMode.ChunkFlat). Listed by hand from the headers: an item added
+   later keeps its C name until it is added here. C enum items share one
+   scope in SWIG, so where two enums would get the same name the second keeps
+   a qualifier: ShardMode.StrictShards (ShapeCheck.Strict),
+   ErrorReason.ReasonCoordinatorLost (EventKind.CoordinatorLost),
+   ErrorReason.ReasonNeverConnected (TaskState.NeverConnected). */
+/* tessera_event_kind */
+%rename(TaskChanged) TESSERA_EVENT_TASK_CHANGED;
+%rename(JobError) TESSERA_EVENT_JOB_ERROR;
+%rename(ShutdownStarted) TESSERA_EVENT_SHUTDOWN_STARTED;
+%rename(TopologyChanged) TESSERA_EVENT_TOPOLOGY_CHANGED;
+%rename(CoordinatorLost) TESSERA_EVENT_COORDINATOR_LOST;
+/* tessera_task_state */
+%rename(NeverConnected) TESSERA_TASK_NEVER_CONNECTED;
+%rename(Pending) TESSERA_TASK_PENDING;
+%rename(Running) TESSERA_TASK_RUNNING;
+%rename(Disconnected) TESSERA_TASK_DISCONNECTED;
+%rename(Failed) TESSERA_TASK_FAILED;
+/* tessera_error_reason */
+%rename(None) TESSERA_REASON_NONE;
+%rename(JobFailed) TESSERA_REASON_JOB_FAILED;
+%rename(ReasonCoordinatorLost) TESSERA_REASON_COORDINATOR_LOST;
+%rename(BarrierFailed) TESSERA_REASON_BARRIER_FAILED;
+%rename(DuplicateProcess) TESSERA_REASON_DUPLICATE_PROCESS;
+%rename(Superseded) TESSERA_REASON_SUPERSEDED;
+%rename(WrongJob) TESSERA_REASON_WRONG_JOB;
+%rename(Authentication) TESSERA_REASON_AUTHENTICATION;
+%rename(ReasonNeverConnected) TESSERA_REASON_NEVER_CONNECTED;
+/* tessera_platform */
+%rename(Cpu) TESSERA_PLATFORM_CPU;
+%rename(Gpu) TESSERA_PLATFORM_GPU;
+%rename(Tpu) TESSERA_PLATFORM_TPU;
+/* tessera_distribution_kind */
+%rename(DataParallel) TESSERA_DISTRIBUTION_DATA_PARALLEL;
+%rename(ModelParallel) TESSERA_DISTRIBUTION_MODEL_PARALLEL;
+/* tessera_dataset_mode */
+%rename(Current) TESSERA_DATASET_MODE_CURRENT;
+%rename(Keras30) TESSERA_DATASET_MODE_KERAS_3_0;
+/* tessera_dataset_plan_kind */
+%rename(Passthrough) TESSERA_DATASET_PLAN_PASSTHROUGH;
+%rename(Replicate) TESSERA_DATASET_PLAN_REPLICATE;
+%rename(Shard) TESSERA_DATASET_PLAN_SHARD;
+/* tessera_dtensor_mesh_kind */
+%rename(Empty) TESSERA_DTENSOR_MESH_EMPTY;
+%rename(Tile) TESSERA_DTENSOR_MESH_TILE;
+%rename(SingleDevice) TESSERA_DTENSOR_MESH_SINGLE_DEVICE;
+/* tessera_code */
+%rename(Ok) TESSERA_OK;
+%rename(Cancelled) TESSERA_CANCELLED;
+%rename(Unknown) TESSERA_UNKNOWN;
+%rename(InvalidArgument) TESSERA_INVALID_ARGUMENT;
+%rename(DeadlineExceeded) TESSERA_DEADLINE_EXCEEDED;
+%rename(NotFound) TESSERA_NOT_FOUND;
+%rename(AlreadyExists) TESSERA_ALREADY_EXISTS;
+%rename(PermissionDenied) TESSERA_PERMISSION_DENIED;
+%rename(ResourceExhausted) TESSERA_RESOURCE_EXHAUSTED;
+%rename(FailedPrecondition) TESSERA_FAILED_PRECONDITION;
+%rename(Aborted) TESSERA_ABORTED;
+%rename(OutOfRange) TESSERA_OUT_OF_RANGE;
+%rename(Unimplemented) TESSERA_UNIMPLEMENTED;
+%rename(Internal) TESSERA_INTERNAL;
+%rename(Unavailable) TESSERA_UNAVAILABLE;
+%rename(DataLoss) TESSERA_DATA_LOSS;
+%rename(Unauthenticated) TESSERA_UNAUTHENTICATED;
+/* tessera_shape_check */
+%rename(Strict) TESSERA_SHAPE_CHECK_STRICT;
+%rename(Chunk) TESSERA_SHAPE_CHECK_CHUNK;
+/* tessera_key_match */
+%rename(Search) TESSERA_KEY_MATCH_SEARCH;
+%rename(Full) TESSERA_KEY_MATCH_FULL;
+/* tessera_log_level */
+%rename(Debug) TESSERA_LOG_DEBUG;
+%rename(Info) TESSERA_LOG_INFO;
+%rename(Warning) TESSERA_LOG_WARNING;
+%rename(Error) TESSERA_LOG_ERROR;
+/* tessera_transfer_locality */
+%rename(SameDevice) TESSERA_TRANSFER_SAME_DEVICE;
+%rename(SameProcess) TESSERA_TRANSFER_SAME_PROCESS;
+%rename(CrossProcess) TESSERA_TRANSFER_CROSS_PROCESS;
+/* tessera_shard_mode */
+%rename(StrictShards) TESSERA_SHARD_MODE_STRICT;
+%rename(ChunkFlat) TESSERA_SHARD_MODE_CHUNK_FLAT;
+%rename(ChunkNested) TESSERA_SHARD_MODE_CHUNK_NESTED;

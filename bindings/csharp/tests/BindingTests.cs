@@ -1,0 +1,270 @@
+// The binding's behaviour: handles, errors, arrays and strings, and
+// conformance vectors reproduced through it.
+using System;
+using System.Linq;
+
+namespace Tessera.Tests {
+
+public static class BindingTests {
+  static readonly string[] Devs8 = Enumerable.Range(0, 8).Select(i => "cpu:" + i).ToArray();
+
+  static Mesh Mesh42(string a = "data", string b = "model") {
+    return new Mesh(new long[] {4, 2}, new[] {a, b}, Devs8);
+  }
+
+  /* ---- handles ---------------------------------------------------------- */
+
+  [Test]
+  public static void EveryHandleTypeIsCreatedAndDisposed() {
+    var mesh = Mesh42();
+    var layout = new Layout(new[] {null, "model"}, mesh);
+    var map = new LayoutMap(mesh, KeyMatch.Search);
+    var options = new DistributionOptions();
+    options.SetProcess(2, 1);
+    var distribution = Distribution.ModelParallel(map, "data", options);
+    var plan = distribution.PlanDataset(8);
+    var sharding = new Sharding(layout, new long[] {8, 16}, ShardMode.StrictShards);
+    var reshard = new ReshardPlan(sharding, sharding, 4);
+    var device = Device.Parse("cpu:3");
+    var devices = new DeviceList("cpu");
+    var dtensorMesh = DTensorMesh.FromMesh(mesh, "mesh", 0, false);
+    // The cluster handles: ClusterTests.ClusterHandlesAreCreatedAndDisposed.
+    DisposeTwice(mesh, layout, map, options, distribution, plan, sharding, reshard, device, devices, dtensorMesh);
+  }
+
+  internal static void DisposeTwice(params IDisposable[] handles) {
+    foreach (var handle in handles) handle.Dispose();
+    foreach (var handle in handles) {
+      Assert.True((bool)handle.GetType().GetProperty("IsDisposed").GetValue(handle), handle.GetType().Name + " disposed");
+      handle.Dispose();  // a second Dispose is a no-op
+    }
+  }
+
+  [Test]
+  public static void DisposedHandleIsANullArgumentNotACrash() {
+    var mesh = Mesh42();
+    mesh.Dispose();
+    Assert.Equal(0L, mesh.Rank(), "rank of a disposed mesh (C's NULL answer)");
+    Assert.Throws(Code.InvalidArgument, "Argument 'mesh' is NULL", () => mesh.AxisName(0));
+  }
+
+  [Test]
+  public static void UsingStatementDisposes() {
+    Mesh kept;
+    using (var mesh = Mesh42()) {
+      kept = mesh;
+      Assert.Equal(8L, mesh.Size(), "size");
+    }
+    Assert.True(kept.IsDisposed, "disposed at the end of using");
+  }
+
+  /* ---- errors ----------------------------------------------------------- */
+
+  [Test]
+  public static void NullArgumentIsInvalidArgumentNamingIt() {
+    using (var layout = new Layout(new[] {"model"}, null)) {
+      Assert.Throws(Code.InvalidArgument, "Argument 'mesh' is NULL", () => layout.WithMesh(null));
+    }
+  }
+
+  [Test]
+  public static void UnknownAxisIsInvalidArgumentListingTheAxes() {
+    using (var mesh = new Mesh(new long[] {8}, new[] {"data"}, Devs8)) {
+      var e = Assert.Throws(Code.InvalidArgument, "", () => new Layout(new[] {"model"}, mesh));
+      Assert.Equal("Invalid axis names for Layout. Valid axis names: {'data'}, Got {'model'}", e.Message, "message");
+    }
+  }
+
+  [Test]
+  public static void InvalidPatternIsInvalidArgumentNamingTheKey() {
+    using (var map = new LayoutMap(null, KeyMatch.Search))
+    using (var layout = new Layout(new[] {null, "model"}, null)) {
+      Assert.Throws(Code.InvalidArgument, "Argument 'key' 'dense[0' is not a valid RE2 pattern: missing ]",
+                    () => map.Set("dense[0", layout));
+      Assert.Equal(0L, map.Size(), "nothing inserted");
+    }
+  }
+
+  [Test]
+  public static void IndivisibleShapeIsInvalidArgument() {
+    using (var mesh = Mesh42())
+    using (var layout = new Layout(new[] {null, "data"}, mesh)) {
+      Assert.Throws(Code.InvalidArgument,
+                    "implies that array axis 1 is partitioned 4 times, but the dimension size is 10",
+                    () => new Sharding(layout, new long[] {8, 10}, ShardMode.StrictShards));
+    }
+  }
+
+  [Test]
+  public static void MeshWithWrongDeviceCountIsInvalidArgument() {
+    Assert.Throws(Code.InvalidArgument,
+                  "Shape does not match the number of devices. Received: shape=(2, 4); devices.shape=(4,)",
+                  () => new Mesh(new long[] {2, 4}, new[] {"a", "b"}, new[] {"cpu:0", "cpu:1", "cpu:2", "cpu:3"}));
+  }
+
+  [Test]
+  public static void IndexPastTheEndIsOutOfRange() {
+    using (var mesh = Mesh42()) {
+      Assert.Throws(Code.OutOfRange, "Argument 'index' is 5", () => mesh.AxisName(5));
+    }
+  }
+
+  [Test]
+  public static void NegativeIndexIsRejectedBeforeTheCall() {
+    using (var mesh = Mesh42()) {
+      Assert.Throws(Code.InvalidArgument, "Argument 'index' must be >= 0, got -1", () => mesh.AxisName(-1));
+    }
+  }
+
+  [Test]
+  public static void ErrorAfterErrorEachArrivesOnItsOwnCall() {
+    using (var mesh = Mesh42()) {
+      Assert.Throws(Code.OutOfRange, "is 7", () => mesh.Dim(7));
+      Assert.Throws(Code.NotFound, "nope", () => mesh.AxisSize("nope"));
+      Assert.Equal(2L, mesh.AxisSize("model"), "a good call after two failures");
+    }
+  }
+
+  [Test]
+  public static void ErrorsOnManyThreadsStayOnTheirThread() {
+    using (var mesh = Mesh42()) {
+      var failures = new System.Collections.Concurrent.ConcurrentBag<string>();
+      var threads = Enumerable.Range(0, 4).Select(t => new System.Threading.Thread(() => {
+        for (int i = 0; i < 2000; i++) {
+          try {
+            mesh.AxisName(2 + t);
+            failures.Add("no exception");
+          } catch (TesseraException e) {
+            if (!e.Message.Contains("is " + (2 + t))) failures.Add(e.Message);
+          }
+          if (mesh.AxisName(1) != "model") failures.Add("good call failed");
+        }
+      })).ToList();
+      threads.ForEach(th => th.Start());
+      threads.ForEach(th => th.Join());
+      Assert.Equal(0, failures.Count, "wrong or missing exceptions: " + string.Join("; ", failures.Take(3)));
+    }
+  }
+
+  /* ---- arrays and strings ------------------------------------------------ */
+
+  [Test]
+  public static void NonAsciiAxisNamesRoundTrip() {
+    using (var mesh = new Mesh(new long[] {2, 4}, new[] {"données", "模型🙂"}, Devs8)) {
+      Assert.Equal("données", mesh.AxisName(0), "axis 0");
+      Assert.Equal("模型🙂", mesh.AxisName(1), "axis 1");
+      Assert.Equal(1L, mesh.AxisIndex("模型🙂"), "index by name");
+      Assert.Equal("<DeviceMesh shape=(2, 4), axis_names=['données', '模型🙂']>", mesh.ToString(), "repr");
+      using (var layout = new Layout(new[] {"模型🙂", null}, mesh)) {
+        Assert.Equal("模型🙂", layout.Axis(0, 0), "layout axis");
+      }
+    }
+  }
+
+  [Test]
+  public static void Int64ArraysRoundTrip() {
+    using (var mesh = Mesh42()) {
+      Assert.Equal(new long[] {3, 1}, mesh.DeviceCoordinates(7), "coordinates of device 7");
+      Assert.Equal(7L, mesh.DeviceAt(new long[] {3, 1}), "device at (3, 1)");
+      Assert.Equal(Enumerable.Range(0, 8).Select(i => (long)i).ToArray(), mesh.XlaDeviceOrder(), "device order");
+    }
+  }
+
+  [Test]
+  public static void NullStringEntriesAreReplicatedDimensions() {
+    using (var mesh = Mesh42())
+    using (var layout = new Layout(new[] {null, "model", ""}, mesh)) {
+      Assert.Equal(3L, layout.Rank(), "rank");
+      Assert.Equal(0L, layout.NumAxes(0), "dim 0 replicated");
+      Assert.Equal(1L, layout.NumAxes(1), "dim 1 on model");
+      Assert.Equal(0L, layout.NumAxes(2), "dim 2 replicated");
+    }
+  }
+
+  [Test]
+  public static void ProtoBytesRoundTrip() {
+    using (var mesh = Mesh42())
+    using (var layout = new Layout(new[] {"data", null}, mesh)) {
+      byte[] bytes = layout.ToProto();
+      Assert.True(bytes.Length > 0, "serialized bytes");
+      using (var back = Layout.FromProto(bytes)) {
+        Assert.True(back.IsEqual(layout), "layout from its bytes equals it");
+      }
+      Assert.Throws(Code.InvalidArgument, "", () => Layout.FromProto(new byte[] {0xff, 0xff, 0xff}));
+    }
+  }
+
+  [Test]
+  public static void GroupedLayoutTakesInt64GroupSizes() {
+    using (var mesh = Mesh42())
+    using (var layout = Layout.Grouped(new[] {"data", "model"}, new long[] {2, 0}, mesh)) {
+      Assert.Equal(2L, layout.NumAxes(0), "dim 0 over two axes");
+      Assert.Equal(8L, layout.ShardCount(0), "4 x 2 shards");
+    }
+  }
+
+  /* ---- conformance vectors ---------------------------------------------- */
+
+  // K31: exact key wins, regexes with re.search, several matches an error, none null.
+  [Test]
+  public static void K31LayoutMapGet() {
+    using (var mesh = Mesh42())
+    using (var map = new LayoutMap(mesh, KeyMatch.Search))
+    using (var s2 = new Layout(new[] {null, "model"}, null))
+    using (var s1 = new Layout(new[] {"model"}, null))
+    using (var r2 = new Layout(new string[] {null, null}, null))
+    using (var r1 = new Layout(new string[] {null}, null)) {
+      map.Set("dense/kernel", s2);
+      map.Set("dense/bias", s1);
+      map.Set(".*dense.*kernel", r2);
+      map.Set(".*dense.*bias", r1);
+      map.Set(".*bias", s1);
+      Assert.Equal(0L, map.Find("dense/kernel"), "exact key wins");
+      Assert.Equal(1L, map.Find("dense/bias"), "exact key wins over two regexes");
+      Assert.Equal(2L, map.Find("dense_2/kernel"), "regex");
+      Assert.Throws(Code.FailedPrecondition, "Path 'dense_2/bias' matches multiple layout", () => map.Get("dense_2/bias"));
+      Assert.Null(map.Get("conv2d/kernel"), "no rule matches");
+      using (var bias = map.Get("conv2d/bias")) {
+        Assert.Equal("model", bias.Axis(0, 0), "conv2d/bias takes .*bias");
+        Assert.True(bias.Mesh().IsEqual(mesh), "given the map's mesh");
+      }
+    }
+  }
+
+  // K29: ModelParallel over (4, 2) data/model with 2 processes: 4 replicas, no error.
+  [Test]
+  public static void K29ModelParallelReplicas() {
+    using (var mesh = Mesh42())
+    using (var map = new LayoutMap(mesh, KeyMatch.Search))
+    using (var options = new DistributionOptions()) {
+      options.SetProcess(2, 0);
+      using (var distribution = Distribution.ModelParallel(map, "data", options)) {
+        Assert.Equal(DistributionKind.ModelParallel, distribution.Kind(), "kind");
+        Assert.Equal(4L, distribution.NumModelReplicas(), "replicas");
+        Assert.Equal(2L, distribution.NumProcesses(), "processes");
+      }
+    }
+  }
+
+  // S3: mesh (2, 4) x/y, P('y', 'x'), shape (8, 16), strict.
+  [Test]
+  public static void S3ShardRanges() {
+    long[][] expected = {
+        new long[] {0, 2, 0, 8}, new long[] {2, 4, 0, 8}, new long[] {4, 6, 0, 8}, new long[] {6, 8, 0, 8},
+        new long[] {0, 2, 8, 16}, new long[] {2, 4, 8, 16}, new long[] {4, 6, 8, 16}, new long[] {6, 8, 8, 16}};
+    using (var mesh = new Mesh(new long[] {2, 4}, new[] {"x", "y"}, Devs8))
+    using (var layout = new Layout(new[] {"y", "x"}, mesh))
+    using (var sharding = new Sharding(layout, new long[] {8, 16}, ShardMode.StrictShards)) {
+      Assert.Equal(8L, sharding.NumDevices(), "devices");
+      for (int d = 0; d < 8; d++) {
+        Assert.Equal(expected[d], sharding.DeviceRanges(d), "device " + d);
+        Assert.Equal(new long[] {2, 8}, sharding.ShardShape(d), "shard shape " + d);
+        Assert.Equal(0L, sharding.ReplicaId(d), "replica id " + d);
+      }
+      Assert.Equal(new long[] {2, 8}, sharding.MaxShardShape(), "max shard shape");
+      Assert.True(!sharding.IsFullyReplicated(), "not fully replicated");
+    }
+  }
+}
+
+}
