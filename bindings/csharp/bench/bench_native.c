@@ -3,6 +3,9 @@
  * LayoutMapBench.cs builds through the binding, and a loop of lookups timed
  * in C, so both sides time exactly the same library work.
  */
+/* clock_gettime under -std=c99. */
+#define _POSIX_C_SOURCE 199309L
+
 #include <stdint.h>
 #include <time.h>
 
