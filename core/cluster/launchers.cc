@@ -51,6 +51,13 @@ absl::StatusOr<HostPort> HostOnly(absl::string_view host, absl::string_view what
   return parsed;
 }
 
+// Why a launcher's local rank became the local device ids, and the way out
+// on hosts with fewer local devices than processes (CPU-only tests, say).
+std::string LocalRankNote(absl::string_view launcher, absl::string_view variable, int64_t local_rank) {
+  return absl::StrCat(launcher, ": local_device_ids [", local_rank, "] from ", variable,
+                      " (one device per process, as JAX); set TESSERA_LOCAL_DEVICE_IDS to choose others (empty: all)");
+}
+
 int32_t DerivedPort(uint64_t key) { return kDerivedPortBase + static_cast<int32_t>(key % kDerivedPortSpan); }
 
 // ---- torchrun
@@ -232,6 +239,7 @@ absl::StatusOr<SourceResult> DetectOpenMpi(const Environment& env) {
   TESSERA_ASSIGN_OR_RETURN(const int64_t local_rank, ParseIntVarAtLeast("OMPI_COMM_WORLD_LOCAL_RANK",
                                                                         Var(env, "OMPI_COMM_WORLD_LOCAL_RANK"), 0));
   out.local_device_ids = std::vector<int64_t>{local_rank};
+  out.notes.push_back(LocalRankNote("openmpi", "OMPI_COMM_WORLD_LOCAL_RANK", local_rank));
   std::string diagnostic;
   if (v4) {
     TESSERA_RETURN_IF_ERROR(OpenMpi4(env, out, diagnostic));
@@ -272,6 +280,7 @@ absl::StatusOr<SourceResult> DetectSlurm(const Environment& env) {
   TESSERA_ASSIGN_OR_RETURN(out.process_id, ParseIntVarAtLeast("SLURM_PROCID", Var(env, "SLURM_PROCID"), 0));
   TESSERA_ASSIGN_OR_RETURN(const int64_t local_id, ParseIntVarAtLeast("SLURM_LOCALID", Var(env, "SLURM_LOCALID"), 0));
   out.local_device_ids = std::vector<int64_t>{local_id};
+  out.notes.push_back(LocalRankNote("slurm", "SLURM_LOCALID", local_id));
   absl::StatusOr<std::string> host = FirstSlurmHost(Var(env, "SLURM_STEP_NODELIST"));
   if (!host.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("Environment variable SLURM_STEP_NODELIST: ", host.status().message()));

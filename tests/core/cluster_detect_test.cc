@@ -536,6 +536,18 @@ TEST(Precedence, OptionLocalDeviceIdsBeatTheLaunchersLocalRank) {
               ElementsAre(6, 7));
 }
 
+TEST(Precedence, EmptyTesseraLocalDeviceIdsMeansAllDevices) {
+  const Detection d = DetectOk(With(kSlurm, {{"TESSERA_LOCAL_DEVICE_IDS", ""}}));
+  EXPECT_THAT(d.config.local_device_ids, IsEmpty());
+  EXPECT_THAT(d.explanation.back(), HasSubstr("local_device_ids all (tessera)"));
+}
+
+TEST(Detect, LocalRankDeviceIdsAreExplained) {
+  EXPECT_THAT(DetectOk(kSlurm).explanation,
+              Contains("note: slurm: local_device_ids [1] from SLURM_LOCALID (one device per process, as JAX); set "
+                       "TESSERA_LOCAL_DEVICE_IDS to choose others (empty: all)"));
+}
+
 TEST(Precedence, JobIdFromOptionsThenTesseraThenLauncher) {
   ClusterOptions options;
   options.job_id = "mine";
