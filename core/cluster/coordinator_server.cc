@@ -276,7 +276,9 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 5000);
-    const int64_t max_message = std::min<int64_t>(INT_MAX, config_.max_value_bytes + (1 << 20));
+    // A compare-and-swap carries two values (expected and desired).
+    const int64_t max_message =
+        std::min<int64_t>(INT_MAX, 2 * std::max<int64_t>(0, config_.max_value_bytes) + (1 << 20));
     builder.SetMaxReceiveMessageSize(static_cast<int>(max_message));
     builder.SetMaxSendMessageSize(-1);
     builder.AddListeningPort(bind.ToString(), *credentials, &port_);

@@ -775,6 +775,22 @@ TEST_F(CoordinatorStateTest, ADeadParticipantFailsABarrierFastInRecoverableMode)
               StatusIs(absl::StatusCode::kAborted, HasSubstr("participant 3 is failed")));
 }
 
+TEST_F(CoordinatorStateTest, BlockingCallsBeyondTheLimitAreResourceExhausted) {
+  options_.max_pending_calls = 2;
+  RegisterAll();
+  v1::KvEntry a, b, c;
+  auto first = KvGet(0, "k1", &a, true, 60000);
+  auto second = Barrier(1, "b", 0, 60000);
+  auto third = KvGet(2, "k3", &c, true, 60000);
+  ASSERT_TRUE(third->done);
+  EXPECT_THAT(third->status, StatusIs(absl::StatusCode::kResourceExhausted,
+                                      "the coordinator already holds 2 blocking calls (limit 2)"));
+  ASSERT_THAT(KvSet(3, "k1", "v"), IsOk());  // completing one frees a slot
+  EXPECT_TRUE(first->done);
+  EXPECT_FALSE(KvGet(2, "k3", &b, true, 60000)->done);
+  EXPECT_FALSE(second->done);
+}
+
 // --- Agreement -----------------------------------------------------------------------
 
 TEST_F(CoordinatorStateTest, AgreeLiveReturnsTheSameLiveSetToEveryCaller) {
