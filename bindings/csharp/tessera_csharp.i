@@ -32,7 +32,9 @@
    once by the intermediary class; the exception becomes "pending" and the C#
    side of the same call throws it (SWIG's pending-exception mechanism). No
    global error state: the pending slot is thread-static in C#. */
-typedef void (SWIGSTDCALL* TesseraCsRaiseCallback)(int code, const char* message);
+#include <stdint.h>
+typedef void (SWIGSTDCALL* TesseraCsRaiseCallback)(int code, const char* message, int reason,
+                                                   int64_t source_process);
 static TesseraCsRaiseCallback tessera_cs_raise_callback = NULL;
 
 SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallback callback) {
@@ -48,7 +50,8 @@ SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallbac
    still runs, and the C# side throws once the call is back. */
 static void tessera_cs_raise(tessera_error* err) {
   if (tessera_cs_raise_callback != NULL) {
-    tessera_cs_raise_callback((int)tessera_error_code(err), tessera_error_message(err));
+    tessera_cs_raise_callback((int)tessera_error_code(err), tessera_error_message(err),
+                              (int)tessera_error_reason_of(err), tessera_error_source_process(err));
   }
   tessera_error_destroy(err);
 }
@@ -79,14 +82,15 @@ using global::System.Runtime.InteropServices;
      TesseraException. The delegate lives in a static field so the GC never
      collects it while native code holds its function pointer. */
   protected class TesseraErrorHelper {
-    public delegate void RaiseDelegate(int code, [MarshalAs(UnmanagedType.LPUTF8Str)] string message);
+    public delegate void RaiseDelegate(int code, [MarshalAs(UnmanagedType.LPUTF8Str)] string message, int reason,
+                                       long sourceProcess);
     static readonly RaiseDelegate raiseDelegate = new RaiseDelegate(Raise);
 
     [DllImport("$dllimport", EntryPoint="TesseraCsRegisterRaiseCallback")]
     static extern void TesseraCsRegisterRaiseCallback(RaiseDelegate callback);
 
-    static void Raise(int code, string message) {
-      SWIGPendingException.Set(new TesseraException((Code)code, message));
+    static void Raise(int code, string message, int reason, long sourceProcess) {
+      SWIGPendingException.Set(new TesseraException((Code)code, message, (ErrorReason)reason, sourceProcess));
     }
 
     static TesseraErrorHelper() {

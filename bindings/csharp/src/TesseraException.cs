@@ -6,8 +6,18 @@ public class TesseraException : global::System.Exception {
   /** The library's error code (absl's canonical codes, same numbers). */
   public Code Code { get; }
 
-  public TesseraException(Code code, string message) : base(message) {
+  /** Why a cluster call failed beyond its code (ErrorReason.None otherwise). */
+  public ErrorReason Reason { get; }
+
+  /** The process that caused a cluster failure; -1 when none. */
+  public long SourceProcess { get; }
+
+  public TesseraException(Code code, string message) : this(code, message, ErrorReason.None, -1) {}
+
+  public TesseraException(Code code, string message, ErrorReason reason, long sourceProcess) : base(message) {
     Code = code;
+    Reason = reason;
+    SourceProcess = sourceProcess;
   }
 
   public override string ToString() {

@@ -25,7 +25,7 @@ public static class ClusterTests {
     IntPtr library = dlopen("libtessera.so.0", 1 | 4 /* RTLD_LAZY | RTLD_NOLOAD: the copy in use */);
     foreach (string name in new[] {"tessera_cluster_options_create", "tessera_detect", "tessera_initialize", "tessera_client_kv_set", "tessera_client_barrier",
                                    "tessera_client_shutdown", "tessera_coordinator_start",
-                                   "tessera_client_set_event_callback", "tessera_client_connect"}) {
+                                   "tessera_client_next_event", "tessera_client_connect"}) {
       if (library == IntPtr.Zero || dlsym(library, name) == IntPtr.Zero) {
         throw new AssertionException("libtessera.so.0 does not export " + name + " (cluster C ABI not implemented)");
       }
@@ -172,6 +172,10 @@ public static class ClusterTests {
             Assert.True(received.Wait(StepTimeoutMs), "JOB_ERROR event delivered within 20 s");
             Assert.Equal(1L, seen.ProcessId, "the failed process");
             Assert.True(callbackThread != Thread.CurrentThread.ManagedThreadId, "callback on another thread");
+            // Fate sharing: the next call fails with the job's reason and source.
+            var failure = Assert.Throws(Code.Aborted, "boom from process 1", () => client0.KvSet("after", new byte[] {1}, false));
+            Assert.Equal(ErrorReason.JobFailed, failure.Reason, "reason");
+            Assert.Equal(1L, failure.SourceProcess, "source process");
           }
         }
       }
