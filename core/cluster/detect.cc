@@ -653,6 +653,8 @@ absl::StatusOr<Detection> Detect(const ClusterOptions& options, const Environmen
     detection.source = kSingleProcess;
   }
   lines.push_back(ResultLine(detection, r));
+  // The address dialled and how its port was derived belong in the log (P6).
+  Log(LogLevel::kInfo, absl::StrCat("cluster configuration:\n", absl::StrJoin(lines, "\n")));
   return detection;
 }
 

@@ -701,6 +701,14 @@ TEST(Auth, RequiredAuthWithoutTokenIsInvalid) {
   EXPECT_EQ(d.config.job_token, "t");
 }
 
+TEST(Detect, LogsTheExplanationAtInfo) {
+  ScopedLogCapture log;
+  const Detection d = DetectOk(kSlurm);
+  EXPECT_THAT(log.entries(),
+              Contains(std::make_pair(LogLevel::kInfo,
+                                      "cluster configuration:\n" + absl::StrJoin(d.explanation, "\n"))));
+}
+
 // ---------------------------------------------------------------- the process environment
 
 TEST(ProcessEnvironment, ReadsEnviron) {
