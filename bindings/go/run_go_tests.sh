@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs the Go binding's tests against a freshly built libtessera (meson test
-# --suite go). Usage:
+# --suite go; meson puts the build's meson-uninstalled dir, which holds
+# tessera-uninstalled.pc, first in PKG_CONFIG_PATH). Usage:
 #   run_go_tests.sh <swig> <go> <source dir bindings/> <build dir> <lib dir> <README.md> [go test args...]
 # Generates the SWIG low layer into a copy of the module under the build dir
 # (internal/swig/tessera.go + tessera_wrap.c, which `go build` compiles:
@@ -15,26 +16,13 @@ rm -rf "$module"
 mkdir -p "$module"
 cp -R "$src/go/go.mod" "$src/go/tessera" "$src/go/internal" "$src/go/example" "$module/"
 
-# The cluster C ABI is built in stages; until libtessera exports it, the SWIG
-# layer leaves it out and the cluster Go code (build tag tessera_cluster) is
-# not compiled. Say so loudly: this is the only part that can be absent.
-swig_defs=""
-tags=""
-if nm -D "$libdir/libtessera.so" | grep -q ' T tessera_client_kv_set$'; then
-  tags="-tags=tessera_cluster"
-else
-  swig_defs="-DTESSERA_SWIG_NO_CLUSTER"
-  echo "NOTE: libtessera has no cluster ABI yet (tessera_client_kv_set): cluster wrappers and tests not built"
-fi
-
-"$swig" -go -cgo -intgosize 64 -package swig -module tessera $swig_defs \
+"$swig" -go -cgo -intgosize 64 -package swig -module tessera \
   -I"$src" -I"$src/../capi/include" \
   -outdir "$module/internal/swig" -o "$module/internal/swig/tessera_wrap.c" "$src/tessera.i"
 
 export GOCACHE="$build/gocache" GOPATH="$build/gopath" GOMODCACHE="$build/gopath/pkg/mod"
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local GOPROXY=off GOSUMDB=off GOTELEMETRY=off CGO_ENABLED=1
-export PKG_CONFIG_PATH="$build/../../meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export TESSERA_README="$readme"
 cd "$module"
-exec "$go" test $tags -count=1 -v "$@" ./...
+exec "$go" test -count=1 -v "$@" ./...

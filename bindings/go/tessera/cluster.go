@@ -1,5 +1,3 @@
-//go:build tessera_cluster
-
 package tessera
 
 import (

@@ -1,5 +1,3 @@
-//go:build tessera_cluster
-
 package tessera
 
 // Handle plumbing, one block per type: wrap (nil for a NULL handle, else a

@@ -1,11 +1,9 @@
-//go:build tessera_cluster
-
 // Command cluster is one process of a multi-host job with the Tessera Go
 // binding: initialize, exchange a value through the key-value store, meet
 // at a barrier, shut down. Start one per process, e.g. two on one machine:
 //
-//	go run -tags tessera_cluster ./example/cluster -coordinator 127.0.0.1:8476 -processes 2 -id 0 &
-//	go run -tags tessera_cluster ./example/cluster -coordinator 127.0.0.1:8476 -processes 2 -id 1
+//	go run ./example/cluster -coordinator 127.0.0.1:8476 -processes 2 -id 0 &
+//	go run ./example/cluster -coordinator 127.0.0.1:8476 -processes 2 -id 1
 //
 // (Without flags the configuration comes from TESSERA_*, Keras, DTensor or
 // launcher variables: srun, mpirun, torchrun set them for you.)

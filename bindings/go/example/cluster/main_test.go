@@ -1,5 +1,3 @@
-//go:build tessera_cluster
-
 package main
 
 import (
@@ -37,18 +35,18 @@ func TestTwoProcessesRunTheExample(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var cmds [2]*exec.Cmd
-	var outs [2]bytes.Buffer
+	var outs, logs [2]bytes.Buffer // stdout; stderr (library log lines, errors)
 	for id := range cmds {
 		cmds[id] = exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
 		cmds[id].Env = append(os.Environ(), fmt.Sprintf("TESSERA_GO_EXAMPLE_ID=%d", id), "TESSERA_GO_EXAMPLE_ADDRESS="+address)
-		cmds[id].Stdout, cmds[id].Stderr = &outs[id], &outs[id]
+		cmds[id].Stdout, cmds[id].Stderr = &outs[id], &logs[id]
 		if err := cmds[id].Start(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for id, cmd := range cmds {
 		if err := cmd.Wait(); err != nil {
-			t.Errorf("process %d: %v\n%s", id, err, outs[id].String())
+			t.Errorf("process %d: %v\n%s%s", id, err, outs[id].String(), logs[id].String())
 		}
 	}
 	if want := "hello from 0\nhello from 1\nprocess 0 of 2 passed the barrier\n"; outs[0].String() != want {
