@@ -170,6 +170,7 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   bool local = false;      // single process without a coordinator
   std::unique_ptr<CoordinatorServer> server;
   std::function<void()> on_destroy;
+  absl::Time init_deadline;  // Register + WaitForJob
 
   mutable absl::Mutex mu;
   v1::GlobalTopology topology;
@@ -719,8 +720,8 @@ absl::Status Redial(State& s, int attempt) {
 // coordinator: the error before it explains the failure better.
 constexpr absl::Duration kMeaningfulAttempt = absl::Milliseconds(100);
 
-absl::Status Register(const std::shared_ptr<State>& s, const v1::RegisterRequest& base,
-                      absl::Time deadline, v1::RegisterResponse* response) {
+absl::Status RegisterWithRetry(const std::shared_ptr<State>& s, const v1::RegisterRequest& base,
+                               absl::Time deadline, v1::RegisterResponse* response) {
   Backoff backoff;
   absl::BitGen gen;
   absl::Status last_error;
@@ -735,7 +736,9 @@ absl::Status Register(const std::shared_ptr<State>& s, const v1::RegisterRequest
     s->AddMetadata(&context);
     const absl::Status status = FromGrpcStatus(s->stub->Register(&context, request, response));
     if (status.ok()) return status;
-    if (!IsRetryableConnectError(status)) {
+    // A status with a detail is the coordinator's answer, never a transport
+    // failure (e.g. DEADLINE_EXCEEDED: the job's init deadline passed).
+    if (!IsRetryableConnectError(status) || DetailOf(status).has_value()) {
       return WithPrefix(status, absl::StrCat("registration with the coordinator at ", s->address,
                                              " failed: "));
     }
@@ -832,6 +835,13 @@ Client::Client(std::shared_ptr<State> state) : state_(std::move(state)) {}
 
 absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& config,
                                                         ClientOptions options) {
+  TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<Client> client, Register(config, std::move(options)));
+  TESSERA_RETURN_IF_ERROR(client->WaitForJob());
+  return client;
+}
+
+absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& config,
+                                                         ClientOptions options) {
   TESSERA_RETURN_IF_ERROR(ValidateConfig(config));
   auto s = std::make_shared<State>();
   s->config = config;
@@ -886,7 +896,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& con
   }
   request.set_recoverable(config.recoverable);
   v1::RegisterResponse registered;
-  TESSERA_RETURN_IF_ERROR(Register(s, request, deadline, &registered));
+  TESSERA_RETURN_IF_ERROR(RegisterWithRetry(s, request, deadline, &registered));
 
   s->header.set_coordinator_incarnation(registered.coordinator_incarnation());
   if (registered.heartbeat_interval_ms() > 0) {
@@ -906,6 +916,18 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& con
   std::weak_ptr<State> weak = s;
   Scheduler::Get().At(absl::Now() + s->heartbeat_interval, [weak] { HeartbeatTick(weak); });
 
+  s->init_deadline = deadline;
+  return client;
+}
+
+absl::Status Client::WaitForJob() {
+  const std::shared_ptr<State>& s = state_;
+  if (s->local) return absl::OkStatus();
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->topology.generation() != 0) return absl::OkStatus();
+  }
+  const absl::Time deadline = s->init_deadline;
   v1::WaitForJobRequest wait;
   wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(deadline - absl::Now())));
   v1::GlobalTopology topology;
@@ -914,7 +936,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& con
   }));
   absl::MutexLock lock(&s->mu);
   s->topology = std::move(topology);
-  return client;
+  return absl::OkStatus();
 }
 
 Client::~Client() {

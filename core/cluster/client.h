@@ -111,6 +111,15 @@ class Client {
   static absl::StatusOr<std::unique_ptr<Client>> Connect(const ClusterConfig& config,
                                                          ClientOptions options = {});
 
+  // Connect in two halves, so one thread can bring up many clients (the
+  // 10,000-client benchmarks): Register returns once this process is
+  // registered (heartbeats and events running); WaitForJob then waits (until
+  // the init deadline) for every process and fetches the topology.
+  // Idempotent once it succeeded.
+  static absl::StatusOr<std::unique_ptr<Client>> Register(const ClusterConfig& config,
+                                                          ClientOptions options = {});
+  absl::Status WaitForJob();
+
   // Stops heartbeats and the stream without shutdown (the others see this
   // process stop heartbeating), then stops an owned coordinator.
   ~Client();

@@ -7,7 +7,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <grpcpp/grpcpp.h>
+
 #include <atomic>
+#include <fstream>
 #include <future>
 #include <memory>
 #include <string>
@@ -21,6 +24,7 @@
 #include "core/cluster/connect_retry.h"
 #include "core/cluster/coordinator_server.h"
 #include "core/cluster/error_detail.h"
+#include "core/cluster/local_host.h"
 #include "core/cluster/runtime.h"
 #include "core/distribution.h"
 #include "tests/core/testing.h"
@@ -480,6 +484,43 @@ TEST_F(ClientJobTest, CoordinatorStartingLateStillSucceeds) {
     ASSERT_THAT(client, IsOk());
     clients_.push_back(*std::move(client));
   }
+}
+
+// The threads of this process (Linux /proc/self/status).
+int ThreadCount() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return -1;
+}
+
+TEST_F(ClientJobTest, ManyClientsOnOneThreadAddNoThreadPerClient) {
+  constexpr int kClients = 64;
+  server_config_.num_processes = kClients;
+  StartServer();
+  ClientOptions shared;
+  shared.channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                                       grpc::InsecureChannelCredentials());
+  // Warm-up: the shared scheduler and dispatcher threads and gRPC's pool.
+  auto first = Client::Register(ClientConfig(0), ClientOptions{shared.channel});
+  ASSERT_THAT(first, IsOk());
+  const int threads_before = ThreadCount();
+  clients_.push_back(*std::move(first));
+  const auto devices = ::tessera::testing::Unwrap(LocalDevices({}));
+  for (int p = 1; p < kClients; ++p) {
+    ClientOptions options;
+    options.channel = shared.channel;
+    options.devices = devices;  // discovery once, not per client
+    auto client = Client::Register(ClientConfig(p), std::move(options));
+    ASSERT_THAT(client, IsOk()) << "process " << p;
+    clients_.push_back(*std::move(client));
+  }
+  for (auto& client : clients_) ASSERT_THAT(client->WaitForJob(), IsOk());
+  EXPECT_EQ(clients_[0]->fingerprint(), clients_[kClients - 1]->fingerprint());
+  // gRPC may grow its executor a little; a thread per client would add 63.
+  EXPECT_LT(ThreadCount() - threads_before, 16);
 }
 
 // ---- initialize() ------------------------------------------------------------
