@@ -13,6 +13,8 @@
  *   - (TESSERA_INT64_IN) long[], (TESSERA_STRINGS_IN) string[] (UTF-8, null
  *     entries allowed), (TESSERA_BYTES_IN) byte[]: the array is pinned for the
  *     call and its length is the count (OR-Tools' "pointer, length" pair).
+ *   - const char* arguments: NUL-terminated UTF-8 byte[] pinned for the call;
+ *     results: string (UTF-8).
  *   - tessera_buffer* -> byte[], tessera_swig_text* -> string,
  *     tessera_swig_int64s -> long[], tessera_swig_bytes_view -> byte[]: copied
  *     into managed memory, then the native memory is freed.
