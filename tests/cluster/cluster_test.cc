@@ -349,6 +349,32 @@ TEST(ClusterMembership, RestartDuringRegistrationIsAccepted) {
   }
 }
 
+// §6.10.4: a registrant that hangs past the heartbeat timeout (recoverable:
+// its slot is freed) and is replaced by a restart is told, once it runs
+// again, that it was superseded; the job forms with the restart.
+TEST(ClusterMembership, HungRegistrantIsToldItWasSuperseded) {
+  Job job = NewJob(3);
+  job.options = {"recoverable=1"};
+  auto p0 = job.Start(0, {"init"});
+  WaitListening(job.port, 10000);
+  auto p1 = job.Start(1, {"init"});
+  ASSERT_TRUE(p1->WaitBegin(0, kJoinMs));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  p1->Signal(SIGSTOP);
+  std::this_thread::sleep_for(std::chrono::milliseconds(kHeartbeatTimeoutMs + 800));
+  auto p1_again = job.Start(1, {"init"});
+  auto p2 = job.Start(2, {"init"});
+  for (Worker* w : {p0.get(), p1_again.get(), p2.get()}) {
+    auto init = w->WaitResult(0, kJoinMs);
+    EXPECT_TRUE(init && init->ok) << w->label() << ": " << Describe(init);
+  }
+  p1->Signal(SIGCONT);
+  auto old = p1->WaitResult(0, kDetectMs + 2000);
+  ASSERT_TRUE(old.has_value()) << p1->Stdout();
+  EXPECT_FALSE(old->ok) << Describe(old);
+  EXPECT_EQ(old->IntField("reason"), TESSERA_REASON_SUPERSEDED) << Describe(old);
+}
+
 // §6.10.4 fate sharing: a restart after RUNNING fails the job with "restarted".
 TEST(ClusterMembership, RestartAfterRunningFailsJobWithRestartedMessage) {
   Job job = NewJob(3);
@@ -654,7 +680,7 @@ TEST(ClusterMembership, DuplicateLiveProcessIdIsRejectedWithHolder) {
   auto holder = job.Start(0, {"connect", "barrier:b:10000"});
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   auto duplicate = job.Start(0, {"connect"});
-  auto rejected = duplicate->WaitResult(0, 10000);
+  auto rejected = duplicate->WaitResult(0, 5000);
   auto other = job.Start(1, {"connect", "barrier:b:10000"});
   ASSERT_TRUE(rejected.has_value());
   EXPECT_EQ(rejected->Field("code"), "ALREADY_EXISTS") << Describe(rejected);
