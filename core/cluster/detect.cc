@@ -229,6 +229,7 @@ absl::StatusOr<std::string> ReadTokenFile(const std::string& path, std::vector<s
 
 struct LauncherOutcome {
   const Launcher* launcher;
+  size_t index;  // in Launchers(): where its explanation line goes
   absl::StatusOr<SourceResult> result;
   bool present() const { return result.ok() && result->state == SourceResult::State::kPresent; }
 };
@@ -249,13 +250,15 @@ std::string Disagreement(const LauncherOutcome& chosen, const LauncherOutcome& o
 // explains each.
 absl::Status ResolveLaunchers(const Environment& env, const std::string& method, Resolution& resolution,
                               std::vector<std::string>& lines) {
+  const absl::Span<const Launcher> launchers = Launchers();
+  std::vector<std::string> launcher_lines(launchers.size());  // in detection order
   std::vector<LauncherOutcome> outcomes;
-  for (const Launcher& launcher : Launchers()) {
-    if (method != "auto" && method != launcher.name) {
-      lines.push_back(absl::StrCat(launcher.name, ": not considered: detection is \"", method, "\""));
+  for (size_t k = 0; k < launchers.size(); ++k) {
+    if (method != "auto" && method != launchers[k].name) {
+      launcher_lines[k] = absl::StrCat(launchers[k].name, ": not considered: detection is \"", method, "\"");
       continue;
     }
-    outcomes.push_back(LauncherOutcome{&launcher, launcher.detect(env)});
+    outcomes.push_back(LauncherOutcome{&launchers[k], k, launchers[k].detect(env)});
   }
   // The first present (or present but invalid) launcher is chosen.
   size_t chosen = outcomes.size();
@@ -290,25 +293,27 @@ absl::Status ResolveLaunchers(const Environment& env, const std::string& method,
     const LauncherOutcome& outcome = outcomes[i];
     const std::string name = outcome.launcher->name;
     if (i == chosen) {
-      lines.push_back(UsedLine(name, Merge(name, outcome.result->contribution, resolution), outcome.result->diagnostic));
+      launcher_lines[outcome.index] =
+          UsedLine(name, Merge(name, outcome.result->contribution, resolution), outcome.result->diagnostic);
     } else if (yielded_from && i == *yielded_from) {
-      lines.push_back(absl::StrCat(name, ": present but not used: it names no coordinator; ",
-                                   outcomes[chosen].launcher->name,
-                                   " names one and agrees on num_processes and process_id (",
-                                   outcome.result->diagnostic, ")"));
+      launcher_lines[outcome.index] =
+          absl::StrCat(name, ": present but not used: it names no coordinator; ", outcomes[chosen].launcher->name,
+                       " names one and agrees on num_processes and process_id (", outcome.result->diagnostic, ")");
     } else if (!outcome.result.ok()) {
-      lines.push_back(absl::StrCat(name, ": also present but invalid, not used: ", outcome.result.status().message()));
+      launcher_lines[outcome.index] =
+          absl::StrCat(name, ": also present but invalid, not used: ", outcome.result.status().message());
     } else if (outcome.present()) {
       std::string line = absl::StrCat(name, ": also present, not used: ", outcomes[chosen].launcher->name,
-                                      " comes first");
+                                      i > chosen ? " comes first" : " is used");
       if (!Agrees(outcomes[chosen].result->contribution, outcome.result->contribution)) {
         absl::StrAppend(&line, "; it disagrees: ", Disagreement(outcomes[chosen], outcome));
       }
-      lines.push_back(std::move(line));
+      launcher_lines[outcome.index] = std::move(line);
     } else {
-      lines.push_back(SkippedLine(name, outcome.result->diagnostic));
+      launcher_lines[outcome.index] = SkippedLine(name, outcome.result->diagnostic);
     }
   }
+  lines.insert(lines.end(), launcher_lines.begin(), launcher_lines.end());
   return absl::OkStatus();
 }
 

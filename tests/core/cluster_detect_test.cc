@@ -441,6 +441,15 @@ TEST(Detect, ForcedLauncherWins) {
   const Detection d = DetectOk(With(kOmpi4, kSlurm), options);
   EXPECT_EQ(d.source, "slurm");
   EXPECT_EQ(LineOf(d, "openmpi"), "openmpi: not considered: detection is \"slurm\"");
+  // Lines stay in detection order: openmpi, hydra, slurm, kubernetes.
+  std::vector<std::string> launchers;
+  for (const std::string& line : d.explanation) {
+    const std::string source = line.substr(0, line.find(':'));
+    for (const char* name : {"torchrun", "openmpi", "hydra", "slurm", "kubernetes"}) {
+      if (source == name) launchers.push_back(source);
+    }
+  }
+  EXPECT_THAT(launchers, ElementsAre("torchrun", "openmpi", "hydra", "slurm", "kubernetes"));
 }
 
 TEST(Detect, ForcedLauncherMustBePresent) {
