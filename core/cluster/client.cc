@@ -174,6 +174,7 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
 
   mutable absl::Mutex mu;
   v1::GlobalTopology topology;
+  bool have_topology = false;  // WaitForJob (or local mode) filled `topology`
   absl::Status sticky;  // job failed / coordinator lost
   bool lost = false;
   bool stopping = false;
@@ -873,6 +874,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& co
     s->local = true;
     absl::MutexLock lock(&s->mu);
     s->topology = LocalTopology(host, devices);
+    s->have_topology = true;
     return client;
   }
 
@@ -925,7 +927,7 @@ absl::Status Client::WaitForJob() {
   if (s->local) return absl::OkStatus();
   {
     absl::MutexLock lock(&s->mu);
-    if (s->topology.generation() != 0) return absl::OkStatus();
+    if (s->have_topology) return absl::OkStatus();
   }
   const absl::Time deadline = s->init_deadline;
   v1::WaitForJobRequest wait;
@@ -935,7 +937,10 @@ absl::Status Client::WaitForJob() {
     return s->stub->WaitForJob(c, wait, &topology);
   }));
   absl::MutexLock lock(&s->mu);
+  // A generation event may have overtaken the answer.
+  topology.set_generation(std::max(topology.generation(), s->topology.generation()));
   s->topology = std::move(topology);
+  s->have_topology = true;
   return absl::OkStatus();
 }
 
