@@ -74,11 +74,28 @@ static jbyteArray tessera_java_cstring(JNIEnv* jenv, const char* text) {
   return text == NULL ? NULL : tessera_java_bytes(jenv, text, strlen(text));
 }
 
-/* Throws TesseraException.fromNative(code, utf8 message) and frees `error`. */
+/* The processes a cluster error says were missing (NULL when none). */
+static jlongArray tessera_java_missing(JNIEnv* jenv, const tessera_error* error) {
+  size_t n = tessera_error_missing_count(error), i;
+  jlongArray ids;
+  if (n == 0 || n > 0x7fffffff) return NULL;
+  ids = (*jenv)->NewLongArray(jenv, (jsize)n);
+  for (i = 0; ids != NULL && i < n; ++i) {
+    jlong id = (jlong)tessera_error_missing_process(error, i);
+    (*jenv)->SetLongArrayRegion(jenv, ids, (jsize)i, 1, &id);
+  }
+  return ids;
+}
+
+/*
+ * Throws TesseraException.fromNative(code, utf8 message, reason, source
+ * process, missing processes) and frees `error`.
+ */
 static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   static jclass exception_class = NULL;
   static jmethodID from_native = NULL;
   jbyteArray message;
+  jlongArray missing;
   jthrowable exception;
   if ((*jenv)->ExceptionCheck(jenv)) {
     /* An earlier exception (out of memory converting a result) stands. */
@@ -92,7 +109,7 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
       return;
     }
     from_native = (*jenv)->GetStaticMethodID(jenv, local, "fromNative",
-                                             "(I[B)Lorg/tessera/TesseraException;");
+                                             "(I[BIJ[J)Lorg/tessera/TesseraException;");
     exception_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
     (*jenv)->DeleteLocalRef(jenv, local);
     if (from_native == NULL || exception_class == NULL) {
@@ -101,8 +118,10 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
     }
   }
   message = tessera_java_cstring(jenv, tessera_error_message(error));
+  missing = tessera_java_missing(jenv, error);
   exception = (jthrowable)(*jenv)->CallStaticObjectMethod(
-      jenv, exception_class, from_native, (jint)tessera_error_code(error), message);
+      jenv, exception_class, from_native, (jint)tessera_error_code(error), message,
+      (jint)tessera_error_reason_of(error), (jlong)tessera_error_source_process(error), missing);
   tessera_error_destroy(error);
   if (exception != NULL) (*jenv)->Throw(jenv, exception);
 }

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -141,6 +142,44 @@ class ClusterTest {
         }
       }
       assertTrue(shutdownSeen);
+    }
+  }
+
+  private static Client connect(int port, int processId) {
+    try (ClusterOptions options = new ClusterOptions()) {
+      options.setCoordinatorAddress("127.0.0.1:" + port);
+      options.setNumProcesses(2);
+      options.setProcessId(processId);
+      options.setJobId("java-barrier");
+      options.setInitTimeoutMs(20_000);
+      options.setHeartbeat(100, 1_000);
+      options.setShutdownTimeoutMs(20_000);
+      return options.connect();
+    }
+  }
+
+  /** A cluster error carries its reason and the processes it was missing. */
+  @Test
+  void barrierMissingAProcessSaysWhichAndWhy() throws Exception {
+    try (ClusterOptions options = new ClusterOptions()) {
+      options.setBindAddress("127.0.0.1:0");
+      options.setNumProcesses(2);
+      options.setJobId("java-barrier");
+      try (Coordinator coordinator = new Coordinator(options)) {
+        int port = coordinator.port();
+        // connect() returns once every process has registered.
+        CompletableFuture<Client> second = CompletableFuture.supplyAsync(() -> connect(port, 1));
+        try (Client first = connect(port, 0); Client other = second.get(30, TimeUnit.SECONDS)) {
+          TesseraException e = assertThrows(TesseraException.class,
+                                            () -> first.barrier("alone", 200, null));
+          assertEquals(Code.DEADLINE_EXCEEDED, e.getCode());
+          assertEquals(ErrorReason.REASON_BARRIER_FAILED, e.getReason());
+          assertArrayEquals(new long[] {1}, e.getMissingProcesses());
+          CompletableFuture<Void> otherShutdown = CompletableFuture.runAsync(other::shutdown);
+          first.shutdown();
+          otherShutdown.get(30, TimeUnit.SECONDS);
+        }
+      }
     }
   }
 
