@@ -26,7 +26,8 @@ func k31Map(b *testing.B) *tessera.LayoutMap {
 // A regex path (one RE2::Set pass) and an exact key.
 var lookupPaths = []struct{ name, path string }{{"regex", "dense_2/kernel"}, {"exact", "dense/kernel"}}
 
-// BenchmarkLayoutMapGetBinding: Get + Close through the Go binding.
+// BenchmarkLayoutMapGetBinding: Get + Close through the Go binding (two cgo
+// calls, and a finalizer registered and cleared for the layout handle).
 func BenchmarkLayoutMapGetBinding(b *testing.B) {
 	lm := k31Map(b)
 	for _, p := range lookupPaths {
@@ -50,6 +51,34 @@ func BenchmarkLayoutMapGetC(b *testing.B) {
 	for _, p := range lookupPaths {
 		b.Run(p.name, func(b *testing.B) {
 			if found := m.Lookups(p.path, int64(b.N)); found != int64(b.N) {
+				b.Fatalf("found %d of %d", found, b.N)
+			}
+		})
+	}
+}
+
+// BenchmarkLayoutMapFindBinding: Find (the rule's index, no handle made)
+// through the binding: the call overhead without a finalizer to register.
+func BenchmarkLayoutMapFindBinding(b *testing.B) {
+	lm := k31Map(b)
+	for _, p := range lookupPaths {
+		b.Run(p.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if index, err := lm.Find(p.path); index < 0 || err != nil {
+					b.Fatal(index, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLayoutMapFindC: the same finds as a C loop.
+func BenchmarkLayoutMapFindC(b *testing.B) {
+	m := ctest.NewK31Map()
+	defer m.Free()
+	for _, p := range lookupPaths {
+		b.Run(p.name, func(b *testing.B) {
+			if found := m.Finds(p.path, int64(b.N)); found != int64(b.N) {
 				b.Fatalf("found %d of %d", found, b.N)
 			}
 		})

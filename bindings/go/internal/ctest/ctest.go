@@ -44,6 +44,18 @@ static int64_t k31_lookups(tessera_layout_map* map, const char* path, int64_t n)
   }
   return found;
 }
+
+// n tessera_layout_map_find calls (the rule's index; no handle made).
+static int64_t k31_finds(tessera_layout_map* map, const char* path, int64_t n) {
+  int64_t found = 0, i;
+  for (i = 0; i < n; ++i) {
+    int64_t index = -1;
+    tessera_error* error = NULL;
+    found += tessera_layout_map_find(map, path, &index, &error) && index >= 0;
+    tessera_error_destroy(error);
+  }
+  return found;
+}
 */
 import "C"
 
@@ -64,6 +76,13 @@ func (k K31Map) Lookups(path string, n int64) int64 {
 	p := C.CString(path)
 	defer C.free(unsafe.Pointer(p))
 	return int64(C.k31_lookups(k.m, p, C.int64_t(n)))
+}
+
+// Finds runs n finds of path in C and returns how many found a rule.
+func (k K31Map) Finds(path string, n int64) int64 {
+	p := C.CString(path)
+	defer C.free(unsafe.Pointer(p))
+	return int64(C.k31_finds(k.m, p, C.int64_t(n)))
 }
 
 // Free destroys the map.
