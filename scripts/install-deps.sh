@@ -38,6 +38,7 @@ openmpi-bin           4.1.4-3+b1
 swig                  4.1.0-0.2
 mono-mcs              6.8.0.105+dfsg-3.3+deb12u1
 mono-runtime          6.8.0.105+dfsg-3.3+deb12u1
+maven                 3.8.7-1
 "
 
 die() {
@@ -113,4 +114,18 @@ main() {
   done
 }
 
+# The JDK and Go come with the machine image (OpenJDK 17, Go >= 1.21 in
+# /usr/local/go). Bookworm's JDK moves by security update, so it is not pinned:
+# a machine without javac gets the archive's current OpenJDK 17.
+ensure_toolchains() {
+  export PATH=$PATH:/usr/local/go/bin
+  if ! command -v javac >/dev/null; then
+    ((EUID == 0)) || die "needs root to install openjdk-17-jdk-headless"
+    apt-get install -y -qq --no-install-recommends openjdk-17-jdk-headless >/dev/null ||
+      die "apt-get install openjdk-17-jdk-headless failed"
+  fi
+  command -v go >/dev/null || die "Go (>= 1.21) is not on PATH nor in /usr/local/go/bin: install it from go.dev"
+}
+
 main "$@"
+ensure_toolchains
