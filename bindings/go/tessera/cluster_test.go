@@ -153,3 +153,49 @@ func TestClusterOptionsRejectBadValues(t *testing.T) {
 		t.Fatalf("SetNumProcesses(0) error = %v, want INVALID_ARGUMENT", err)
 	}
 }
+
+// A standalone coordinator for one process, a plain client of it, the KV
+// list, and the coordinator seeing the job end after the client's shutdown.
+func TestCoordinatorConnectKVListShutdown(t *testing.T) {
+	opts := tessera.NewClusterOptions()
+	defer opts.Close()
+	for _, err := range []error{
+		opts.SetBindAddress("127.0.0.1:0"),
+		opts.SetCoordinatorAddress("127.0.0.1:1"), // replaced below by the chosen port
+		opts.SetNumProcesses(1),
+		opts.SetProcessID(0),
+		opts.SetJobID("go-coordinator-test"),
+		opts.SetDetection("none"),
+		opts.SetInitTimeoutMs(10_000),
+		opts.SetHeartbeat(200, 2_000),
+		opts.SetShutdownTimeoutMs(10_000),
+	} {
+		ok(t, err)
+	}
+	coordinator := must(tessera.StartCoordinator(opts))
+	defer coordinator.Close()
+	if coordinator.Port() <= 0 {
+		t.Fatalf("Port() = %d", coordinator.Port())
+	}
+	ok(t, opts.SetCoordinatorAddress(fmt.Sprintf("127.0.0.1:%d", coordinator.Port())))
+	client := must(tessera.Connect(opts))
+	defer client.Close()
+	ok(t, client.KVSet("dir/a", []byte("1"), false))
+	ok(t, client.KVSet("dir/b", []byte{0, 0xff}, false))
+	ok(t, client.KVSet("dirx/c", []byte("not listed"), false))
+	entries := must(client.KVList("dir"))
+	want := map[string][]byte{"dir/a": []byte("1"), "dir/b": {0, 0xff}}
+	if len(entries) != len(want) || !bytes.Equal(entries["dir/a"], want["dir/a"]) || !bytes.Equal(entries["dir/b"], want["dir/b"]) {
+		t.Fatalf("KVList(dir) = %q, want %q", entries, want)
+	}
+	if n := must(client.KVIncrement("counter", 5)); n != 5 {
+		t.Fatalf("KVIncrement = %d, want 5", n)
+	}
+	_, err := client.KVTryGet("absent")
+	if !errors.Is(err, tessera.CodeNotFound) {
+		t.Fatalf("KVTryGet(absent) error = %v, want NOT_FOUND", err)
+	}
+	ok(t, client.Barrier("solo", 5_000, []int64{0}))
+	ok(t, client.Shutdown())
+	ok(t, coordinator.Wait(10_000))
+}
