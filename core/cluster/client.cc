@@ -184,6 +184,7 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   absl::Duration heartbeat_interval;
   absl::Duration heartbeat_timeout;
   absl::Time last_heartbeat_ok;
+  absl::Time last_tick;  // when HeartbeatTick last ran
   absl::Status last_heartbeat_error;
   std::shared_ptr<HeartbeatCall> heartbeat;  // in flight
   std::shared_ptr<EventWatcher> watcher;
@@ -600,7 +601,15 @@ void HeartbeatTick(const std::weak_ptr<State>& weak) {
   {
     absl::MutexLock lock(&s->mu);
     if (s->stopping || s->shut_down || s->lost) return;
-    since = absl::Now() - s->last_heartbeat_ok;
+    const absl::Time now = absl::Now();
+    // A tick far later than planned means this process was not running
+    // (SIGSTOP, a suspended VM, a starved scheduler): the silence was ours,
+    // so the coordinator gets a full timeout from now before it counts as lost.
+    if (now - s->last_tick > s->heartbeat_interval + s->heartbeat_timeout / 2) {
+      s->last_heartbeat_ok = std::max(s->last_heartbeat_ok, now - s->heartbeat_interval);
+    }
+    s->last_tick = now;
+    since = now - s->last_heartbeat_ok;
     last_error = s->last_heartbeat_error;
     send = s->heartbeat == nullptr;
   }
@@ -910,6 +919,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& co
   {
     absl::MutexLock lock(&s->mu);
     s->last_heartbeat_ok = absl::Now();
+    s->last_tick = s->last_heartbeat_ok;
     s->event_version = registered.job_state_version();
   }
   // Heartbeats from registration on: a process that dies while the job
