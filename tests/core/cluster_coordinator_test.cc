@@ -55,6 +55,29 @@ TEST_F(CoordinatorServerTest, WaitForJobBlocksUntilTheLastProcessRegisters) {
   EXPECT_EQ(topology.hosts_size(), 2);
 }
 
+TEST_F(CoordinatorServerTest, ConcurrentJoinersAllReceiveTheWholeTopology) {
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE(round);
+    if (server_ != nullptr) server_->Stop();
+    server_.reset();
+    stubs_.clear();
+    Start();
+    std::vector<v1::GlobalTopology> topologies(2);
+    std::vector<std::future<absl::Status>> joins;
+    for (int p = 0; p < 2; ++p) {
+      joins.push_back(std::async(std::launch::async, [&, p] {
+        absl::Status s = Register(p);
+        return s.ok() ? WaitForJob(p, &topologies[p]) : s;
+      }));
+    }
+    for (auto& j : joins) ASSERT_THAT(j.get(), IsOk());
+    EXPECT_EQ(topologies[0].devices_size(), 2);
+    EXPECT_EQ(topologies[1].devices_size(), 2);
+    EXPECT_NE(topologies[0].fingerprint(), 0u);
+    EXPECT_EQ(topologies[0].fingerprint(), topologies[1].fingerprint());
+  }
+}
+
 TEST_F(CoordinatorServerTest, WrongJobIdIsFailedPreconditionNamingBothIds) {
   Start();
   v1::RegisterRequest request = RegisterRequest(0);
