@@ -42,7 +42,8 @@ def run(worker, n, interval_ms, timeout_ms):
     for i in range(n):
         args = [worker, f"addr=127.0.0.1:{port}", f"bind=127.0.0.1:{port}", f"n={n}", f"id={i}",
                 f"hb={interval_ms},{timeout_ms}", "init_timeout=30000", "alarm=60", "--", "init",
-                "barrier:b:60000"]
+                # The victim waits elsewhere, so the barrier cannot pass.
+                "get:never-set:60000" if i == n - 1 else "barrier:b:60000"]
         p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
         events = []
         threading.Thread(target=follow, args=(p, events), daemon=True).start()
