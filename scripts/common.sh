@@ -4,6 +4,10 @@
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
+# Go lives in /usr/local/go on the machine image; a login shell may not have it
+# on PATH, and Meson finds `go` through PATH.
+case ":$PATH:" in *:/usr/local/go/bin:*) ;; *) export PATH="$PATH:/usr/local/go/bin" ;; esac
+
 # Logs of configure and build steps; inside the ignored build* pattern.
 readonly LOG_DIR=build-logs
 
