@@ -20,38 +20,6 @@ namespace {
 absl::Mutex g_mu;
 bool g_initialized ABSL_GUARDED_BY(g_mu) = false;
 
-// The explicit options alone: what initialize() uses while Detect is not
-// built yet (it answers UNIMPLEMENTED).
-ClusterConfig ConfigFromOptions(const ClusterOptions& options) {
-  ClusterConfig config;
-  config.coordinator_address = options.coordinator_address.value_or("");
-  config.num_processes = options.num_processes.value_or(1);
-  config.process_id = options.process_id.value_or(0);
-  config.local_device_ids = options.local_device_ids.value_or(std::vector<int64_t>{});
-  config.job_id = options.job_id.value_or("");
-  config.job_token = options.job_token.value_or("");
-  config.require_auth = options.require_auth.value_or(false);
-  config.tls = options.tls;
-  config.init_timeout = options.init_timeout.value_or(kDefaultInitTimeout);
-  config.heartbeat_interval = options.heartbeat_interval.value_or(kDefaultHeartbeatInterval);
-  config.heartbeat_timeout = options.heartbeat_timeout.value_or(kDefaultHeartbeatTimeout);
-  config.shutdown_timeout = options.shutdown_timeout.value_or(kDefaultShutdownTimeout);
-  config.rpc_timeout = options.rpc_timeout.value_or(kDefaultRpcTimeout);
-  config.recoverable = options.recoverable.value_or(false);
-  config.fail_job_on_duplicate_id = options.fail_job_on_duplicate_id.value_or(false);
-  config.partition_index = options.partition_index;
-  config.max_value_bytes = options.max_value_bytes.value_or(kDefaultMaxValueBytes);
-  config.max_store_bytes = options.max_store_bytes.value_or(kDefaultMaxStoreBytes);
-  if (options.bind_address.has_value()) {
-    config.bind_address = *options.bind_address;
-  } else if (!config.coordinator_address.empty()) {
-    const size_t colon = config.coordinator_address.rfind(':');
-    config.bind_address = absl::StrCat(
-        "[::]", colon == std::string::npos ? ":0" : config.coordinator_address.substr(colon));
-  }
-  return config;
-}
-
 // `address` with its port replaced by `port` when it asked for port 0 (or
 // named none): what clients dial once process 0 has bound.
 std::string WithBoundPort(const std::string& address, int port) {
@@ -95,12 +63,8 @@ absl::StatusOr<std::unique_ptr<Client>> InitializeReserved(const ClusterOptions&
 }  // namespace
 
 absl::StatusOr<ClusterConfig> ResolveConfig(const ClusterOptions& options) {
-  absl::StatusOr<Detection> detection = Detect(options, ProcessEnvironment());
-  if (detection.status().code() == absl::StatusCode::kUnimplemented) {
-    return ConfigFromOptions(options);
-  }
-  TESSERA_RETURN_IF_ERROR(detection.status());
-  return std::move(detection->config);
+  TESSERA_ASSIGN_OR_RETURN(Detection detection, Detect(options, ProcessEnvironment()));
+  return std::move(detection.config);
 }
 
 absl::StatusOr<std::unique_ptr<Client>> Initialize(const ClusterOptions& options) {
