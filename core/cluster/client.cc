@@ -52,6 +52,7 @@ class Scheduler {
       started_ = true;
       std::thread([this] { Loop(); }).detach();
     }
+    cv_.Signal();  // the new task may be due before the one being waited for
   }
 
  private:
@@ -60,9 +61,13 @@ class Scheduler {
       std::vector<std::function<void()>> due;
       {
         absl::MutexLock lock(&mu_);
-        while (queue_.empty()) cv_.Wait(&mu_);
-        const absl::Time first = queue_.begin()->first;
-        if (first > absl::Now()) {
+        for (;;) {
+          if (queue_.empty()) {
+            cv_.Wait(&mu_);
+            continue;
+          }
+          const absl::Time first = queue_.begin()->first;
+          if (first <= absl::Now()) break;
           cv_.WaitWithDeadline(&mu_, first);
         }
         const absl::Time now = absl::Now();

@@ -389,6 +389,15 @@ TEST_F(ClientJobTest, StoppedCoordinatorIsLostWithinTheHeartbeatTimeout) {
   }
 }
 
+TEST_F(ClientJobTest, HeartbeatsKeepTheJobAliveBeyondTheHeartbeatTimeout) {
+  server_config_.heartbeat_timeout = absl::Milliseconds(600);
+  StartServer();
+  ConnectAll();
+  absl::SleepFor(absl::Milliseconds(1500));  // 2.5 timeouts: only heartbeats keep both alive
+  EXPECT_THAT(client(0).KvSet("alive", "yes", false), IsOk());
+  EXPECT_THAT(client(1).sticky_error(), IsOk());
+}
+
 TEST_F(ClientJobTest, EventCallbackRunsOnALibraryThread) {
   StartServer();
   ConnectAll();
