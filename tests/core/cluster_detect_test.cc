@@ -52,6 +52,22 @@ const Environment kSlurm = {
     {"SLURM_PROCID", "3"},      {"SLURM_LOCALID", "1"},
 };
 
+// Options with a coordinator address (and optionally count and id).
+ClusterOptions WithAddress(std::string address, std::optional<int64_t> num = std::nullopt,
+                           std::optional<int64_t> id = std::nullopt) {
+  ClusterOptions options;
+  options.coordinator_address = std::move(address);
+  options.num_processes = num;
+  options.process_id = id;
+  return options;
+}
+
+ClusterOptions WithJobId(std::string job_id) {
+  ClusterOptions options;
+  options.job_id = std::move(job_id);
+  return options;
+}
+
 Environment With(Environment env, const Environment& more) {
   for (const auto& [name, value] : more) env[name] = value;
   return env;
@@ -295,9 +311,7 @@ TEST(Detect, HydraNeedsAnExplicitCoordinator) {
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("No coordinator address for 4 processes (from hydra); set TESSERA_COORDINATOR_ADDRESS "
                                  "or the coordinator_address option (hydra: MPICH/Hydra and PMI name no coordinator")));
-  ClusterOptions options;
-  options.coordinator_address = "head:9000";
-  const Detection d = DetectOk(env, options);
+  const Detection d = DetectOk(env, WithAddress("head:9000"));
   EXPECT_EQ(d.source, "hydra");
   EXPECT_EQ(d.config.coordinator_address, "head:9000");
   EXPECT_EQ(d.config.num_processes, 4);
@@ -500,9 +514,8 @@ TEST(Precedence, OptionsBeatTesseraBeatKerasBeatDtensorBeatLaunchers) {
 }
 
 TEST(Precedence, PerFieldMergeAcrossSources) {
-  ClusterOptions options;
-  options.coordinator_address = "head";  // no port: Slurm's derived port fills it
-  const Detection d = DetectOk(With(kSlurm, {{"TESSERA_PROCESS_ID", "5"}}), options);
+  // No port: Slurm's derived port fills it.
+  const Detection d = DetectOk(With(kSlurm, {{"TESSERA_PROCESS_ID", "5"}}), WithAddress("head"));
   EXPECT_EQ(d.config.coordinator_address, "head:61497");
   EXPECT_EQ(d.config.process_id, 5);
   EXPECT_EQ(d.config.num_processes, 16);
@@ -518,11 +531,7 @@ TEST(Precedence, TesseraPortOverridesADerivedPort) {
 }
 
 TEST(Precedence, ExplicitAddressPortBeatsTesseraPort) {
-  ClusterOptions options;
-  options.coordinator_address = "head:1234";
-  options.num_processes = 2;
-  options.process_id = 1;
-  const Detection d = DetectOk({{"TESSERA_COORDINATOR_PORT", "7777"}}, options);
+  const Detection d = DetectOk({{"TESSERA_COORDINATOR_PORT", "7777"}}, WithAddress("head:1234", 2, 1));
   EXPECT_EQ(d.config.coordinator_address, "head:1234");
 }
 
@@ -558,9 +567,7 @@ TEST(Detect, LocalRankDeviceIdsAreExplained) {
 }
 
 TEST(Precedence, JobIdFromOptionsThenTesseraThenLauncher) {
-  ClusterOptions options;
-  options.job_id = "mine";
-  EXPECT_EQ(DetectOk(With(kSlurm, {{"TESSERA_JOB_ID", "env"}}), options).config.job_id, "mine");
+  EXPECT_EQ(DetectOk(With(kSlurm, {{"TESSERA_JOB_ID", "env"}}), WithJobId("mine")).config.job_id, "mine");
   EXPECT_EQ(DetectOk(With(kSlurm, {{"TESSERA_JOB_ID", "env"}})).config.job_id, "env");
   EXPECT_EQ(DetectOk(kSlurm).config.job_id, "12345");
 }
@@ -628,13 +635,9 @@ TEST(TesseraEnvironment, PortlessCoordinatorForOneProcessIsDropped) {
 }
 
 TEST(TesseraEnvironment, PortZeroOnlyForProcessZero) {
-  ClusterOptions options;
-  options.coordinator_address = "127.0.0.1:0";
-  options.num_processes = 2;
-  options.process_id = 0;
-  EXPECT_EQ(DetectOk({}, options).config.coordinator_address, "127.0.0.1:0");
-  options.process_id = 1;
-  EXPECT_THAT(Detect(options, {}), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has port 0")));
+  EXPECT_EQ(DetectOk({}, WithAddress("127.0.0.1:0", 2, 0)).config.coordinator_address, "127.0.0.1:0");
+  EXPECT_THAT(Detect(WithAddress("127.0.0.1:0", 2, 1), {}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has port 0")));
 }
 
 TEST(TesseraEnvironment, LoopbackCoordinatorForSeveralProcessesIsNoted) {
