@@ -116,7 +116,8 @@ std::string DevicesReport(const std::vector<std::string>& args) {
   LocalDevices devices(tessera_local_devices_discover(&error));
   if (!devices) throw InputError(TakeMessage(error));
   const std::string provider = tessera_local_devices_provider(devices.get());
-  std::string out = std::to_string(tessera_local_devices_size(devices.get())) + " local devices\n";
+  const size_t count = tessera_local_devices_size(devices.get());
+  std::string out = std::to_string(count) + (count == 1 ? " local device\n" : " local devices\n");
   out += FormatTable(DeviceRows(devices.get()));
   out += ProviderLine(provider);
   out += NvmlLine(provider, tessera_local_devices_nvml_unavailable_reason(devices.get()));

@@ -245,7 +245,7 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
   ASSERT_EQ(1, value);
   ASSERT_OK(err);
   tessera_local_devices_destroy(found);
-  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
 }
 
 static void explicit_gpus_become_the_default_device_type(void) {
@@ -256,7 +256,7 @@ static void explicit_gpus_become_the_default_device_type(void) {
   ASSERT_TRUE(tessera_device_count(NULL, &count, &err));
   ASSERT_OK(err);
   ASSERT_EQ(8, count);
-  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
 }
 
 static void malformed_device_list_is_invalid_argument_naming_the_entry(void) {
@@ -265,7 +265,7 @@ static void malformed_device_list_is_invalid_argument_naming_the_entry(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Environment variable TESSERA_DEVICES entry 1 'gpu*0': count '0' is not a device "
                "count; expected '*' and an integer from 1 to 1048576");
-  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
 }
 
 static void local_device_accessors_check_their_arguments(void) {
@@ -290,7 +290,7 @@ static void local_device_accessors_check_their_arguments(void) {
   ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(NULL));
   tessera_local_devices_destroy(NULL);
   tessera_local_devices_destroy(found);
-  ASSERT_EQ(0, unsetenv("TESSERA_DEVICES"));
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
 }
 
 int main(int argc, char** argv) {

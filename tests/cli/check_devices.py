@@ -76,6 +76,12 @@ def empty_explicit_list_leaves_the_cpu_devices(tessera):
 
 
 @case
+def one_device_is_counted_in_the_singular(tessera):
+    done = run(tessera, env={"TESSERA_DEVICES": ""})
+    expect(done.stdout.splitlines()[0], "1 local device", "first line")
+
+
+@case
 def without_an_explicit_list_nvml_is_consulted(tessera):
     # On a machine without NVIDIA's driver the reason is printed; with GPUs
     # they are listed. Either way the provider and NVML lines agree.

@@ -3,8 +3,7 @@
 // Each row names its vector.
 //
 // Deferred: S41 (TPU v4 torus axis assignment needs chip coordinates, which
-// Device does not carry), D87 (DTENSOR_JOBS is DTensor's cluster variable;
-// Tessera's cluster comes from initialize()).
+// Device does not carry). D87 (DTENSOR_JOBS) is initialize_env_test.cc's.
 #include <algorithm>
 #include <optional>
 #include <string>

@@ -7,7 +7,8 @@
  * missing NVML means no GPUs), then the CPU: one device, or N when
  * TESSERA_CPU_DEVICE_COUNT=N (1..1048576). TESSERA_DEVICES holds
  * comma-separated entries <platform>[*<count>][:<kind>[:<physical_id>
- * [:<memory_bytes>]]], e.g. "gpu*8" or "gpu:NVIDIA H100 80GB HBM3:GPU-1:85520809984";
+ * [:<memory_bytes>]]], e.g. "gpu*8" or
+ * "gpu:NVIDIA H100 80GB HBM3:GPU-1:85520809984";
  * its cpu entries, if any, replace the CPU provider's devices.
  */
 #ifndef TESSERA_DEVICE_H_
@@ -125,7 +126,8 @@ TESSERA_API tessera_local_devices* tessera_local_devices_discover(tessera_error*
 TESSERA_API void tessera_local_devices_destroy(tessera_local_devices* devices) TESSERA_NOEXCEPT;
 
 /** Number of devices (accelerators first, then CPUs); 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_local_devices_size(const tessera_local_devices* devices) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_local_devices_size(const tessera_local_devices* devices)
+    TESSERA_NOEXCEPT;
 
 /**
  * The provider that decided the accelerators: "explicit" (TESSERA_DEVICES),
@@ -154,12 +156,20 @@ TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* dev
                                                 tessera_platform* out,
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Ordinal of device `index` among this process's devices of its platform; errors as tessera_local_devices_platform. @since 0.1 */
+/**
+ * Ordinal of device `index` among this process's devices of its platform;
+ * errors as tessera_local_devices_platform.
+ * @since 0.1
+ */
 TESSERA_API bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
                                                int64_t* out,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Total memory of device `index` in bytes, 0 when unknown; errors as tessera_local_devices_platform. @since 0.1 */
+/**
+ * Total memory of device `index` in bytes, 0 when unknown; errors as
+ * tessera_local_devices_platform.
+ * @since 0.1
+ */
 TESSERA_API bool tessera_local_devices_memory_bytes(const tessera_local_devices* devices,
                                                     size_t index, int64_t* out,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -173,15 +183,23 @@ TESSERA_API const char* tessera_local_devices_kind(const tessera_local_devices* 
                                                    size_t index,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Physical id of device `index` (GPU UUID "GPU-..."), "" when unknown; as tessera_local_devices_kind. @since 0.1 */
+/**
+ * Physical id of device `index` (GPU UUID "GPU-..."), "" when unknown; as
+ * tessera_local_devices_kind.
+ * @since 0.1
+ */
 TESSERA_API const char* tessera_local_devices_physical_id(const tessera_local_devices* devices,
-                                                          size_t index,
-                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                          size_t index, tessera_error** out_error)
+    TESSERA_NOEXCEPT;
 
-/** PCI bus id of device `index` ("00000000:17:00.0"), "" when unknown; as tessera_local_devices_kind. @since 0.1 */
+/**
+ * PCI bus id of device `index` ("00000000:17:00.0"), "" when unknown; as
+ * tessera_local_devices_kind.
+ * @since 0.1
+ */
 TESSERA_API const char* tessera_local_devices_pci_bus_id(const tessera_local_devices* devices,
-                                                         size_t index,
-                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                         size_t index, tessera_error** out_error)
+    TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 
