@@ -340,6 +340,10 @@ TEST(ClusterMembership, RestartDuringRegistrationIsAccepted) {
   p1->Signal(SIGKILL);
   p1->WaitExit(2000);
   auto p1_again = job.Start(1, {"init", "barrier:b:15000"});
+  // p2 last: were it registered before the restart, the job would already
+  // run and the restart would be the RUNNING case (next test).
+  ASSERT_TRUE(p1_again->WaitBegin(0, kJoinMs));
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
   auto p2 = job.Start(2, {"init", "barrier:b:15000"});
   for (Worker* w : {p0.get(), p1_again.get(), p2.get()}) {
     auto init = w->WaitResult(0, kJoinMs);
