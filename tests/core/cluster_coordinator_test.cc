@@ -56,8 +56,9 @@ TEST_F(CoordinatorServerTest, WaitForJobBlocksUntilTheLastProcessRegisters) {
 }
 
 TEST_F(CoordinatorServerTest, ConcurrentJoinersAllReceiveTheWholeTopology) {
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < 40; ++round) {
     SCOPED_TRACE(round);
+    shared_connection_ = round % 2 == 1;  // also two calls on one connection
     if (server_ != nullptr) server_->Stop();
     server_.reset();
     stubs_.clear();

@@ -52,7 +52,8 @@ class CoordinatorServerTest : public ::testing::Test {
     while (static_cast<int>(stubs_.size()) <= process) stubs_.push_back(nullptr);
     if (stubs_[process] == nullptr) {
       grpc::ChannelArguments args;
-      args.SetInt("grpc.use_local_subchannel_pool", 1);  // one connection per process
+      // One connection per process unless the test shares one between them.
+      if (!shared_connection_) args.SetInt("grpc.use_local_subchannel_pool", 1);
       stubs_[process] = v1::Coordinator::NewStub(
           grpc::CreateCustomChannel(Target(), grpc::InsecureChannelCredentials(), args));
     }
@@ -183,6 +184,7 @@ class CoordinatorServerTest : public ::testing::Test {
     return FromGrpcStatus(reader->Finish());
   }
 
+  bool shared_connection_ = false;
   ClusterConfig config_;
   std::unique_ptr<CoordinatorServer> server_;
   std::vector<std::unique_ptr<Stub>> stubs_;
