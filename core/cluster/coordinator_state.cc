@@ -1,6 +1,9 @@
 #include "core/cluster/coordinator_state.h"
 
+#include <signal.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <utility>
 
@@ -8,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/cluster/error_detail.h"
+#include "core/cluster/local_host.h"
 #include "core/cluster/topology.h"
 #include "core/log.h"
 
@@ -90,6 +94,12 @@ absl::StatusOr<std::vector<int32_t>> ProcessSet(const google::protobuf::Repeated
 const Clock& SteadyClock() {
   static const SteadyClockImpl* clock = new SteadyClockImpl;
   return *clock;
+}
+
+bool HolderExitedOnThisHost(const v1::HostInfo& host) {
+  static const std::string* const local_boot_id = new std::string(LocalHostInfo().boot_id());
+  if (local_boot_id->empty() || host.boot_id() != *local_boot_id || host.pid() <= 0) return false;
+  return kill(static_cast<pid_t>(host.pid()), 0) != 0 && errno == ESRCH;
 }
 
 CoordinatorOptions CoordinatorOptions::FromConfig(const ClusterConfig& config) {
@@ -370,9 +380,15 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
   }
   const bool holder_live =
       IsLive(task.state) && now - task.last_heartbeat <= options_.heartbeat_timeout;
+  // A live-looking holder on the newcomer's host may be a restart whose old
+  // process has just died (heartbeats lag): only proof that it exited makes it
+  // one; a second live process with the id is a duplicate.
   const bool same_host = task.host.hostname() == request.host().hostname() &&
                          task.host.boot_id() == request.host().boot_id();
-  if (holder_live && !same_host) {
+  const bool holder_exited =
+      same_host && (options_.holder_exited ? options_.holder_exited(task.host)
+                                           : HolderExitedOnThisHost(task.host));
+  if (holder_live && !holder_exited) {
     const int64_t ago = absl::ToInt64Seconds(now - task.last_heartbeat);
     if (job_state_ == v1::JOB_STATE_RUNNING) {
       return absl::FailedPreconditionError(absl::StrCat(

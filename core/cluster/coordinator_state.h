@@ -59,9 +59,18 @@ struct CoordinatorOptions {
   int64_t max_pending_calls = 1 << 20;  // parked blocking calls, all kinds together
   absl::Duration straggler_log_period = absl::Seconds(30);
   uint64_t incarnation = 0;  // 0: random
+  // Whether the process described by `host` is known to have exited. A
+  // second registration for a live-looking id is a restart only when the
+  // holder is gone; otherwise it is a duplicate (coordinator.md §6.6). Empty:
+  // HolderExitedOnThisHost (a pid check, possible only on the coordinator's
+  // own host; elsewhere "not known").
+  std::function<bool(const v1::HostInfo& host)> holder_exited;
 
   static CoordinatorOptions FromConfig(const ClusterConfig& config);
 };
+
+// True when `host` is this machine (same boot id) and its pid no longer exists.
+bool HolderExitedOnThisHost(const v1::HostInfo& host);
 
 // Runs once with the call's final status (the response was filled before).
 using Completion = std::function<void(absl::Status)>;

@@ -1,6 +1,7 @@
 // CoordinatorState under a fake clock: the job state machine of
 // coordinator.md §6.2-§6.6 without any transport, so every deadline is exact.
 #include "core/cluster/coordinator_state.h"
+#include "core/cluster/local_host.h"
 
 #include <atomic>
 #include <memory>
@@ -259,7 +260,32 @@ TEST_F(CoordinatorStateTest, DuplicateIdFailsTheJobWhenConfigured) {
   EXPECT_EQ(state().job_state(), v1::JOB_STATE_FAILED);
 }
 
+// The holder's process has exited: how a restart on the same host looks.
+bool Exited(const v1::HostInfo&) { return true; }
+
+TEST_F(CoordinatorStateTest, SecondLiveProcessOnTheSameHostIsADuplicateNotARestart) {
+  options_.holder_exited = [](const v1::HostInfo&) { return false; };
+  ASSERT_THAT(Register(1, 111), IsOk());
+  v1::RegisterRequest second = Request(1, 222);
+  second.mutable_host()->set_pid(555);
+  absl::Status status = Register(second);
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kAlreadyExists,
+                               HasSubstr("process id 1 is held by host-1 pid 101")));
+  EXPECT_EQ(Detail(status).reason(), v1::CoordinatorErrorDetail::REASON_DUPLICATE_PROCESS);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_REGISTERING);
+}
+
+TEST_F(CoordinatorStateTest, HolderExitedOnThisHostIsFalseForAnotherBootAndForALivePid) {
+  v1::HostInfo other_boot;
+  other_boot.set_boot_id("not-this-boot");
+  other_boot.set_pid(999999);
+  EXPECT_FALSE(HolderExitedOnThisHost(other_boot));
+  v1::HostInfo self = LocalHostInfo();
+  EXPECT_FALSE(HolderExitedOnThisHost(self));
+}
+
 TEST_F(CoordinatorStateTest, RestartDuringRegistrationSupersedesTheOlderIncarnation) {
+  options_.holder_exited = Exited;
   ASSERT_THAT(Register(1, 111), IsOk());
   v1::GlobalTopology topology;
   auto old_wait = WaitForJob(1, &topology, 0, 111);
@@ -278,6 +304,7 @@ TEST_F(CoordinatorStateTest, RestartDuringRegistrationSupersedesTheOlderIncarnat
 }
 
 TEST_F(CoordinatorStateTest, RestartWhileRunningFailsAFateSharingJob) {
+  options_.holder_exited = Exited;
   RegisterAll();
   v1::RegisterRequest restarted = Request(1, 0x7d0);
   restarted.mutable_host()->set_pid(201);
@@ -292,6 +319,7 @@ TEST_F(CoordinatorStateTest, RestartWhileRunningFailsAFateSharingJob) {
 
 TEST_F(CoordinatorStateTest, RestartWhileRunningRejoinsARecoverableJobAtTheNextGeneration) {
   options_.recoverable = true;
+  options_.holder_exited = Exited;
   RegisterAll();
   ASSERT_THAT(Register(Request(1, 0x7d0)), IsOk());
   v1::GlobalTopology topology;
