@@ -880,7 +880,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& co
   if (options.devices.has_value()) {
     devices = *options.devices;
   } else {
-    TESSERA_ASSIGN_OR_RETURN(devices, LocalDevices(config.local_device_ids));
+    TESSERA_ASSIGN_OR_RETURN(devices, LocalDevices(config.local_device_ids, config.local_device_ids_from_launcher));
   }
   std::unique_ptr<Client> client(new Client(s));
 

@@ -64,6 +64,9 @@ struct ClusterConfig {
   int64_t num_processes = 1;
   int64_t process_id = 0;
   std::vector<int64_t> local_device_ids;  // empty: all local devices
+  // The ids came from a launcher's local rank, not from the user: as in JAX
+  // they pick accelerators only, and a CPU-only host keeps all its devices.
+  bool local_device_ids_from_launcher = false;
   std::string job_id;
   std::string job_token;  // "" = no authentication
   bool require_auth = false;

@@ -643,6 +643,8 @@ absl::StatusOr<Detection> Detect(const ClusterOptions& options, const Environmen
   if (r.local_device_ids.value) {
     TESSERA_RETURN_IF_ERROR(CheckLocalDeviceIds(*r.local_device_ids.value, r.local_device_ids.source));
     config.local_device_ids = *r.local_device_ids.value;
+    config.local_device_ids_from_launcher =
+        r.local_device_ids.source != kOptions && r.local_device_ids.source != kTessera;
   }
   config.job_id = r.job_id.value.value_or("");
   TESSERA_RETURN_IF_ERROR(ResolveAuth(options, env, config, lines));

@@ -40,7 +40,8 @@ v1::HostInfo LocalHostInfo() {
   return host;
 }
 
-absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids) {
+absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids,
+                                                          bool accelerators_only) {
   TESSERA_ASSIGN_OR_RETURN(std::vector<LocalDeviceInfo> found, DiscoverLocalDevices());
   // The platform ListDevices("") reports: accelerators if any, else CPUs.
   std::vector<LocalDeviceInfo> discovered;
@@ -48,7 +49,9 @@ absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64
     if (info.platform != Platform::kCpu) discovered.push_back(info);
   }
   if (discovered.empty()) discovered = std::move(found);
-  std::vector<int64_t> chosen(local_device_ids.begin(), local_device_ids.end());
+  const bool cpu_only = !discovered.empty() && discovered.front().platform == Platform::kCpu;
+  std::vector<int64_t> chosen;
+  if (!(accelerators_only && cpu_only)) chosen.assign(local_device_ids.begin(), local_device_ids.end());
   if (chosen.empty()) {
     for (size_t i = 0; i < discovered.size(); ++i) chosen.push_back(static_cast<int64_t>(i));
   }

@@ -19,7 +19,10 @@ v1::HostInfo LocalHostInfo();
 // The local devices this process registers, from local discovery. With
 // `local_device_ids` (indices into discovery) only those, renumbered 0..k-1
 // in the given order; INVALID_ARGUMENT for an index out of range or repeated.
-absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids);
+// `accelerators_only`: the ids came from a launcher's local rank (JAX applies
+// those to GPUs only), so a host with only CPUs ignores them and keeps all.
+absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids,
+                                                          bool accelerators_only = false);
 
 }  // namespace tessera::cluster
 

@@ -45,7 +45,7 @@ absl::StatusOr<std::unique_ptr<Client>> InitializeReserved(const ClusterOptions&
   // Registration reports the local devices: read before the job's list is
   // installed.
   client_options.devices.emplace();
-  TESSERA_ASSIGN_OR_RETURN(*client_options.devices, LocalDevices(config.local_device_ids));
+  TESSERA_ASSIGN_OR_RETURN(*client_options.devices, LocalDevices(config.local_device_ids, config.local_device_ids_from_launcher));
   if (config.process_id == 0 && config.num_processes > 1) {
     TESSERA_ASSIGN_OR_RETURN(client_options.server, CoordinatorServer::Start(config));
     config.coordinator_address =

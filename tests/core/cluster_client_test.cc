@@ -532,6 +532,36 @@ TEST_F(ClientJobTest, ManyClientsOnOneThreadAddNoThreadPerClient) {
   EXPECT_LT(ThreadCount() - threads_before, 16);
 }
 
+// ---- local devices -------------------------------------------------------------
+
+TEST(LocalDevicesTest, LauncherLocalRankIdsAreIgnoredOnACpuOnlyHost) {
+  ::tessera::testing::ScopedEnv devices("TESSERA_DEVICES", std::nullopt);
+  ::tessera::testing::ScopedEnv cpus("TESSERA_CPU_DEVICE_COUNT", "2");
+  const std::vector<int64_t> rank3 = {3};
+  const auto all = ::tessera::testing::Unwrap(LocalDevices(rank3, /*accelerators_only=*/true));
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].local_ordinal(), 1);
+  EXPECT_EQ(all[1].platform(), "cpu");
+}
+
+TEST(LocalDevicesTest, UserGivenIdsOutOfRangeOnACpuOnlyHostAreInvalid) {
+  ::tessera::testing::ScopedEnv devices("TESSERA_DEVICES", std::nullopt);
+  ::tessera::testing::ScopedEnv cpus("TESSERA_CPU_DEVICE_COUNT", "2");
+  const std::vector<int64_t> rank3 = {3};
+  EXPECT_THAT(LocalDevices(rank3, /*accelerators_only=*/false),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "local_device_ids[0] is 3; expected 0 <= id < 2 (the number of local devices found)"));
+}
+
+TEST(LocalDevicesTest, LauncherIdsPickAcceleratorsWhenTheHostHasThem) {
+  ::tessera::testing::ScopedEnv devices("TESSERA_DEVICES", "gpu*4:Test GPU");
+  const std::vector<int64_t> rank2 = {2};
+  const auto picked = ::tessera::testing::Unwrap(LocalDevices(rank2, /*accelerators_only=*/true));
+  ASSERT_EQ(picked.size(), 1u);
+  EXPECT_EQ(picked[0].platform(), "gpu");
+  EXPECT_EQ(picked[0].local_ordinal(), 0);
+}
+
 // ---- initialize() ------------------------------------------------------------
 
 TEST(InitializeTest, SingleProcessConnectsNowhereAndRestoresOnDestroy) {
