@@ -112,6 +112,7 @@
 %include "tessera/shard.h"
 %include "tessera/reshard.h"
 %include "tessera/dtensor.h"
+%include "tessera/mesh_construction.h"
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %include "tessera/client.h"
 #endif
@@ -125,6 +126,7 @@ const char* tessera_version_string(void);
 %{
 typedef tessera_device Device;
 typedef tessera_device_list DeviceList;
+typedef tessera_local_devices LocalDevices;
 typedef tessera_mesh Mesh;
 typedef tessera_layout Layout;
 typedef tessera_layout_map LayoutMap;
@@ -199,6 +201,17 @@ static void tessera_swig_interleave(const int64_t* starts, const int64_t* stops,
   }
 }
 
+/* Two arrays that must be as long as each other: the count to pass, or 0
+ * with *mismatch set. */
+static size_t tessera_swig_same_count(size_t a, size_t b, int* mismatch) {
+  *mismatch = a != b;
+  return a != b ? (a > b ? a : b) : a;
+}
+
+/* Non-NULL and never read: stands in for a string array whose partner array
+ * is passed as NULL so that the C function rejects the call before reading. */
+static const char* const tessera_swig_no_strings[1] = {NULL};
+
 /* size_t indices as int64 (the languages have no unsigned 64-bit array). */
 static tessera_swig_int64s tessera_swig_int64s_from_sizes(const size_t* values, size_t n) {
   tessera_swig_int64s a = tessera_swig_int64s_new(n);
@@ -237,13 +250,18 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
   (const int64_t* group_sizes, size_t num_groups),
   (const int64_t* ids, size_t count),
   (const int64_t* participants, size_t count),
-  (const int64_t* candidates, size_t count)
+  (const int64_t* candidates, size_t count),
+  (const int64_t* mesh_shape, size_t num_mesh_dims),
+  (const int64_t* dcn_mesh_shape, size_t num_dcn_dims),
+  (const int64_t* dim_sizes, size_t num_dim_sizes)
 };
 %apply (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) {
   (const char* const* axis_names, size_t num_axis_names),
   (const char* const* axes, size_t num_axes),
   (const char* const* devices, size_t num_devices),
-  (const char* const* env, size_t count)
+  (const char* const* env, size_t count),
+  (const char* const* dim_names, size_t num_dim_names),
+  (const char* const* local_devices, size_t num_local_devices)
 };
 %apply (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) {
   (const void* bytes, size_t size),
@@ -262,6 +280,13 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
 %newobject Mesh::from_jax_text;
 %newobject Mesh::from_proto;
 %newobject Mesh::from_json;
+%newobject Mesh::make;
+%newobject Mesh::make_hybrid;
+%newobject Mesh::submesh;
+%newobject Mesh::flatten;
+%newobject DTensorMesh::create;
+%newobject DTensorMesh::create_distributed;
+%newobject DTensorMesh::create_distributed_legacy;
 %newobject Layout::grouped;
 %newobject Layout::replicated;
 %newobject Layout::with_mesh;
@@ -296,6 +321,7 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
 
 typedef struct {} Device;
 typedef struct {} DeviceList;
+typedef struct {} LocalDevices;
 typedef struct {} Mesh;
 typedef struct {} Layout;
 typedef struct {} LayoutMap;
@@ -333,6 +359,41 @@ typedef struct {} DTensorMesh;
     int64_t n = 0;
     tessera_device_count(type, &n, out_error);
     return n;
+  }
+}
+
+/* The accelerators and CPUs of this host as discovery found them. */
+%extend LocalDevices {
+  LocalDevices(tessera_error** out_error) { return tessera_local_devices_discover(out_error); }
+  ~LocalDevices() { tessera_local_devices_destroy($self); }
+  size_t size() { return tessera_local_devices_size($self); }
+  const char* provider() { return tessera_local_devices_provider($self); }
+  const char* nvml_unavailable_reason() {
+    return tessera_local_devices_nvml_unavailable_reason($self);
+  }
+  tessera_platform platform(size_t index, tessera_error** out_error) {
+    tessera_platform p = TESSERA_PLATFORM_CPU;
+    tessera_local_devices_platform($self, index, &p, out_error);
+    return p;
+  }
+  int64_t ordinal(size_t index, tessera_error** out_error) {
+    int64_t v = 0;
+    tessera_local_devices_ordinal($self, index, &v, out_error);
+    return v;
+  }
+  int64_t memory_bytes(size_t index, tessera_error** out_error) {
+    int64_t v = 0;
+    tessera_local_devices_memory_bytes($self, index, &v, out_error);
+    return v;
+  }
+  const char* kind(size_t index, tessera_error** out_error) {
+    return tessera_local_devices_kind($self, index, out_error);
+  }
+  const char* physical_id(size_t index, tessera_error** out_error) {
+    return tessera_local_devices_physical_id($self, index, out_error);
+  }
+  const char* pci_bus_id(size_t index, tessera_error** out_error) {
+    return tessera_local_devices_pci_bus_id($self, index, out_error);
   }
 }
 
@@ -420,6 +481,63 @@ typedef struct {} DTensorMesh;
   }
   static Mesh* from_json(const char* text, tessera_error** out_error) {
     return tessera_mesh_from_json(text, out_error);
+  }
+  /* JAX's make_mesh; devices NULL: every device of the default type. */
+  static Mesh* make(const int64_t* shape, size_t num_dims, const char* const* axis_names,
+                    size_t num_axis_names, const char* const* devices, size_t num_devices,
+                    const char* device_kind, tessera_error** out_error) {
+    return tessera_mesh_make(shape, num_dims, axis_names, num_axis_names, devices, num_devices,
+                             device_kind, out_error);
+  }
+  /* JAX's create_hybrid_device_mesh; both shapes as long as each other. */
+  static Mesh* make_hybrid(const int64_t* mesh_shape, size_t num_mesh_dims,
+                           const int64_t* dcn_mesh_shape, size_t num_dcn_dims,
+                           const char* const* axis_names, size_t num_axis_names,
+                           const char* const* devices, size_t num_devices,
+                           bool sort_granules_by_key, const char* device_kind,
+                           tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_mesh_dims, num_dcn_dims, &mismatch);
+    /* Different lengths: the C function rejects the NULL array (no read past an end). */
+    return tessera_mesh_make_hybrid(mismatch ? NULL : mesh_shape, mismatch ? NULL : dcn_mesh_shape,
+                                    n, axis_names, num_axis_names, devices, num_devices,
+                                    sort_granules_by_key, device_kind, out_error);
+  }
+  /* PyTorch's mesh[names] as device_id sees it. */
+  Mesh* submesh(const char* const* axis_names, size_t num_axis_names, int64_t device_id,
+                tessera_error** out_error) {
+    return tessera_mesh_submesh($self, axis_names, num_axis_names, device_id, out_error);
+  }
+  /* PyTorch's _flatten; name NULL or "": the axis names joined with "_". */
+  Mesh* flatten(const char* name, tessera_error** out_error) {
+    return tessera_mesh_flatten($self, name, out_error);
+  }
+  /* PyTorch's get_coordinate: rank entries, or none when the mesh lacks the device. */
+  tessera_swig_int64s coordinate_of(int64_t device_id, tessera_error** out_error) {
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_rank($self));
+    bool found = false;
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_mesh_coordinate_of($self, device_id, a.data, a.size, &found, out_error) ||
+        !found) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
+  }
+  /* PyTorch's get_local_rank(axis_name) for device_id. */
+  int64_t local_rank(const char* axis_name, int64_t device_id, tessera_error** out_error) {
+    int64_t v = 0;
+    tessera_mesh_local_rank($self, axis_name, device_id, &v, out_error);
+    return v;
+  }
+  /* PyTorch's process groups along axis_name: size() ids, axis_size(axis_name) per group. */
+  tessera_swig_int64s axis_groups(const char* axis_name, tessera_error** out_error) {
+    int64_t n = tessera_mesh_size($self);
+    tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
+    if (tessera_swig_int64s_oom(a)) return a;
+    if (!tessera_mesh_axis_groups($self, axis_name, a.data, a.size, out_error)) {
+      return tessera_swig_int64s_failed(a);
+    }
+    return a;
   }
 }
 
@@ -897,6 +1015,51 @@ typedef struct {} DTensorMesh;
 
 %extend DTensorMesh {
   ~DTensorMesh() { tessera_dtensor_mesh_destroy($self); }
+  /* DTensor's create_mesh. Names and sizes as long as each other; both empty
+   * (or NULL): DTensor's default [("x", n)]. */
+  static DTensorMesh* create(const char* const* dim_names, size_t num_dim_names,
+                             const int64_t* dim_sizes, size_t num_dim_sizes, const char* name,
+                             const char* const* devices, size_t num_devices,
+                             const char* device_type, bool use_xla_spmd,
+                             tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
+    if (n == 0) {
+      return tessera_dtensor_mesh_create(NULL, NULL, 0, name, devices, num_devices, device_type,
+                                         use_xla_spmd, out_error);
+    }
+    /* Different lengths: sizes NULL is rejected before the names are read. */
+    return tessera_dtensor_mesh_create(mismatch ? tessera_swig_no_strings : dim_names,
+                                       mismatch ? NULL : dim_sizes, n, name, devices, num_devices,
+                                       device_type, use_xla_spmd, out_error);
+  }
+  /* DTensor's create_distributed_mesh over the runtime's clients. */
+  static DTensorMesh* create_distributed(const char* const* dim_names, size_t num_dim_names,
+                                         const int64_t* dim_sizes, size_t num_dim_sizes,
+                                         const char* name, const char* const* local_devices,
+                                         size_t num_local_devices, const char* device_type,
+                                         bool use_xla_spmd, tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
+    return tessera_dtensor_mesh_create_distributed(
+        mismatch ? tessera_swig_no_strings : dim_names, mismatch ? NULL : dim_sizes, n, name,
+        local_devices, num_local_devices, device_type, use_xla_spmd, out_error);
+  }
+  /* The legacy create_distributed_mesh; a negative count or id means "not
+   * given" (the runtime's value). */
+  static DTensorMesh* create_distributed_legacy(const char* const* dim_names,
+                                                size_t num_dim_names, const int64_t* dim_sizes,
+                                                size_t num_dim_sizes, const char* name,
+                                                int64_t num_global_devices, int64_t num_clients,
+                                                int64_t client_id, const char* device_type,
+                                                tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
+    return tessera_dtensor_mesh_create_distributed_legacy(
+        mismatch ? tessera_swig_no_strings : dim_names, mismatch ? NULL : dim_sizes, n, name,
+        num_global_devices < 0 ? NULL : &num_global_devices, num_clients < 0 ? NULL : &num_clients,
+        client_id < 0 ? NULL : &client_id, device_type, out_error);
+  }
   static DTensorMesh* parse(const char* text, tessera_error** out_error) {
     return tessera_dtensor_mesh_parse(text, out_error);
   }
