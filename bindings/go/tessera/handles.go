@@ -76,6 +76,36 @@ func (h *DeviceList) raw() swig.DeviceList {
 	return h.p
 }
 
+func wrapLocalDevices(p swig.LocalDevices) *LocalDevices {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &LocalDevices{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*LocalDevices).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *LocalDevices) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteLocalDevices(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *LocalDevices) raw() swig.LocalDevices {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrLocalDevices(0)
+	}
+	return h.p
+}
+
 func wrapMesh(p swig.Mesh) *Mesh {
 	if p == nil || p.Swigcptr() == 0 {
 		return nil

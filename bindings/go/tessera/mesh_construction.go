@@ -1,0 +1,192 @@
+package tessera
+
+// Mesh construction the way each framework builds its meshes
+// (tessera/mesh_construction.h): JAX's make_mesh and
+// create_hybrid_device_mesh, PyTorch's mesh[names], _flatten,
+// get_coordinate, get_local_rank and process groups, TF DTensor's
+// create_mesh and create_distributed_mesh.
+
+import (
+	"runtime"
+
+	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
+)
+
+// MakeMesh is JAX's make_mesh: the first prod(shape) devices ("gpu:3"; nil:
+// every device of the default type) in create_device_mesh's order.
+// deviceKind is JAX's device_kind ("" for none; "TPU v2"/"TPU v3" pick the
+// tray ring).
+func MakeMesh(shape []int64, axisNames []string, devices []string, deviceKind string) (*Mesh, error) {
+	if err := checkStrings("axis_names", axisNames...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("devices", devices...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("device_kind", deviceKind); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapMesh(swig.MeshMake(shape, axisNames, devices, deviceKind, e[:]))
+	return m, e.take()
+}
+
+// MakeHybridMesh is JAX's create_hybrid_device_mesh with process_is_granule:
+// one meshShape mesh per process, the processes in the grid dcnMeshShape
+// (as long as meshShape). sortGranulesByKey orders processes by index.
+func MakeHybridMesh(meshShape, dcnMeshShape []int64, axisNames []string, devices []string,
+	sortGranulesByKey bool, deviceKind string) (*Mesh, error) {
+	if len(meshShape) != len(dcnMeshShape) {
+		return nil, invalidArgument("Argument 'dcn_mesh_shape' must have as many entries as 'mesh_shape' (%d), got %d",
+			len(meshShape), len(dcnMeshShape))
+	}
+	if err := checkStrings("axis_names", axisNames...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("devices", devices...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("device_kind", deviceKind); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapMesh(swig.MeshMakeHybrid(meshShape, dcnMeshShape, axisNames, devices, sortGranulesByKey,
+		deviceKind, e[:]))
+	return m, e.take()
+}
+
+// Submesh is PyTorch's mesh[axisNames...] as device deviceID sees it: the
+// mesh over those axes (in the mesh's order) that holds the device.
+func (m *Mesh) Submesh(axisNames []string, deviceID int64) (*Mesh, error) {
+	if err := checkStrings("axis_names", axisNames...); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	s := wrapMesh(m.raw().Submesh(axisNames, deviceID, e[:]))
+	runtime.KeepAlive(m)
+	return s, e.take()
+}
+
+// Flatten is PyTorch's _flatten: a 1-D mesh over the devices in row-major
+// order; name "" joins the axis names with "_".
+func (m *Mesh) Flatten(name string) (*Mesh, error) {
+	if err := checkStrings("name", name); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	f := wrapMesh(m.raw().Flatten(name, e[:]))
+	runtime.KeepAlive(m)
+	return f, e.take()
+}
+
+// CoordinateOf is PyTorch's get_coordinate: the device's coordinates, and
+// false (PyTorch's None) when the mesh lacks the device.
+func (m *Mesh) CoordinateOf(deviceID int64) ([]int64, bool, error) {
+	var e errSlot
+	v := m.raw().CoordinateOf(deviceID, e[:])
+	runtime.KeepAlive(m)
+	if err := e.take(); err != nil {
+		return nil, false, err
+	}
+	if len(v) == 0 {
+		return nil, false, nil
+	}
+	return v, true, nil
+}
+
+// LocalRank is PyTorch's get_local_rank(axisName) for device deviceID.
+func (m *Mesh) LocalRank(axisName string, deviceID int64) (int64, error) {
+	if err := checkStrings("axis_name", axisName); err != nil {
+		return 0, err
+	}
+	var e errSlot
+	v := m.raw().LocalRank(axisName, deviceID, e[:])
+	runtime.KeepAlive(m)
+	return v, e.take()
+}
+
+// AxisGroups are the process groups along axisName as PyTorch builds them:
+// each group the device ids that differ only in that axis.
+func (m *Mesh) AxisGroups(axisName string) ([][]int64, error) {
+	size, err := m.AxisSize(axisName)
+	if err != nil {
+		return nil, err
+	}
+	var e errSlot
+	ids := m.raw().AxisGroups(axisName, e[:])
+	runtime.KeepAlive(m)
+	if err := e.take(); err != nil {
+		return nil, err
+	}
+	groups := make([][]int64, 0, len(ids)/int(size))
+	for start := 0; start+int(size) <= len(ids); start += int(size) {
+		groups = append(groups, ids[start:start+int(size)])
+	}
+	return groups, nil
+}
+
+func checkDims(dimNames []string, dimSizes []int64) error {
+	if len(dimNames) != len(dimSizes) {
+		return invalidArgument("Argument 'dim_sizes' must have as many entries as 'dim_names' (%d), got %d",
+			len(dimNames), len(dimSizes))
+	}
+	return checkStrings("dim_names", dimNames...)
+}
+
+// NewDTensorMesh is DTensor's create_mesh on one client: global ids
+// 0..n-1 row-major, all local. No dims means DTensor's default [("x", n)];
+// nil devices ("CPU:0", "/device:GPU:1") means this process's devices of
+// deviceType ("CPU", "GPU", "TPU"; "" takes the first device's type).
+func NewDTensorMesh(dimNames []string, dimSizes []int64, name string, devices []string,
+	deviceType string, useXLASPMD bool) (*DTensorMesh, error) {
+	if err := checkDims(dimNames, dimSizes); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("devices", devices...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("name", name, deviceType); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapDTensorMesh(swig.DTensorMeshCreate(dimNames, dimSizes, name, devices, deviceType, useXLASPMD, e[:]))
+	return m, e.take()
+}
+
+// NewDistributedDTensorMesh is DTensor's create_distributed_mesh: the
+// clients and this client's id are the runtime's (Initialize); localDevices
+// are this client's (nil: all of deviceType).
+func NewDistributedDTensorMesh(dimNames []string, dimSizes []int64, name string, localDevices []string,
+	deviceType string, useXLASPMD bool) (*DTensorMesh, error) {
+	if err := checkDims(dimNames, dimSizes); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("local_devices", localDevices...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("name", name, deviceType); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributed(dimNames, dimSizes, name, localDevices, deviceType,
+		useXLASPMD, e[:]))
+	return m, e.take()
+}
+
+// NewDistributedDTensorMeshLegacy is the legacy create_distributed_mesh
+// (TF 2.9-2.11) with explicit counts; a negative numGlobalDevices,
+// numClients or clientID means "not given" (the runtime's value).
+// deviceType is "CPU" or "GPU".
+func NewDistributedDTensorMeshLegacy(dimNames []string, dimSizes []int64, name string,
+	numGlobalDevices, numClients, clientID int64, deviceType string) (*DTensorMesh, error) {
+	if err := checkDims(dimNames, dimSizes); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("name", name, deviceType); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributedLegacy(dimNames, dimSizes, name, numGlobalDevices,
+		numClients, clientID, deviceType, e[:]))
+	return m, e.take()
+}
