@@ -1,0 +1,66 @@
+// The framework mesh constructors and local device discovery through the
+// binding (S45: PyTorch DeviceMesh arithmetic, world size 8).
+using System;
+using System.Linq;
+
+namespace Tessera.Tests {
+
+public static class MeshConstructionTests {
+  static readonly string[] Devs8 = Enumerable.Range(0, 8).Select(i => "cpu:" + i).ToArray();
+
+  static Mesh DpTp() { return Mesh.Make(new long[] {2, 4}, new[] {"dp", "tp"}, Devs8, ""); }
+
+  [Test]
+  public static void TpSubmeshOfRankSixIsItsRow() { // S45
+    using (var mesh = DpTp())
+    using (var tp = mesh.Submesh(new[] {"tp"}, 6)) {
+      Assert.Equal("tp", tp.AxisName(0), "axis name");
+      Assert.Equal(new long[] {4, 5, 6, 7}, tp.XlaDeviceOrder(), "devices");
+    }
+  }
+
+  [Test]
+  public static void RankSixHasCoordinateOneTwoAndLocalRanks() { // S45
+    using (var mesh = DpTp()) {
+      Assert.Equal(new long[] {1, 2}, mesh.CoordinateOf(6), "coordinate");
+      Assert.Equal(1L, mesh.LocalRank("dp", 6), "dp local rank");
+      Assert.Equal(2L, mesh.LocalRank("tp", 6), "tp local rank");
+    }
+  }
+
+  [Test]
+  public static void DpGroupsAreTheColumns() { // S45
+    using (var mesh = DpTp()) {
+      Assert.Equal(new long[] {0, 4, 1, 5, 2, 6, 3, 7}, mesh.AxisGroups("dp"), "dp groups");
+    }
+  }
+
+  [Test]
+  public static void MakeMeshWithTooFewDevicesIsJaxsMessage() {
+    Assert.Throws(Code.InvalidArgument, "Number of devices 6 must be >= the product of mesh_shape (2, 4)",
+                  () => Mesh.Make(new long[] {2, 4}, new[] {"a", "b"}, Devs8.Take(6).ToArray(), ""));
+  }
+
+  [Test]
+  public static void TesseraDevicesGivesTwoTestGpusFirst() {
+    // Mono's SetEnvironmentVariable is setenv: discovery in C sees it.
+    Environment.SetEnvironmentVariable("TESSERA_DEVICES", "gpu*2:Test GPU");
+    try {
+      using (var devices = new LocalDevices()) {
+        long gpus = 0;
+        for (long i = 0; i < devices.Size(); ++i) {
+          if (devices.Platform(i) != Platform.Gpu) continue;
+          Assert.Equal("Test GPU", devices.Kind(i), "kind of GPU " + i);
+          Assert.Equal(gpus, devices.Ordinal(i), "ordinal of GPU " + i);
+          ++gpus;
+        }
+        Assert.Equal(2L, gpus, "GPU count");
+        Assert.Equal(Platform.Gpu, devices.Platform(0), "first device");
+      }
+    } finally {
+      Environment.SetEnvironmentVariable("TESSERA_DEVICES", null);
+    }
+  }
+}
+
+}  // namespace Tessera.Tests

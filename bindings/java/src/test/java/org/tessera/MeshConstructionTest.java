@@ -1,0 +1,63 @@
+package org.tessera;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+/** The framework mesh constructors through the binding (S45: PyTorch DeviceMesh, world size 8). */
+class MeshConstructionTest {
+  private static Mesh dpTp() {
+    return Mesh.make(new long[] {2, 4}, new String[] {"dp", "tp"}, Fixtures.cpus(8), "");
+  }
+
+  @Test
+  void tpSubmeshOfRankSixIsItsRow() { // S45
+    try (Mesh mesh = dpTp(); Mesh tp = mesh.submesh(new String[] {"tp"}, 6)) {
+      assertArrayEquals(new String[] {"tp"}, tp.axisNames());
+      assertArrayEquals(new long[] {4, 5, 6, 7}, tp.xlaDeviceOrder());
+    }
+  }
+
+  @Test
+  void rankSixHasCoordinateOneTwoAndLocalRanks() { // S45
+    try (Mesh mesh = dpTp()) {
+      assertArrayEquals(new long[] {1, 2}, mesh.coordinateOf(6));
+      assertEquals(1, mesh.localRank("dp", 6));
+      assertEquals(2, mesh.localRank("tp", 6));
+    }
+  }
+
+  @Test
+  void dpGroupsAreTheColumns() { // S45
+    try (Mesh mesh = dpTp()) {
+      assertArrayEquals(new long[] {0, 4, 1, 5, 2, 6, 3, 7}, mesh.axisGroups("dp"));
+    }
+  }
+
+  @Test
+  void deviceOutsideTheMeshHasNoCoordinate() { // S45
+    try (Mesh mesh = dpTp()) {
+      assertArrayEquals(new long[0], mesh.coordinateOf(42));
+    }
+  }
+
+  @Test
+  void tooFewDevicesIsJaxsMessage() {
+    TesseraException e = assertThrows(TesseraException.class,
+        () -> Mesh.make(new long[] {2, 4}, new String[] {"a", "b"}, Fixtures.cpus(6), ""));
+    assertEquals("Number of devices 6 must be >= the product of mesh_shape (2, 4)", e.getMessage());
+  }
+
+  @Test
+  void dtensorCreateMeshNumbersDevicesRowMajor() {
+    try (DTensorMesh mesh = DTensorMesh.create(new String[] {"x", "y"}, new long[] {2, 2}, "m",
+             new String[] {"CPU:0", "CPU:1", "CPU:2", "CPU:3"}, "CPU", false)) {
+      assertEquals(2, mesh.rank());
+      assertEquals("m", mesh.name());
+      assertEquals(4, mesh.numGlobalIds());
+      assertEquals(3, mesh.globalId(3));
+    }
+  }
+}
