@@ -13,9 +13,12 @@ The few functions no language binds are in ALLOWED, each with the reason;
 an entry that has become bound (or no longer exists) is an error too, so the
 list cannot go stale.
 
+With --go-layer it also checks that the idiomatic Go package calls every
+function and method SWIG generated for Go (Go users see that package only).
+
 Usage:
   check_coverage.py --headers H... --wrap LANG=WRAP.c ... \
-      [--swig-go SWIG TESSERA_I BINDINGS_DIR INCLUDE_DIR]
+      [--swig-go SWIG TESSERA_I BINDINGS_DIR INCLUDE_DIR] [--go-layer DIR]
 --swig-go generates the Go wrapper into a temporary dir (the Go build makes
 its wrapper only inside `go test`, so the build has none to give).
 """
@@ -66,6 +69,15 @@ LANG_ALLOWED = {
 }
 
 
+# SWIG-generated Go functions the idiomatic layer (bindings/go/tessera)
+# does not call, and why.
+GO_LAYER_ALLOWED = {
+    "Swig_free": "SWIG's own allocator helpers",
+    "Swig_malloc": "SWIG's own allocator helpers",
+    "DistinctShardNumDevices": "DistinctShardDevices returns the devices; their count is its length",
+}
+
+
 def strip_comments(text):
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     return re.sub(r"//[^\n]*", " ", text)
@@ -99,11 +111,35 @@ def generate_go_wrapper(swig, interface, bindings_dir, include_dir, workdir):
     return out
 
 
+def go_layer_problems(swig_go_file, layer_dir):
+    """The exported functions and methods of the generated Go package that no
+    non-test file of the idiomatic layer calls."""
+    with open(swig_go_file, encoding="utf-8") as f:
+        generated = f.read()
+    names = set(re.findall(r"^func \(arg1 Swigcptr\w+\) ([A-Z]\w*)\(", generated, re.M))
+    names |= {n for n in re.findall(r"^func ([A-Z]\w*)\(", generated, re.M)
+              if not n.startswith(("Delete", "Swigcptr"))}
+    layer = ""
+    for name in sorted(os.listdir(layer_dir)):
+        if name.endswith(".go") and not name.endswith("_test.go"):
+            with open(os.path.join(layer_dir, name), encoding="utf-8") as f:
+                layer += strip_comments(f.read())
+    called = set(re.findall(r"\.([A-Z]\w*)\(", layer))
+    problems = [f"go layer: swig.{n} is called by no file of {layer_dir}"
+                for n in sorted(names - called - set(GO_LAYER_ALLOWED))]
+    problems += [f"go layer: {n} is allow-listed but called or not generated; remove it"
+                 for n in sorted(set(GO_LAYER_ALLOWED) & (called | (set(GO_LAYER_ALLOWED) - names)))]
+    print(f"go layer: {len(names & called)} of {len(names)} generated functions used, "
+          f"{len(names - called)} allow-listed or missing")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--headers", nargs="+", required=True)
     parser.add_argument("--wrap", action="append", default=[], help="LANG=path of the generated wrapper")
     parser.add_argument("--swig-go", nargs=4, metavar=("SWIG", "INTERFACE", "BINDINGS_DIR", "INCLUDE_DIR"))
+    parser.add_argument("--go-layer", help="the idiomatic Go package dir: it must use every generated function")
     args = parser.parse_args()
 
     declared = declared_functions(args.headers)
@@ -128,6 +164,9 @@ def main():
                 problems.append(f"{lang}: {name} ({os.path.basename(declared[name])}) is not bound")
             for name in sorted(called & allowed):
                 problems.append(f"{lang}: {name} is bound but allow-listed; remove it from the allow-list")
+            if lang == "go" and args.go_layer:
+                problems += go_layer_problems(os.path.join(os.path.dirname(path), "tessera.go"),
+                                              args.go_layer)
             print(f"{lang}: {len(called)} of {len(declared)} functions bound, "
                   f"{len(allowed & set(declared) - called)} allow-listed, {len(missing)} missing")
     for p in problems:

@@ -300,3 +300,70 @@ func DistributionFromJSON(text string) (*Distribution, error) {
 	d := wrapDistribution(swig.DistributionFromJson(text, e[:]))
 	return d, e.take()
 }
+
+// DistributionFromProto parses serialized tessera.v1.Distribution bytes.
+func DistributionFromProto(data []byte) (*Distribution, error) {
+	var e errSlot
+	d := wrapDistribution(swig.DistributionFromProto(data, e[:]))
+	return d, e.take()
+}
+
+// JSON is the layout map as Tessera's JSON.
+func (m *LayoutMap) JSON() (string, error) {
+	return textOf(func(e []uintptr) string { return m.raw().ToJson(e) }, m)
+}
+
+// LayoutMapFromJSON parses Tessera's layout map JSON.
+func LayoutMapFromJSON(text string) (*LayoutMap, error) {
+	if err := checkStrings("text", text); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapLayoutMap(swig.LayoutMapFromJson(text, e[:]))
+	return m, e.take()
+}
+
+// LayoutMapFromProto parses serialized tessera.v1.LayoutMap bytes.
+func LayoutMapFromProto(data []byte) (*LayoutMap, error) {
+	var e errSlot
+	m := wrapLayoutMap(swig.LayoutMapFromProto(data, e[:]))
+	return m, e.take()
+}
+
+// TensorLayout is the layout of the intermediate tensor at path (nil when
+// the distribution has none for it).
+func (d *Distribution) TensorLayout(path string) (*Layout, error) {
+	if err := checkStrings("path", path); err != nil {
+		return nil, err
+	}
+	return layoutFrom(func(e []uintptr) swig.Layout { return d.raw().TensorLayout(path, e) }, d)
+}
+
+// NewDataParallelOverDevices is Keras's DataParallel(devices=...): a 1-D
+// mesh over devices ("gpu:0").
+func NewDataParallelOverDevices(devices []string, options *DistributionOptions) (*Distribution, error) {
+	if err := checkStrings("devices", devices...); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	d := wrapDistribution(swig.DistributionDataParallelOverDevices(devices, options.raw(), e[:]))
+	runtime.KeepAlive(options)
+	return d, e.take()
+}
+
+// GlobalBatchSize is the batch size the plan was made for.
+func (p *DatasetPlan) GlobalBatchSize() int64 {
+	v := p.raw().GlobalBatchSize()
+	runtime.KeepAlive(p)
+	return v
+}
+
+// RebatchSizes are the per-replica batch sizes of a rebatching plan.
+func (p *DatasetPlan) RebatchSizes() []int64 {
+	sizes := make([]int64, p.raw().NumRebatchSizes())
+	for i := range sizes {
+		sizes[i] = p.raw().RebatchSize(int64(i), nil)
+	}
+	runtime.KeepAlive(p)
+	return sizes
+}

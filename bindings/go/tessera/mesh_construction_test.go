@@ -1,6 +1,7 @@
 package tessera_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -150,4 +151,37 @@ func TestTLSSettersAcceptTheirValues(t *testing.T) {
 	ok(t, o.SetTLSRequireClientCert(true))
 	wantError(t, o.SetTLSServerName("a\x00b"), tessera.CodeInvalidArgument,
 		"Argument 'name' must not contain a NUL byte, got \"a\\x00b\"")
+}
+
+func TestVersionStringMatchesTheNumber(t *testing.T) {
+	v := tessera.Version()
+	if want := fmt.Sprintf("%d.%d.%d", v/10000, v/100%100, v%100); tessera.VersionString() != want {
+		t.Fatalf("version %q, number %d", tessera.VersionString(), v)
+	}
+}
+
+func TestTransferBetweenTwoDevicesOfOneProcess(t *testing.T) {
+	m := must(tessera.NewMesh([]int64{2}, []string{"x"}, cpus(2)))
+	defer m.Close()
+	sharded := must(tessera.NewLayout([]string{"x"}, m))
+	defer sharded.Close()
+	replicated := must(tessera.NewReplicatedLayout(1, m))
+	defer replicated.Close()
+	src := must(tessera.NewSharding(sharded, []int64{4}, tessera.ShardStrict))
+	defer src.Close()
+	dst := must(tessera.NewSharding(replicated, []int64{4}, tessera.ShardStrict))
+	defer dst.Close()
+	plan := must(tessera.NewReshardPlan(src, dst, 4))
+	defer plan.Close()
+	var total int64
+	for i := 0; i < plan.NumTransfers(); i++ {
+		tr := must(plan.Transfer(i))
+		if tr.Locality == tessera.TransferCrossProcess || len(tr.Ranges) != 1 {
+			t.Fatalf("transfer %d: %+v", i, tr)
+		}
+		total += tr.Bytes
+	}
+	if total != 16 || must(plan.TotalBytes(tessera.TransferSameProcess))+must(plan.TotalBytes(tessera.TransferSameDevice)) != 16 {
+		t.Fatalf("transfers move %d bytes, want 16", total)
+	}
 }

@@ -1,0 +1,84 @@
+package tessera
+
+// The client operations beyond cluster.go: topology, compare-and-swap,
+// barrier cancellation, agreement on the live processes, error reports, and
+// the detection's remaining fields.
+
+import (
+	"runtime"
+
+	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
+)
+
+// TopologyFingerprint identifies the job's device topology (the uint64's bits).
+func (c *Client) TopologyFingerprint() uint64 {
+	v := uint64(c.raw().TopologyFingerprint())
+	runtime.KeepAlive(c)
+	return v
+}
+
+// TopologyGeneration counts topology changes (restarts) since the job began.
+func (c *Client) TopologyGeneration() int64 {
+	v := c.raw().TopologyGeneration()
+	runtime.KeepAlive(c)
+	return v
+}
+
+// KVCompareAndSwap sets key to desired when it holds expected (nil: only
+// when absent); reports whether it swapped.
+func (c *Client) KVCompareAndSwap(key string, expected, desired []byte) (bool, error) {
+	if err := checkStrings("key", key); err != nil {
+		return false, err
+	}
+	var e errSlot
+	v := c.raw().KvCompareAndSwap(key, expected, desired, e[:])
+	runtime.KeepAlive(c)
+	return v, e.take()
+}
+
+// CancelBarrier makes every waiter of barrierID fail with CANCELLED.
+func (c *Client) CancelBarrier(barrierID string) error {
+	if err := checkStrings("barrier_id", barrierID); err != nil {
+		return err
+	}
+	var e errSlot
+	c.raw().CancelBarrier(barrierID, e[:])
+	runtime.KeepAlive(c)
+	return e.take()
+}
+
+// AgreeLiveProcesses is the set of candidates every live candidate agrees
+// is alive.
+func (c *Client) AgreeLiveProcesses(candidates []int64, timeoutMs int64) ([]int64, error) {
+	var e errSlot
+	v := c.raw().AgreeLiveProcesses(candidates, timeoutMs, e[:])
+	runtime.KeepAlive(c)
+	return v, e.take()
+}
+
+// ReportError tells the coordinator this process failed with code and message.
+func (c *Client) ReportError(code Code, message string) error {
+	if err := checkStrings("message", message); err != nil {
+		return err
+	}
+	var e errSlot
+	c.raw().ReportError(swig.Enum_SS_tessera_code(code), message, e[:])
+	runtime.KeepAlive(c)
+	return e.take()
+}
+
+// BindAddress is the address process 0's coordinator listens on.
+func (d *Detection) BindAddress() string { v := d.raw().BindAddress(); runtime.KeepAlive(d); return v }
+
+// JobID is the detected job id.
+func (d *Detection) JobID() string { v := d.raw().JobId(); runtime.KeepAlive(d); return v }
+
+// LocalDeviceIDs are the global ids of this process's devices (empty: all).
+func (d *Detection) LocalDeviceIDs() []int64 {
+	ids := make([]int64, d.raw().LocalDeviceIdCount())
+	for i := range ids {
+		ids[i] = d.raw().LocalDeviceId(int64(i))
+	}
+	runtime.KeepAlive(d)
+	return ids
+}
