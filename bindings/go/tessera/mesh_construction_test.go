@@ -181,7 +181,12 @@ func TestTransferBetweenTwoDevicesOfOneProcess(t *testing.T) {
 		}
 		total += tr.Bytes
 	}
-	if total != 16 || must(plan.TotalBytes(tessera.TransferSameProcess))+must(plan.TotalBytes(tessera.TransferSameDevice)) != 16 {
-		t.Fatalf("transfers move %d bytes, want 16", total)
+	// Each of the 2 replicas needs all 16 bytes: its own half stays on the
+	// device, the other half comes from the other device of the process.
+	if total != 32 {
+		t.Fatalf("transfers move %d bytes, want 32", total)
+	}
+	if same, local := must(plan.TotalBytes(tessera.TransferSameDevice)), must(plan.TotalBytes(tessera.TransferSameProcess)); same != 16 || local != 16 {
+		t.Fatalf("same device %d bytes, same process %d, want 16 and 16", same, local)
 	}
 }
