@@ -180,6 +180,10 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   mutable absl::Mutex mu;
   v1::GlobalTopology topology;
   bool have_topology = false;  // WaitForJob (or local mode) filled `topology`
+  // `topology` holds the devices and hosts too, not only its fingerprint and
+  // generation (WaitForJob omits them; the first topology() fetches them).
+  bool have_devices = false;
+  absl::Mutex fetch_mu;  // one fetch of the devices at a time
   absl::Status sticky;  // job failed / coordinator lost
   bool lost = false;
   bool stopping = false;
@@ -889,6 +893,7 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& co
     absl::MutexLock lock(&s->mu);
     s->topology = LocalTopology(host, devices);
     s->have_topology = true;
+    s->have_devices = true;
     return client;
   }
 
@@ -947,14 +952,17 @@ absl::Status Client::WaitForJob() {
   const absl::Time deadline = s->init_deadline;
   v1::WaitForJobRequest wait;
   wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(deadline - absl::Now())));
+  // Fingerprint and generation only: the devices come with the first
+  // topology() (10,000 clients of one process would each parse them).
+  wait.set_omit_devices(true);
   v1::GlobalTopology topology;
   TESSERA_RETURN_IF_ERROR(Call(s, wait, deadline + kBlockingMargin, [&](grpc::ClientContext* c) {
     return s->stub->WaitForJob(c, wait, &topology);
   }));
   absl::MutexLock lock(&s->mu);
   // A generation event may have overtaken the answer.
-  topology.set_generation(std::max(topology.generation(), s->topology.generation()));
-  s->topology = std::move(topology);
+  s->topology.set_generation(std::max(topology.generation(), s->topology.generation()));
+  s->topology.set_fingerprint(topology.fingerprint());
   s->have_topology = true;
   return absl::OkStatus();
 }
@@ -996,9 +1004,27 @@ uint64_t Client::incarnation() const { return state_->header.incarnation(); }
 const std::string& Client::coordinator_address() const { return state_->address; }
 const ClusterConfig& Client::config() const { return state_->config; }
 
-v1::GlobalTopology Client::topology() const {
-  absl::MutexLock lock(&state_->mu);
-  return state_->topology;
+absl::StatusOr<v1::GlobalTopology> Client::topology() const {
+  const std::shared_ptr<State>& s = state_;
+  absl::MutexLock fetch_lock(&s->fetch_mu);
+  {
+    absl::MutexLock lock(&s->mu);
+    if (!s->have_topology) {
+      return absl::FailedPreconditionError("the job has not started yet (WaitForJob first)");
+    }
+    if (s->have_devices) return s->topology;
+  }
+  // The job is running, so WaitForJob answers at once.
+  v1::WaitForJobRequest wait;
+  v1::GlobalTopology topology;
+  TESSERA_RETURN_IF_ERROR(Call(s, wait, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+    return s->stub->WaitForJob(c, wait, &topology);
+  }));
+  absl::MutexLock lock(&s->mu);
+  topology.set_generation(std::max(topology.generation(), s->topology.generation()));
+  s->topology = std::move(topology);
+  s->have_devices = true;
+  return s->topology;
 }
 
 uint64_t Client::fingerprint() const {
@@ -1012,7 +1038,7 @@ int64_t Client::generation() const {
 }
 
 absl::StatusOr<std::vector<Device>> Client::Devices() const {
-  const v1::GlobalTopology topology = this->topology();
+  TESSERA_ASSIGN_OR_RETURN(const v1::GlobalTopology topology, this->topology());
   std::vector<Device> devices;
   devices.reserve(static_cast<size_t>(topology.devices_size()));
   for (const v1::GlobalDevice& global : topology.devices()) {

@@ -131,11 +131,14 @@ class Client {
   uint64_t incarnation() const;
   const std::string& coordinator_address() const;
   const ClusterConfig& config() const;
-  // The topology WaitForJob returned (devices by global id, hosts, ...).
-  v1::GlobalTopology topology() const;
+  // The job's topology (devices by global id, hosts, ...). WaitForJob learns
+  // only its fingerprint and generation; the first call fetches the rest
+  // from the coordinator (so it may fail like any call), later calls copy it.
+  absl::StatusOr<v1::GlobalTopology> topology() const;
   uint64_t fingerprint() const;
   int64_t generation() const;
-  // The job's devices: global id, owning process, local ordinal.
+  // The job's devices: global id, owning process, local ordinal (through
+  // topology(): the first call asks the coordinator).
   absl::StatusOr<std::vector<Device>> Devices() const;
 
   // Key-value store (coordinator.md §6.3).

@@ -555,9 +555,19 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
   }
   CoordinatorServerImpl* server = server_;
   server_->state().WaitForJob(
-      parsed, [server, reactor, response](absl::Status status,
-                                          std::shared_ptr<const v1::GlobalTopology> topology) {
-        if (status.ok() && topology != nullptr) *response = server->Serialized(topology);
+      parsed, [server, reactor, response, omit_devices = parsed.omit_devices()](
+                  absl::Status status, std::shared_ptr<const v1::GlobalTopology> topology) {
+        if (status.ok() && topology != nullptr) {
+          // A summary (omit_devices) is a few bytes, new on every call: not
+          // worth displacing the shared bytes of the whole topology.
+          if (omit_devices) {
+            const std::string bytes = topology->SerializeAsString();
+            grpc::Slice slice(bytes);
+            *response = grpc::ByteBuffer(&slice, 1);
+          } else {
+            *response = server->Serialized(topology);
+          }
+        }
         reactor->Finish(ToGrpcStatus(status));
       });
   return reactor;

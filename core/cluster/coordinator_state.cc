@@ -765,7 +765,27 @@ void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
   });
 }
 
+namespace {
+
+// What a WaitForJob with omit_devices answers: the topology's identity only.
+std::shared_ptr<const v1::GlobalTopology> TopologySummary(
+    const std::shared_ptr<const v1::GlobalTopology>& topology) {
+  if (topology == nullptr) return nullptr;
+  auto summary = std::make_shared<v1::GlobalTopology>();
+  summary->set_fingerprint(topology->fingerprint());
+  summary->set_generation(topology->generation());
+  return summary;
+}
+
+}  // namespace
+
 void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request, TopologyCompletion done) {
+  if (request.omit_devices()) {
+    done = [inner = std::move(done)](absl::Status status,
+                                     std::shared_ptr<const v1::GlobalTopology> topology) {
+      inner(std::move(status), TopologySummary(topology));
+    };
+  }
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());

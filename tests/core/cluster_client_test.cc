@@ -298,6 +298,25 @@ class ClientJobTest : public ::testing::Test {
   std::vector<std::unique_ptr<Client>> clients_;
 };
 
+TEST_F(ClientJobTest, DevicesFetchedAfterTheJobStartedAreTheCoordinatorsWholeTopology) {
+  ::tessera::testing::ScopedCpuDevices devices(2);
+  StartServer();
+  ConnectAll();
+  auto topology = ::tessera::testing::Unwrap(client(0).topology());
+  ASSERT_EQ(topology.devices_size(), 4);
+  ASSERT_EQ(topology.hosts_size(), 2);
+  EXPECT_EQ(topology.fingerprint(), client(0).fingerprint());
+  EXPECT_EQ(topology.generation(), 1);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(topology.devices(i).global_id(), i);
+    EXPECT_EQ(topology.devices(i).process_id(), i / 2);
+    EXPECT_EQ(topology.devices(i).local().local_ordinal(), i % 2);
+  }
+  // A second call copies what the first fetched.
+  auto again = ::tessera::testing::Unwrap(client(0).topology());
+  EXPECT_EQ(again.SerializeAsString(), topology.SerializeAsString());
+}
+
 TEST_F(ClientJobTest, EveryProcessSeesTheSameTopology) {
   ::tessera::testing::ScopedCpuDevices devices(2);
   StartServer();

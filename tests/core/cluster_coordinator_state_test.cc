@@ -119,11 +119,13 @@ class CoordinatorStateTest : public ::testing::Test {
   }
 
   std::shared_ptr<Outcome> WaitForJob(int p, v1::GlobalTopology* topology,
-                                      int64_t timeout_ms = 0, uint64_t incarnation = 0) {
+                                      int64_t timeout_ms = 0, uint64_t incarnation = 0,
+                                      bool omit_devices = false) {
     auto outcome = std::make_shared<Outcome>();
     v1::WaitForJobRequest request;
     *request.mutable_header() = Header(p, incarnation);
     request.set_timeout_ms(timeout_ms);
+    request.set_omit_devices(omit_devices);
     state().WaitForJob(request, topology, Into(outcome));
     return outcome;
   }
@@ -340,6 +342,22 @@ TEST_F(CoordinatorStateTest, LateJoinerAfterRunningIsFailedPrecondition) {
                                        HasSubstr("; process 1 is connected (inc 3e9, host host-1, "
                                                  "pid 101)")));
   EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+}
+
+TEST_F(CoordinatorStateTest, WaitForJobOmittingDevicesAnswersTheSameFingerprintAndGenerationOnly) {
+  ASSERT_THAT(Register(1), IsOk());
+  v1::GlobalTopology summary;
+  auto parked = WaitForJob(1, &summary, 0, 0, /*omit_devices=*/true);
+  for (int p : {0, 2, 3}) ASSERT_THAT(Register(p), IsOk());
+  ASSERT_TRUE(parked->done);
+  ASSERT_THAT(parked->status, IsOk());
+  v1::GlobalTopology full;
+  ASSERT_THAT(WaitForJob(0, &full)->status, IsOk());
+  ASSERT_EQ(full.devices_size(), 4);
+  EXPECT_EQ(summary.devices_size(), 0);
+  EXPECT_EQ(summary.hosts_size(), 0);
+  EXPECT_EQ(summary.fingerprint(), full.fingerprint());
+  EXPECT_EQ(summary.generation(), 1);
 }
 
 TEST_F(CoordinatorStateTest, RegistrationDeadlineNamesProcessesThatNeverConnected) {

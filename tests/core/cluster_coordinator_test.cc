@@ -44,6 +44,24 @@ TEST_F(CoordinatorServerTest, TwoProcessesRegisterAndGetOneTopology) {
   EXPECT_EQ(t0.fingerprint(), t1.fingerprint());
 }
 
+TEST_F(CoordinatorServerTest, WaitForJobOmittingDevicesCarriesTheFingerprintOnly) {
+  Start();
+  ASSERT_THAT(Register(0, {"cpu", "cpu"}), IsOk());
+  ASSERT_THAT(Register(1, {"cpu", "cpu"}), IsOk());
+  v1::WaitForJobRequest request;
+  *request.mutable_header() = Header(1);
+  request.set_timeout_ms(10000);
+  request.set_omit_devices(true);
+  v1::GlobalTopology summary, full;
+  ASSERT_THAT(Call(&Stub::WaitForJob, request, &summary), IsOk());
+  ASSERT_THAT(WaitForJob(0, &full), IsOk());  // the shared bytes stay the whole topology
+  EXPECT_EQ(summary.devices_size(), 0);
+  EXPECT_EQ(summary.hosts_size(), 0);
+  EXPECT_EQ(summary.generation(), 1);
+  EXPECT_EQ(summary.fingerprint(), full.fingerprint());
+  EXPECT_EQ(full.devices_size(), 4);
+}
+
 TEST_F(CoordinatorServerTest, WaitForJobBlocksUntilTheLastProcessRegisters) {
   Start();
   ASSERT_THAT(Register(0), IsOk());
