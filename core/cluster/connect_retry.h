@@ -12,12 +12,14 @@
 
 namespace tessera::cluster {
 
-inline constexpr absl::Duration kInitialBackoff = absl::Milliseconds(100);
+inline constexpr absl::Duration kInitialBackoff = absl::Milliseconds(16);
 inline constexpr absl::Duration kMaxBackoff = absl::Seconds(10);
 
-// Delays 100 ms -> 10 s, doubling, each drawn uniformly from [0, cap] ("full
+// Delays 16 ms -> 10 s, doubling, each drawn uniformly from [0, cap] ("full
 // jitter"), so a gang registering at once spreads out instead of retrying in
-// lock step.
+// lock step. The small start matters at launch: processes usually start
+// before process 0 listens, and a first retry 100 ms out made a 32-process
+// job wait for it (benchmarks/cluster_init_compare.sh).
 class Backoff {
  public:
   explicit Backoff(absl::Duration initial = kInitialBackoff, absl::Duration max = kMaxBackoff)

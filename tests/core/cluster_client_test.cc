@@ -44,18 +44,19 @@ v1::CoordinatorErrorDetail::Reason ReasonOf(const absl::Status& status) {
 
 // ---- backoff and classification ------------------------------------------
 
-TEST(BackoffTest, CapDoublesFrom100MillisecondsUpTo10Seconds) {
+TEST(BackoffTest, CapDoublesFrom16MillisecondsUpTo10Seconds) {
   Backoff backoff;
   absl::BitGen gen;
   std::vector<absl::Duration> caps;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 12; ++i) {
     caps.push_back(backoff.Cap());
     backoff.Next(gen);
   }
   EXPECT_EQ(caps, (std::vector<absl::Duration>{
-                      absl::Milliseconds(100), absl::Milliseconds(200), absl::Milliseconds(400),
-                      absl::Milliseconds(800), absl::Milliseconds(1600), absl::Milliseconds(3200),
-                      absl::Milliseconds(6400), absl::Seconds(10), absl::Seconds(10)}));
+                      absl::Milliseconds(16), absl::Milliseconds(32), absl::Milliseconds(64),
+                      absl::Milliseconds(128), absl::Milliseconds(256), absl::Milliseconds(512),
+                      absl::Milliseconds(1024), absl::Milliseconds(2048), absl::Milliseconds(4096),
+                      absl::Milliseconds(8192), absl::Seconds(10), absl::Seconds(10)}));
 }
 
 TEST(BackoffTest, EachDelayIsDrawnFromZeroToTheCap) {
