@@ -381,14 +381,23 @@ TEST(ClusterMembership, HungRegistrantIsToldItWasSuperseded) {
 
 // §6.10.4 fate sharing: a restart after RUNNING fails the job with "restarted".
 TEST(ClusterMembership, RestartAfterRunningFailsJobWithRestartedMessage) {
+  // The restarted process must register before the killed one's heartbeats
+  // are missed, or the job fails with "no heartbeat" instead: a process
+  // start on 2 busy cores can take most of the usual 1 s.
+  constexpr int64_t kRestartHeartbeatTimeoutMs = 3000;
   Job job = NewJob(3);
+  job.options = {"hb=100," + std::to_string(kRestartHeartbeatTimeoutMs)};
   auto workers = StartAll(job, OthersAtBarrier(2));
   ExpectAllOk(workers, 0, kJoinMs);
   ASSERT_TRUE(AllBegan(workers, 1));
   workers[2]->Signal(SIGKILL);
+  // Reaped first, as a launcher would: the coordinator (on this host) treats
+  // a registration as a restart only once the holder's pid is gone, and an
+  // unreaped zombie still has its pid (§6.6 duplicate vs. restart).
+  workers[2]->WaitExit(2000);
   auto restarted = job.Start(2, {"init"});
   for (int id : {0, 1}) {
-    auto barrier = workers[id]->WaitResult(1, kDetectMs + 2000);
+    auto barrier = workers[id]->WaitResult(1, kRestartHeartbeatTimeoutMs + 4000);
     ASSERT_TRUE(barrier.has_value());
     EXPECT_EQ(barrier->Field("code"), "ABORTED") << Describe(barrier);
     EXPECT_EQ(barrier->IntField("reason"), kJobFailed) << Describe(barrier);
@@ -590,6 +599,8 @@ TEST(ClusterSecurity, WrongJobIdIsFailedPreconditionNamingBothIds) {
 // unrelated CA, made with the openssl CLI once per test program.
 struct Certs {
   std::string dir, ca, other_ca, cert, key;
+  std::string wrong_san_cert;  // same key, SAN 10.255.255.1 / elsewhere.invalid
+  std::string expired_cert;    // same key and SAN, validity over
 };
 
 const Certs& TestCerts() {
@@ -604,6 +615,14 @@ const Certs& TestCerts() {
         "openssl req $K -keyout server.key -out server.csr -subj /CN=localhost;"
         "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\n' > san.ext;"
         "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 "
+        "-extfile san.ext;"
+        // Signed by the trusted CA but for another name: the SAN check must refuse it.
+        "printf 'subjectAltName=IP:10.255.255.1,DNS:elsewhere.invalid\\n' > other-san.ext;"
+        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out wrong-san.pem -days 2 "
+        "-extfile other-san.ext;"
+        // OpenSSL 3.0's x509 has no -not_after; -days -1 ends the validity a
+        // day before it starts, which verifiers report as "certificate has expired".
+        "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out expired.pem -days -1 "
         "-extfile san.ext";
     std::string command = "(" + script + ") >/dev/null 2>&1";
     if (std::system(command.c_str()) != 0) c.dir.clear();
@@ -611,18 +630,21 @@ const Certs& TestCerts() {
     c.other_ca = c.dir + "/other.pem";
     c.cert = c.dir + "/server.pem";
     c.key = c.dir + "/server.key";
+    c.wrong_san_cert = c.dir + "/wrong-san.pem";
+    c.expired_cert = c.dir + "/expired.pem";
     return c;
   }();
   return certs;
 }
 
-std::unique_ptr<Coordinator> StartTlsCoordinator() {
+// A one-process TLS coordinator serving `cert` (default: the good one).
+std::unique_ptr<Coordinator> StartTlsCoordinator(const std::string& cert = TestCerts().cert) {
   const Certs& certs = TestCerts();
   tessera_error* error = nullptr;
   auto coordinator = Coordinator::Start(
       1, "job-tls",
       [&](tessera_cluster_options* o) {
-        tessera_cluster_options_set_tls(o, certs.cert.c_str(), certs.key.c_str(), certs.ca.c_str(), nullptr);
+        tessera_cluster_options_set_tls(o, cert.c_str(), certs.key.c_str(), certs.ca.c_str(), nullptr);
       },
       &error);
   EXPECT_NE(coordinator, nullptr) << ErrorText(error);
@@ -673,6 +695,40 @@ TEST(ClusterSecurity, PlaintextClientAgainstTlsServerIsAnErrorNotAHang) {
   EXPECT_FALSE(connect->message.empty()) << Describe(connect);
 }
 
+// Connects one client trusting the test CA to a TLS coordinator serving
+// `cert`; returns the connect result (bounded by a 2 s init timeout).
+std::optional<StepResult> ConnectTlsClientTo(const std::string& cert) {
+  auto coordinator = StartTlsCoordinator(cert);
+  if (coordinator == nullptr) return std::nullopt;
+  Job job = coordinator->MakeJob(1, "job-tls");
+  auto client = job.Start(0, {"connect"}, {"tls_ca=" + TestCerts().ca, "init_timeout=2000"});
+  return client->WaitResult(0, 2000 + 6000);
+}
+
+// §6.10.7: a certificate from the trusted CA whose SAN does not name the
+// dialled address (127.0.0.1) is refused, promptly and with a TLS reason.
+TEST(ClusterSecurity, TlsServerNameMismatchIsRefused) {
+  ASSERT_FALSE(TestCerts().dir.empty()) << "openssl could not make test certificates";
+  auto connect = ConnectTlsClientTo(TestCerts().wrong_san_cert);
+  ASSERT_TRUE(connect.has_value()) << "no coordinator, or hung past the init timeout";
+  EXPECT_FALSE(connect->ok) << Describe(connect);
+  EXPECT_THAT(connect->Field("code"), AnyOf("UNAVAILABLE", "UNAUTHENTICATED", "DEADLINE_EXCEEDED"))
+      << Describe(connect);
+  EXPECT_THAT(connect->message, HasSubstr("Peer name 127.0.0.1 is not in peer certificate")) << Describe(connect);
+}
+
+// §6.10.7: an expired server certificate from the trusted CA is refused.
+TEST(ClusterSecurity, TlsExpiredServerCertificateIsRefused) {
+  ASSERT_FALSE(TestCerts().dir.empty()) << "openssl could not make test certificates";
+  auto connect = ConnectTlsClientTo(TestCerts().expired_cert);
+  ASSERT_TRUE(connect.has_value()) << "no coordinator, or hung past the init timeout";
+  EXPECT_FALSE(connect->ok) << Describe(connect);
+  EXPECT_THAT(connect->Field("code"), AnyOf("UNAVAILABLE", "UNAUTHENTICATED", "DEADLINE_EXCEEDED"))
+      << Describe(connect);
+  // gRPC reports only the verification failure, not its cause (expiry).
+  EXPECT_THAT(connect->message, HasSubstr("certificate verify failed")) << Describe(connect);
+}
+
 // ---- 8. duplicate process id ------------------------------------------------------------
 
 // §6.10.8: a second live process claiming a held id is rejected with the
@@ -701,6 +757,32 @@ TEST(ClusterMembership, DuplicateLiveProcessIdIsRejectedWithHolder) {
   }
 }
 
+// §6.10.8 with fail_job_on_duplicate_id: the duplicate's arrival fails the
+// job, so the holder (still waiting for the job to form) gets the job error.
+TEST(ClusterMembership, DuplicateIdFailsJobForHolderWhenConfigured) {
+  auto coordinator = Coordinator::Start(2, "job-dupfail", [](tessera_cluster_options* o) {
+    tessera_cluster_options_set_fail_job_on_duplicate_id(o, true, nullptr);
+  });
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(2, "job-dupfail");
+  job.options = {"dup_fails_job=1"};
+  auto holder = job.Start(0, {"connect"});
+  ASSERT_TRUE(holder->WaitBegin(0, kJoinMs));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  auto duplicate = job.Start(0, {"connect"});
+  auto rejected = duplicate->WaitResult(0, 5000);
+  ASSERT_TRUE(rejected.has_value());
+  EXPECT_EQ(rejected->Field("code"), "ALREADY_EXISTS") << Describe(rejected);
+  EXPECT_EQ(rejected->IntField("reason"), TESSERA_REASON_DUPLICATE_PROCESS) << Describe(rejected);
+  auto failed = holder->WaitResult(0, 5000);
+  ASSERT_TRUE(failed.has_value()) << "holder still waiting after the duplicate failed the job";
+  EXPECT_FALSE(failed->ok) << Describe(failed);
+  EXPECT_EQ(failed->Field("code"), "ABORTED") << Describe(failed);
+  EXPECT_EQ(failed->IntField("reason"), kJobFailed) << Describe(failed);
+  EXPECT_THAT(failed->message, HasSubstr("duplicate process id")) << Describe(failed);
+  EXPECT_LE(MsBetween(rejected->at, failed->at), 2000) << Describe(failed);
+}
+
 // ---- 9. late joiners ----------------------------------------------------------------------
 
 // §6.10.9: once the job runs, another process for a taken id is refused.
@@ -718,6 +800,31 @@ TEST(ClusterMembership, LateJoinerAfterRunningIsRejected) {
   EXPECT_EQ(rejected->Field("code"), "FAILED_PRECONDITION") << Describe(rejected);
   EXPECT_THAT(rejected->message, HasSubstr("running")) << Describe(rejected);
   EXPECT_LT(rejected->IntField("ms"), 2000) << Describe(rejected);
+}
+
+// §6.10.9: a joiner that is slow but within the init timeout still forms the
+// job; the ones that came early simply wait. (The coordinator's straggler
+// line is logged every 30 s, a fixed period: its content is checked with a
+// fake clock in tests/core/cluster_coordinator_state_test.cc.)
+TEST(ClusterMembership, SlowButInTimeJoinerSucceeds) {
+  constexpr int64_t kLateMs = 2500;
+  Job job = NewJob(3);
+  auto p0 = job.Start(0, {"init", "barrier:end:10000"});
+  WaitListening(job.port, 10000);
+  auto p1 = job.Start(1, {"init", "barrier:end:10000"});
+  ASSERT_TRUE(p1->WaitBegin(0, kJoinMs));
+  std::this_thread::sleep_for(std::chrono::milliseconds(kLateMs));
+  auto p2 = job.Start(2, {"init", "barrier:end:10000"});
+  std::vector<Worker*> all = {p0.get(), p1.get(), p2.get()};
+  for (Worker* w : all) {
+    auto joined = w->WaitResult(0, kJoinMs);
+    ASSERT_TRUE(joined && joined->ok) << w->label() << ": " << Describe(joined) << w->Stderr();
+    EXPECT_EQ(joined->Field("n"), "3");
+    auto barrier = w->WaitResult(1, kStepMs);
+    EXPECT_TRUE(barrier && barrier->ok) << w->label() << ": " << Describe(barrier);
+  }
+  auto early = p1->WaitResult(0, 0);
+  EXPECT_GE(early->IntField("ms"), kLateMs - 200) << "p1 formed a job before p2 existed: " << Describe(early);
 }
 
 // §6.10.9: a process that disagrees on num_processes (so its id may be out of
@@ -769,6 +876,75 @@ TEST(ClusterBarrier, TimeoutListsArrivedAndMissing) {
     EXPECT_EQ(barrier->Field("missing"), "2") << Describe(barrier);
     EXPECT_EQ(barrier->Field("arrived"), "0,1") << Describe(barrier);
   }
+}
+
+// §6.10.10: cancel_barrier from a process that is not waiting releases the
+// waiters with CANCELLED naming the canceller.
+TEST(ClusterBarrier, CancelFromAnotherProcessReleasesWaitersWithCancelled) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int id) {
+    return id < 2 ? Steps{"init", "barrier:c:20000"} : Steps{"init", "sleep:500", "cancel_barrier:c"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  auto cancel = workers[2]->WaitResult(2, kStepMs);
+  ASSERT_TRUE(cancel && cancel->ok) << Describe(cancel);
+  for (int id : {0, 1}) {
+    auto barrier = workers[id]->WaitResult(1, kStepMs);
+    ASSERT_TRUE(barrier.has_value()) << "p" << id << " still waiting";
+    EXPECT_EQ(barrier->Field("code"), "CANCELLED") << Describe(barrier);
+    EXPECT_THAT(barrier->message, HasSubstr("cancelled by process 2")) << Describe(barrier);
+    EXPECT_LE(MsBetween(cancel->at, barrier->at), 2000) << Describe(barrier);
+  }
+}
+
+// §6.10.10: a process outside a barrier's participant set calling it while
+// it is in progress fails the barrier for the waiter too, with
+// INVALID_ARGUMENT naming the intruder.
+TEST(ClusterBarrier, NonParticipantCallerFailsTheBarrier) {
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int id) {
+    if (id == 0) return Steps{"init", "barrier:pair:20000:0,1"};
+    if (id == 1) return Steps{"init", "sleep:3000"};  // the other participant, not there yet
+    return Steps{"init", "sleep:500", "barrier:pair:5000:0,1"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  auto intruder = workers[2]->WaitResult(2, kStepMs);
+  ASSERT_TRUE(intruder.has_value());
+  EXPECT_EQ(intruder->Field("code"), "INVALID_ARGUMENT") << Describe(intruder);
+  EXPECT_THAT(intruder->message, HasSubstr("process 2 called barrier 'pair#0' but is not one of its participants"))
+      << Describe(intruder);
+  auto waiter = workers[0]->WaitResult(1, kStepMs);
+  ASSERT_TRUE(waiter.has_value()) << "p0 still waiting";
+  EXPECT_EQ(waiter->Field("code"), "INVALID_ARGUMENT") << Describe(waiter);
+  EXPECT_THAT(waiter->message, HasSubstr("process 2 called barrier 'pair#0' but is not one of its participants"))
+      << Describe(waiter);
+  EXPECT_LE(MsBetween(intruder->at, waiter->at), 1000) << Describe(waiter);
+}
+
+// §6.10.10: the first arrival's timeout fixes the deadline: a later arrival
+// with a much longer timeout still times out when the first one does.
+TEST(ClusterBarrier, FirstArrivalTimeoutFixesTheDeadline) {
+  constexpr int64_t kFirstMs = 1500;
+  Job job = NewJob(3);
+  auto workers = StartAll(job, [](int id) {
+    if (id == 0) return Steps{"init", "barrier:d:" + std::to_string(kFirstMs)};
+    if (id == 1) return Steps{"init", "sleep:500", "barrier:d:20000"};
+    return Steps{"init", "sleep:5000"};
+  });
+  ExpectAllOk(workers, 0, kJoinMs);
+  auto first = workers[0]->WaitResult(1, kStepMs);
+  auto later = workers[1]->WaitResult(2, kStepMs);
+  ASSERT_TRUE(first.has_value());
+  ASSERT_TRUE(later.has_value()) << "the later arrival kept its own 20 s timeout";
+  for (const auto& r : {first, later}) {
+    EXPECT_EQ(r->Field("code"), "DEADLINE_EXCEEDED") << Describe(r);
+    EXPECT_EQ(r->IntField("reason"), kBarrierFailed) << Describe(r);
+    EXPECT_EQ(r->Field("missing"), "2") << Describe(r);
+    EXPECT_EQ(r->Field("arrived"), "0,1") << Describe(r);
+  }
+  EXPECT_GE(first->IntField("ms"), kFirstMs - 100) << Describe(first);
+  EXPECT_LE(later->IntField("ms"), kFirstMs) << Describe(later);
+  EXPECT_LE(std::abs(MsBetween(first->at, later->at)), 500) << Describe(later);
 }
 
 // §6.10.10: callers that disagree on the participants fail the barrier.
@@ -881,6 +1057,92 @@ TEST(ClusterKv, CompareAndSwapRaceElectsExactlyOneWinner) {
   EXPECT_EQ(seen, std::set<std::string>{"p" + std::to_string(winners[0])});
 }
 
+// §6.10.11: the coordinator enforces its value and store limits over the
+// wire (the clients keep the 64 MiB default, so only the server can refuse).
+TEST(ClusterKv, CoordinatorValueAndStoreLimitsAreResourceExhausted) {
+  // 12 bytes a value; 30 bytes of keys plus values in the store.
+  auto coordinator = Coordinator::Start(1, "job-kvlimit", [](tessera_cluster_options* o) {
+    tessera_cluster_options_set_kv_limits(o, 12, 30, nullptr);
+  });
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(1, "job-kvlimit");
+  auto p0 = job.Start(0, {"connect", "set:big:0123456789abc", "set:a:0123456789ab", "set:b:0123456789",
+                          "set:c:012345", "tryget:big", "tryget:c"});
+  auto expect = [&](int index, const std::string& code, const std::string& message) {
+    auto r = p0->WaitResult(index, index == 0 ? kJoinMs : kStepMs);
+    ASSERT_TRUE(r.has_value()) << "step " << index;
+    EXPECT_EQ(r->Field("code"), code) << "step " << index << ": " << Describe(r);
+    EXPECT_THAT(r->message, HasSubstr(message)) << "step " << index << ": " << Describe(r);
+  };
+  expect(0, "", "");
+  expect(1, "RESOURCE_EXHAUSTED", "value of key 'big' has 13 bytes; the limit is 12");
+  expect(2, "", "");  // store: 1 + 12 = 13 bytes
+  expect(3, "", "");  // 13 + 1 + 10 = 24 bytes
+  expect(4, "RESOURCE_EXHAUSTED", "would grow the key-value store to 31 bytes; the limit is 30");
+  expect(5, "NOT_FOUND", "");
+  expect(6, "NOT_FOUND", "");
+}
+
+// §6.10.11: a value over the process's own configured limit is refused
+// before it is sent.
+TEST(ClusterKv, ValueOverConfiguredLimitIsResourceExhausted) {
+  Job job = NewJob(2);
+  job.options = {"kv_limits=8,1048576"};
+  auto p0 = job.Start(0, {"init", "set:fits:01234567", "set:big:012345678", "tryget:big", "barrier:end:10000"});
+  WaitListening(job.port, 10000);
+  auto p1 = job.Start(1, {"init", "barrier:end:10000"});
+  auto fits = p0->WaitResult(1, kJoinMs);
+  ASSERT_TRUE(fits && fits->ok) << Describe(fits) << p0->Stderr();
+  auto big = p0->WaitResult(2, kStepMs);
+  ASSERT_TRUE(big.has_value());
+  EXPECT_EQ(big->Field("code"), "RESOURCE_EXHAUSTED") << Describe(big);
+  EXPECT_THAT(big->message, HasSubstr("8")) << Describe(big);
+  auto absent = p0->WaitResult(3, kStepMs);
+  ASSERT_TRUE(absent.has_value());
+  EXPECT_EQ(absent->Field("code"), "NOT_FOUND") << Describe(absent);
+}
+
+// §6.10.11: a blocking get pending in one process is released with the job
+// error when another process reports an error.
+TEST(ClusterKv, PendingGetIsReleasedWithJobErrorWhenAnotherProcessFails) {
+  Job job = NewJob(2);
+  auto p0 = job.Start(0, {"init", "get:never-set:20000"});
+  WaitListening(job.port, 10000);
+  auto p1 = job.Start(1, {"init", "sleep:500", "report:p1-gave-up"});
+  auto report = p1->WaitResult(2, kJoinMs);
+  ASSERT_TRUE(report && report->ok) << Describe(report);
+  auto get = p0->WaitResult(1, kStepMs);
+  ASSERT_TRUE(get.has_value()) << "the get is still pending";
+  EXPECT_EQ(get->Field("code"), "ABORTED") << Describe(get);
+  EXPECT_EQ(get->IntField("reason"), kJobFailed) << Describe(get);
+  EXPECT_EQ(get->IntField("source"), 1) << Describe(get);
+  EXPECT_THAT(get->message, HasSubstr("p1-gave-up")) << Describe(get);
+  EXPECT_LE(MsBetween(report->at, get->at), 2000) << Describe(get);
+}
+
+// §6.10.11/13: a blocking get pending while the job shuts down without it (the
+// shutdown barrier fails) is released with that error, not its own timeout.
+TEST(ClusterKv, PendingGetIsReleasedWhenTheJobShutsDown) {
+  constexpr int64_t kShutdownMs = 1500;
+  auto coordinator = Coordinator::Start(2, "job-kvshut", [](tessera_cluster_options* o) {
+    tessera_cluster_options_set_shutdown_timeout_ms(o, kShutdownMs, nullptr);
+  });
+  ASSERT_NE(coordinator, nullptr);
+  Job job = coordinator->MakeJob(2, "job-kvshut");
+  job.options = {"shutdown_timeout=" + std::to_string(kShutdownMs)};
+  auto p0 = job.Start(0, {"connect", "shutdown"});
+  auto p1 = job.Start(1, {"connect", "get:never-set:20000"});
+  auto shutdown = p0->WaitResult(1, kJoinMs);
+  ASSERT_TRUE(shutdown.has_value());
+  EXPECT_FALSE(shutdown->ok) << Describe(shutdown);
+  auto get = p1->WaitResult(1, kStepMs);
+  ASSERT_TRUE(get.has_value()) << "the get is still pending";
+  EXPECT_FALSE(get->ok) << Describe(get);
+  EXPECT_NE(get->Field("code"), "DEADLINE_EXCEEDED") << Describe(get);
+  EXPECT_LE(get->IntField("ms"), kShutdownMs + 3000) << Describe(get);
+  EXPECT_LE(MsBetween(shutdown->at, get->at), 2000) << Describe(get);
+}
+
 // ---- 12. device list ------------------------------------------------------------------------
 
 // The device lines ("ids" and "fp") of a 3-process job with 2 CPU devices each.
@@ -912,6 +1174,72 @@ TEST(ClusterDevices, GlobalDeviceListIsDeterministicEverywhere) {
     }
   }
   EXPECT_NE(first[0].Field("fp"), "0");
+}
+
+// A job the coordinator rejects at WaitForJob fails for every process, but
+// the code a process sees depends on timing: FAILED_PRECONDITION when its own
+// WaitForJob call carries the verdict, ABORTED ("the job failed: ...") when
+// the job error reaches it first (reported as an inconsistency).
+const auto kRejectedJobCodes = AnyOf("FAILED_PRECONDITION", "ABORTED");
+
+// Runs a 2-process job whose processes have `env_of(id)` and `extra_of(id)`;
+// returns each process's init result.
+std::vector<std::optional<StepResult>> RunRejectedDeviceJob(
+    const std::function<std::vector<std::string>(int)>& env_of,
+    const std::function<std::vector<std::string>(int)>& extra_of = [](int) { return std::vector<std::string>{}; }) {
+  Job job = NewJob(2);
+  std::vector<WorkerPtr> workers;
+  for (int id = 0; id < 2; ++id) {
+    workers.push_back(job.Start(id, {"init"}, extra_of(id), env_of(id)));
+    if (id == 0) WaitListening(job.port, 10000);
+  }
+  std::vector<std::optional<StepResult>> results;
+  for (auto& w : workers) results.push_back(w->WaitResult(0, kJoinMs));
+  return results;
+}
+
+// §6.10.12: two processes on one host claiming the same physical device: the
+// job is rejected (it fails for every process, fate sharing), naming the device.
+TEST(ClusterDevices, SamePhysicalDeviceOnOneHostIsRejected) {
+  auto results = RunRejectedDeviceJob([](int) { return std::vector<std::string>{"TESSERA_DEVICES=gpu:Test GPU:GPU-same"}; });
+  for (const auto& r : results) {
+    ASSERT_TRUE(r.has_value()) << "init hung";
+    EXPECT_FALSE(r->ok) << Describe(r);
+    // The code depends on timing (see kRejectedJobCodes); the reason does not.
+    EXPECT_THAT(r->Field("code"), kRejectedJobCodes) << Describe(r);
+    EXPECT_EQ(r->IntField("reason"), kJobFailed) << Describe(r);
+    EXPECT_THAT(r->message, HasSubstr("processes 0 and 1 both claim device 'GPU-same'")) << Describe(r);
+  }
+}
+
+// §6.10.12: processes that disagree on the platform (gpu vs cpu) are rejected.
+TEST(ClusterDevices, PlatformMismatchIsRejected) {
+  auto results = RunRejectedDeviceJob([](int id) {
+    return std::vector<std::string>{id == 0 ? "TESSERA_DEVICES=gpu:Test GPU:GPU-p0" : "TESSERA_DEVICES="};
+  });
+  for (const auto& r : results) {
+    ASSERT_TRUE(r.has_value()) << "init hung";
+    EXPECT_FALSE(r->ok) << Describe(r);
+    // The code depends on timing (see kRejectedJobCodes); the reason does not.
+    EXPECT_THAT(r->Field("code"), kRejectedJobCodes) << Describe(r);
+    EXPECT_EQ(r->IntField("reason"), kJobFailed) << Describe(r);
+    EXPECT_THAT(r->message, HasSubstr("processes disagree on the device platform")) << Describe(r);
+  }
+}
+
+// §6.10.12: a partition index set on some processes only is rejected.
+TEST(ClusterDevices, PartitionIndexOnSomeProcessesOnlyIsRejected) {
+  auto results = RunRejectedDeviceJob([](int) { return std::vector<std::string>{}; },
+                                      [](int id) { return id == 0 ? std::vector<std::string>{"partition=0"}
+                                                                  : std::vector<std::string>{}; });
+  for (const auto& r : results) {
+    ASSERT_TRUE(r.has_value()) << "init hung";
+    EXPECT_FALSE(r->ok) << Describe(r);
+    // The code depends on timing (see kRejectedJobCodes); the reason does not.
+    EXPECT_THAT(r->Field("code"), kRejectedJobCodes) << Describe(r);
+    EXPECT_EQ(r->IntField("reason"), kJobFailed) << Describe(r);
+    EXPECT_THAT(r->message, HasSubstr("partition index is set for processes 0 but not for 1")) << Describe(r);
+  }
 }
 
 // ---- 13. shutdown ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@
  *   addr=HOST:PORT  bind=HOST:PORT  n=N  id=K  job=ID  token=SECRET
  *   hb=INTERVAL_MS,TIMEOUT_MS  init_timeout=MS  shutdown_timeout=MS
  *   rpc_timeout=MS  recoverable=0|1  dup_fails_job=0|1
+ *   kv_limits=MAX_VALUE_BYTES,MAX_STORE_BYTES  partition=INDEX
  *   tls_cert=F tls_key=F tls_ca=F tls_name=NAME  alarm=SECONDS (default 60)
  *
  * Steps run in order; each prints "B <i> <name>" before it starts and one
@@ -168,6 +169,13 @@ static tessera_cluster_options* options_from_args(int argc, char** argv, int* ne
       ok = tessera_cluster_options_set_recoverable(options, strcmp(value, "1") == 0, &error);
     } else if (strcmp(arg, "dup_fails_job") == 0) {
       ok = tessera_cluster_options_set_fail_job_on_duplicate_id(options, strcmp(value, "1") == 0, &error);
+    } else if (strcmp(arg, "kv_limits") == 0) {
+      char* parts[2] = {value, value};
+      int count = split(value, ',', parts, 2);
+      ok = tessera_cluster_options_set_kv_limits(options, strtoll(parts[0], NULL, 10),
+                                                 strtoll(parts[count - 1], NULL, 10), &error);
+    } else if (strcmp(arg, "partition") == 0) {
+      ok = tessera_cluster_options_set_partition_index(options, strtoll(value, NULL, 10), &error);
     } else if (strcmp(arg, "tls_cert") == 0) {
       tls_cert = value;
     } else if (strcmp(arg, "tls_key") == 0) {
