@@ -24,6 +24,7 @@
 #include "core/cluster/connect_retry.h"
 #include "core/cluster/coordinator_server.h"
 #include "core/cluster/error_detail.h"
+#include "core/cluster/grpc_runtime.h"
 #include "core/cluster/local_host.h"
 #include "core/log.h"
 #include "core/status_macros.h"
@@ -697,6 +698,7 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& 
   } else {
     credentials = grpc::InsecureChannelCredentials();
   }
+  PinCallbackQueue();
   return grpc::CreateCustomChannel(config.coordinator_address, credentials, args);
 }
 

@@ -32,6 +32,7 @@
 #include "core/cluster/auth.h"
 #include "core/cluster/coordinator_state.h"
 #include "core/cluster/error_detail.h"
+#include "core/cluster/grpc_runtime.h"
 #include "core/cluster/host_port.h"
 #include "core/log.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
@@ -283,6 +284,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     builder.SetMaxSendMessageSize(-1);
     builder.AddListeningPort(bind.ToString(), *credentials, &port_);
     builder.RegisterService(&service_);
+    PinCallbackQueue();
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || port_ == 0) {
       return absl::UnavailableError(
