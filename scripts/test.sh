@@ -128,7 +128,8 @@ asan_tests() {
     grep -qxF "$suite" <<<"$have" || broken "build-asan has no suite '$suite'"
     args+=(--suite "$suite")
   done
-  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0 \
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     run_tests asan build-asan --timeout-multiplier 3 "${args[@]}"
 }

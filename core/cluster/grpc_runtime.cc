@@ -20,15 +20,17 @@ struct Pin {
   v1::HeartbeatResponse response;
 };
 
-// Reachable from here for ever, so leak checkers see it as held, not lost.
-Pin* pinned = nullptr;
-
 }  // namespace
+
+// Reachable from here for ever, so leak checkers see it as held, not lost.
+// External linkage: a write-only internal global would be optimized away.
+extern Pin* g_pinned_callback_queue;
+Pin* g_pinned_callback_queue = nullptr;
 
 void PinCallbackQueue() {
   static absl::once_flag once;
   absl::call_once(once, [] {
-    Pin* pin = pinned = new Pin;
+    Pin* pin = g_pinned_callback_queue = new Pin;
     // An address nothing serves: the call fails at once, but it made the
     // channel take its reference on the callback queue, held until the
     // channel is destroyed, which is never.
