@@ -6,21 +6,11 @@
 #include "capi/handles.h"
 #include "core/formats/dtensor_text.h"
 
-// Private to this file: only the DTensor functions see the handle.
-struct tessera_dtensor_mesh {
-  tessera::DTensorMesh impl;
-  std::string device_type;  // impl.device_type(), kept for the accessor's lifetime
-};
-
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 
 namespace {
 
-tessera_dtensor_mesh* NewDTensorMesh(tessera::DTensorMesh mesh) {
-  std::string type = mesh.device_type();
-  return new tessera_dtensor_mesh{std::move(mesh), std::move(type)};
-}
 
 absl::Status CheckEntry(size_t index, size_t size, const char* what) {
   return CheckIndex(index, size, "index", what);
@@ -83,7 +73,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_parse(const char* text,
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
     TESSERA_CAPI_REQUIRE(text);
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorMesh::Parse(text));
-    return NewDTensorMesh(std::move(mesh));
+    return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }
 
@@ -93,7 +83,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(const char* layout_
     TESSERA_CAPI_REQUIRE(layout_text);
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorLayout layout,
                              tessera::DTensorLayout::Parse(layout_text));
-    return NewDTensorMesh(layout.mesh());
+    return tessera::capi::NewDTensorMesh(layout.mesh());
   });
 }
 
@@ -108,7 +98,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_mesh* mesh, c
     options.use_xla_spmd = use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh dtensor,
                              tessera::ToDTensorMesh(*mesh->impl, options));
-    return NewDTensorMesh(std::move(dtensor));
+    return tessera::capi::NewDTensorMesh(std::move(dtensor));
   });
 }
 

@@ -15,6 +15,7 @@
 
 #include "core/dataset_plan.h"
 #include "core/device.h"
+#include "core/formats/dtensor_text.h"
 #include "core/distribution.h"
 #include "core/layout.h"
 #include "core/layout_map.h"
@@ -64,6 +65,11 @@ struct tessera_layout {
   tessera::LayoutPtr impl;
 };
 
+struct tessera_dtensor_mesh {
+  tessera::DTensorMesh impl;
+  std::string device_type;  // impl.device_type(), kept for the accessor's lifetime
+};
+
 struct tessera_layout_map {
   tessera::LayoutMap impl;
 };
@@ -94,6 +100,10 @@ inline tessera_layout* NewLayout(TensorLayout layout) {
   return NewLayout(std::make_shared<const TensorLayout>(std::move(layout)));
 }
 inline tessera_buffer* NewBuffer(std::string bytes) { return new tessera_buffer{std::move(bytes)}; }
+inline tessera_dtensor_mesh* NewDTensorMesh(DTensorMesh mesh) {
+  std::string type = mesh.device_type();
+  return new tessera_dtensor_mesh{std::move(mesh), std::move(type)};
+}
 
 // The core pointer of an optional handle argument (nullptr when it is NULL).
 inline MeshPtr MeshOrNull(const tessera_mesh* mesh) {

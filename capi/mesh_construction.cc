@@ -53,22 +53,6 @@ absl::StatusOr<std::vector<tessera::DTensorMeshDim>> DimsArg(const char* const* 
   return dims;
 }
 
-// The C handle for a DTensor mesh. The handle's struct is private to
-// capi/dtensor.cc, so the mesh travels through its exact text form
-// (dtensor_text.h: printing then parsing gives an equal mesh).
-absl::StatusOr<tessera_dtensor_mesh*> NewDTensorMesh(const tessera::DTensorMesh& mesh) {
-  tessera_error* error = nullptr;
-  tessera_dtensor_mesh* handle = tessera_dtensor_mesh_parse(mesh.ToString().c_str(), &error);
-  if (handle == nullptr) {
-    const absl::Status status =
-        absl::InternalError(absl::StrCat("DTensor mesh did not re-parse: ",
-                                         error == nullptr ? "" : tessera_error_message(error)));
-    tessera_error_destroy(error);
-    return status;
-  }
-  return handle;
-}
-
 }  // namespace
 
 tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dims,
@@ -203,7 +187,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create(const char* const* dim_names,
     options.device_type = std::string(OrEmpty(device_type));
     options.use_xla_spmd = use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorCreateMesh(options));
-    return NewDTensorMesh(mesh);
+    return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }
 
@@ -222,7 +206,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
     options.use_xla_spmd = use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh,
                              tessera::DTensorCreateDistributedMesh(options));
-    return NewDTensorMesh(mesh);
+    return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }
 
@@ -240,6 +224,6 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed_legacy(
     if (device_type != nullptr) options.device_type = device_type;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh,
                              tessera::DTensorCreateLegacyDistributedMesh(options));
-    return NewDTensorMesh(mesh);
+    return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }
