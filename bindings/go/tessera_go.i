@@ -24,6 +24,8 @@
  *     []byte; every copy is sized in 64 bits (SWIG's own swigCopyString stops
  *     at 2 GiB).
  *   - Method names in Go's MixedCaps (axis_size -> AxisSize).
+ *   - The log callback: a C trampoline that forwards to an //export'ed Go
+ *     function (internal/swig/log.go), installed by GoSetLogCallback.
  */
 
 /* ---- names ------------------------------------------------------------- */
@@ -83,6 +85,32 @@ static int64_t go_error_arrived_process(void* error, size_t index) {
 }
 %}
 #endif
+
+/* ---- the log callback ------------------------------------------------------ */
+
+/* One C trampoline forwards every message to tesseraGoLog, an //export'ed Go
+   function of this package (internal/swig/log.go), which calls the Go handler
+   set there. user_data is unused: a Go value may not be kept by C, so the
+   handler lives on the Go side. The trampoline can run on any thread,
+   library threads included; cgo attaches them to the Go runtime. */
+%{
+extern void tesseraGoLog(int32_t level, char* message, size_t message_size);
+
+static void tessera_go_log_trampoline(tessera_log_level level, const char* message,
+                                      size_t message_size, void* user_data) {
+  (void)user_data;
+  tesseraGoLog((int32_t)level, (char*)message, message_size);
+}
+%}
+
+%inline %{
+/* install: the trampoline for messages of min_level and above; otherwise
+   the library's default (stderr, warnings and above). */
+static bool go_set_log_callback(bool install, int32_t min_level, tessera_error** out_error) {
+  return tessera_set_log_callback(install ? tessera_go_log_trampoline : NULL, NULL,
+                                  (tessera_log_level)min_level, out_error);
+}
+%}
 
 /* ---- (pointer, count) inputs --------------------------------------------- */
 

@@ -158,6 +158,8 @@ func TestGoConstantsEqualTheCValues(t *testing.T) {
 		{int64(tessera.DatasetModeKeras3_0), int64(swig.TESSERA_DATASET_MODE_KERAS_3_0)},
 		{int64(tessera.DatasetShard), int64(swig.TESSERA_DATASET_PLAN_SHARD)},
 		{int64(tessera.ShardChunkNested), int64(swig.TESSERA_SHARD_MODE_CHUNK_NESTED)},
+		{int64(tessera.LogDebug), int64(swig.TESSERA_LOG_DEBUG)},
+		{int64(tessera.LogError), int64(swig.TESSERA_LOG_ERROR)},
 	}
 	for i, p := range pairs {
 		if p[0] != p[1] {

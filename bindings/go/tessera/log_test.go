@@ -1,0 +1,165 @@
+package tessera_test
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/tessera-dev/tessera/bindings/go/tessera"
+)
+
+// The warning NewDataParallel logs, on the calling thread, for a mesh that
+// is not 1-D (core/distribution.cc).
+const twoDWarning = "Expect the input mesh to be 1D, but received mesh.devices.ndim=2. " +
+	"The first axis will be used for data-parallel sharding."
+
+// logRecord is one message a test handler received, with the OS thread it
+// ran on.
+type logRecord struct {
+	level   tessera.LogLevel
+	message string
+	thread  int
+}
+
+// recorder is a concurrency-safe handler that keeps what it receives.
+type recorder struct {
+	mu      sync.Mutex
+	records []logRecord
+}
+
+func (r *recorder) handle(level tessera.LogLevel, message string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.records = append(r.records, logRecord{level, message, syscall.Gettid()})
+}
+
+func (r *recorder) snapshot() []logRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]logRecord(nil), r.records...)
+}
+
+// withLogHandler installs handler for the test and restores the default
+// when it ends.
+func withLogHandler(t *testing.T, handler func(tessera.LogLevel, string), minLevel tessera.LogLevel) {
+	t.Helper()
+	ok(t, tessera.SetLogHandler(handler, minLevel))
+	t.Cleanup(func() { ok(t, tessera.SetLogHandler(nil, tessera.LogWarning)) })
+}
+
+// logTwoDWarning makes the library log twoDWarning once.
+func logTwoDWarning(t *testing.T) {
+	t.Helper()
+	mesh := mesh42(t)
+	defer mesh.Close()
+	d := must(tessera.NewDataParallel(mesh, nil))
+	d.Close()
+}
+
+func TestLogHandlerReceivesALibraryWarning(t *testing.T) {
+	var r recorder
+	withLogHandler(t, r.handle, tessera.LogWarning)
+	// The warning is logged on this goroutine's thread, inside the C call.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	logTwoDWarning(t)
+	got := r.snapshot()
+	if len(got) != 1 || got[0].level != tessera.LogWarning || got[0].message != twoDWarning {
+		t.Fatalf("handler received %+v, want one warning %q", got, twoDWarning)
+	}
+	if got[0].thread != syscall.Gettid() {
+		t.Errorf("handler ran on thread %d, want the calling thread %d", got[0].thread, syscall.Gettid())
+	}
+}
+
+func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
+	var r recorder
+	withLogHandler(t, r.handle, tessera.LogWarning)
+	// A client of another job: the coordinator rejects its registration and
+	// logs that on one of its gRPC server threads.
+	const configured = "127.0.0.1:1"
+	opts := tessera.NewClusterOptions()
+	defer opts.Close()
+	for _, err := range []error{
+		opts.SetBindAddress("127.0.0.1:0"),
+		opts.SetCoordinatorAddress(configured), // the address the coordinator names itself by
+		opts.SetNumProcesses(1),
+		opts.SetProcessID(0),
+		opts.SetJobID("go-log-test"),
+		opts.SetDetection("none"),
+		opts.SetInitTimeoutMs(5_000),
+		opts.SetHeartbeat(200, 2_000),
+		opts.SetShutdownTimeoutMs(5_000),
+	} {
+		ok(t, err)
+	}
+	coordinator := must(tessera.StartCoordinator(opts))
+	defer coordinator.Close()
+	ok(t, opts.SetCoordinatorAddress(fmt.Sprintf("127.0.0.1:%d", coordinator.Port())))
+	ok(t, opts.SetJobID("another-job"))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	client, err := tessera.Connect(opts)
+	if client != nil {
+		client.Close()
+	}
+	if !errors.Is(err, tessera.CodeFailedPrecondition) {
+		t.Fatalf("Connect to another job's coordinator: error %v, want FAILED_PRECONDITION", err)
+	}
+	want := "coordinator: rejected registration of process 0: coordinator at " + configured +
+		" serves job 'go-log-test', but process 0 belongs to job 'another-job'"
+	for _, rec := range r.snapshot() {
+		if rec.message == want {
+			if rec.level != tessera.LogWarning || rec.thread == syscall.Gettid() {
+				t.Errorf("%+v: want a warning from a thread other than the caller's (%d)", rec, syscall.Gettid())
+			}
+			return
+		}
+	}
+	t.Fatalf("handler received %+v, want a warning %q", r.snapshot(), want)
+}
+
+func TestRemovedLogHandlerReceivesNothing(t *testing.T) {
+	var r recorder
+	ok(t, tessera.SetLogHandler(r.handle, tessera.LogWarning))
+	ok(t, tessera.SetLogHandler(nil, tessera.LogWarning))
+	logTwoDWarning(t) // to stderr, the default
+	if got := r.snapshot(); len(got) != 0 {
+		t.Fatalf("removed handler received %+v", got)
+	}
+}
+
+func TestLogHandlerBelowItsMinimumLevelReceivesNothing(t *testing.T) {
+	var r recorder
+	withLogHandler(t, r.handle, tessera.LogError)
+	logTwoDWarning(t)
+	if got := r.snapshot(); len(got) != 0 {
+		t.Fatalf("handler for errors received %+v", got)
+	}
+}
+
+func TestPanickingLogHandlerDoesNotCrashTheProcess(t *testing.T) {
+	calls := 0
+	withLogHandler(t, func(tessera.LogLevel, string) { calls++; panic("handler bug") }, tessera.LogWarning)
+	logTwoDWarning(t) // returns normally: the panic stops in the trampoline
+	logTwoDWarning(t) // and the handler stays installed
+	if calls != 2 {
+		t.Fatalf("panicking handler ran %d times, want 2", calls)
+	}
+}
+
+func TestInvalidLogLevelIsInvalidArgumentAndKeepsTheHandler(t *testing.T) {
+	var r recorder
+	withLogHandler(t, r.handle, tessera.LogWarning)
+	err := tessera.SetLogHandler(func(tessera.LogLevel, string) { t.Error("the rejected handler was called") },
+		tessera.LogLevel(7))
+	wantError(t, err, tessera.CodeInvalidArgument, "Argument 'min_level' is 7; expected one of "+
+		"TESSERA_LOG_DEBUG (0), TESSERA_LOG_INFO (1), TESSERA_LOG_WARNING (2), TESSERA_LOG_ERROR (3)")
+	logTwoDWarning(t)
+	if got := r.snapshot(); len(got) != 1 || got[0].message != twoDWarning {
+		t.Fatalf("the kept handler received %+v, want the warning", got)
+	}
+}
