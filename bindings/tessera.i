@@ -37,6 +37,8 @@
  *     the wrapper; copy, then free(data). data == NULL with size > 0 means
  *     the wrapper ran out of memory.
  *   - tessera_swig_bytes_view (returned by value): borrowed bytes; copy only.
+ *   - tessera_swig_bytes (returned by value): bytes malloc'd by the wrapper;
+ *     copy, then free(data); data == NULL with size > 0: out of memory.
  *   - const char*: UTF-8 in and out (borrowed results are copied).
  *   - size_t is 64-bit in every language (C# must override SWIG's uint).
  *
@@ -269,6 +271,215 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
   (const void* expected, size_t expected_size),
   (const void* desired, size_t desired_size)
 };
+
+/* ---- Host scatter and gather (copy.h) --------------------------------------- */
+
+/*
+ * The shards travel as ONE byte array, every device's shard concatenated in
+ * device order (device i's part: shard_size(i, element_size) bytes), so each
+ * language passes and receives a single array; its layer splits or joins
+ * them. The C helpers build the void* pointer array into that one buffer
+ * and call tessera_scatter/tessera_gather; errors pass through unchanged.
+ *
+ * The result is a tessera_swig_bytes: memory the wrapper malloc'd (only the
+ * library can make a tessera_buffer), copied by the language, then freed.
+ * The typemaps of Java are in java/tessera_java.i; those of C# and Go are
+ * below until their language files have their own.
+ */
+%{
+typedef tessera_copy_options CopyOptions;
+
+/* Bytes malloc'd by the wrapper; data NULL with size > 0: out of memory. */
+typedef struct tessera_swig_bytes {
+  void* data;
+  size_t size;
+} tessera_swig_bytes;
+
+static tessera_swig_bytes tessera_swig_bytes_failed(size_t wanted) {
+  tessera_swig_bytes b;
+  b.data = NULL;
+  b.size = wanted;
+  return b;
+}
+
+/* Every device's shard size in bytes and their sum in *total; NULL with
+ * out_error set (the library's error) or, when it is not, out of memory. */
+static size_t* tessera_swig_shard_sizes(const tessera_sharding* sharding, size_t n,
+                                        size_t element_size, size_t* total,
+                                        tessera_error** out_error) {
+  size_t* sizes = (size_t*)calloc(n > 0 ? n : 1, sizeof(size_t));
+  size_t i;
+  *total = 0;
+  if (sizes == NULL) return NULL;
+  for (i = 0; i < n; ++i) {
+    if (!tessera_sharding_shard_size(sharding, i, element_size, &sizes[i], out_error) ||
+        sizes[i] > SIZE_MAX - *total) {
+      /* A sum past SIZE_MAX is memory nobody has: reported as out of memory. */
+      free(sizes);
+      *total = SIZE_MAX;
+      return NULL;
+    }
+    *total += sizes[i];
+  }
+  return sizes;
+}
+
+/* Pointers into `base`, one per device, each past the previous shard. */
+static void tessera_swig_shard_pointers(char* base, const size_t* sizes, size_t n, void** out) {
+  size_t i, offset = 0;
+  for (i = 0; i < n; ++i) {
+    out[i] = base + offset;
+    offset += sizes[i];
+  }
+}
+
+/* Every device's shard, concatenated; zeros for devices options leave out. */
+static tessera_swig_bytes tessera_swig_scatter_concat(const tessera_sharding* sharding,
+                                                      const void* global, size_t global_size,
+                                                      size_t element_size,
+                                                      const tessera_copy_options* options,
+                                                      tessera_error** out_error) {
+  size_t n = tessera_sharding_num_devices(sharding), total = 0;
+  tessera_error* err = NULL;
+  size_t* sizes = tessera_swig_shard_sizes(sharding, n, element_size, &total, &err);
+  void** shards;
+  tessera_swig_bytes out = tessera_swig_bytes_failed(0);
+  if (sizes == NULL) {
+    if (err == NULL) return tessera_swig_bytes_failed(total > 0 ? total : 1);
+    if (out_error != NULL) *out_error = err; else tessera_error_destroy(err);
+    return out;
+  }
+  out.data = calloc(total > 0 ? total : 1, 1);
+  shards = (void**)calloc(n > 0 ? n : 1, sizeof(void*));
+  if (out.data == NULL || shards == NULL) {
+    free(out.data);
+    free(shards);
+    free(sizes);
+    return tessera_swig_bytes_failed(total > 0 ? total : 1);
+  }
+  tessera_swig_shard_pointers((char*)out.data, sizes, n, shards);
+  if (tessera_scatter(sharding, global, global_size, element_size, shards, n, options,
+                      out_error)) {
+    out.size = total;
+  } else {
+    free(out.data);
+    out.data = NULL;
+  }
+  free(shards);
+  free(sizes);
+  return out;
+}
+
+/* The global array from the concatenated shards. A concatenation of another
+ * size than the shards' sum goes to the library as a NULL shard array (its
+ * INVALID_ARGUMENT names 'shards'); the language layers check each shard's
+ * size first, with their own message. */
+static tessera_swig_bytes tessera_swig_gather_concat(const tessera_sharding* sharding,
+                                                     const void* concat, size_t concat_size,
+                                                     size_t element_size, size_t global_size,
+                                                     const tessera_copy_options* options,
+                                                     tessera_error** out_error) {
+  static char empty[1];
+  size_t n = tessera_sharding_num_devices(sharding), total = 0;
+  tessera_error* err = NULL;
+  size_t* sizes = tessera_swig_shard_sizes(sharding, n, element_size, &total, &err);
+  void** shards;
+  tessera_swig_bytes out = tessera_swig_bytes_failed(0);
+  if (sizes == NULL) {
+    if (err == NULL) return tessera_swig_bytes_failed(total > 0 ? total : 1);
+    if (out_error != NULL) *out_error = err; else tessera_error_destroy(err);
+    return out;
+  }
+  out.data = calloc(global_size > 0 ? global_size : 1, 1);
+  shards = (void**)calloc(n > 0 ? n : 1, sizeof(void*));
+  if (out.data == NULL || shards == NULL) {
+    free(out.data);
+    free(shards);
+    free(sizes);
+    return tessera_swig_bytes_failed(global_size > 0 ? global_size : 1);
+  }
+  tessera_swig_shard_pointers(concat != NULL ? (char*)concat : empty, sizes, n, shards);
+  if (tessera_gather(sharding, concat_size == total ? (const void* const*)shards : NULL, n,
+                     element_size, out.data, global_size, options, out_error)) {
+    out.size = global_size;
+  } else {
+    free(out.data);
+    out.data = NULL;
+  }
+  free(shards);
+  free(sizes);
+  return out;
+}
+%}
+
+typedef struct tessera_swig_bytes tessera_swig_bytes;
+typedef struct {} CopyOptions;
+
+%apply (const void* TESSERA_BYTES_IN, size_t TESSERA_BYTES_IN_SIZE) {
+  (const void* global, size_t global_size),
+  (const void* shards, size_t shards_size)
+};
+
+/* Defaults: the calling thread only, no replica check, every process. */
+%extend CopyOptions {
+  CopyOptions() { return tessera_copy_options_create(); }
+  ~CopyOptions() { tessera_copy_options_destroy($self); }
+  void set_threads(size_t threads, tessera_error** out_error) {
+    tessera_copy_options_set_threads($self, threads, out_error);
+  }
+  void set_verify_replicas(bool verify, tessera_error** out_error) {
+    tessera_copy_options_set_verify_replicas($self, verify, out_error);
+  }
+  void set_process_index(int64_t process_index, tessera_error** out_error) {
+    tessera_copy_options_set_process_index($self, process_index, out_error);
+  }
+}
+
+%extend Sharding {
+  /* Every device's shard, concatenated in device order (sizes: shard_size(i,
+   * element_size)). options NULL: the defaults. */
+  tessera_swig_bytes scatter_concat(const void* global, size_t global_size, size_t element_size,
+                                    const CopyOptions* options, tessera_error** out_error) {
+    return tessera_swig_scatter_concat($self, global, global_size, element_size, options,
+                                       out_error);
+  }
+  /* The global array (global_size bytes) from the concatenated shards. */
+  tessera_swig_bytes gather_concat(const void* shards, size_t shards_size, size_t element_size,
+                                   size_t global_size, const CopyOptions* options,
+                                   tessera_error** out_error) {
+    return tessera_swig_gather_concat($self, shards, shards_size, element_size, global_size,
+                                      options, out_error);
+  }
+}
+
+#if defined(SWIGCSHARP)
+/* Read as TesseraCsArray like tessera_swig_int64s: copied, then freed. */
+%typemap(ctype)  tessera_swig_bytes "$1_ltype"
+%typemap(imtype) tessera_swig_bytes "TesseraCsArray"
+%typemap(cstype) tessera_swig_bytes "byte[]"
+%typemap(out)    tessera_swig_bytes %{ $result = $1; %}
+%typemap(csout, excode=SWIGEXCODE) tessera_swig_bytes {
+    TesseraCsArray array = $imcall;
+    byte[] bytes = null;
+    try {
+      if (array.data != global::System.IntPtr.Zero) bytes = $imclassname.CopyBytes(array);
+    } finally {
+      if (array.data != global::System.IntPtr.Zero) $imclassname.TesseraCsFree(array.data);
+    }$excode
+    if (bytes == null) throw new global::System.OutOfMemoryException("the binding could not allocate a byte array");
+    return bytes;
+  }
+#elif defined(SWIGGO)
+/* The malloc'd bytes change hands as they are (as tessera_swig_int64s). */
+%typemap(gotype) tessera_swig_bytes "[]byte"
+%typemap(imtype) tessera_swig_bytes "[]byte"
+%typemap(out) tessera_swig_bytes %{
+  $result.array = $1.data;
+  $result.len = $result.cap = $1.data == NULL ? 0 : (intgo)$1.size;
+  if ($1.data == NULL && $1.size > 0) _swig_gopanic("tessera: out of memory for a byte result");
+%}
+%typemap(goout) tessera_swig_bytes %{ $result = tesseraGoTakeBytes($1) %}
+#endif
 
 /* ---- 4. Shadow classes ---------------------------------------------------- */
 

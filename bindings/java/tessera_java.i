@@ -54,6 +54,7 @@
 
 %{
 #include <pthread.h>
+#include <time.h>
 
 /* A Java byte[] holding `size` bytes at `data` (NULL data: null). */
 static jbyteArray tessera_java_bytes(JNIEnv* jenv, const void* data, size_t size) {
@@ -296,6 +297,23 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   $result = tessera_java_bytes(jenv, $1.data, $1.size);
 }
 
+/* Bytes the wrapper malloc'd (copy.h's results): copied, then freed. */
+%typemap(jni) tessera_swig_bytes "jbyteArray"
+%typemap(jtype) tessera_swig_bytes "byte[]"
+%typemap(jstype) tessera_swig_bytes "byte[]"
+%typemap(javaout) tessera_swig_bytes {
+    return $jnicall;
+  }
+%typemap(out, noblock=1) tessera_swig_bytes {
+  $result = NULL;
+  if ($1.data == NULL && $1.size > 0) {
+    SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "byte array result");
+  } else {
+    $result = tessera_java_bytes(jenv, $1.data, $1.size);
+  }
+  free($1.data);
+}
+
 /* ---- Handles: AutoCloseable, a Cleaner as the safety net ----------------- */
 
 %typemap(javainterfaces) SWIGTYPE "AutoCloseable"
@@ -367,6 +385,84 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   @Override
   public int hashCode() {
     return Long.hashCode(rank());
+  }
+%}
+
+/* Scatter and gather: shards as byte[][] (the concatenation stays in the glue). */
+%javamethodmodifiers Sharding::scatter_concat "private";
+%javamethodmodifiers Sharding::gather_concat "private";
+%typemap(javacode) Sharding %{
+  /**
+   * Each device's shard of `global` (row-major, `elementSize` bytes per
+   * element), in device order: entry i holds shardSize(i, elementSize) bytes,
+   * shaped as shardShape(i). Devices that `options` leave out get zeros.
+   * `options` may be null (the defaults).
+   */
+  public byte[][] scatter(byte[] global, long elementSize, CopyOptions options) {
+    byte[] concat = scatterConcat(global, elementSize, options);
+    byte[][] shards = new byte[(int) numDevices()][];
+    int offset = 0;
+    for (int i = 0; i < shards.length; ++i) {
+      int size = (int) shardSize(i, elementSize);
+      shards[i] = java.util.Arrays.copyOfRange(concat, offset, offset + size);
+      offset += size;
+    }
+    return shards;
+  }
+
+  /** scatter with the default options. */
+  public byte[][] scatter(byte[] global, long elementSize) {
+    return scatter(global, elementSize, null);
+  }
+
+  /**
+   * The global array (`globalSize` bytes, row-major) assembled from each
+   * device's shard in device order; entry i must hold shardSize(i,
+   * elementSize) bytes (entries the copy does not read are not looked at,
+   * but must have that size too). `options` may be null (the defaults).
+   */
+  public byte[] gather(byte[][] shards, long elementSize, long globalSize, CopyOptions options) {
+    if (globalSize < 0 || globalSize > Integer.MAX_VALUE) {
+      throw new TesseraException(Code.INVALID_ARGUMENT,
+          "Argument 'globalSize' must be 0.." + Integer.MAX_VALUE + " (a Java array), got "
+          + globalSize);
+    }
+    return gatherConcat(concatenate(shards, elementSize), elementSize, globalSize, options);
+  }
+
+  /** gather with the default options. */
+  public byte[] gather(byte[][] shards, long elementSize, long globalSize) {
+    return gather(shards, elementSize, globalSize, null);
+  }
+
+  private byte[] concatenate(byte[][] shards, long elementSize) {
+    long devices = numDevices();
+    if (shards == null || shards.length != devices) {
+      throw new TesseraException(Code.INVALID_ARGUMENT,
+          "Argument 'shards' must have " + devices + " entries (one per device), got "
+          + (shards == null ? "null" : Integer.toString(shards.length)));
+    }
+    long total = 0;
+    for (int i = 0; i < shards.length; ++i) {
+      long size = shardSize(i, elementSize);
+      if (shards[i] == null || shards[i].length != size) {
+        throw new TesseraException(Code.INVALID_ARGUMENT,
+            "Argument 'shards[" + i + "]' must have " + size + " bytes (device " + i
+            + "'s shard), got " + (shards[i] == null ? "null" : shards[i].length + " bytes"));
+      }
+      total += size;
+    }
+    if (total > Integer.MAX_VALUE) {
+      throw new TesseraException(Code.INVALID_ARGUMENT,
+          "Argument 'shards' must total at most " + Integer.MAX_VALUE + " bytes, got " + total);
+    }
+    byte[] concat = new byte[(int) total];
+    int offset = 0;
+    for (byte[] shard : shards) {
+      System.arraycopy(shard, 0, concat, offset, shard.length);
+      offset += shard.length;
+    }
+    return concat;
   }
 %}
 
@@ -459,10 +555,146 @@ static void tessera_java_client_destroy(tessera_client* client) {
 #define TESSERA_SWIG_CLIENT_DESTROY(client) tessera_java_client_destroy(client)
 %}
 
+/* ---- The log handler ---------------------------------------------------------- */
+
+%{
+/*
+ * The one installed LogHandler. The C callback never owns it: each message
+ * takes a local reference under the lock, so replacing the handler only
+ * swaps the global reference (an old sink still running, as log.h allows,
+ * sees the current handler or none, never a freed one). After the JVM's
+ * shutdown hook has run (closed) no library thread enters the JVM again.
+ */
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t idle;    /* signalled when in_flight drops to 0 */
+  JavaVM* vm;
+  jobject handler;        /* global reference; NULL: none */
+  jclass dispatch_class;  /* global reference to org.tessera.LogDispatch */
+  jmethodID dispatch;
+  int in_flight;          /* trampolines between attach and return */
+  int closed;
+} tessera_java_log = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, NULL,
+                      NULL, 0, 0};
+
+/* The handler for this thread's call (a local reference), or NULL. */
+static jobject tessera_java_log_handler(JNIEnv* env) {
+  jobject handler = NULL;
+  pthread_mutex_lock(&tessera_java_log.lock);
+  if (tessera_java_log.handler != NULL && !tessera_java_log.closed) {
+    handler = (*env)->NewLocalRef(env, tessera_java_log.handler);
+  }
+  pthread_mutex_unlock(&tessera_java_log.lock);
+  return handler;
+}
+
+static void tessera_java_on_log(tessera_log_level level, const char* message, size_t size,
+                                void* user_data) {
+  JavaVM* vm;
+  JNIEnv* env;
+  (void)user_data;
+  pthread_mutex_lock(&tessera_java_log.lock);
+  vm = tessera_java_log.closed ? NULL : tessera_java_log.vm;
+  if (vm != NULL) ++tessera_java_log.in_flight;
+  pthread_mutex_unlock(&tessera_java_log.lock);
+  if (vm == NULL) return;
+  env = tessera_java_env(vm);
+  if (env != NULL) {
+    jobject handler = tessera_java_log_handler(env);
+    if (handler != NULL) {
+      jbyteArray text = tessera_java_bytes(env, message, size);
+      if (text != NULL) {
+        (*env)->CallStaticVoidMethod(env, tessera_java_log.dispatch_class,
+                                     tessera_java_log.dispatch, handler, (jint)level, text);
+        (*env)->DeleteLocalRef(env, text);
+      }
+      /* LogDispatch catches the handler's exceptions; anything left is dropped. */
+      if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
+      (*env)->DeleteLocalRef(env, handler);
+    }
+  }
+  pthread_mutex_lock(&tessera_java_log.lock);
+  if (--tessera_java_log.in_flight == 0) pthread_cond_broadcast(&tessera_java_log.idle);
+  pthread_mutex_unlock(&tessera_java_log.lock);
+}
+
+/* Makes `handler` (a global reference, or NULL) the current one; returns the old. */
+static jobject tessera_java_log_swap(jobject handler) {
+  jobject old;
+  pthread_mutex_lock(&tessera_java_log.lock);
+  old = tessera_java_log.handler;
+  tessera_java_log.handler = handler;
+  pthread_mutex_unlock(&tessera_java_log.lock);
+  return old;
+}
+
+/* Finds LogDispatch.dispatch once; false with a Java exception pending. */
+static int tessera_java_log_init(JNIEnv* jenv) {
+  jclass local;
+  if (tessera_java_log.dispatch_class != NULL) return 1;
+  local = (*jenv)->FindClass(jenv, "org/tessera/LogDispatch");
+  if (local == NULL) return 0;
+  tessera_java_log.dispatch = (*jenv)->GetStaticMethodID(jenv, local, "dispatch",
+                                                         "(Lorg/tessera/LogHandler;I[B)V");
+  if (tessera_java_log.dispatch != NULL) {
+    (*jenv)->GetJavaVM(jenv, &tessera_java_log.vm);
+    tessera_java_log.dispatch_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
+  }
+  (*jenv)->DeleteLocalRef(jenv, local);
+  return tessera_java_log.dispatch_class != NULL;
+}
+
+/* Tessera.setLogHandler (synchronized there): null restores stderr. */
+/* (Declared in this file, before tessera.i's error typemaps: it raises itself.) */
+static void java_set_log_handler(JNIEnv* jenv, jobject handler, int min_level) {
+  tessera_error* err = NULL;
+  jobject global, old;
+  if (handler == NULL) {
+    if (tessera_set_log_callback(NULL, NULL, (tessera_log_level)min_level, &err)) {
+      old = tessera_java_log_swap(NULL);
+      if (old != NULL) (*jenv)->DeleteGlobalRef(jenv, old);
+    }
+  } else if (!tessera_java_log.closed && tessera_java_log_init(jenv)) {
+    global = (*jenv)->NewGlobalRef(jenv, handler);
+    if (global == NULL) return;
+    old = tessera_java_log_swap(global);
+    if (!tessera_set_log_callback(tessera_java_on_log, NULL, (tessera_log_level)min_level,
+                                  &err)) {
+      global = tessera_java_log_swap(old);
+      old = global;
+    }
+    if (old != NULL) (*jenv)->DeleteGlobalRef(jenv, old);
+  }
+  if (err != NULL) tessera_java_raise(jenv, err);
+}
+
+/* The JVM is shutting down: stderr again, and no library thread enters the
+ * JVM after this returns (messages in flight get up to a second to finish). */
+static void java_log_handler_shutdown(void) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  deadline.tv_sec += 1;
+  tessera_set_log_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL);
+  pthread_mutex_lock(&tessera_java_log.lock);
+  tessera_java_log.closed = 1;
+  while (tessera_java_log.in_flight > 0 &&
+         pthread_cond_timedwait(&tessera_java_log.idle, &tessera_java_log.lock, &deadline) == 0) {
+  }
+  pthread_mutex_unlock(&tessera_java_log.lock);
+}
+%}
+
+%typemap(in, numinputs=0, noblock=1) JNIEnv* jenv { $1 = jenv; }
+%typemap(jstype) jobject handler "LogHandler"
+%typemap(javain) jobject handler "$javainput"
+%rename(set_log_handler_native) java_set_log_handler;
+%rename(log_handler_shutdown_native) java_log_handler_shutdown;
+void java_set_log_handler(JNIEnv* jenv, jobject handler, int min_level);
+void java_log_handler_shutdown(void);
+
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %typemap(jstype) jobject listener "EventListener"
 %typemap(javain) jobject listener "$javainput"
-%typemap(in, numinputs=0, noblock=1) JNIEnv* jenv { $1 = jenv; }
 %javamethodmodifiers Client::set_event_listener_native "private";
 %extend Client {
   /* Installs `listener` (an EventListener; null removes it). */

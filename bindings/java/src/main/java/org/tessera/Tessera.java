@@ -23,4 +23,31 @@ public final class Tessera {
   public static String platformName(Platform platform) {
     return tessera.platform_name(platform);
   }
+
+  private static boolean shutdownHookAdded;
+
+  /**
+   * Routes the library's log messages of `minLevel` and above to `handler`; a
+   * null handler restores the default (stderr, warnings and above). The
+   * handler runs on the thread that logs (see {@link LogHandler}); a message
+   * being delivered while the handler is replaced may still reach the old one.
+   * Once the JVM shuts down, messages go to stderr again.
+   */
+  public static synchronized void setLogHandler(LogHandler handler, LogLevel minLevel) {
+    if (minLevel == null) {
+      throw new TesseraException(Code.INVALID_ARGUMENT,
+                                 "Argument 'minLevel' must be a LogLevel, got null");
+    }
+    if (LogDispatch.inHandler()) {
+      throw new TesseraException(Code.FAILED_PRECONDITION,
+                                 "setLogHandler called from inside a log handler");
+    }
+    if (handler != null && !shutdownHookAdded) {
+      // Library threads must not call into a JVM that is going away.
+      Runtime.getRuntime().addShutdownHook(
+          new Thread(tessera::log_handler_shutdown_native, "tessera-log-shutdown"));
+      shutdownHookAdded = true;
+    }
+    tessera.set_log_handler_native(handler, minLevel.swigValue());
+  }
 }

@@ -1,0 +1,132 @@
+package org.tessera;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Tessera.setLogHandler: the library's warnings reach Java, from any thread. */
+class LogHandlerTest {
+  /** What Keras's DataParallel warns about a mesh that is not 1-D (logged on the caller's thread). */
+  private static final String NOT_1D_WARNING =
+      "Expect the input mesh to be 1D, but received mesh.devices.ndim=2. The first axis will be "
+      + "used for data-parallel sharding.";
+
+  @AfterEach
+  void restoreDefault() {
+    Tessera.setLogHandler(null, LogLevel.WARNING);
+  }
+
+  /** Logs NOT_1D_WARNING once. */
+  private static void warnAboutA2dMesh() {
+    try (Mesh mesh = Fixtures.mesh(2, 4, "batch", "model");
+         Distribution distribution = Distribution.dataParallel(mesh, null)) {
+      assertNotNull(distribution);
+    }
+  }
+
+  @Test
+  void aWarningOnTheCallingThreadReachesTheHandler() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Tessera.setLogHandler((level, message) -> seen.add(level + " " + message), LogLevel.WARNING);
+    warnAboutA2dMesh();
+    assertEquals(List.of("WARNING " + NOT_1D_WARNING), seen);
+  }
+
+  @Test
+  void messagesBelowTheMinimumLevelAreNotDelivered() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Tessera.setLogHandler((level, message) -> seen.add(message), LogLevel.ERROR);
+    warnAboutA2dMesh();
+    assertEquals(List.of(), seen);
+  }
+
+  @Test
+  void aRemovedHandlerReceivesNothing() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    Tessera.setLogHandler((level, message) -> seen.add(message), LogLevel.WARNING);
+    warnAboutA2dMesh();
+    Tessera.setLogHandler(null, LogLevel.WARNING);
+    warnAboutA2dMesh();
+    assertEquals(List.of(NOT_1D_WARNING), seen);
+  }
+
+  /** A coordinator rejects a wrong job token on one of its gRPC threads, and warns there. */
+  @Test
+  void aWarningOnALibraryThreadReachesTheHandler() throws Exception {
+    BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+    Thread test = Thread.currentThread();
+    Tessera.setLogHandler((level, message) -> {
+      if (message.startsWith("coordinator: rejected a call from ")) {
+        seen.add(level + (Thread.currentThread() == test ? " on the test thread"
+                                                         : " on a library thread"));
+      }
+    }, LogLevel.WARNING);
+    try (ClusterOptions options = new ClusterOptions()) {
+      options.setBindAddress("127.0.0.1:0");
+      options.setNumProcesses(1);
+      options.setJobId("java-log");
+      options.setJobToken("the right token");
+      try (Coordinator coordinator = new Coordinator(options)) {
+        options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
+        options.setProcessId(0);
+        options.setInitTimeoutMs(5_000);
+        options.setJobToken("a wrong token");
+        TesseraException e = assertThrows(TesseraException.class, options::connect);
+        assertEquals(Code.UNAUTHENTICATED, e.getCode());
+        assertEquals("WARNING on a library thread", seen.poll(10, TimeUnit.SECONDS));
+      }
+    }
+  }
+
+  @Test
+  void anExceptionFromTheHandlerStaysInJava() {
+    List<String> seen = new CopyOnWriteArrayList<>();
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    Tessera.setLogHandler((level, message) -> {
+      seen.add(message);
+      throw new IllegalStateException("handler failed");
+    }, LogLevel.WARNING);
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      warnAboutA2dMesh();  // the library call itself succeeds
+      warnAboutA2dMesh();  // and the handler stays installed
+    } finally {
+      System.setErr(stderr);
+    }
+    assertEquals(List.of(NOT_1D_WARNING, NOT_1D_WARNING), seen);
+    assertEquals("tessera: log handler threw java.lang.IllegalStateException: handler failed\n"
+                 .repeat(2), captured.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void setLogHandlerFromInsideAHandlerIsRefused() {
+    List<TesseraException> refused = new CopyOnWriteArrayList<>();
+    Tessera.setLogHandler((level, message) -> {
+      refused.add(assertThrows(TesseraException.class,
+                               () -> Tessera.setLogHandler(null, LogLevel.WARNING)));
+    }, LogLevel.WARNING);
+    warnAboutA2dMesh();
+    assertEquals(1, refused.size());
+    assertEquals(Code.FAILED_PRECONDITION, refused.get(0).getCode());
+  }
+
+  @Test
+  void aNullMinimumLevelIsInvalidArgument() {
+    TesseraException e = assertThrows(TesseraException.class,
+                                      () -> Tessera.setLogHandler((l, m) -> { }, null));
+    assertEquals("Argument 'minLevel' must be a LogLevel, got null", e.getMessage());
+  }
+}
