@@ -37,7 +37,7 @@ struct Detection {
   ClusterConfig config;
   // Who gave the process id (else the process count, else the coordinator):
   // "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra",
-  // "slurm", "kubernetes"; "single-process" when nothing was set.
+  // "slurm", "gketpu", "kubernetes"; "single-process" when nothing was set.
   std::string source;
   // One line per source considered: used, or skipped and why (present and
   // missing variables), how a derived port was computed, caveats (a loopback

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -176,6 +177,42 @@ constexpr std::array<const char*, 6> kKubernetesVars = {"JOB_COMPLETION_INDEX", 
                                                         "JOBSET_NAME",          "REPLICATED_JOB_NAME",
                                                         "TESSERA_K8S_SUBDOMAIN", "HOSTNAME"};
 
+// ---- GKE TPU
+
+constexpr char kTpuWorkerId[] = "TPU_WORKER_ID";
+constexpr char kTpuProcessAddresses[] = "TPU_PROCESS_ADDRESSES";
+constexpr char kTpuWorkerHostnames[] = "TPU_WORKER_HOSTNAMES";
+constexpr char kMegascaleCoordinator[] = "MEGASCALE_COORDINATOR_ADDRESS";
+constexpr char kMegascaleNumSlices[] = "MEGASCALE_NUM_SLICES";
+constexpr char kMegascaleSliceId[] = "MEGASCALE_SLICE_ID";
+constexpr std::array<const char*, 6> kGkeTpuVars = {kTpuWorkerId,          kTpuWorkerHostnames, kTpuProcessAddresses,
+                                                    kMegascaleCoordinator, kMegascaleNumSlices, kMegascaleSliceId};
+
+// The hosts of a comma-separated worker list. TPU_PROCESS_ADDRESSES entries
+// carry a port ("10.0.0.1:8476"), which is libtpu's, so only the host is kept.
+absl::StatusOr<std::vector<std::string>> TpuWorkerHosts(const char* var, const std::string& list) {
+  std::vector<std::string> hosts;
+  for (absl::string_view entry : absl::StrSplit(list, ',')) {
+    const absl::string_view trimmed = absl::StripAsciiWhitespace(entry);
+    const std::string what = absl::StrCat("Environment variable ", var, " entry ", hosts.size());
+    if (trimmed.empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(what, " is empty in \"", list,
+                                                     "\"; expected comma-separated worker host names"));
+    }
+    TESSERA_ASSIGN_OR_RETURN(HostPort parsed, ParseHostPort(trimmed, what));
+    hosts.push_back(std::move(parsed.host));
+  }
+  return hosts;
+}
+
+// A MEGASCALE_* count or id: unset or empty means `fallback`, as JAX's
+// `if not value` reads it.
+absl::StatusOr<int64_t> MegascaleInt(const Environment& env, const char* var, int64_t fallback, int64_t min) {
+  const std::string* value = FindVar(env, var);
+  if (value == nullptr || absl::StripAsciiWhitespace(*value).empty()) return fallback;
+  return ParseIntVarAtLeast(var, *value, min);
+}
+
 }  // namespace
 
 uint32_t Fnv1a32(absl::string_view text) {
@@ -294,6 +331,83 @@ absl::StatusOr<SourceResult> DetectSlurm(const Environment& env) {
   return Present(std::move(out), "SLURM_JOB_ID, SLURM_STEP_NODELIST, SLURM_NTASKS, SLURM_PROCID, SLURM_LOCALID");
 }
 
+absl::StatusOr<SourceResult> DetectGkeTpu(const Environment& env) {
+  const Presence presence = CheckPresence(env, kGkeTpuVars);
+  if (presence.none()) return Absent(kGkeTpuVars);
+  const std::string* worker_id = FindVar(env, kTpuWorkerId);
+  // TPU_PROCESS_ADDRESSES first, as JAX reads it.
+  const char* list_var = FindVar(env, kTpuProcessAddresses) != nullptr ? kTpuProcessAddresses
+                         : FindVar(env, kTpuWorkerHostnames) != nullptr ? kTpuWorkerHostnames
+                                                                        : nullptr;
+  if (worker_id == nullptr || list_var == nullptr) {
+    Presence described;
+    described.present = presence.present;
+    if (worker_id == nullptr) described.missing.emplace_back(kTpuWorkerId);
+    if (list_var == nullptr) described.missing.emplace_back("TPU_WORKER_HOSTNAMES (or TPU_PROCESS_ADDRESSES)");
+    return Partial(DescribePartial(described));
+  }
+  TESSERA_ASSIGN_OR_RETURN(const std::vector<std::string> hosts, TpuWorkerHosts(list_var, Var(env, list_var)));
+  const int64_t workers = static_cast<int64_t>(hosts.size());
+  TESSERA_ASSIGN_OR_RETURN(const int64_t id_in_slice, ParseIntVarAtLeast(kTpuWorkerId, *worker_id, 0));
+  if (id_in_slice >= workers) {
+    return absl::InvalidArgumentError(absl::StrCat("Environment variable ", kTpuWorkerId, " is ", id_in_slice,
+                                                   ", but ", list_var, " names ", workers, " worker",
+                                                   workers == 1 ? "" : "s", ": expected 0..", workers - 1));
+  }
+  TESSERA_ASSIGN_OR_RETURN(const int64_t slices, MegascaleInt(env, kMegascaleNumSlices, 1, 1));
+  TESSERA_ASSIGN_OR_RETURN(const int64_t slice_id, MegascaleInt(env, kMegascaleSliceId, 0, 0));
+  if (slice_id >= slices) {
+    return absl::InvalidArgumentError(absl::StrCat("Environment variable ", kMegascaleSliceId, " is ", slice_id,
+                                                   ", but ", kMegascaleNumSlices, " is ", slices, ": expected 0..",
+                                                   slices - 1));
+  }
+  Contribution out;
+  int64_t total = 0;
+  if (__builtin_mul_overflow(workers, slices, &total)) {
+    return absl::InvalidArgumentError(absl::StrCat("Environment variable ", kMegascaleNumSlices, " is ", slices,
+                                                   ": ", workers, " workers per slice times that overflows"));
+  }
+  out.num_processes = total;
+  out.process_id = id_in_slice + slice_id * workers;  // < total, so no overflow
+  out.notes.push_back(absl::StrCat("gketpu: num_processes = ", workers, " workers (", list_var, ") x ", slices,
+                                   " slice", slices == 1 ? "" : "s", " (", kMegascaleNumSlices, ", default 1) = ",
+                                   total, "; process_id = ", kTpuWorkerId, " + ", kMegascaleSliceId, " x ", workers,
+                                   " = ", id_in_slice, " + ", slice_id, " x ", workers, " = ", *out.process_id,
+                                   " (as JAX)"));
+  std::string diagnostic = absl::StrCat(kTpuWorkerId, ", ", list_var);
+  // Megascale names the host of process 0 of slice 0; its port is the
+  // Megascale service's, not ours, so it is dropped (JAX splits at ':').
+  const std::string* megascale = FindVar(env, kMegascaleCoordinator);
+  std::string host = hosts.front();
+  if (megascale != nullptr && !absl::StripAsciiWhitespace(*megascale).empty()) {
+    TESSERA_ASSIGN_OR_RETURN(const HostPort parsed,
+                             ParseHostPort(absl::StripAsciiWhitespace(*megascale),
+                                           absl::StrCat("Environment variable ", kMegascaleCoordinator)));
+    host = parsed.host;
+    absl::StrAppend(&diagnostic, ", ", kMegascaleCoordinator);
+    if (parsed.port) {
+      out.notes.push_back(absl::StrCat("gketpu: the coordinator host is ", kMegascaleCoordinator, " \"", *megascale,
+                                       "\" without its port ", *parsed.port, " (the Megascale service's; as JAX)"));
+    }
+  } else {
+    out.notes.push_back(absl::StrCat("gketpu: the coordinator host is the first worker of ", list_var,
+                                     " (process 0; as JAX)"));
+  }
+  for (const char* name : {kMegascaleNumSlices, kMegascaleSliceId}) {
+    if (FindVar(env, name) != nullptr) absl::StrAppend(&diagnostic, ", ", name);
+  }
+  if (list_var == kTpuProcessAddresses && FindVar(env, kTpuWorkerHostnames) != nullptr) {
+    absl::StrAppend(&diagnostic, "; ", kTpuWorkerHostnames, " also set, not read");
+  }
+  out.coordinator = HostPort{host, kGkeTpuPort};
+  out.port_formula = absl::StrCat(kGkeTpuPort, " (JAX's Cloud TPU port since 0.8.1; through 0.8.0 it was 8476, the "
+                                  "port GCP's default TPU firewall rule opens)");
+  out.notes.push_back("gketpu: local_device_ids are not set: a TPU process uses all of its chips (as JAX)");
+  // Every slice of a GKE JobSet shares its name; a lone TPU VM names no job.
+  if (const std::string* jobset = FindVar(env, "JOBSET_NAME")) out.job_id = *jobset;
+  return Present(std::move(out), std::move(diagnostic));
+}
+
 absl::StatusOr<SourceResult> DetectKubernetes(const Environment& env) {
   const Presence presence = CheckPresence(env, kKubernetesVars);
   const std::string* index = FindVar(env, "JOB_COMPLETION_INDEX");
@@ -364,7 +478,7 @@ absl::StatusOr<SourceResult> DetectKubernetes(const Environment& env) {
 absl::Span<const Launcher> Launchers() {
   static constexpr Launcher kLaunchers[] = {
       {"torchrun", &DetectTorchrun}, {"openmpi", &DetectOpenMpi},       {"hydra", &DetectHydra},
-      {"slurm", &DetectSlurm},       {"kubernetes", &DetectKubernetes},
+      {"slurm", &DetectSlurm},       {"gketpu", &DetectGkeTpu},           {"kubernetes", &DetectKubernetes},
   };
   return kLaunchers;
 }

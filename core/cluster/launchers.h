@@ -5,8 +5,11 @@
 // and an explicit host template, never from the API server.
 //
 // Order (coordinator.md §6.8): torchrun, Open MPI (4 and 5), MPICH/Hydra and
-// PMI, Slurm, Kubernetes indexed jobs. Open MPI comes before Slurm because
-// mpirun inside a Slurm allocation leaves the allocation's SLURM_* behind.
+// PMI, Slurm, GKE TPU, Kubernetes indexed jobs. Open MPI comes before Slurm
+// because mpirun inside a Slurm allocation leaves the allocation's SLURM_*
+// behind. GKE TPU comes before Kubernetes, as in JAX: a TPU pod of a GKE
+// JobSet also has the JobSet's variables, and only the TPU ones give the
+// process count.
 #ifndef TESSERA_CORE_CLUSTER_LAUNCHERS_H_
 #define TESSERA_CORE_CLUSTER_LAUNCHERS_H_
 
@@ -25,6 +28,9 @@ inline constexpr int32_t kDerivedPortBase = 61440;
 inline constexpr int32_t kDerivedPortSpan = 4096;
 // JAX's Kubernetes default port.
 inline constexpr int32_t kKubernetesDefaultPort = 55527;
+// JAX's Cloud TPU coordinator port since 0.8.1 (8476 through 0.8.0,
+// coordinator.md P6).
+inline constexpr int32_t kGkeTpuPort = 8482;
 
 // torchrun / torch.distributed env://: RANK, WORLD_SIZE, LOCAL_RANK,
 // MASTER_ADDR. The port is MASTER_PORT + 1: MASTER_PORT is torch's own store,
@@ -56,6 +62,18 @@ absl::StatusOr<SourceResult> DetectSlurm(const Environment& env);
 // JobSet. Port 55527. The Job's size is not in a pod's environment:
 // num_processes must come from a higher source (TESSERA_NUM_PROCESSES).
 absl::StatusOr<SourceResult> DetectKubernetes(const Environment& env);
+
+// GKE TPU (JAX's GkeTpuCluster): TPU_WORKER_ID and the slice's worker list,
+// TPU_PROCESS_ADDRESSES or else TPU_WORKER_HOSTNAMES (comma-separated hosts;
+// a port on an entry is dropped). Multislice adds MEGASCALE_NUM_SLICES
+// (default 1) and MEGASCALE_SLICE_ID (default 0): num_processes = workers x
+// slices, process_id = TPU_WORKER_ID + MEGASCALE_SLICE_ID x workers. The
+// coordinator is MEGASCALE_COORDINATOR_ADDRESS's host (its port dropped),
+// else the first worker, on port 8482. Local device ids are never set; the
+// job id is JOBSET_NAME when set. Unlike JAX it reads no GCE metadata (the
+// tpu-env fallback for MEGASCALE_*) and does not check for a Cloud TPU VM:
+// the variables alone decide.
+absl::StatusOr<SourceResult> DetectGkeTpu(const Environment& env);
 
 struct Launcher {
   const char* name;  // as Detection::source and the detection option spell it

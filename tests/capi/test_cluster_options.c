@@ -94,7 +94,7 @@ static void unknown_detection_method_lists_the_accepted_ones(void) {
   tessera_error* err = NULL;
   ASSERT_FALSE(tessera_cluster_options_set_detection(options, "mpi", &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
-               "must be one of auto, none, keras, dtensor, torchrun, openmpi, hydra, slurm, kubernetes; got \"mpi\"");
+               "must be one of auto, none, keras, dtensor, torchrun, openmpi, hydra, slurm, gketpu, kubernetes; got \"mpi\"");
   tessera_cluster_options_destroy(options);
 }
 

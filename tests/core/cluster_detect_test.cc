@@ -172,7 +172,7 @@ TEST(Detect, ExplainsEverySourceInOrder) {
   std::vector<std::string> sources;
   for (const std::string& line : d.explanation) sources.push_back(line.substr(0, line.find(':')));
   EXPECT_THAT(sources, ::testing::IsSupersetOf({"options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra",
-                                                "slurm", "kubernetes", "result"}));
+                                                "slurm", "gketpu", "kubernetes", "result"}));
   EXPECT_EQ(d.explanation.front().substr(0, 7), "options");
   EXPECT_EQ(d.explanation.back().substr(0, 6), "result");
 }
@@ -425,6 +425,178 @@ TEST(Detect, KubernetesNeedsTheJobSize) {
                        HasSubstr("kubernetes gives process_id 2 but no process count; set TESSERA_NUM_PROCESSES")));
 }
 
+// ---------------------------------------------------------------- GKE TPU
+
+// One slice of four TPU VM hosts, as GKE sets them for a TPU node pool.
+const Environment kGkeTpu = {
+    {"TPU_WORKER_HOSTNAMES", "tpu-0.tpu-svc,tpu-1.tpu-svc,tpu-2.tpu-svc,tpu-3.tpu-svc"}, {"TPU_WORKER_ID", "2"}};
+
+// Slice 1 of 2 of a GKE JobSet: the JobSet's own variables are there too.
+const Environment kGkeTpuMultislice = {
+    {"TPU_WORKER_HOSTNAMES", "js-slice-1-0.js,js-slice-1-1.js,js-slice-1-2.js,js-slice-1-3.js"},
+    {"TPU_WORKER_ID", "1"},
+    {"MEGASCALE_NUM_SLICES", "2"},
+    {"MEGASCALE_SLICE_ID", "1"},
+    {"MEGASCALE_COORDINATOR_ADDRESS", "js-slice-0-0.js:8080"},
+    {"JOBSET_NAME", "js"},
+    {"REPLICATED_JOB_NAME", "slice"},
+    {"JOB_INDEX", "1"},
+    {"JOB_COMPLETION_INDEX", "1"}};
+
+struct GkeTpuCase {
+  const char* name;
+  Environment env;
+  std::string coordinator;
+  int64_t num_processes;
+  int64_t process_id;
+  std::string job_id;
+};
+
+TEST(Detect, GkeTpuLikeJax) {
+  const GkeTpuCase cases[] = {
+      {"one slice: the first worker coordinates", kGkeTpu, "tpu-0.tpu-svc:8482", 4, 2, ""},
+      {"multislice: workers x slices, id + slice x workers, Megascale's host without its port", kGkeTpuMultislice,
+       "js-slice-0-0.js:8482", 8, 5, "js"},
+      {"TPU_PROCESS_ADDRESSES is read before TPU_WORKER_HOSTNAMES, ports dropped",
+       With(kGkeTpu, {{"TPU_PROCESS_ADDRESSES", "10.0.0.5:8476,10.0.0.6:8476"}, {"TPU_WORKER_ID", "1"}}),
+       "10.0.0.5:8482", 2, 1, ""},
+      {"empty MEGASCALE_* mean their defaults",
+       With(kGkeTpu, {{"MEGASCALE_NUM_SLICES", ""}, {"MEGASCALE_SLICE_ID", ""}, {"MEGASCALE_COORDINATOR_ADDRESS", ""}}),
+       "tpu-0.tpu-svc:8482", 4, 2, ""},
+      {"an IPv6 Megascale coordinator", With(kGkeTpu, {{"MEGASCALE_COORDINATOR_ADDRESS", "[fd00::1]:8080"}}),
+       "[fd00::1]:8482", 4, 2, ""},
+      {"one host", {{"TPU_WORKER_HOSTNAMES", "localhost"}, {"TPU_WORKER_ID", "0"}}, "localhost:8482", 1, 0, ""},
+  };
+  for (const GkeTpuCase& c : cases) {
+    const Detection d = DetectOk(c.env);
+    EXPECT_EQ(d.source, "gketpu") << c.name;
+    EXPECT_EQ(d.config.coordinator_address, c.coordinator) << c.name;
+    EXPECT_EQ(d.config.num_processes, c.num_processes) << c.name;
+    EXPECT_EQ(d.config.process_id, c.process_id) << c.name;
+    EXPECT_EQ(d.config.job_id, c.job_id) << c.name;
+    EXPECT_THAT(d.config.local_device_ids, IsEmpty()) << c.name;  // never set on TPU, as JAX
+  }
+}
+
+TEST(Detect, GkeTpuExplainsItsArithmetic) {
+  const Detection d = DetectOk(kGkeTpuMultislice);
+  EXPECT_EQ(LineOf(d, "gketpu"),
+            "gketpu: used for coordinator host, coordinator port, num_processes, process_id, job_id (TPU_WORKER_ID, "
+            "TPU_WORKER_HOSTNAMES, MEGASCALE_COORDINATOR_ADDRESS, MEGASCALE_NUM_SLICES, MEGASCALE_SLICE_ID)");
+  EXPECT_THAT(d.explanation,
+              Contains("port: 8482 (JAX's Cloud TPU port since 0.8.1; through 0.8.0 it was 8476, the port GCP's "
+                       "default TPU firewall rule opens)"));
+  EXPECT_THAT(d.explanation,
+              Contains("note: gketpu: num_processes = 4 workers (TPU_WORKER_HOSTNAMES) x 2 slices "
+                       "(MEGASCALE_NUM_SLICES, default 1) = 8; process_id = TPU_WORKER_ID + MEGASCALE_SLICE_ID x 4 = "
+                       "1 + 1 x 4 = 5 (as JAX)"));
+  EXPECT_THAT(d.explanation, Contains("note: gketpu: the coordinator host is MEGASCALE_COORDINATOR_ADDRESS "
+                                      "\"js-slice-0-0.js:8080\" without its port 8080 (the Megascale service's; as "
+                                      "JAX)"));
+  EXPECT_THAT(d.explanation, Contains("note: gketpu: local_device_ids are not set: a TPU process uses all of its "
+                                      "chips (as JAX)"));
+  EXPECT_EQ(d.config.bind_address, "[::]:8482");
+}
+
+TEST(Detect, GkeTpuSaysWhichWorkerListItRead) {
+  const Detection d = DetectOk(With(kGkeTpu, {{"TPU_PROCESS_ADDRESSES", "10.0.0.5:8476,10.0.0.6:8476"},
+                                              {"TPU_WORKER_ID", "1"}}));
+  EXPECT_EQ(LineOf(d, "gketpu"),
+            "gketpu: used for coordinator host, coordinator port, num_processes, process_id (TPU_WORKER_ID, "
+            "TPU_PROCESS_ADDRESSES; TPU_WORKER_HOSTNAMES also set, not read)");
+  EXPECT_THAT(d.explanation,
+              Contains("note: gketpu: the coordinator host is the first worker of TPU_PROCESS_ADDRESSES (process 0; "
+                       "as JAX)"));
+}
+
+TEST(Detect, GkeTpuPartialSetsAreSkippedWithPresentAndMissing) {
+  const std::pair<Environment, std::string> cases[] = {
+      {{}, "gketpu: skipped: none of TPU_WORKER_ID, TPU_WORKER_HOSTNAMES, TPU_PROCESS_ADDRESSES, "
+           "MEGASCALE_COORDINATOR_ADDRESS, MEGASCALE_NUM_SLICES, MEGASCALE_SLICE_ID set"},
+      {{{"TPU_WORKER_HOSTNAMES", "a,b"}}, "gketpu: skipped: TPU_WORKER_HOSTNAMES present but TPU_WORKER_ID missing"},
+      {{{"TPU_WORKER_ID", "0"}, {"MEGASCALE_NUM_SLICES", "2"}},
+       "gketpu: skipped: TPU_WORKER_ID, MEGASCALE_NUM_SLICES present but TPU_WORKER_HOSTNAMES (or "
+       "TPU_PROCESS_ADDRESSES) missing"},
+      {{{"MEGASCALE_COORDINATOR_ADDRESS", "h:8080"}},
+       "gketpu: skipped: MEGASCALE_COORDINATOR_ADDRESS present but TPU_WORKER_ID, TPU_WORKER_HOSTNAMES (or "
+       "TPU_PROCESS_ADDRESSES) missing"},
+  };
+  for (const auto& [env, line] : cases) {
+    const Detection d = DetectOk(env);
+    EXPECT_EQ(LineOf(d, "gketpu"), line);
+    EXPECT_EQ(d.source, "single-process") << line;
+  }
+}
+
+TEST(Detect, GkeTpuBadValuesNameTheVariable) {
+  const std::pair<Environment, std::string> cases[] = {
+      {With(kGkeTpu, {{"TPU_WORKER_ID", "one"}}),
+       "gketpu: Environment variable TPU_WORKER_ID must be an integer, got \"one\""},
+      {With(kGkeTpu, {{"TPU_WORKER_ID", "-1"}}), "gketpu: Environment variable TPU_WORKER_ID must be >= 0, got -1"},
+      {With(kGkeTpu, {{"TPU_WORKER_ID", "4"}}),
+       "gketpu: Environment variable TPU_WORKER_ID is 4, but TPU_WORKER_HOSTNAMES names 4 workers: expected 0..3"},
+      {{{"TPU_WORKER_HOSTNAMES", "h"}, {"TPU_WORKER_ID", "1"}},
+       "gketpu: Environment variable TPU_WORKER_ID is 1, but TPU_WORKER_HOSTNAMES names 1 worker: expected 0..0"},
+      {With(kGkeTpu, {{"TPU_WORKER_HOSTNAMES", ""}}),
+       "gketpu: Environment variable TPU_WORKER_HOSTNAMES entry 0 is empty in \"\"; expected comma-separated "
+       "worker host names"},
+      {With(kGkeTpu, {{"TPU_WORKER_HOSTNAMES", "a,,b"}}),
+       "gketpu: Environment variable TPU_WORKER_HOSTNAMES entry 1 is empty in \"a,,b\"; expected comma-separated "
+       "worker host names"},
+      {With(kGkeTpu, {{"MEGASCALE_NUM_SLICES", "two"}}),
+       "gketpu: Environment variable MEGASCALE_NUM_SLICES must be an integer, got \"two\""},
+      {With(kGkeTpu, {{"MEGASCALE_NUM_SLICES", "0"}}),
+       "gketpu: Environment variable MEGASCALE_NUM_SLICES must be >= 1, got 0"},
+      {With(kGkeTpu, {{"MEGASCALE_NUM_SLICES", "2"}, {"MEGASCALE_SLICE_ID", "2"}}),
+       "gketpu: Environment variable MEGASCALE_SLICE_ID is 2, but MEGASCALE_NUM_SLICES is 2: expected 0..1"},
+      {With(kGkeTpu, {{"MEGASCALE_SLICE_ID", "1"}}),
+       "gketpu: Environment variable MEGASCALE_SLICE_ID is 1, but MEGASCALE_NUM_SLICES is 1: expected 0..0"},
+      {With(kGkeTpu, {{"MEGASCALE_NUM_SLICES", "4611686018427387904"}}),
+       "gketpu: Environment variable MEGASCALE_NUM_SLICES is 4611686018427387904: 4 workers per slice times that "
+       "overflows"},
+      {With(kGkeTpu, {{"MEGASCALE_COORDINATOR_ADDRESS", "fd00::1:8080"}}),
+       "gketpu: Environment variable MEGASCALE_COORDINATOR_ADDRESS must be \"host:port\" (IPv6 as \"[::1]:port\"), "
+       "got \"fd00::1:8080\": an IPv6 address needs brackets"},
+  };
+  for (const auto& [env, message] : cases) {
+    EXPECT_THAT(Detect({}, env), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  }
+}
+
+TEST(Detect, GkeTpuComesBeforeKubernetesInAJobSetPod) {
+  // The JobSet's variables alone would make a Kubernetes coordinator
+  // without a process count; the TPU ones are complete.
+  const Detection d = DetectOk(kGkeTpuMultislice);
+  EXPECT_EQ(d.source, "gketpu");
+  EXPECT_EQ(LineOf(d, "kubernetes"),
+            "kubernetes: also present, not used: gketpu comes first; it disagrees: num_processes unset and process_id "
+            "unset vs 8 and 5 from gketpu");
+}
+
+TEST(Detect, SlurmComesBeforeGkeTpu) {
+  const Detection d = DetectOk(With(kSlurm, kGkeTpu));
+  EXPECT_EQ(d.source, "slurm");
+  EXPECT_EQ(LineOf(d, "gketpu"),
+            "gketpu: also present, not used: slurm comes first; it disagrees: num_processes 4 and process_id 2 vs 16 "
+            "and 3 from slurm");
+}
+
+TEST(Detect, ForcedGkeTpuWinsOverAnEarlierLauncher) {
+  ClusterOptions options;
+  options.detection = "gketpu";
+  const Detection d = DetectOk(With(kSlurm, kGkeTpu), options);
+  EXPECT_EQ(d.source, "gketpu");
+  EXPECT_EQ(d.config.coordinator_address, "tpu-0.tpu-svc:8482");
+  EXPECT_EQ(LineOf(d, "slurm"), "slurm: not considered: detection is \"gketpu\"");
+}
+
+TEST(Precedence, TesseraPortReplacesTheTpuPort) {
+  // The workaround for a firewall that opens only the old port (coordinator.md P6).
+  const Detection d = DetectOk(With(kGkeTpu, {{"TESSERA_COORDINATOR_PORT", "8476"}}));
+  EXPECT_EQ(d.config.coordinator_address, "tpu-0.tpu-svc:8476");
+  EXPECT_THAT(d.explanation, Contains("port: 8476 from tessera"));
+}
+
 // ---------------------------------------------------------------- conflicts
 
 TEST(Detect, OpenMpiBeatsSlurmAndTheConflictIsExplained) {
@@ -455,15 +627,15 @@ TEST(Detect, ForcedLauncherWins) {
   const Detection d = DetectOk(With(kOmpi4, kSlurm), options);
   EXPECT_EQ(d.source, "slurm");
   EXPECT_EQ(LineOf(d, "openmpi"), "openmpi: not considered: detection is \"slurm\"");
-  // Lines stay in detection order: openmpi, hydra, slurm, kubernetes.
+  // Lines stay in detection order: openmpi, hydra, slurm, gketpu, kubernetes.
   std::vector<std::string> launchers;
   for (const std::string& line : d.explanation) {
     const std::string source = line.substr(0, line.find(':'));
-    for (const char* name : {"torchrun", "openmpi", "hydra", "slurm", "kubernetes"}) {
+    for (const char* name : {"torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes"}) {
       if (source == name) launchers.push_back(source);
     }
   }
-  EXPECT_THAT(launchers, ElementsAre("torchrun", "openmpi", "hydra", "slurm", "kubernetes"));
+  EXPECT_THAT(launchers, ElementsAre("torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes"));
 }
 
 TEST(Detect, ForcedLauncherMustBePresent) {
@@ -489,7 +661,7 @@ TEST(Detect, UnknownDetectionMethodIsInvalid) {
   EXPECT_THAT(Detect(options, {}),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("Option 'detection' must be one of auto, none, keras, dtensor, torchrun, openmpi, "
-                                 "hydra, slurm, kubernetes; got \"mpi\"")));
+                                 "hydra, slurm, gketpu, kubernetes; got \"mpi\"")));
 }
 
 // ---------------------------------------------------------------- precedence

@@ -139,6 +139,7 @@ TESSERA_API bool tessera_cluster_options_set_kv_limits(tessera_cluster_options* 
 /**
  * Which detection runs: "auto" (default), "none" (options and TESSERA_* only),
  * or one of "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm",
+ * "gketpu" (GKE TPU: TPU_WORKER_ID, TPU_WORKER_HOSTNAMES, MEGASCALE_*),
  * "kubernetes" to force it.
  */
 TESSERA_API bool tessera_cluster_options_set_detection(tessera_cluster_options* options, const char* method,
@@ -165,7 +166,7 @@ TESSERA_API tessera_detection* tessera_detect(const tessera_cluster_options* opt
 TESSERA_API tessera_detection* tessera_detect_env(const tessera_cluster_options* options, const char* const* env,
                                                   size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.1 */
+/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.1 */
 TESSERA_API const char* tessera_detection_source(const tessera_detection* detection) TESSERA_NOEXCEPT;
 /** "host:port" clients dial; "" for a single process. Lifetime of `detection`. @since 0.1 */
 TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
