@@ -17,17 +17,13 @@ With --go-layer it also checks that the idiomatic Go package calls every
 function and method SWIG generated for Go (Go users see that package only).
 
 Usage:
-  check_coverage.py --headers H... --wrap LANG=WRAP.c ... \
-      [--swig-go SWIG TESSERA_I BINDINGS_DIR INCLUDE_DIR] [--go-layer DIR]
---swig-go generates the Go wrapper into a temporary dir (the Go build makes
-its wrapper only inside `go test`, so the build has none to give).
+  check_coverage.py --headers H... --wrap LANG=WRAP.c ... [--go-layer DIR]
+--go-layer reads the generated Go (tessera.go) beside the go= wrapper.
 """
 import argparse
 import os
 import re
-import subprocess
 import sys
-import tempfile
 
 API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 
@@ -44,7 +40,6 @@ _LOG = ("known gap: the C log callback runs on arbitrary library threads; the la
         "binding is in progress")
 LANG_ALLOWED = {
     ("csharp", "tessera_set_log_callback"): _LOG,
-    ("go", "tessera_set_log_callback"): _LOG,
     ("go", "tessera_client_set_event_callback"): _EVENTS,
     ("csharp", "tessera_client_set_event_callback"): _EVENTS,
     ("java", "tessera_error_missing_state"): _DETAILS,
@@ -66,12 +61,6 @@ GO_LAYER_ALLOWED = {
     "Swig_free": "SWIG's own allocator helpers",
     "Swig_malloc": "SWIG's own allocator helpers",
     "DistinctShardNumDevices": "DistinctShardDevices returns the devices; their count is its length",
-    "GatherConcat": "scatter/gather: Go layer in progress (go helper)",
-    "NewCopyOptions": "scatter/gather: Go layer in progress (go helper)",
-    "ScatterConcat": "scatter/gather: Go layer in progress (go helper)",
-    "SetProcessIndex": "scatter/gather: Go layer in progress (go helper)",
-    "SetThreads": "scatter/gather: Go layer in progress (go helper)",
-    "SetVerifyReplicas": "scatter/gather: Go layer in progress (go helper)",
 }
 
 
@@ -98,14 +87,6 @@ def called_functions(wrap_text, names):
     code = strip_comments(wrap_text)
     called = set(re.findall(r"\b(tessera_\w+)\s*\(", code))
     return {n for n in names if n in called}
-
-
-def generate_go_wrapper(swig, interface, bindings_dir, include_dir, workdir):
-    out = os.path.join(workdir, "tessera_go_wrap.c")
-    subprocess.run([swig, "-go", "-cgo", "-intgosize", "64", "-package", "swig", "-module", "tessera",
-                    "-I" + bindings_dir, "-I" + include_dir, "-outdir", workdir, "-o", out, interface],
-                   check=True)
-    return out
 
 
 def go_layer_problems(swig_go_file, layer_dir):
@@ -135,7 +116,6 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--headers", nargs="+", required=True)
     parser.add_argument("--wrap", action="append", default=[], help="LANG=path of the generated wrapper")
-    parser.add_argument("--swig-go", nargs=4, metavar=("SWIG", "INTERFACE", "BINDINGS_DIR", "INCLUDE_DIR"))
     parser.add_argument("--go-layer", help="the idiomatic Go package dir: it must use every generated function")
     args = parser.parse_args()
 
@@ -143,29 +123,26 @@ def main():
     if not declared:
         sys.exit("no TESSERA_API function found in the headers")
     wraps = [w.split("=", 1) for w in args.wrap]
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.swig_go:
-            wraps.append(["go", generate_go_wrapper(*args.swig_go, tmp)])
-        if not wraps:
-            sys.exit("no wrapper given")
-        problems = []
-        allowed_names = set(ALLOWED) | {name for _, name in LANG_ALLOWED}
-        for name in sorted(allowed_names - set(declared)):
-            problems.append(f"allow-listed but declared in no public header: {name}")
-        for lang, path in wraps:
-            with open(path, encoding="utf-8") as f:
-                called = called_functions(f.read(), declared)
-            allowed = set(ALLOWED) | {name for l, name in LANG_ALLOWED if l == lang}
-            missing = sorted(set(declared) - called - allowed)
-            for name in missing:
-                problems.append(f"{lang}: {name} ({os.path.basename(declared[name])}) is not bound")
-            for name in sorted(called & allowed):
-                problems.append(f"{lang}: {name} is bound but allow-listed; remove it from the allow-list")
-            if lang == "go" and args.go_layer:
-                problems += go_layer_problems(os.path.join(os.path.dirname(path), "tessera.go"),
-                                              args.go_layer)
-            print(f"{lang}: {len(called)} of {len(declared)} functions bound, "
-                  f"{len(allowed & set(declared) - called)} allow-listed, {len(missing)} missing")
+    if not wraps:
+        sys.exit("no wrapper given")
+    problems = []
+    allowed_names = set(ALLOWED) | {name for _, name in LANG_ALLOWED}
+    for name in sorted(allowed_names - set(declared)):
+        problems.append(f"allow-listed but declared in no public header: {name}")
+    for lang, path in wraps:
+        with open(path, encoding="utf-8") as f:
+            called = called_functions(f.read(), declared)
+        allowed = set(ALLOWED) | {name for l, name in LANG_ALLOWED if l == lang}
+        missing = sorted(set(declared) - called - allowed)
+        for name in missing:
+            problems.append(f"{lang}: {name} ({os.path.basename(declared[name])}) is not bound")
+        for name in sorted(called & allowed):
+            problems.append(f"{lang}: {name} is bound but allow-listed; remove it from the allow-list")
+        if lang == "go" and args.go_layer:
+            problems += go_layer_problems(os.path.join(os.path.dirname(path), "tessera.go"),
+                                          args.go_layer)
+        print(f"{lang}: {len(called)} of {len(declared)} functions bound, "
+              f"{len(allowed & set(declared) - called)} allow-listed, {len(missing)} missing")
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

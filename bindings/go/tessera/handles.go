@@ -375,3 +375,33 @@ func (h *DTensorMesh) raw() swig.DTensorMesh {
 	}
 	return h.p
 }
+
+func wrapCopyOptions(p swig.CopyOptions) *CopyOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &CopyOptions{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*CopyOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *CopyOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteCopyOptions(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *CopyOptions) raw() swig.CopyOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrCopyOptions(0)
+	}
+	return h.p
+}

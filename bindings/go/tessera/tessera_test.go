@@ -71,7 +71,8 @@ func TestEveryHandleTypeIsCreatedAndClosed(t *testing.T) {
 	sharding := must(tessera.NewSharding(layout, []int64{8, 2}, tessera.ShardStrict))
 	reshard := must(tessera.NewReshardPlan(sharding, sharding, 4))
 	dt := must(tessera.DTensorMeshFromMesh(mesh, "m", 0, false))
-	closers := []interface{ Close() error }{dev, list, mesh, layout, lm, opts, dist, plan, sharding, reshard, dt}
+	copyOpts := tessera.NewCopyOptions()
+	closers := []interface{ Close() error }{dev, list, mesh, layout, lm, opts, dist, plan, sharding, reshard, dt, copyOpts}
 	for _, c := range closers {
 		if reflect.ValueOf(c).IsNil() {
 			t.Fatalf("%T is nil", c)
