@@ -221,6 +221,21 @@ bool tessera_cluster_options_set_tls_server_name(tessera_cluster_options* option
   });
 }
 
+bool tessera_cluster_options_set_tls_reload_interval_s(tessera_cluster_options* options, int64_t interval_s,
+                                                       tessera_error** out_error) noexcept {
+  return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
+    TESSERA_RETURN_IF_ERROR(Positive(interval_s, "interval_s"));
+    // gRPC's file watcher counts in 32-bit seconds; a year is plenty.
+    constexpr int64_t kYear = int64_t{365} * 24 * 3600;
+    if (interval_s > kYear) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'interval_s' must be <= ", kYear, " (a year), got ", interval_s));
+    }
+    o.tls.reload_interval = absl::Seconds(interval_s);
+    return absl::OkStatus();
+  });
+}
+
 bool tessera_cluster_options_set_init_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
                                                  tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {

@@ -26,6 +26,7 @@
 #include "core/cluster/error_detail.h"
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/local_host.h"
+#include "core/cluster/tls_credentials.h"
 #include "core/log.h"
 #include "core/status_macros.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
@@ -131,17 +132,6 @@ constexpr absl::Duration kDestroyWait = absl::Seconds(10);
 
 std::chrono::system_clock::time_point ToDeadline(absl::Time t) {
   return absl::ToChronoTime(t);
-}
-
-absl::StatusOr<std::string> ReadFileToString(const std::string& path, const char* what) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot read the TLS ", what, " file '", path, "'"));
-  }
-  std::ostringstream contents;
-  contents << file.rdbuf();
-  return contents.str();
 }
 
 int64_t ToMillis(absl::Duration d) { return absl::ToInt64Milliseconds(d); }
@@ -682,21 +672,10 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& 
   args.SetMaxReceiveMessageSize(-1);
   args.SetMaxSendMessageSize(-1);
   if (own_connection) args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-  std::shared_ptr<grpc::ChannelCredentials> credentials;
-  if (config.tls.enabled()) {
-    grpc::SslCredentialsOptions ssl;
-    if (!config.tls.ca_file.empty()) {
-      TESSERA_ASSIGN_OR_RETURN(ssl.pem_root_certs, ReadFileToString(config.tls.ca_file, "CA"));
-    }
-    if (!config.tls.cert_file.empty() && !config.tls.key_file.empty()) {
-      TESSERA_ASSIGN_OR_RETURN(ssl.pem_cert_chain,
-                               ReadFileToString(config.tls.cert_file, "certificate"));
-      TESSERA_ASSIGN_OR_RETURN(ssl.pem_private_key, ReadFileToString(config.tls.key_file, "key"));
-    }
-    if (!config.tls.server_name.empty()) args.SetSslTargetNameOverride(config.tls.server_name);
-    credentials = grpc::SslCredentials(ssl);
-  } else {
-    credentials = grpc::InsecureChannelCredentials();
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<grpc::ChannelCredentials> credentials,
+                           ChannelCredentials(config.tls));
+  if (config.tls.enabled() && !config.tls.server_name.empty()) {
+    args.SetSslTargetNameOverride(config.tls.server_name);
   }
   PinCallbackQueue();
   return grpc::CreateCustomChannel(config.coordinator_address, credentials, args);
@@ -755,7 +734,9 @@ absl::Status RegisterWithRetry(const std::shared_ptr<State>& s, const v1::Regist
     context.set_deadline(ToDeadline(attempt_deadline));
     context.set_wait_for_ready(false);
     s->AddMetadata(&context);
-    const absl::Status status = FromGrpcStatus(s->stub->Register(&context, request, response));
+    // A certain TLS rejection becomes UNAUTHENTICATED and is not retried.
+    const absl::Status status = TlsHandshakeError(
+        s->address, s->config.tls, FromGrpcStatus(s->stub->Register(&context, request, response)));
     if (status.ok()) return status;
     // A status with a detail is the coordinator's answer, never a transport
     // failure (e.g. DEADLINE_EXCEEDED: the job's init deadline passed).

@@ -21,6 +21,7 @@ inline constexpr absl::Duration kDefaultShutdownTimeout = absl::Seconds(300);
 inline constexpr absl::Duration kDefaultRpcTimeout = absl::Seconds(60);
 inline constexpr int64_t kDefaultMaxValueBytes = int64_t{64} << 20;
 inline constexpr int64_t kDefaultMaxStoreBytes = int64_t{1} << 30;
+inline constexpr absl::Duration kDefaultTlsReloadInterval = absl::Seconds(600);
 
 struct TlsOptions {
   std::string cert_file;  // PEM; with key_file the server speaks TLS
@@ -29,6 +30,9 @@ struct TlsOptions {
   bool require_client_cert = false;
   std::string peer_uri_prefix;  // SPIFFE-style URI SAN prefix; "" = not checked
   std::string server_name;      // override of the host name checked on the server cert
+  // How often the coordinator and clients re-read the files above, so a
+  // rotated certificate or CA takes effect without a restart (whole seconds).
+  absl::Duration reload_interval = kDefaultTlsReloadInterval;
   bool enabled() const { return !cert_file.empty() || !ca_file.empty(); }
 };
 

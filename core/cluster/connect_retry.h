@@ -9,6 +9,7 @@
 #include "absl/random/bit_gen_ref.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "core/cluster/cluster_config.h"
 
 namespace tessera::cluster {
 
@@ -43,6 +44,8 @@ enum class ConnectFailure {
   kRefused,     // nothing listens: coordinator not up yet, or it failed to bind
   kDns,         // the host name did not resolve (yet: K8s DNS lags)
   kNoResponse,  // the attempt's deadline passed without an answer (firewall, wrong port)
+  kClosed,      // the server closed the connection during set-up (mTLS refusing our certificate?)
+  kTls,         // a TLS handshake failed for another reason
   kOther,       // another transport failure
 };
 
@@ -53,6 +56,27 @@ ConnectFailure ClassifyConnectFailure(const absl::Status& status);
 // coordinator (UNAUTHENTICATED, INVALID_ARGUMENT, FAILED_PRECONDITION,
 // ALREADY_EXISTS, ...): a wrong token fails at once.
 bool IsRetryableConnectError(const absl::Status& status);
+
+// What a TLS handshake failure in gRPC's message says.
+enum class TlsRejection {
+  kNone = 0,             // no TLS rejection (or none that is certain)
+  kServerCertificate,    // the server's certificate did not verify (CA, validity)
+  kServerName,           // the server's certificate does not name the host dialled
+  kNotTls,               // the server does not speak TLS
+};
+
+// Only what is certain: a handshake cut short ("Socket closed") may be a
+// server still starting, or a coordinator refusing this process's client
+// certificate (TLS 1.3 tells the client nothing), so it is kNone.
+TlsRejection ClassifyTlsRejection(const absl::Status& status);
+
+// `status` unchanged unless it is a certain TLS rejection; then
+// UNAUTHENTICATED "TLS handshake with <address> failed: <reason>" (not
+// retried: the next attempt meets the same certificates), the reason
+// explained from the server's own certificate where the rejection is about
+// it (tls_probe.h), and gRPC's message after it.
+absl::Status TlsHandshakeError(const std::string& address, const TlsOptions& tls,
+                               const absl::Status& status);
 
 // The error of a registration that ran out of time: names the address, the
 // time allowed, the attempts, the likely cause and the last error.

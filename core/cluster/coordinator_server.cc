@@ -34,6 +34,7 @@
 #include "core/cluster/error_detail.h"
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/host_port.h"
+#include "core/cluster/tls_credentials.h"
 #include "core/log.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -89,53 +90,6 @@ absl::Status ProbeBind(const HostPort& address) {
   }
   freeaddrinfo(found);
   return status;
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path, absl::string_view option) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("cannot read ", option, " '", path, "': ", std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> ServerCredentials(const TlsOptions& tls) {
-  if (tls.cert_file.empty() && tls.key_file.empty()) {
-    if (tls.require_client_cert) {
-      return absl::InvalidArgumentError(
-          "tls_require_client_cert needs tls_cert_file and tls_key_file on the coordinator");
-    }
-    return grpc::InsecureServerCredentials();
-  }
-  if (tls.cert_file.empty() || tls.key_file.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the coordinator needs both tls_cert_file and tls_key_file; got cert '", tls.cert_file,
-        "' and key '", tls.key_file, "'"));
-  }
-  grpc::SslServerCredentialsOptions options;
-  grpc::SslServerCredentialsOptions::PemKeyCertPair pair;
-  absl::StatusOr<std::string> key = ReadFile(tls.key_file, "tls_key_file");
-  if (!key.ok()) return key.status();
-  absl::StatusOr<std::string> cert = ReadFile(tls.cert_file, "tls_cert_file");
-  if (!cert.ok()) return cert.status();
-  pair.private_key = *std::move(key);
-  pair.cert_chain = *std::move(cert);
-  options.pem_key_cert_pairs.push_back(std::move(pair));
-  if (!tls.ca_file.empty()) {
-    absl::StatusOr<std::string> ca = ReadFile(tls.ca_file, "tls_ca_file");
-    if (!ca.ok()) return ca.status();
-    options.pem_root_certs = *std::move(ca);
-  } else if (tls.require_client_cert) {
-    return absl::InvalidArgumentError(
-        "tls_require_client_cert needs tls_ca_file to verify client certificates with");
-  }
-  options.client_certificate_request =
-      tls.require_client_cert ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
-                              : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE;
-  return grpc::SslServerCredentials(options);
 }
 
 class CoordinatorServerImpl;

@@ -74,6 +74,19 @@ static void bad_values_name_argument_value_and_expectation(void) {
   tessera_cluster_options_destroy(options);
 }
 
+static void tls_reload_interval_is_one_second_to_a_year(void) {
+  tessera_cluster_options* options = tessera_cluster_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_cluster_options_set_tls_reload_interval_s(options, 1, &err));
+  ASSERT_TRUE(tessera_cluster_options_set_tls_reload_interval_s(options, 31536000, &err));
+  ASSERT_OK(err);
+  ASSERT_FALSE(tessera_cluster_options_set_tls_reload_interval_s(options, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'interval_s' must be > 0, got 0");
+  ASSERT_FALSE(tessera_cluster_options_set_tls_reload_interval_s(options, 31536001, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'interval_s' must be <= 31536000 (a year), got 31536001");
+  tessera_cluster_options_destroy(options);
+}
+
 static void addresses_are_checked(void) {
   tessera_cluster_options* options = tessera_cluster_options_create();
   tessera_error* err = NULL;
@@ -231,6 +244,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(setters_accept_valid_values),
       HARNESS_TEST(null_options_is_invalid_argument),
       HARNESS_TEST(bad_values_name_argument_value_and_expectation),
+      HARNESS_TEST(tls_reload_interval_is_one_second_to_a_year),
       HARNESS_TEST(addresses_are_checked),
       HARNESS_TEST(unknown_detection_method_lists_the_accepted_ones),
       HARNESS_TEST(detect_env_resolves_slurm),

@@ -3,6 +3,10 @@
 // every binding rely on (codes, messages, error details, auth, TLS, bind).
 #include <grpcpp/grpcpp.h>
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <future>
@@ -347,3 +351,73 @@ TEST_F(CoordinatorTlsTest, UnreadableCertificateFileIsInvalidArgument) {
 
 }  // namespace
 }  // namespace tessera::cluster
+// gen.sh made expired_server.pem with this notAfter (a day before its
+// notBefore); regenerating the files means updating it.
+constexpr char kExpiredNotAfter[] = "Nov 29 08:53:18 2026 GMT";
+
+TEST_F(CoordinatorTlsTest, ExpiredCertificateRefusesToStartNamingTheFileAndDate) {
+  config_.tls.cert_file = TlsFile("expired_server.pem");
+  EXPECT_THAT(CoordinatorServer::Start(config_).status(),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       absl::StrCat("coordinator: the certificate in tls_cert_file '",
+                                    TlsFile("expired_server.pem"), "' expired on ",
+                                    kExpiredNotAfter, " (notAfter)")));
+}
+
+TEST_F(CoordinatorTlsTest, KeyOfAnotherCertificateRefusesToStart) {
+  config_.tls.key_file = TlsFile("client.key");
+  EXPECT_THAT(CoordinatorServer::Start(config_).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("coordinator: the key in tls_key_file '", TlsFile("client.key"),
+                                    "' does not match the certificate in tls_cert_file '",
+                                    TlsFile("server.pem"), "'")));
+}
+
+// A directory of copies the test may replace, removed afterwards.
+class ScopedTlsCopies {
+ public:
+  ScopedTlsCopies() {
+    char pattern[] = "/tmp/tessera-tls-XXXXXX";
+    dir_ = mkdtemp(pattern) != nullptr ? pattern : "";
+  }
+  ~ScopedTlsCopies() {
+    for (const std::string& name : written_) std::remove(Path(name).c_str());
+    rmdir(dir_.c_str());
+  }
+  std::string Path(const std::string& name) const { return absl::StrCat(dir_, "/", name); }
+  // Writes `name` as a copy of testdata file `source`, by rename as a
+  // rotation should, so a reload never reads half a file.
+  void Put(const std::string& name, const std::string& source) {
+    const std::string staged = Path(name + ".new");
+    std::ofstream(staged, std::ios::binary) << Pem(source);
+    ASSERT_EQ(std::rename(staged.c_str(), Path(name).c_str()), 0) << name;
+    written_.push_back(name);
+  }
+
+ private:
+  std::string dir_;
+  std::vector<std::string> written_;
+};
+
+TEST_F(CoordinatorTlsTest, ReplacedCertificateIsServedAfterTheReloadInterval) {
+  ScopedTlsCopies files;
+  files.Put("key.pem", "server.key");
+  files.Put("cert.pem", "server.pem");
+  config_.tls.cert_file = files.Path("cert.pem");
+  config_.tls.key_file = files.Path("key.pem");
+  config_.tls.reload_interval = absl::Seconds(1);
+  Start();
+  ASSERT_THAT(RegisterWith(Tls("ca.pem")), IsOk());
+  // Rotation to a certificate from another CA: key first, then certificate.
+  files.Put("key.pem", "other_server.key");
+  files.Put("cert.pem", "other_server.pem");
+  // gRPC re-reads once a second; 20 tries 100 ms apart bound the wait.
+  absl::Status trusting_new_ca = absl::UnknownError("not tried");
+  for (int attempt = 0; attempt < 20 && !trusting_new_ca.ok(); ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    trusting_new_ca = RegisterWith(Tls("other_ca.pem"));
+  }
+  EXPECT_THAT(trusting_new_ca, IsOk());
+  EXPECT_THAT(RegisterWith(Tls("ca.pem")), StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+}
+

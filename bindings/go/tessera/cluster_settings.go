@@ -44,6 +44,12 @@ func (o *ClusterOptions) SetTLSServerName(name string) error {
 	return o.set(func(e []uintptr) { o.raw().SetTlsServerName(name, e) })
 }
 
+// SetTLSReloadIntervalS is how often (seconds) the TLS files are re-read, so
+// rotating them needs no restart.
+func (o *ClusterOptions) SetTLSReloadIntervalS(seconds int64) error {
+	return o.set(func(e []uintptr) { o.raw().SetTlsReloadIntervalS(seconds, e) })
+}
+
 // SetRecoverable lets the job survive a process failure (others get events).
 func (o *ClusterOptions) SetRecoverable(recoverable bool) error {
 	return o.set(func(e []uintptr) { o.raw().SetRecoverable(recoverable, e) })

@@ -112,6 +112,14 @@ TESSERA_API bool tessera_cluster_options_set_tls_peer_uri_prefix(tessera_cluster
 /** The host name the client checks the server's certificate for (default: the address's host). */
 TESSERA_API bool tessera_cluster_options_set_tls_server_name(tessera_cluster_options* options, const char* name,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+/**
+ * How often the coordinator and the clients re-read their TLS certificate, key
+ * and CA files, in seconds (default 600; 1 to 31536000): replacing the files
+ * rotates them without a restart. New connections use what was read last.
+ */
+TESSERA_API bool tessera_cluster_options_set_tls_reload_interval_s(tessera_cluster_options* options,
+                                                                   int64_t interval_s,
+                                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Time to register and for every process to arrive (default 300000 ms; TESSERA_INIT_TIMEOUT in seconds). */
 TESSERA_API bool tessera_cluster_options_set_init_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;

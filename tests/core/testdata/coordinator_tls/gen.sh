@@ -4,6 +4,11 @@
 #                     client.pem (URI SAN spiffe://example.org/worker) chain to it
 #   evil_client.pem   chains to ca.pem, URI SAN spiffe://example.org.evil/worker
 #   other_ca.pem      an unrelated CA (for "wrong CA" tests)
+#   other_server.pem  (localhost, 127.0.0.1) chains to other_ca.pem: the
+#                     certificate a rotation replaces server.pem with
+#   expired_server.pem  server.key's certificate from ca.pem whose validity
+#                     ended a day before it began (OpenSSL 3.0's x509 has no
+#                     -not_after; -days -1 does that)
 # Usage: sh gen.sh   (needs the openssl CLI; run from any directory)
 set -eu
 cd "$(dirname "$0")"
@@ -28,4 +33,10 @@ ca other_ca "/CN=Unrelated Test CA"
 leaf server "/CN=localhost" "DNS:localhost,IP:127.0.0.1" ca
 leaf client "/CN=worker" "URI:spiffe://example.org/worker" ca
 leaf evil_client "/CN=evil" "URI:spiffe://example.org.evil/worker" ca
+leaf other_server "/CN=localhost" "DNS:localhost,IP:127.0.0.1" other_ca
+# The same key as server.pem, re-signed with a validity that is over.
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n' > "$tmp/expired.ext"
+openssl req -new -key server.key -subj /CN=localhost -out "$tmp/expired.csr" 2>/dev/null
+openssl x509 -req -in "$tmp/expired.csr" -CA ca.pem -CAkey ca.key -CAserial "$tmp/serial" \
+  -days -1 -extfile "$tmp/expired.ext" -out expired_server.pem 2>/dev/null
 rm -f ca.key other_ca.key  # private keys of the CAs are not needed afterwards
