@@ -75,28 +75,66 @@ static jbyteArray tessera_java_cstring(JNIEnv* jenv, const char* text) {
   return text == NULL ? NULL : tessera_java_bytes(jenv, text, strlen(text));
 }
 
-/* The processes a cluster error says were missing (NULL when none). */
-static jlongArray tessera_java_missing(JNIEnv* jenv, const tessera_error* error) {
-  size_t n = tessera_error_missing_count(error), i;
+/* The ids of the processes a cluster error says had arrived (or, with
+ * arrived 0, were missing); NULL when none. */
+static jlongArray tessera_java_processes(JNIEnv* jenv, const tessera_error* error, int arrived) {
+  size_t n = arrived ? tessera_error_arrived_count(error) : tessera_error_missing_count(error);
+  size_t i;
   jlongArray ids;
   if (n == 0 || n > 0x7fffffff) return NULL;
   ids = (*jenv)->NewLongArray(jenv, (jsize)n);
   for (i = 0; ids != NULL && i < n; ++i) {
-    jlong id = (jlong)tessera_error_missing_process(error, i);
+    jlong id = (jlong)(arrived ? tessera_error_arrived_process(error, i)
+                               : tessera_error_missing_process(error, i));
     (*jenv)->SetLongArrayRegion(jenv, ids, (jsize)i, 1, &id);
   }
   return ids;
 }
 
+/* Each missing process's tessera_task_state (NULL when none are missing). */
+static jintArray tessera_java_missing_states(JNIEnv* jenv, const tessera_error* error) {
+  size_t n = tessera_error_missing_count(error), i;
+  jintArray states;
+  if (n == 0 || n > 0x7fffffff) return NULL;
+  states = (*jenv)->NewIntArray(jenv, (jsize)n);
+  for (i = 0; states != NULL && i < n; ++i) {
+    jint state = (jint)tessera_error_missing_state(error, i);
+    (*jenv)->SetIntArrayRegion(jenv, states, (jsize)i, 1, &state);
+  }
+  return states;
+}
+
+/* Each missing process's barrier ("id#counter", "" when none) as UTF-8. */
+static jobjectArray tessera_java_missing_waiting_at(JNIEnv* jenv, const tessera_error* error) {
+  size_t n = tessera_error_missing_count(error), i;
+  jclass bytes_class;
+  jobjectArray all;
+  if (n == 0 || n > 0x7fffffff) return NULL;
+  bytes_class = (*jenv)->FindClass(jenv, "[B");
+  if (bytes_class == NULL) return NULL;
+  all = (*jenv)->NewObjectArray(jenv, (jsize)n, bytes_class, NULL);
+  (*jenv)->DeleteLocalRef(jenv, bytes_class);
+  for (i = 0; all != NULL && i < n; ++i) {
+    jbyteArray text = tessera_java_cstring(jenv, tessera_error_missing_waiting_at(error, i));
+    if (text == NULL) return NULL;
+    (*jenv)->SetObjectArrayElement(jenv, all, (jsize)i, text);
+    (*jenv)->DeleteLocalRef(jenv, text);
+  }
+  return all;
+}
+
 /*
  * Throws TesseraException.fromNative(code, utf8 message, reason, source
- * process, missing processes) and frees `error`.
+ * process, missing processes with their states and barriers, arrived
+ * processes) and frees `error`.
  */
 static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   static jclass exception_class = NULL;
   static jmethodID from_native = NULL;
   jbyteArray message;
-  jlongArray missing;
+  jlongArray missing, arrived;
+  jintArray states;
+  jobjectArray waiting_at;
   jthrowable exception;
   if ((*jenv)->ExceptionCheck(jenv)) {
     /* An earlier exception (out of memory converting a result) stands. */
@@ -109,20 +147,28 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
       tessera_error_destroy(error);
       return;
     }
-    from_native = (*jenv)->GetStaticMethodID(jenv, local, "fromNative",
-                                             "(I[BIJ[J)Lorg/tessera/TesseraException;");
-    exception_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
+    from_native = (*jenv)->GetStaticMethodID(
+        jenv, local, "fromNative", "(I[BIJ[J[I[[B[J)Lorg/tessera/TesseraException;");
+    /* Cached only with its method: a jar that does not match this library
+     * throws NoSuchMethodError on every error instead of calling NULL. */
+    if (from_native != NULL) exception_class = (jclass)(*jenv)->NewGlobalRef(jenv, local);
     (*jenv)->DeleteLocalRef(jenv, local);
-    if (from_native == NULL || exception_class == NULL) {
+    if (exception_class == NULL) {
       tessera_error_destroy(error);
       return;
     }
   }
   message = tessera_java_cstring(jenv, tessera_error_message(error));
-  missing = tessera_java_missing(jenv, error);
-  exception = (jthrowable)(*jenv)->CallStaticObjectMethod(
-      jenv, exception_class, from_native, (jint)tessera_error_code(error), message,
-      (jint)tessera_error_reason_of(error), (jlong)tessera_error_source_process(error), missing);
+  missing = tessera_java_processes(jenv, error, 0);
+  states = tessera_java_missing_states(jenv, error);
+  waiting_at = tessera_java_missing_waiting_at(jenv, error);
+  arrived = tessera_java_processes(jenv, error, 1);
+  /* Out of memory building the details: that OutOfMemoryError is what is thrown. */
+  exception = (*jenv)->ExceptionCheck(jenv) ? NULL
+      : (jthrowable)(*jenv)->CallStaticObjectMethod(
+            jenv, exception_class, from_native, (jint)tessera_error_code(error), message,
+            (jint)tessera_error_reason_of(error), (jlong)tessera_error_source_process(error),
+            missing, states, waiting_at, arrived);
   tessera_error_destroy(error);
   if (exception != NULL) (*jenv)->Throw(jenv, exception);
 }

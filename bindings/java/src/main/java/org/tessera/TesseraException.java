@@ -1,11 +1,15 @@
 package org.tessera;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * An error from the Tessera library: its {@link Code} (absl's canonical codes)
  * and its message, which names the argument, the value and what was expected.
  * Errors of the cluster API also say why ({@link #getReason}), which process
- * caused them and which processes were missing. Unchecked, like the JDK's
- * IllegalArgumentException.
+ * caused them, which processes were missing (with their state and the
+ * barrier each was waiting at) and which had arrived. Unchecked, like the
+ * JDK's IllegalArgumentException.
  */
 public class TesseraException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -13,19 +17,21 @@ public class TesseraException extends RuntimeException {
   private final Code code;
   private final ErrorReason reason;
   private final long sourceProcess;
-  private final long[] missingProcesses;
+  private final List<MissingProcess> missing;
+  private final List<Long> arrivedProcesses;
 
   public TesseraException(Code code, String message) {
-    this(code, message, ErrorReason.REASON_NONE, -1, new long[0]);
+    this(code, message, ErrorReason.REASON_NONE, -1, List.of(), List.of());
   }
 
   private TesseraException(Code code, String message, ErrorReason reason, long sourceProcess,
-                           long[] missingProcesses) {
+                           List<MissingProcess> missing, List<Long> arrivedProcesses) {
     super(message);
     this.code = code == null ? Code.UNKNOWN : code;
     this.reason = reason;
     this.sourceProcess = sourceProcess;
-    this.missingProcesses = missingProcesses;
+    this.missing = missing;
+    this.arrivedProcesses = arrivedProcesses;
   }
 
   /** The error's code. */
@@ -43,9 +49,22 @@ public class TesseraException extends RuntimeException {
     return sourceProcess;
   }
 
-  /** The processes a barrier or registration was missing (empty when none). */
+  /** The ids of the processes a barrier or registration was missing (empty when none). */
   public long[] getMissingProcesses() {
-    return missingProcesses.clone();
+    return missing.stream().mapToLong(MissingProcess::processId).toArray();
+  }
+
+  /**
+   * The processes a barrier or registration was missing, each with its state
+   * and the barrier it was waiting at (immutable; empty when none).
+   */
+  public List<MissingProcess> getMissing() {
+    return missing;
+  }
+
+  /** The processes that had arrived at a failed barrier (immutable; empty when none). */
+  public List<Long> getArrivedProcesses() {
+    return arrivedProcesses;
   }
 
   @Override
@@ -53,12 +72,34 @@ public class TesseraException extends RuntimeException {
     return "TesseraException(" + code + "): " + getMessage();
   }
 
-  /** Called from the JNI glue: the C error's code, UTF-8 message and details. */
+  /**
+   * Called from the JNI glue: the C error's code, UTF-8 message and details;
+   * the three missing-process arrays are as long as each other (or null: none).
+   */
   static TesseraException fromNative(int code, byte[] utf8Message, int reason,
-                                     long sourceProcess, long[] missingProcesses) {
+                                     long sourceProcess, long[] missingProcesses,
+                                     int[] missingStates, byte[][] missingWaitingAt,
+                                     long[] arrivedProcesses) {
+    List<MissingProcess> missing = new ArrayList<>();
+    for (int i = 0; missingProcesses != null && i < missingProcesses.length; ++i) {
+      missing.add(new MissingProcess(missingProcesses[i], stateOf(missingStates[i]),
+                                     Utf8.decode(missingWaitingAt[i])));
+    }
+    List<Long> arrived = new ArrayList<>();
+    for (int i = 0; arrivedProcesses != null && i < arrivedProcesses.length; ++i) {
+      arrived.add(arrivedProcesses[i]);
+    }
     return new TesseraException(codeOf(code), Utf8.decode(utf8Message), reasonOf(reason),
-                                sourceProcess,
-                                missingProcesses == null ? new long[0] : missingProcesses);
+                                sourceProcess, List.copyOf(missing), List.copyOf(arrived));
+  }
+
+  /** The C library's own value for a state it does not know. */
+  private static TaskState stateOf(int value) {
+    try {
+      return TaskState.swigToEnum(value);
+    } catch (IllegalArgumentException e) {
+      return TaskState.NEVER_CONNECTED;
+    }
   }
 
   private static ErrorReason reasonOf(int value) {

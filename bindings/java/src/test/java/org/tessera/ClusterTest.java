@@ -17,8 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.junit.jupiter.api.Test;
 
@@ -158,28 +160,74 @@ class ClusterTest {
     }
   }
 
-  /** A cluster error carries its reason and the processes it was missing. */
-  @Test
-  void barrierMissingAProcessSaysWhichAndWhy() throws Exception {
-    try (ClusterOptions options = new ClusterOptions()) {
+  /** A coordinator for two processes and a client for each, connected at once. */
+  private static final class TwoProcessJob implements AutoCloseable {
+    final ClusterOptions options = new ClusterOptions();
+    final Coordinator coordinator;
+    final Client first;
+    final Client other;
+
+    TwoProcessJob() throws Exception {
       options.setBindAddress("127.0.0.1:0");
       options.setNumProcesses(2);
       options.setJobId("java-barrier");
-      try (Coordinator coordinator = new Coordinator(options)) {
-        int port = coordinator.port();
-        // connect() returns once every process has registered.
-        CompletableFuture<Client> second = CompletableFuture.supplyAsync(() -> connect(port, 1));
-        try (Client first = connect(port, 0); Client other = second.get(30, TimeUnit.SECONDS)) {
-          TesseraException e = assertThrows(TesseraException.class,
-                                            () -> first.barrier("alone", 200, null));
-          assertEquals(Code.DEADLINE_EXCEEDED, e.getCode());
-          assertEquals(ErrorReason.REASON_BARRIER_FAILED, e.getReason());
-          assertArrayEquals(new long[] {1}, e.getMissingProcesses());
-          CompletableFuture<Void> otherShutdown = CompletableFuture.runAsync(other::shutdown);
-          first.shutdown();
-          otherShutdown.get(30, TimeUnit.SECONDS);
-        }
+      coordinator = new Coordinator(options);
+      int port = coordinator.port();
+      // connect() returns once every process has registered.
+      CompletableFuture<Client> second = CompletableFuture.supplyAsync(() -> connect(port, 1));
+      first = connect(port, 0);
+      other = second.get(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws ExecutionException, TimeoutException {
+      CompletableFuture<Void> otherShutdown = CompletableFuture.runAsync(other::shutdown);
+      first.shutdown();
+      try {
+        otherShutdown.get(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
+      other.close();
+      first.close();
+      coordinator.close();
+      options.close();
+    }
+  }
+
+  /** A cluster error carries its reason and who arrived and who was missing. */
+  @Test
+  void barrierMissingAProcessSaysWhichAndWhy() throws Exception {
+    try (TwoProcessJob job = new TwoProcessJob()) {
+      TesseraException e = assertThrows(TesseraException.class,
+                                        () -> job.first.barrier("alone", 200, null));
+      assertEquals(Code.DEADLINE_EXCEEDED, e.getCode());
+      assertEquals(ErrorReason.REASON_BARRIER_FAILED, e.getReason());
+      assertArrayEquals(new long[] {1}, e.getMissingProcesses());
+      assertEquals(List.of(new MissingProcess(1, TaskState.RUNNING, "")), e.getMissing());
+      assertEquals(List.of(0L), e.getArrivedProcesses());
+      assertThrows(UnsupportedOperationException.class, () -> e.getArrivedProcesses().clear());
+    }
+  }
+
+  /** A missing process that waits at another barrier says which ("id#counter"). */
+  @Test
+  void barrierFailureNamesTheBarrierAMissingProcessWaitsAt() throws Exception {
+    try (TwoProcessJob job = new TwoProcessJob()) {
+      CompletableFuture<Void> elsewhere =
+          CompletableFuture.runAsync(() -> job.other.barrier("elsewhere", 30_000, null));
+      // Until the other process's call reaches the coordinator it waits nowhere;
+      // each try is a new instance of "alone" (bounded: 20 x 200 ms).
+      MissingProcess missing = null;
+      for (int attempt = 0; attempt < 20; ++attempt) {
+        TesseraException e = assertThrows(TesseraException.class,
+                                          () -> job.first.barrier("alone", 200, null));
+        missing = e.getMissing().get(0);
+        if (!missing.waitingAt().isEmpty()) break;
+      }
+      assertEquals(new MissingProcess(1, TaskState.RUNNING, "elsewhere#0"), missing);
+      job.first.barrier("elsewhere", 30_000, null);  // releases the other process
+      elsewhere.get(30, TimeUnit.SECONDS);
     }
   }
 

@@ -1,0 +1,15 @@
+package org.tessera;
+
+/**
+ * A process a failed barrier or registration was missing: its id, its state
+ * at the coordinator, and the barrier it was waiting at instead ("id#counter",
+ * "" when none).
+ */
+public record MissingProcess(long processId, TaskState state, String waitingAt)
+    implements java.io.Serializable {
+  @Override
+  public String toString() {
+    return "process " + processId + " (" + state
+        + (waitingAt.isEmpty() ? "" : ", waiting at " + waitingAt) + ")";
+  }
+}
