@@ -12,8 +12,10 @@
 #      module, as the README tells users) and built offline (GOPROXY=off,
 #      GOFLAGS=-mod=mod) with cgo's flags from the staged tessera.pc only
 #      (PKG_CONFIG_PATH + PKG_CONFIG_SYSROOT_DIR, as pkgconfig/check_consumer.sh);
-#   4. the program loads the staged libtessera.so.0 (ldd) and prints the
-#      expected output, a warning received by its Go log handler included.
+#      The same program is also built in GOPATH mode (GO111MODULE=off,
+#      GOPATH=<datadir>/gocode, Debian's convention);
+#   4. both load the staged libtessera.so.0 (ldd) and print the expected
+#      output, a warning received by the Go log handler included.
 #
 # Usage: check_install.sh BUILDDIR PREFIX DATADIR LIBDIR MODULE_PATH GO SRC_GO BUILD_GO
 #   DATADIR, LIBDIR: Meson's options (relative to PREFIX or absolute);
@@ -79,18 +81,31 @@ unset LD_LIBRARY_PATH
   "$go" build -o consumer .
 ) >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "the consumer does not build against the installed module"; }
 
-# 4. It runs against the staged library.
+# ... and in GOPATH mode, Debian's convention: GOPATH=<datadir>/gocode.
+gopath_consumer=$work/gopath-consumer
+mkdir -p "$gopath_consumer"
+cp "$src/testdata/installed/main.go" "$gopath_consumer/"
+(
+  cd "$gopath_consumer"
+  GO111MODULE=off GOFLAGS= GOPATH=$stage$datadir/gocode "$go" build -o consumer .
+) >"$work/build-gopath.log" 2>&1 ||
+  { cat "$work/build-gopath.log" >&2; fail "the consumer does not build in GOPATH mode with GOPATH=$stage$datadir/gocode"; }
+
+# 4. Both run against the staged library.
 export LD_LIBRARY_PATH=$staged_libdir
-ldd "$consumer/consumer" | grep -qF "$staged_libdir/libtessera.so.0" ||
-  fail "the consumer does not load the staged library: $(ldd "$consumer/consumer" | grep tessera)"
 version=$(sed -n 's/^Version: //p' "$staged_libdir/pkgconfig/tessera.pc")
 expected="tessera $version
 <DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>
 batch axis batch warnings [warning: Expect the input mesh to be 1D, but received mesh.devices.ndim=2. The first axis will be used for data-parallel sharding.]
 device 1 holds [8 3]"
-actual=$("$consumer/consumer" 2>&1) || fail "the consumer exited with status $? (output: $actual)"
-if [[ $actual != "$expected" ]]; then
-  diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") >&2 || true
-  fail "the consumer's output is not the expected one (diff above: expected < > actual)"
-fi
-echo "a Go module outside the tree built against the installed module ($installed) and ran with the staged library"
+for program in "$consumer/consumer" "$gopath_consumer/consumer"; do
+  ldd "$program" | grep -qF "$staged_libdir/libtessera.so.0" ||
+    fail "$program does not load the staged library: $(ldd "$program" | grep tessera)"
+  actual=$("$program" 2>&1) || fail "$program exited with status $? (output: $actual)"
+  if [[ $actual != "$expected" ]]; then
+    diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") >&2 || true
+    fail "$program's output is not the expected one (diff above: expected < > actual)"
+  fi
+done
+echo "a Go module outside the tree (replace directive) and a GOPATH-mode program built against the" \
+     "installed module ($installed) and ran with the staged library"
