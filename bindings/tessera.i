@@ -283,8 +283,8 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
  *
  * The result is a tessera_swig_bytes: memory the wrapper malloc'd (only the
  * library can make a tessera_buffer), copied by the language, then freed.
- * The typemaps of Java are in java/tessera_java.i; those of C# and Go are
- * below until their language files have their own.
+ * The typemaps of Java are in java/tessera_java.i, Go's in go/tessera_go.i;
+ * those of C# are below until its language file has its own.
  */
 %{
 typedef tessera_copy_options CopyOptions;
@@ -469,16 +469,6 @@ typedef struct {} CopyOptions;
     if (bytes == null) throw new global::System.OutOfMemoryException("the binding could not allocate a byte array");
     return bytes;
   }
-#elif defined(SWIGGO)
-/* The malloc'd bytes change hands as they are (as tessera_swig_int64s). */
-%typemap(gotype) tessera_swig_bytes "[]byte"
-%typemap(imtype) tessera_swig_bytes "[]byte"
-%typemap(out) tessera_swig_bytes %{
-  $result.array = $1.data;
-  $result.len = $result.cap = $1.data == NULL ? 0 : (intgo)$1.size;
-  if ($1.data == NULL && $1.size > 0) _swig_gopanic("tessera: out of memory for a byte result");
-%}
-%typemap(goout) tessera_swig_bytes %{ $result = tesseraGoTakeBytes($1) %}
 #endif
 
 /* ---- 4. Shadow classes ---------------------------------------------------- */

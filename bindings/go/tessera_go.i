@@ -20,9 +20,9 @@
  *     as cgo's pointer rules require. A []string holds Go pointers, so it
  *     crosses as one packed string and is unpacked into a char* array in C.
  *   - The owned results: tessera_buffer* -> []byte, tessera_swig_text* ->
- *     string, tessera_swig_int64s -> []int64, tessera_swig_bytes_view ->
- *     []byte; every copy is sized in 64 bits (SWIG's own swigCopyString stops
- *     at 2 GiB).
+ *     string, tessera_swig_int64s -> []int64, tessera_swig_bytes_view and
+ *     tessera_swig_bytes -> []byte; every copy is sized in 64 bits (SWIG's
+ *     own swigCopyString stops at 2 GiB).
  *   - Method names in Go's MixedCaps (axis_size -> AxisSize).
  *   - The log callback: a C trampoline that forwards to an //export'ed Go
  *     function (internal/swig/log.go), installed by GoSetLogCallback.
@@ -263,3 +263,14 @@ func tesseraGoTakeString(s []byte) string {
   $result = tessera_go_copy_out($1.data, $1.size);
 %}
 %typemap(goout) tessera_swig_bytes_view %{ $result = tesseraGoTakeBytes($1) %}
+
+/* Bytes the wrapper malloc'd (tessera_swig_bytes: scatter and gather) change
+   hands as they are, like tessera_swig_int64s. */
+%typemap(gotype) tessera_swig_bytes "[]byte"
+%typemap(imtype) tessera_swig_bytes "[]byte"
+%typemap(out) tessera_swig_bytes %{
+  $result.array = $1.data;
+  $result.len = $result.cap = $1.data == NULL ? 0 : (intgo)$1.size;
+  if ($1.data == NULL && $1.size > 0) _swig_gopanic("tessera: out of memory for a byte result");
+%}
+%typemap(goout) tessera_swig_bytes %{ $result = tesseraGoTakeBytes($1) %}
