@@ -150,9 +150,9 @@ absl::Status RegistrationTimeoutError(const std::string& address, absl::Duration
       break;
     case ConnectFailure::kClosed:
       cause =
-          "the coordinator closed the connection during set-up (one requiring client "
-          "certificates does so when it refuses this process's: check tls_cert_file against the "
-          "coordinator's tls_ca_file)";
+          "the coordinator closed the connection during set-up (a TLS coordinator does so to a "
+          "client without TLS, and one requiring client certificates when it refuses this "
+          "process's: check tls_ca_file, tls_cert_file and the coordinator's tls_ca_file)";
       break;
     case ConnectFailure::kTls:
       cause = "the TLS handshake failed";

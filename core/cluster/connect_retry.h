@@ -44,7 +44,7 @@ enum class ConnectFailure {
   kRefused,     // nothing listens: coordinator not up yet, or it failed to bind
   kDns,         // the host name did not resolve (yet: K8s DNS lags)
   kNoResponse,  // the attempt's deadline passed without an answer (firewall, wrong port)
-  kClosed,      // the server closed the connection during set-up (mTLS refusing our certificate?)
+  kClosed,      // closed during set-up (TLS server and plaintext client, mTLS refusing our certificate)
   kTls,         // a TLS handshake failed for another reason
   kOther,       // another transport failure
 };

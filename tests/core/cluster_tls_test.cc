@@ -205,16 +205,17 @@ TEST(ClassifyConnectFailure, HandshakeFailureIsTlsNotNoResponse) {
             ConnectFailure::kTls);
 }
 
-TEST(RegistrationTimeoutError, ClosedConnectionsPointAtTheClientCertificate) {
+TEST(RegistrationTimeoutError, ClosedConnectionsPointAtTheTlsSettings) {
   EXPECT_THAT(
       RegistrationTimeoutError("127.0.0.1:5000", absl::Seconds(2), 3,
                                absl::UnavailableError(kSocketClosed)),
       StatusIs(absl::StatusCode::kUnavailable,
                absl::StrCat("could not register with the coordinator at 127.0.0.1:5000 within 2s "
                             "(3 attempts): the coordinator closed the connection during set-up "
-                            "(one requiring client certificates does so when it refuses this "
-                            "process's: check tls_cert_file against the coordinator's "
-                            "tls_ca_file); last error: UNAVAILABLE: ",
+                            "(a TLS coordinator does so to a client without TLS, and one "
+                            "requiring client certificates when it refuses this process's: check "
+                            "tls_ca_file, tls_cert_file and the coordinator's tls_ca_file); last "
+                            "error: UNAVAILABLE: ",
                             kSocketClosed)));
 }
 
