@@ -223,7 +223,9 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   }
 
   void CancelLiveCallsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
-    // Sync calls: TryCancel never runs callbacks on this thread.
+    // Safe under the lock: TryCancel never runs a blocking call's code on
+    // this thread, and an asynchronous call's gRPC callback only posts to
+    // the dispatcher (CallAsync).
     for (grpc::ClientContext* context : live_calls) context->TryCancel();
   }
 
@@ -298,29 +300,19 @@ absl::Status ProbeCoordinator(const State& s) {
   return FromGrpcStatus(s.stub->Heartbeat(&context, request, &response));
 }
 
-// The result of a finished call: a job failure becomes sticky; any failure
-// while the client is failed reports the sticky error.
-absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
+// The first half of a finished call's result: a job failure becomes sticky
+// (and its event is delivered); any failure while the client is failed
+// reports the sticky error. `*probe` says whether the failure came from the
+// transport, so that a re-dial must decide (ResultAfterProbe).
+absl::Status RecordCallResult(const std::shared_ptr<State>& s, absl::Status status, bool* probe) {
+  *probe = false;
   if (status.ok()) return status;
   bool newly_failed = false;
-  absl::Status result;
   {
     absl::MutexLock lock(&s->mu);
     if (!s->sticky.ok()) return s->sticky;
     if (IsJobFailure(status)) {
       newly_failed = SetStickyLocked(*s, status);
-    }
-    result = status;
-  }
-  if (!newly_failed && IsTransportFailure(status)) {
-    // The connection broke under the call: the coordinator-lost rule's
-    // re-dial decides between a blip and a lost coordinator.
-    const absl::Status probe = ProbeCoordinator(*s);
-    if (!probe.ok() && !IsJobFailure(probe)) {
-      SetLost(s, absl::StrCat("a call failed (", status.ToString(), ") and a re-dial failed (",
-                              probe.ToString(), ")"));
-      absl::MutexLock lock(&s->mu);
-      if (!s->sticky.ok()) return s->sticky;
     }
   }
   if (newly_failed) {
@@ -332,7 +324,31 @@ absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
     event.message = std::string(status.message());
     DeliverEvent(s, std::move(event));
   }
+  // The connection broke under the call: the coordinator-lost rule's
+  // re-dial decides between a blip and a lost coordinator.
+  *probe = !newly_failed && IsTransportFailure(status);
+  return status;
+}
+
+// The second half: a failed re-dial (`probe`) after a transport failure
+// means the coordinator is lost.
+absl::Status ResultAfterProbe(const std::shared_ptr<State>& s, absl::Status result,
+                              const absl::Status& probe) {
+  if (!probe.ok() && !IsJobFailure(probe)) {
+    SetLost(s, absl::StrCat("a call failed (", result.ToString(), ") and a re-dial failed (",
+                            probe.ToString(), ")"));
+    absl::MutexLock lock(&s->mu);
+    if (!s->sticky.ok()) return s->sticky;
+  }
   return result;
+}
+
+// A finished blocking call's result (re-dials on this thread).
+absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
+  bool probe = false;
+  absl::Status result = RecordCallResult(s, std::move(status), &probe);
+  if (!probe) return result;
+  return ResultAfterProbe(s, std::move(result), ProbeCoordinator(*s));
 }
 
 // One unary call with the header, the credential, `deadline`, and
@@ -720,40 +736,65 @@ absl::Status Redial(State& s, int attempt) {
 // coordinator: the error before it explains the failure better.
 constexpr absl::Duration kMeaningfulAttempt = absl::Milliseconds(100);
 
-absl::Status RegisterWithRetry(const std::shared_ptr<State>& s, const v1::RegisterRequest& base,
+// Readies one registration attempt (header, credential, deadline) and
+// returns its time budget.
+absl::Duration PrepareAttempt(const State& s, absl::Time deadline, grpc::ClientContext* context,
+                              v1::RegisterRequest* request) {
+  *request->mutable_header() = s.header;
+  const absl::Time attempt_deadline = std::min(deadline, absl::Now() + s.config.rpc_timeout);
+  context->set_deadline(ToDeadline(attempt_deadline));
+  context->set_wait_for_ready(false);
+  s.AddMetadata(context);
+  return attempt_deadline - absl::Now();
+}
+
+// What one registration attempt returned.
+absl::Status AttemptResult(const State& s, const grpc::Status& status) {
+  // A certain TLS rejection becomes UNAUTHENTICATED and is not retried.
+  // (Only then does it probe the server's certificate, a short blocking
+  // connection: for ConnectAsync on the dispatcher thread, once per client.)
+  return TlsHandshakeError(s.address, s.config.tls, FromGrpcStatus(status));
+}
+
+// What follows a failed registration attempt that had `budget`: the delay
+// before the next attempt, or the error that ends registration.
+absl::StatusOr<absl::Duration> RetryDelay(const State& s, const absl::Status& status, int attempt,
+                                          absl::Duration budget, absl::Time deadline,
+                                          absl::Status* last_error, Backoff* backoff,
+                                          absl::BitGen* gen) {
+  // A status with a detail is the coordinator's answer, never a transport
+  // failure (e.g. DEADLINE_EXCEEDED: the job's init deadline passed).
+  if (!IsRetryableConnectError(status) || DetailOf(status).has_value()) {
+    return WithPrefix(status, absl::StrCat("registration with the coordinator at ", s.address,
+                                           " failed: "));
+  }
+  if (last_error->ok() || status.code() != absl::StatusCode::kDeadlineExceeded ||
+      budget >= kMeaningfulAttempt) {
+    *last_error = status;
+  }
+  const absl::Duration remaining = deadline - absl::Now();
+  if (remaining <= absl::ZeroDuration()) {
+    return RegistrationTimeoutError(s.address, s.config.init_timeout, attempt, *last_error);
+  }
+  // The last attempt comes at the deadline rather than never.
+  return std::min(backoff->Next(*gen), remaining);
+}
+
+absl::Status RegisterWithRetry(const std::shared_ptr<State>& s, v1::RegisterRequest& request,
                                absl::Time deadline, v1::RegisterResponse* response) {
   Backoff backoff;
   absl::BitGen gen;
   absl::Status last_error;
   for (int attempt = 1;; ++attempt) {
-    v1::RegisterRequest request = base;
-    *request.mutable_header() = s->header;
     grpc::ClientContext context;
-    const absl::Time attempt_deadline = std::min(deadline, absl::Now() + s->config.rpc_timeout);
-    const absl::Duration budget = attempt_deadline - absl::Now();
-    context.set_deadline(ToDeadline(attempt_deadline));
-    context.set_wait_for_ready(false);
-    s->AddMetadata(&context);
-    // A certain TLS rejection becomes UNAUTHENTICATED and is not retried.
-    const absl::Status status = TlsHandshakeError(
-        s->address, s->config.tls, FromGrpcStatus(s->stub->Register(&context, request, response)));
+    const absl::Duration budget = PrepareAttempt(*s, deadline, &context, &request);
+    const absl::Status status =
+        AttemptResult(*s, s->stub->Register(&context, request, response));
     if (status.ok()) return status;
-    // A status with a detail is the coordinator's answer, never a transport
-    // failure (e.g. DEADLINE_EXCEEDED: the job's init deadline passed).
-    if (!IsRetryableConnectError(status) || DetailOf(status).has_value()) {
-      return WithPrefix(status, absl::StrCat("registration with the coordinator at ", s->address,
-                                             " failed: "));
-    }
-    if (last_error.ok() || status.code() != absl::StatusCode::kDeadlineExceeded ||
-        budget >= kMeaningfulAttempt) {
-      last_error = status;
-    }
-    const absl::Duration remaining = deadline - absl::Now();
-    if (remaining <= absl::ZeroDuration()) {
-      return RegistrationTimeoutError(s->address, s->config.init_timeout, attempt, last_error);
-    }
-    // The last attempt comes at the deadline rather than never.
-    absl::SleepFor(std::min(backoff.Next(gen), remaining));
+    TESSERA_ASSIGN_OR_RETURN(const absl::Duration delay,
+                             RetryDelay(*s, status, attempt, budget, deadline, &last_error,
+                                        &backoff, &gen));
+    absl::SleepFor(delay);
     TESSERA_RETURN_IF_ERROR(Redial(*s, attempt));
   }
 }
@@ -822,6 +863,233 @@ absl::Status LocalWait(State& s, absl::Duration timeout, Ready ready, const std:
       absl::StrCat(what, " timed out after ", absl::FormatDuration(timeout)));
 }
 
+// ---------------------------------------------------------------------------
+// The steps of connecting, shared by Register/WaitForJob and ConnectAsync.
+// ---------------------------------------------------------------------------
+
+// A new client's state (config validated): header, callbacks, and either
+// local mode with its topology or `*request`, what to register with.
+absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, ClientOptions& options,
+                                               v1::RegisterRequest* request) {
+  auto s = std::make_shared<State>();
+  s->config = config;
+  s->address = config.coordinator_address;
+  s->header.set_job_id(config.job_id);
+  s->header.set_process_id(static_cast<int32_t>(config.process_id));
+  uint64_t incarnation = options.incarnation.value_or(0);
+  if (!options.incarnation.has_value()) {
+    absl::BitGen gen;
+    while (incarnation == 0) incarnation = absl::Uniform<uint64_t>(gen);
+  }
+  s->header.set_incarnation(incarnation);
+  s->header.set_protocol_version(kProtocolVersion);
+  s->heartbeat_interval = config.heartbeat_interval;
+  s->heartbeat_timeout = config.heartbeat_timeout;
+
+  const v1::HostInfo host = options.host.has_value() ? *options.host : LocalHostInfo();
+  std::vector<v1::LocalDevice> devices;
+  if (options.devices.has_value()) {
+    devices = *options.devices;
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(devices, LocalDevices(config.local_device_ids,
+                                                   config.local_device_ids_from_launcher));
+  }
+  s->server = std::move(options.server);
+  s->on_destroy = std::move(options.on_destroy);
+  if (config.coordinator_address.empty()) {
+    s->local = true;
+    absl::MutexLock lock(&s->mu);
+    s->topology = LocalTopology(host, devices);
+    s->have_topology = true;
+    s->have_devices = true;
+    return s;
+  }
+  request->set_num_processes(static_cast<int32_t>(config.num_processes));
+  *request->mutable_host() = host;
+  for (const v1::LocalDevice& device : devices) *request->add_devices() = device;
+  if (config.partition_index.has_value()) {
+    request->set_partition_index(static_cast<int32_t>(*config.partition_index));
+  }
+  request->set_recoverable(config.recoverable);
+  return s;
+}
+
+// The credential and the channel: the caller's, or a new one.
+absl::Status Dial(State& s, ClientOptions& options) {
+  if (!s.config.job_token.empty()) {
+    s.credential = JobCredential(s.config.job_token, s.config.job_id);
+  }
+  s.own_connection = options.own_connection;
+  if (options.channel) {
+    s.channel = std::move(options.channel);
+    s.channel_shared = true;
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(s.channel, MakeChannel(s.config, options.own_connection));
+  }
+  s.stub = v1::Coordinator::NewStub(s.channel);
+  return absl::OkStatus();
+}
+
+// Registered: adopts the coordinator's settings, then starts heartbeats (a
+// process that dies while the job assembles is noticed) and the event stream.
+void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse& registered,
+                     absl::Time init_deadline) {
+  s->header.set_coordinator_incarnation(registered.coordinator_incarnation());
+  if (registered.heartbeat_interval_ms() > 0) {
+    s->heartbeat_interval = absl::Milliseconds(registered.heartbeat_interval_ms());
+  }
+  if (registered.heartbeat_timeout_ms() > 0) {
+    s->heartbeat_timeout = absl::Milliseconds(registered.heartbeat_timeout_ms());
+  }
+  s->init_deadline = init_deadline;
+  {
+    absl::MutexLock lock(&s->mu);
+    s->last_heartbeat_ok = absl::Now();
+    s->last_tick = s->last_heartbeat_ok;
+    s->event_version = registered.job_state_version();
+  }
+  StartWatcher(s);
+  std::weak_ptr<State> weak = s;
+  Scheduler::Get().At(absl::Now() + s->heartbeat_interval, [weak] { HeartbeatTick(weak); });
+}
+
+v1::WaitForJobRequest JobWaitRequest(const State& s) {
+  v1::WaitForJobRequest wait;
+  wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(s.init_deadline - absl::Now())));
+  // Fingerprint and generation only: the devices come with the first
+  // topology() (10,000 clients of one process would each parse them).
+  wait.set_omit_devices(true);
+  return wait;
+}
+
+void ApplyJobTopology(State& s, const v1::GlobalTopology& topology) {
+  absl::MutexLock lock(&s.mu);
+  // A generation event may have overtaken the answer.
+  s.topology.set_generation(std::max(topology.generation(), s.topology.generation()));
+  s.topology.set_fingerprint(topology.fingerprint());
+  s.have_topology = true;
+}
+
+// ---------------------------------------------------------------------------
+// Asynchronous calls: gRPC's callback API; every continuation runs on the
+// dispatcher thread, so gRPC's threads never take a client's lock (which
+// makes cancelling them under that lock safe) and never run user code.
+// ---------------------------------------------------------------------------
+
+template <typename Request, typename Response>
+struct AsyncCall {
+  grpc::ClientContext context;
+  Request request;
+  Response response;
+};
+
+void EndAsync(State& s) {
+  absl::MutexLock lock(&s.mu);
+  --s.async_in_flight;
+}
+
+// ProbeCoordinator without blocking; `done` runs on the dispatcher thread.
+void ProbeCoordinatorAsync(const std::shared_ptr<State>& s,
+                           std::function<void(absl::Status)> done) {
+  auto call = std::make_shared<HeartbeatCall>();
+  *call->request.mutable_header() = s->header;
+  call->context.set_deadline(ToDeadline(absl::Now() + HeartbeatRpcTimeout(*s)));
+  s->AddMetadata(&call->context);
+  s->stub->async()->Heartbeat(&call->context, &call->request, &call->response,
+                              [call, done = std::move(done)](grpc::Status status) {
+                                Dispatcher::Get().Post([done, status] { done(FromGrpcStatus(status)); });
+                              });
+}
+
+// Call without blocking: `start` issues the RPC; `done(status, response)`
+// runs on the dispatcher thread with what Call would have returned, and the
+// call counts as in flight until `done` has returned (the destructor
+// cancels it and waits).
+template <typename Response, typename Request, typename Start, typename Done>
+void CallAsync(const std::shared_ptr<State>& s, Request request, absl::Time deadline, Start start,
+               Done done) {
+  auto call = std::make_shared<AsyncCall<Request, Response>>();
+  call->request = std::move(request);
+  *call->request.mutable_header() = s->header;
+  call->context.set_deadline(ToDeadline(deadline));
+  s->AddMetadata(&call->context);
+  {
+    absl::MutexLock lock(&s->mu);
+    ++s->async_in_flight;
+    absl::Status usable = s->UsableLocked();
+    if (!usable.ok()) {
+      Dispatcher::Get().Post([s, call, done, usable]() mutable {
+        done(usable, call->response);
+        EndAsync(*s);
+      });
+      return;
+    }
+    s->live_calls.insert(&call->context);
+  }
+  start(&call->context, &call->request, &call->response, [s, call, done](grpc::Status grpc_status) {
+    Dispatcher::Get().Post([s, call, done, grpc_status]() mutable {
+      {
+        absl::MutexLock lock(&s->mu);
+        s->live_calls.erase(&call->context);
+      }
+      bool probe = false;
+      absl::Status result = RecordCallResult(s, FromGrpcStatus(grpc_status), &probe);
+      if (!probe) {
+        done(std::move(result), call->response);
+        EndAsync(*s);
+        return;
+      }
+      ProbeCoordinatorAsync(s, [s, call, done, result](absl::Status probe_status) mutable {
+        done(ResultAfterProbe(s, std::move(result), probe_status), call->response);
+        EndAsync(*s);
+      });
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Barriers, shared by Barrier and BarrierAsync.
+// ---------------------------------------------------------------------------
+
+// A single-process barrier: passes at once.
+absl::Status LocalBarrier(State& s, const std::string& id,
+                          const std::vector<int64_t>& participants) {
+  absl::MutexLock lock(&s.mu);
+  TESSERA_RETURN_IF_ERROR(s.UsableLocked());
+  TESSERA_RETURN_IF_ERROR(CheckLocalParticipants(participants, "the barrier's participants"));
+  ++s.barrier_next[id];
+  return absl::OkStatus();
+}
+
+// Counts a use of `id` and marks it ongoing (EndBarrier ends it); one use at a time.
+absl::StatusOr<v1::BarrierRequest> BeginBarrier(State& s, const std::string& id,
+                                                absl::Duration timeout,
+                                                const std::vector<int64_t>& participants) {
+  int64_t counter = 0;
+  {
+    absl::MutexLock lock(&s.mu);
+    auto ongoing = s.barrier_ongoing.find(id);
+    if (ongoing != s.barrier_ongoing.end()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("barrier '", id, "#", ongoing->second, "' is already in progress in process ",
+                       s.header.process_id(), "; one use of an id at a time"));
+    }
+    counter = s.barrier_next[id]++;
+    s.barrier_ongoing[id] = counter;
+  }
+  v1::BarrierRequest request;
+  request.set_barrier_id(id);
+  request.set_counter(counter);
+  request.set_timeout_ms(ToMillis(timeout));
+  for (int64_t p : participants) request.add_participants(static_cast<int32_t>(p));
+  return request;
+}
+
+void EndBarrier(State& s, const std::string& id) {
+  absl::MutexLock lock(&s.mu);
+  s.barrier_ongoing.erase(id);
+}
+
 }  // namespace
 
 absl::Status CoordinatorLostError(const std::string& address, absl::Duration since,
@@ -845,83 +1113,15 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Connect(const ClusterConfig& con
 absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& config,
                                                          ClientOptions options) {
   TESSERA_RETURN_IF_ERROR(ValidateConfig(config));
-  auto s = std::make_shared<State>();
-  s->config = config;
-  s->address = config.coordinator_address;
-  s->header.set_job_id(config.job_id);
-  s->header.set_process_id(static_cast<int32_t>(config.process_id));
-  uint64_t incarnation = options.incarnation.value_or(0);
-  if (!options.incarnation.has_value()) {
-    absl::BitGen gen;
-    while (incarnation == 0) incarnation = absl::Uniform<uint64_t>(gen);
-  }
-  s->header.set_incarnation(incarnation);
-  s->header.set_protocol_version(kProtocolVersion);
-  s->server = std::move(options.server);
-  s->on_destroy = std::move(options.on_destroy);
-  s->heartbeat_interval = config.heartbeat_interval;
-  s->heartbeat_timeout = config.heartbeat_timeout;
-
-  const v1::HostInfo host = options.host.has_value() ? *options.host : LocalHostInfo();
-  std::vector<v1::LocalDevice> devices;
-  if (options.devices.has_value()) {
-    devices = *options.devices;
-  } else {
-    TESSERA_ASSIGN_OR_RETURN(devices, LocalDevices(config.local_device_ids, config.local_device_ids_from_launcher));
-  }
-  std::unique_ptr<Client> client(new Client(s));
-
-  if (config.coordinator_address.empty()) {
-    s->local = true;
-    absl::MutexLock lock(&s->mu);
-    s->topology = LocalTopology(host, devices);
-    s->have_topology = true;
-    s->have_devices = true;
-    return client;
-  }
-
-  if (!config.job_token.empty()) s->credential = JobCredential(config.job_token, config.job_id);
-  s->own_connection = options.own_connection;
-  if (options.channel) {
-    s->channel = std::move(options.channel);
-    s->channel_shared = true;
-  } else {
-    TESSERA_ASSIGN_OR_RETURN(s->channel, MakeChannel(config, options.own_connection));
-  }
-  s->stub = v1::Coordinator::NewStub(s->channel);
-
-  const absl::Time deadline = absl::Now() + config.init_timeout;
   v1::RegisterRequest request;
-  request.set_num_processes(static_cast<int32_t>(config.num_processes));
-  *request.mutable_host() = host;
-  for (const v1::LocalDevice& device : devices) *request.add_devices() = device;
-  if (config.partition_index.has_value()) {
-    request.set_partition_index(static_cast<int32_t>(*config.partition_index));
-  }
-  request.set_recoverable(config.recoverable);
+  TESSERA_ASSIGN_OR_RETURN(std::shared_ptr<State> s, NewState(config, options, &request));
+  std::unique_ptr<Client> client(new Client(s));
+  if (s->local) return client;
+  TESSERA_RETURN_IF_ERROR(Dial(*s, options));
+  const absl::Time deadline = absl::Now() + config.init_timeout;
   v1::RegisterResponse registered;
   TESSERA_RETURN_IF_ERROR(RegisterWithRetry(s, request, deadline, &registered));
-
-  s->header.set_coordinator_incarnation(registered.coordinator_incarnation());
-  if (registered.heartbeat_interval_ms() > 0) {
-    s->heartbeat_interval = absl::Milliseconds(registered.heartbeat_interval_ms());
-  }
-  if (registered.heartbeat_timeout_ms() > 0) {
-    s->heartbeat_timeout = absl::Milliseconds(registered.heartbeat_timeout_ms());
-  }
-  {
-    absl::MutexLock lock(&s->mu);
-    s->last_heartbeat_ok = absl::Now();
-    s->last_tick = s->last_heartbeat_ok;
-    s->event_version = registered.job_state_version();
-  }
-  // Heartbeats from registration on: a process that dies while the job
-  // assembles is noticed.
-  StartWatcher(s);
-  std::weak_ptr<State> weak = s;
-  Scheduler::Get().At(absl::Now() + s->heartbeat_interval, [weak] { HeartbeatTick(weak); });
-
-  s->init_deadline = deadline;
+  StartRegistered(s, registered, deadline);
   return client;
 }
 
@@ -932,22 +1132,129 @@ absl::Status Client::WaitForJob() {
     absl::MutexLock lock(&s->mu);
     if (s->have_topology) return absl::OkStatus();
   }
-  const absl::Time deadline = s->init_deadline;
-  v1::WaitForJobRequest wait;
-  wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(deadline - absl::Now())));
-  // Fingerprint and generation only: the devices come with the first
-  // topology() (10,000 clients of one process would each parse them).
-  wait.set_omit_devices(true);
+  v1::WaitForJobRequest wait = JobWaitRequest(*s);
   v1::GlobalTopology topology;
-  TESSERA_RETURN_IF_ERROR(Call(s, wait, deadline + kBlockingMargin, [&](grpc::ClientContext* c) {
-    return s->stub->WaitForJob(c, wait, &topology);
-  }));
-  absl::MutexLock lock(&s->mu);
-  // A generation event may have overtaken the answer.
-  s->topology.set_generation(std::max(topology.generation(), s->topology.generation()));
-  s->topology.set_fingerprint(topology.fingerprint());
-  s->have_topology = true;
+  TESSERA_RETURN_IF_ERROR(
+      Call(s, wait, s->init_deadline + kBlockingMargin,
+           [&](grpc::ClientContext* c) { return s->stub->WaitForJob(c, wait, &topology); }));
+  ApplyJobTopology(*s, topology);
   return absl::OkStatus();
+}
+
+// ---- asynchronous connect ---------------------------------------------------
+
+namespace {
+
+// One ConnectAsync from registration to the job's start.
+struct Connecting {
+  std::shared_ptr<State> s;
+  std::unique_ptr<Client> client;
+  Client::ConnectCallback done;
+  v1::RegisterRequest request;  // left alone while an attempt is in flight
+  absl::Time deadline;
+  int attempt = 0;
+  Backoff backoff;
+  absl::BitGen gen;
+  absl::Status last_error;
+};
+
+// On the dispatcher thread: hands out the client, or the error. A client
+// that failed to connect is destroyed in a later dispatcher task, once the
+// call that failed no longer counts as in flight (its destructor waits for
+// that).
+void FinishConnect(const std::shared_ptr<Connecting>& c, absl::Status status) {
+  Client::ConnectCallback done = std::move(c->done);
+  if (status.ok()) {
+    done(std::move(c->client));
+    return;
+  }
+  std::shared_ptr<Client> doomed(c->client.release());
+  c->s.reset();
+  done(std::move(status));
+  Dispatcher::Get().Post([doomed] {});
+}
+
+void RegisterAttemptAsync(const std::shared_ptr<Connecting>& c);
+
+void WaitForJobAsync(const std::shared_ptr<Connecting>& c) {
+  const std::shared_ptr<State> s = c->s;
+  CallAsync<v1::GlobalTopology>(
+      s, JobWaitRequest(*s), s->init_deadline + kBlockingMargin,
+      [s](grpc::ClientContext* context, const v1::WaitForJobRequest* request,
+          v1::GlobalTopology* response, std::function<void(grpc::Status)> on_done) {
+        s->stub->async()->WaitForJob(context, request, response, std::move(on_done));
+      },
+      [c](absl::Status status, const v1::GlobalTopology& topology) {
+        if (status.ok()) ApplyJobTopology(*c->s, topology);
+        FinishConnect(c, std::move(status));
+      });
+}
+
+void OnRegisterAttempt(const std::shared_ptr<Connecting>& c, const absl::Status& status,
+                       const v1::RegisterResponse& registered, absl::Duration budget) {
+  if (status.ok()) {
+    StartRegistered(c->s, registered, c->deadline);
+    WaitForJobAsync(c);
+    return;
+  }
+  absl::StatusOr<absl::Duration> delay = RetryDelay(*c->s, status, c->attempt, budget, c->deadline,
+                                                    &c->last_error, &c->backoff, &c->gen);
+  if (!delay.ok()) return FinishConnect(c, delay.status());
+  Scheduler::Get().At(absl::Now() + *delay, [c] {
+    if (absl::Status redial = Redial(*c->s, c->attempt); !redial.ok()) {
+      Dispatcher::Get().Post([c, redial] { FinishConnect(c, redial); });
+      return;
+    }
+    RegisterAttemptAsync(c);
+  });
+}
+
+void RegisterAttemptAsync(const std::shared_ptr<Connecting>& c) {
+  struct Attempt {
+    grpc::ClientContext context;
+    v1::RegisterResponse response;
+    absl::Duration budget;
+  };
+  auto attempt = std::make_shared<Attempt>();
+  ++c->attempt;
+  attempt->budget = PrepareAttempt(*c->s, c->deadline, &attempt->context, &c->request);
+  c->s->stub->async()->Register(
+      &attempt->context, &c->request, &attempt->response, [c, attempt](grpc::Status status) {
+        Dispatcher::Get().Post([c, attempt, status] {
+          OnRegisterAttempt(c, AttemptResult(*c->s, status), attempt->response, attempt->budget);
+        });
+      });
+}
+
+}  // namespace
+
+void Client::ConnectAsync(const ClusterConfig& config, ClientOptions options,
+                          ConnectCallback done) {
+  auto fail = [&done](absl::Status status) {
+    Dispatcher::Get().Post([done = std::move(done), status = std::move(status)] { done(status); });
+  };
+  if (options.server) {
+    return fail(absl::InvalidArgumentError(
+        "ConnectAsync cannot own a coordinator (options.server): its client's destructor waits "
+        "for the job to end; use Connect"));
+  }
+  if (absl::Status valid = ValidateConfig(config); !valid.ok()) return fail(valid);
+  auto c = std::make_shared<Connecting>();
+  absl::StatusOr<std::shared_ptr<State>> s = NewState(config, options, &c->request);
+  if (!s.ok()) return fail(s.status());
+  c->s = *s;
+  c->client.reset(new Client(*s));
+  c->done = std::move(done);
+  if (c->s->local) {
+    Dispatcher::Get().Post([c] { FinishConnect(c, absl::OkStatus()); });
+    return;
+  }
+  if (absl::Status dialed = Dial(*c->s, options); !dialed.ok()) {
+    Dispatcher::Get().Post([c, dialed] { FinishConnect(c, dialed); });
+    return;
+  }
+  c->deadline = absl::Now() + config.init_timeout;
+  RegisterAttemptAsync(c);
 }
 
 Client::~Client() {
@@ -1215,37 +1522,35 @@ absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
 absl::Status Client::Barrier(const std::string& id, absl::Duration timeout,
                              const std::vector<int64_t>& participants) {
   const std::shared_ptr<State>& s = state_;
-  if (s->local) {
-    absl::MutexLock lock(&s->mu);
-    TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_RETURN_IF_ERROR(CheckLocalParticipants(participants, "the barrier's participants"));
-    ++s->barrier_next[id];
-    return absl::OkStatus();
-  }
-  int64_t counter = 0;
-  {
-    absl::MutexLock lock(&s->mu);
-    auto ongoing = s->barrier_ongoing.find(id);
-    if (ongoing != s->barrier_ongoing.end()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("barrier '", id, "#", ongoing->second, "' is already in progress in process ",
-                       s->header.process_id(), "; one use of an id at a time"));
-    }
-    counter = s->barrier_next[id]++;
-    s->barrier_ongoing[id] = counter;
-  }
-  v1::BarrierRequest request;
-  request.set_barrier_id(id);
-  request.set_counter(counter);
-  request.set_timeout_ms(ToMillis(timeout));
-  for (int64_t p : participants) request.add_participants(static_cast<int32_t>(p));
+  if (s->local) return LocalBarrier(*s, id, participants);
+  TESSERA_ASSIGN_OR_RETURN(v1::BarrierRequest request, BeginBarrier(*s, id, timeout, participants));
   v1::BarrierResponse response;
   const absl::Status status =
       Call(s, request, BlockingDeadline(timeout),
            [&](grpc::ClientContext* c) { return s->stub->Barrier(c, request, &response); });
-  absl::MutexLock lock(&s->mu);
-  s->barrier_ongoing.erase(id);
+  EndBarrier(*s, id);
   return status;
+}
+
+void Client::BarrierAsync(const std::string& id, absl::Duration timeout,
+                          const std::vector<int64_t>& participants, StatusCallback done) {
+  const std::shared_ptr<State>& s = state_;
+  auto finish_now = [&done](absl::Status status) {
+    Dispatcher::Get().Post([done = std::move(done), status = std::move(status)] { done(status); });
+  };
+  if (s->local) return finish_now(LocalBarrier(*s, id, participants));
+  absl::StatusOr<v1::BarrierRequest> request = BeginBarrier(*s, id, timeout, participants);
+  if (!request.ok()) return finish_now(request.status());
+  CallAsync<v1::BarrierResponse>(
+      s, *std::move(request), BlockingDeadline(timeout),
+      [&s](grpc::ClientContext* context, const v1::BarrierRequest* barrier,
+           v1::BarrierResponse* response, std::function<void(grpc::Status)> on_done) {
+        s->stub->async()->Barrier(context, barrier, response, std::move(on_done));
+      },
+      [s, id, done = std::move(done)](absl::Status status, const v1::BarrierResponse&) {
+        EndBarrier(*s, id);
+        done(std::move(status));
+      });
 }
 
 absl::Status Client::CancelBarrier(const std::string& id) {

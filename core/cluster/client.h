@@ -120,6 +120,30 @@ class Client {
                                                           ClientOptions options = {});
   absl::Status WaitForJob();
 
+  // Asynchronous calls: many clients per thread (10,000 in one process need
+  // no 10,000 threads). Each returns at once and runs its callback exactly
+  // once, later, on the shared dispatcher thread (the one that runs event
+  // callbacks), with what the blocking call would have returned. Callbacks
+  // must be short and must not block: no blocking call of any client, no
+  // waiting for another asynchronous call, no destroying a client; they hold
+  // up the completions and events of every client in the process.
+  using ConnectCallback = std::function<void(absl::StatusOr<std::unique_ptr<Client>>)>;
+  using StatusCallback = std::function<void(absl::Status)>;
+
+  // Connect without blocking: registration (retried with the same backoff
+  // until config.init_timeout), heartbeats, the event stream, then waiting
+  // for every process. `done` receives the connected client (the caller
+  // owns it from then on) or the error; invalid configs too. An owned
+  // coordinator (options.server) is INVALID_ARGUMENT here: its client's
+  // destructor waits for the job to end, which no callback may do.
+  static void ConnectAsync(const ClusterConfig& config, ClientOptions options,
+                           ConnectCallback done);
+  // Barrier without blocking: same counting, rules and errors as Barrier.
+  // The client must outlive the call: its destructor cancels the call
+  // (`done` gets CANCELLED) and waits for `done` to finish.
+  void BarrierAsync(const std::string& id, absl::Duration timeout,
+                    const std::vector<int64_t>& participants, StatusCallback done);
+
   // Stops heartbeats and the stream without shutdown (the others see this
   // process stop heartbeating), then stops an owned coordinator.
   ~Client();

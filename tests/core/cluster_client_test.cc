@@ -11,8 +11,10 @@
 
 #include <atomic>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -550,6 +552,144 @@ TEST_F(ClientJobTest, ManyClientsOnOneThreadAddNoThreadPerClient) {
   EXPECT_EQ(clients_[0]->fingerprint(), clients_[kClients - 1]->fingerprint());
   // gRPC may grow its executor a little; a thread per client would add 63.
   EXPECT_LT(ThreadCount() - threads_before, 16);
+}
+
+// ---- asynchronous connect and barrier --------------------------------------
+
+// What one asynchronous call delivered, waited for with a bound.
+template <typename T>
+class Delivered {
+ public:
+  Delivered() : future_(promise_.get_future()) {}
+  // The callback to hand the call (copyable; runs once).
+  std::function<void(T)> Callback() {
+    auto promise = promise_holder_;
+    return [promise](T value) { promise->set_value(std::move(value)); };
+  }
+  // The value, or nullopt after `timeout`.
+  std::optional<T> Get(absl::Duration timeout) {
+    if (future_.wait_for(absl::ToChronoSeconds(timeout)) != std::future_status::ready) {
+      return std::nullopt;
+    }
+    return future_.get();
+  }
+
+ private:
+  std::shared_ptr<std::promise<T>> promise_holder_ = std::make_shared<std::promise<T>>();
+  std::promise<T>& promise_ = *promise_holder_;
+  std::future<T> future_;
+};
+
+using ConnectResult = absl::StatusOr<std::unique_ptr<Client>>;
+
+TEST_F(ClientJobTest, AsyncConnectAndBarrierOf64ClientsOnFourChannelsPass) {
+  constexpr int kClients = 64;
+  server_config_.num_processes = kClients;
+  StartServer();
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  for (int c = 0; c < 4; ++c) {
+    grpc::ChannelArguments args;
+    args.SetInt("tessera.test.channel", c);  // distinct arguments: distinct connections
+    channels.push_back(grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                                                 grpc::InsecureChannelCredentials(), args));
+  }
+  const auto devices = ::tessera::testing::Unwrap(LocalDevices({}));
+  std::vector<Delivered<ConnectResult>> connected(kClients);
+  for (int p = 0; p < kClients; ++p) {
+    ClientOptions options;
+    options.channel = channels[static_cast<size_t>(p % 4)];
+    options.devices = devices;
+    Client::ConnectAsync(ClientConfig(p), std::move(options), connected[p].Callback());
+  }
+  for (int p = 0; p < kClients; ++p) {
+    std::optional<ConnectResult> client = connected[p].Get(absl::Seconds(20));
+    ASSERT_TRUE(client.has_value()) << "process " << p << " never called back";
+    ASSERT_THAT(*client, IsOk()) << "process " << p;
+    clients_.push_back(**std::move(client));
+  }
+  std::vector<Delivered<absl::Status>> passed(kClients);
+  for (int p = 0; p < kClients; ++p) {
+    client(p).BarrierAsync("first", absl::Seconds(10), {}, passed[p].Callback());
+  }
+  for (int p = 0; p < kClients; ++p) {
+    EXPECT_THAT(passed[p].Get(absl::Seconds(20)), ::testing::Optional(IsOk())) << "process " << p;
+  }
+  EXPECT_EQ(client(0).fingerprint(), client(kClients - 1).fingerprint());
+}
+
+TEST_F(ClientJobTest, AsyncConnectWithoutACoordinatorReportsTheTimeoutToTheCallback) {
+  ClusterConfig config;
+  config.num_processes = 2;
+  config.coordinator_address = absl::StrCat("127.0.0.1:", FreePort());
+  config.init_timeout = absl::Milliseconds(800);
+  Delivered<ConnectResult> result;
+  Client::ConnectAsync(config, {}, result.Callback());
+  EXPECT_THAT(result.Get(absl::Seconds(10)),
+              ::testing::Optional(StatusIs(
+                  absl::StatusCode::kUnavailable,
+                  ::testing::AllOf(HasSubstr(config.coordinator_address),
+                                   HasSubstr("connection refused (coordinator not up yet")))));
+}
+
+TEST_F(ClientJobTest, AsyncConnectReportsAnInvalidConfigToTheCallback) {
+  ClusterConfig config;
+  config.num_processes = 2;
+  config.process_id = 5;
+  config.coordinator_address = "127.0.0.1:1";
+  Delivered<ConnectResult> result;
+  Client::ConnectAsync(config, {}, result.Callback());
+  EXPECT_THAT(result.Get(absl::Seconds(10)),
+              ::testing::Optional(StatusIs(absl::StatusCode::kInvalidArgument,
+                                           HasSubstr("process_id is 5; expected 0 <= id < 2"))));
+}
+
+TEST_F(ClientJobTest, AsyncConnectReportsAJobThatFailedBeforeItStarted) {
+  server_config_.num_processes = 3;  // process 2 never comes: the job cannot start
+  StartServer();
+  Delivered<ConnectResult> first;
+  Client::ConnectAsync(ClientConfig(0), {}, first.Callback());
+  auto second = ::tessera::testing::Unwrap(Client::Register(ClientConfig(1)));
+  ASSERT_THAT(second->ReportError(absl::StatusCode::kInternal, "no devices here"), IsOk());
+  std::optional<ConnectResult> result = first.Get(absl::Seconds(10));
+  ASSERT_TRUE(result.has_value());
+  EXPECT_THAT(*result, StatusIs(absl::StatusCode::kAborted, HasSubstr("no devices here")));
+  EXPECT_EQ(ReasonOf(result->status()), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+}
+
+TEST_F(ClientJobTest, AsyncBarrierReportsTheJobFailure) {
+  StartServer();
+  ConnectAll();
+  Delivered<absl::Status> waiting;
+  client(0).BarrierAsync("never", absl::Seconds(10), {}, waiting.Callback());
+  ASSERT_THAT(client(1).ReportError(absl::StatusCode::kInternal, "disk full"), IsOk());
+  std::optional<absl::Status> status = waiting.Get(absl::Seconds(10));
+  ASSERT_TRUE(status.has_value());
+  EXPECT_THAT(*status, StatusIs(absl::StatusCode::kAborted, HasSubstr("disk full")));
+  EXPECT_EQ(ReasonOf(*status), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+}
+
+TEST_F(ClientJobTest, AsyncBarrierAlreadyInProgressIsFailedPrecondition) {
+  StartServer();
+  ConnectAll();
+  Delivered<absl::Status> first;
+  Delivered<absl::Status> second;
+  client(0).BarrierAsync("b", absl::Seconds(10), {}, first.Callback());
+  client(0).BarrierAsync("b", absl::Seconds(10), {}, second.Callback());
+  EXPECT_THAT(second.Get(absl::Seconds(10)),
+              ::testing::Optional(StatusIs(absl::StatusCode::kFailedPrecondition,
+                                           HasSubstr("barrier 'b#0' is already in progress"))));
+  ASSERT_THAT(client(1).Barrier("b", absl::Seconds(10), {}), IsOk());
+  EXPECT_THAT(first.Get(absl::Seconds(10)), ::testing::Optional(IsOk()));
+}
+
+TEST_F(ClientJobTest, AsyncBarrierOfADestroyedClientEndsCancelledBeforeTheDestructorReturns) {
+  StartServer();
+  ConnectAll();
+  Delivered<absl::Status> waiting;
+  client(0).BarrierAsync("never", absl::Seconds(10), {}, waiting.Callback());
+  clients_[0].reset();
+  EXPECT_THAT(waiting.Get(absl::ZeroDuration()),
+              ::testing::Optional(StatusIs(absl::StatusCode::kCancelled, ::testing::_)));
 }
 
 // ---- local devices -------------------------------------------------------------
