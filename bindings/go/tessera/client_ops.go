@@ -12,16 +12,12 @@ import (
 
 // TopologyFingerprint identifies the job's device topology (the uint64's bits).
 func (c *Client) TopologyFingerprint() uint64 {
-	v := uint64(c.raw().TopologyFingerprint())
-	runtime.KeepAlive(c)
-	return v
+	return uint64(keep(c, c.raw().TopologyFingerprint))
 }
 
 // TopologyGeneration counts topology changes (restarts) since the job began.
 func (c *Client) TopologyGeneration() int64 {
-	v := c.raw().TopologyGeneration()
-	runtime.KeepAlive(c)
-	return v
+	return keep(c, c.raw().TopologyGeneration)
 }
 
 // KVCompareAndSwap sets key to desired when it holds expected (nil: only
@@ -30,10 +26,7 @@ func (c *Client) KVCompareAndSwap(key string, expected, desired []byte) (bool, e
 	if err := checkStrings("key", key); err != nil {
 		return false, err
 	}
-	var e errSlot
-	v := c.raw().KvCompareAndSwap(key, expected, desired, e[:])
-	runtime.KeepAlive(c)
-	return v, e.take()
+	return keepErr(c, func(e []uintptr) bool { return c.raw().KvCompareAndSwap(key, expected, desired, e) })
 }
 
 // CancelBarrier makes every waiter of barrierID fail with CANCELLED.
@@ -41,19 +34,13 @@ func (c *Client) CancelBarrier(barrierID string) error {
 	if err := checkStrings("barrier_id", barrierID); err != nil {
 		return err
 	}
-	var e errSlot
-	c.raw().CancelBarrier(barrierID, e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().CancelBarrier(barrierID, e) })
 }
 
 // AgreeLiveProcesses is the set of candidates every live candidate agrees
 // is alive.
 func (c *Client) AgreeLiveProcesses(candidates []int64, timeoutMs int64) ([]int64, error) {
-	var e errSlot
-	v := c.raw().AgreeLiveProcesses(candidates, timeoutMs, e[:])
-	runtime.KeepAlive(c)
-	return v, e.take()
+	return keepErr(c, func(e []uintptr) []int64 { return c.raw().AgreeLiveProcesses(candidates, timeoutMs, e) })
 }
 
 // ReportError tells the coordinator this process failed with code and message.
@@ -61,17 +48,14 @@ func (c *Client) ReportError(code Code, message string) error {
 	if err := checkStrings("message", message); err != nil {
 		return err
 	}
-	var e errSlot
-	c.raw().ReportError(swig.Enum_SS_tessera_code(code), message, e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().ReportError(swig.Enum_SS_tessera_code(code), message, e) })
 }
 
 // BindAddress is the address process 0's coordinator listens on.
-func (d *Detection) BindAddress() string { v := d.raw().BindAddress(); runtime.KeepAlive(d); return v }
+func (d *Detection) BindAddress() string { return keep(d, d.raw().BindAddress) }
 
 // JobID is the detected job id.
-func (d *Detection) JobID() string { v := d.raw().JobId(); runtime.KeepAlive(d); return v }
+func (d *Detection) JobID() string { return keep(d, d.raw().JobId) }
 
 // LocalDeviceIDs are the global ids of this process's devices (empty: all).
 func (d *Detection) LocalDeviceIDs() []int64 {

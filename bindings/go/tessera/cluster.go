@@ -36,12 +36,7 @@ type ClusterOptions struct{ p swig.ClusterOptions }
 // NewClusterOptions is options with every field unset.
 func NewClusterOptions() *ClusterOptions { return wrapClusterOptions(swig.NewClusterOptions()) }
 
-func (o *ClusterOptions) set(f func(e []uintptr)) error {
-	var e errSlot
-	f(e[:])
-	runtime.KeepAlive(o)
-	return e.take()
-}
+func (o *ClusterOptions) set(f func(e []uintptr)) error { return keepDo(o, f) }
 
 // SetCoordinatorAddress is the "host:port" the coordinator is reached at.
 func (o *ClusterOptions) SetCoordinatorAddress(address string) error {
@@ -115,10 +110,7 @@ func (o *ClusterOptions) SetDetection(method string) error {
 
 // Detect resolves the configuration without connecting anywhere.
 func (o *ClusterOptions) Detect() (*Detection, error) {
-	var e errSlot
-	d := wrapDetection(o.raw().Detect(e[:]))
-	runtime.KeepAlive(o)
-	return d, e.take()
+	return keepErr(o, func(e []uintptr) *Detection { return wrapDetection(o.raw().Detect(e)) })
 }
 
 // DetectEnv is Detect over env ("NAME=VALUE" strings) instead of the
@@ -127,10 +119,7 @@ func (o *ClusterOptions) DetectEnv(env []string) (*Detection, error) {
 	if err := checkStrings("env", env...); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	d := wrapDetection(o.raw().DetectEnv(env, e[:]))
-	runtime.KeepAlive(o)
-	return d, e.take()
+	return keepErr(o, func(e []uintptr) *Detection { return wrapDetection(o.raw().DetectEnv(env, e)) })
 }
 
 // Initialize joins the job (jax.distributed.initialize): process 0 also
@@ -158,47 +147,40 @@ func IsInitialized() bool { return swig.ClientIsInitialized() }
 type Detection struct{ p swig.Detection }
 
 // Source is where the configuration came from ("options", "slurm", ...).
-func (d *Detection) Source() string { v := d.raw().Source(); runtime.KeepAlive(d); return v }
+func (d *Detection) Source() string { return keep(d, d.raw().Source) }
 
 // CoordinatorAddress is the "host:port" clients dial.
 func (d *Detection) CoordinatorAddress() string {
-	v := d.raw().CoordinatorAddress()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().CoordinatorAddress)
 }
 
 // NumProcesses is the number of processes.
-func (d *Detection) NumProcesses() int64 { v := d.raw().NumProcesses(); runtime.KeepAlive(d); return v }
+func (d *Detection) NumProcesses() int64 { return keep(d, d.raw().NumProcesses) }
 
 // ProcessID is this process's id.
-func (d *Detection) ProcessID() int64 { v := d.raw().ProcessId(); runtime.KeepAlive(d); return v }
+func (d *Detection) ProcessID() int64 { return keep(d, d.raw().ProcessId) }
 
 // Explanation says which source was used and why the others were skipped.
-func (d *Detection) Explanation() string { v := d.raw().Explanation(); runtime.KeepAlive(d); return v }
+func (d *Detection) Explanation() string { return keep(d, d.raw().Explanation) }
 
 // Client is this process's membership in a job. Safe for concurrent use,
 // except Close.
 type Client struct{ p swig.Client }
 
 // ProcessID is this process's id.
-func (c *Client) ProcessID() int64 { v := c.raw().ProcessId(); runtime.KeepAlive(c); return v }
+func (c *Client) ProcessID() int64 { return keep(c, c.raw().ProcessId) }
 
 // NumProcesses is the number of processes in the job.
-func (c *Client) NumProcesses() int64 { v := c.raw().NumProcesses(); runtime.KeepAlive(c); return v }
+func (c *Client) NumProcesses() int64 { return keep(c, c.raw().NumProcesses) }
 
 // CoordinatorAddress is the "host:port" this client talks to.
 func (c *Client) CoordinatorAddress() string {
-	v := c.raw().CoordinatorAddress()
-	runtime.KeepAlive(c)
-	return v
+	return keep(c, c.raw().CoordinatorAddress)
 }
 
 // Devices is the job's devices.
 func (c *Client) Devices() (*DeviceList, error) {
-	var e errSlot
-	l := wrapDeviceList(c.raw().Devices(e[:]))
-	runtime.KeepAlive(c)
-	return l, e.take()
+	return keepErr(c, func(e []uintptr) *DeviceList { return wrapDeviceList(c.raw().Devices(e)) })
 }
 
 // KVSet stores value under key (ALREADY_EXISTS without allowOverwrite when
@@ -207,10 +189,7 @@ func (c *Client) KVSet(key string, value []byte, allowOverwrite bool) error {
 	if err := checkStrings("key", key); err != nil {
 		return err
 	}
-	var e errSlot
-	c.raw().KvSet(key, value, allowOverwrite, e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().KvSet(key, value, allowOverwrite, e) })
 }
 
 // KVGet waits up to timeoutMs for key and returns its value.
@@ -218,10 +197,7 @@ func (c *Client) KVGet(key string, timeoutMs int64) ([]byte, error) {
 	if err := checkStrings("key", key); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	v := c.raw().KvGet(key, timeoutMs, e[:])
-	runtime.KeepAlive(c)
-	return v, e.take()
+	return keepErr(c, func(e []uintptr) []byte { return c.raw().KvGet(key, timeoutMs, e) })
 }
 
 // KVTryGet is the value of key now (NOT_FOUND when absent).
@@ -229,10 +205,7 @@ func (c *Client) KVTryGet(key string) ([]byte, error) {
 	if err := checkStrings("key", key); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	v := c.raw().KvTryGet(key, e[:])
-	runtime.KeepAlive(c)
-	return v, e.take()
+	return keepErr(c, func(e []uintptr) []byte { return c.raw().KvTryGet(key, e) })
 }
 
 // KVIncrement adds delta to key (absent counts as 0) and returns the sum.
@@ -240,10 +213,7 @@ func (c *Client) KVIncrement(key string, delta int64) (int64, error) {
 	if err := checkStrings("key", key); err != nil {
 		return 0, err
 	}
-	var e errSlot
-	v := c.raw().KvIncrement(key, delta, e[:])
-	runtime.KeepAlive(c)
-	return v, e.take()
+	return keepErr(c, func(e []uintptr) int64 { return c.raw().KvIncrement(key, delta, e) })
 }
 
 // KVDelete deletes key (and, when recursive, everything under key + "/").
@@ -251,10 +221,7 @@ func (c *Client) KVDelete(key string, recursive bool) error {
 	if err := checkStrings("key", key); err != nil {
 		return err
 	}
-	var e errSlot
-	c.raw().KvDelete(key, recursive, e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().KvDelete(key, recursive, e) })
 }
 
 // KVList is every entry under prefix + "/".
@@ -284,10 +251,7 @@ func (c *Client) Barrier(barrierID string, timeoutMs int64, participants []int64
 	if err := checkStrings("barrier_id", barrierID); err != nil {
 		return err
 	}
-	var e errSlot
-	c.raw().Barrier(barrierID, timeoutMs, participants, e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().Barrier(barrierID, timeoutMs, participants, e) })
 }
 
 // EventKind is the kind of a job event.
@@ -343,10 +307,7 @@ func (c *Client) CancelAll() { c.raw().CancelAll(); runtime.KeepAlive(c) }
 // Shutdown joins the shutdown barrier with every other process, then
 // disconnects. Close the client afterwards.
 func (c *Client) Shutdown() error {
-	var e errSlot
-	c.raw().Shutdown(e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().Shutdown(e) })
 }
 
 // KvList is a KV snapshot; KVList copies it into a map and closes it.
@@ -364,14 +325,11 @@ func StartCoordinator(options *ClusterOptions) (*Coordinator, error) {
 }
 
 // Port is the port it listens on.
-func (c *Coordinator) Port() int { v := c.raw().Port(); runtime.KeepAlive(c); return v }
+func (c *Coordinator) Port() int { return keep(c, c.raw().Port) }
 
 // Wait waits up to timeoutMs for the job to end (DEADLINE_EXCEEDED otherwise).
 func (c *Coordinator) Wait(timeoutMs int64) error {
-	var e errSlot
-	c.raw().WaitForEnd(timeoutMs, e[:])
-	runtime.KeepAlive(c)
-	return e.take()
+	return keepDo(c, func(e []uintptr) { c.raw().WaitForEnd(timeoutMs, e) })
 }
 
 // Stop stops serving now.

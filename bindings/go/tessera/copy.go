@@ -20,19 +20,13 @@ func (o *CopyOptions) SetThreads(threads int) error {
 	if err := checkSize("threads", threads); err != nil {
 		return err
 	}
-	var e errSlot
-	o.raw().SetThreads(int64(threads), e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetThreads(int64(threads), e) })
 }
 
 // SetVerifyReplicas makes Gather compare every replica of each shard with
 // the one it reads first, failing with CodeDataLoss where they differ.
 func (o *CopyOptions) SetVerifyReplicas(verify bool) error {
-	var e errSlot
-	o.raw().SetVerifyReplicas(verify, e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetVerifyReplicas(verify, e) })
 }
 
 // SetProcessIndex limits the copies to the devices of one process (-1, the
@@ -40,10 +34,7 @@ func (o *CopyOptions) SetVerifyReplicas(verify bool) error {
 // Gather reads only this process's shards and leaves the rest of the
 // result zero.
 func (o *CopyOptions) SetProcessIndex(processIndex int64) error {
-	var e errSlot
-	o.raw().SetProcessIndex(processIndex, e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetProcessIndex(processIndex, e) })
 }
 
 // checkSize rejects a negative int before it becomes a huge size_t.

@@ -43,34 +43,22 @@ func NewDistributionOptions() *DistributionOptions {
 
 // SetAutoShardDataset says whether the dataset plan shards at all.
 func (o *DistributionOptions) SetAutoShardDataset(on bool) error {
-	var e errSlot
-	o.raw().SetAutoShardDataset(on, e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetAutoShardDataset(on, e) })
 }
 
 // SetShapeCheck sets how variable layouts are checked against shapes.
 func (o *DistributionOptions) SetShapeCheck(mode ShapeCheck) error {
-	var e errSlot
-	o.raw().SetShapeCheck(swig.Enum_SS_tessera_shape_check(mode), e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetShapeCheck(swig.Enum_SS_tessera_shape_check(mode), e) })
 }
 
 // SetDatasetMode sets which dataset arithmetic to follow.
 func (o *DistributionOptions) SetDatasetMode(mode DatasetMode) error {
-	var e errSlot
-	o.raw().SetDatasetMode(swig.Enum_SS_tessera_dataset_mode(mode), e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetDatasetMode(swig.Enum_SS_tessera_dataset_mode(mode), e) })
 }
 
 // SetProcess overrides the process count and id read from the runtime.
 func (o *DistributionOptions) SetProcess(numProcesses, processID int64) error {
-	var e errSlot
-	o.raw().SetProcess(numProcesses, processID, e[:])
-	runtime.KeepAlive(o)
-	return e.take()
+	return keepDo(o, func(e []uintptr) { o.raw().SetProcess(numProcesses, processID, e) })
 }
 
 // Distribution is a DataParallel or ModelParallel policy. Immutable.
@@ -101,58 +89,43 @@ func NewModelParallel(layoutMap *LayoutMap, batchDimName string, options *Distri
 
 // Kind is DataParallel or ModelParallel.
 func (d *Distribution) Kind() DistributionKind {
-	v := DistributionKind(d.raw().Kind())
-	runtime.KeepAlive(d)
-	return v
+	return DistributionKind(keep(d, d.raw().Kind))
 }
 
 // Mesh is the distribution's mesh.
-func (d *Distribution) Mesh() *Mesh { v := wrapMesh(d.raw().Mesh()); runtime.KeepAlive(d); return v }
+func (d *Distribution) Mesh() *Mesh { return wrapMesh(keep(d, d.raw().Mesh)) }
 
 // BatchDimName is the batch axis.
 func (d *Distribution) BatchDimName() string {
-	v := d.raw().BatchDimName()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().BatchDimName)
 }
 
 // NumProcesses is P, read at creation.
 func (d *Distribution) NumProcesses() int64 {
-	v := d.raw().NumProcesses()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().NumProcesses)
 }
 
 // ProcessID is this process's id, read at creation.
-func (d *Distribution) ProcessID() int64 { v := d.raw().ProcessId(); runtime.KeepAlive(d); return v }
+func (d *Distribution) ProcessID() int64 { return keep(d, d.raw().ProcessId) }
 
 // NumModelReplicas is R.
 func (d *Distribution) NumModelReplicas() int64 {
-	v := d.raw().NumModelReplicas()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().NumModelReplicas)
 }
 
 // NumDataShards is S = min(R, P).
 func (d *Distribution) NumDataShards() int64 {
-	v := d.raw().NumDataShards()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().NumDataShards)
 }
 
 // DataShardID is this process's data shard.
 func (d *Distribution) DataShardID() int64 {
-	v := d.raw().DataShardId()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().DataShardId)
 }
 
 // DataLayout is the layout of an input batch of shape dims.
 func (d *Distribution) DataLayout(dims []int64) (*Layout, error) {
-	var e errSlot
-	l := wrapLayout(d.raw().DataLayout(dims, e[:]))
-	runtime.KeepAlive(d)
-	return l, e.take()
+	return keepErr(d, func(e []uintptr) *Layout { return wrapLayout(d.raw().DataLayout(dims, e)) })
 }
 
 // VariableLayout is the layout of the variable at path with shape dims:
@@ -172,34 +145,29 @@ func (d *Distribution) VariableLayout(path string, dims []int64, explicit *Layou
 // PlanDataset is how this process reads a dataset of globalBatchSize rows
 // per step.
 func (d *Distribution) PlanDataset(globalBatchSize int64) (*DatasetPlan, error) {
-	var e errSlot
-	p := wrapDatasetPlan(d.raw().PlanDataset(globalBatchSize, e[:]))
-	runtime.KeepAlive(d)
-	return p, e.take()
+	return keepErr(d, func(e []uintptr) *DatasetPlan { return wrapDatasetPlan(d.raw().PlanDataset(globalBatchSize, e)) })
 }
 
 // String is Keras's repr.
-func (d *Distribution) String() string { v := d.raw().ToString(nil); runtime.KeepAlive(d); return v }
+func (d *Distribution) String() string {
+	return keep(d, func() string { return d.raw().ToString(nil) })
+}
 
 // DatasetPlan is how this process reads a dataset. Immutable.
 type DatasetPlan struct{ p swig.DatasetPlan }
 
 // Kind is passthrough, replicate or shard.
 func (p *DatasetPlan) Kind() DatasetPlanKind {
-	v := DatasetPlanKind(p.raw().Kind())
-	runtime.KeepAlive(p)
-	return v
+	return DatasetPlanKind(keep(p, p.raw().Kind))
 }
 
 // PerProcessBatchSize is the rows this process reads per step.
 func (p *DatasetPlan) PerProcessBatchSize() int64 {
-	v := p.raw().PerProcessBatchSize()
-	runtime.KeepAlive(p)
-	return v
+	return keep(p, p.raw().PerProcessBatchSize)
 }
 
 // NumShards is the number of shards (1 unless Kind is DatasetShard).
-func (p *DatasetPlan) NumShards() int64 { v := p.raw().NumShards(); runtime.KeepAlive(p); return v }
+func (p *DatasetPlan) NumShards() int64 { return keep(p, p.raw().NumShards) }
 
 // ShardIndex is this process's shard.
-func (p *DatasetPlan) ShardIndex() int64 { v := p.raw().ShardIndex(); runtime.KeepAlive(p); return v }
+func (p *DatasetPlan) ShardIndex() int64 { return keep(p, p.raw().ShardIndex) }

@@ -68,10 +68,7 @@ func MeshFromJSON(text string) (*Mesh, error) {
 
 // XLADeviceOrder is the device id at each logical index (XLA's device assignment).
 func (m *Mesh) XLADeviceOrder() ([]int64, error) {
-	var e errSlot
-	v := m.raw().XlaDeviceOrder(e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) []int64 { return m.raw().XlaDeviceOrder(e) })
 }
 
 func layoutFrom(f func(e []uintptr) swig.Layout, keep any) (*Layout, error) {
@@ -108,10 +105,7 @@ func LayoutFromHLOSharding(text string, mesh *Mesh, rank int) (*Layout, error) {
 
 // OpSharding is the layout as serialized xla.OpSharding bytes.
 func (l *Layout) OpSharding(rank int, v2 bool) ([]byte, error) {
-	var e errSlot
-	v := l.raw().ToOpSharding(int64(rank), v2, e[:])
-	runtime.KeepAlive(l)
-	return v, e.take()
+	return keepErr(l, func(e []uintptr) []byte { return l.raw().ToOpSharding(int64(rank), v2, e) })
 }
 
 // LayoutFromOpSharding parses serialized xla.OpSharding bytes.
@@ -181,24 +175,19 @@ func ParseDTensorLayoutMesh(layoutText string) (*DTensorMesh, error) {
 
 // Mesh is the DTensor mesh as a Tessera mesh.
 func (m *DTensorMesh) Mesh() (*Mesh, error) {
-	var e errSlot
-	v := wrapMesh(m.raw().ToMesh(e[:]))
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) *Mesh { return wrapMesh(m.raw().ToMesh(e)) })
 }
 
 // DeviceType is "CPU", "GPU" or "TPU".
-func (m *DTensorMesh) DeviceType() string { v := m.raw().DeviceType(); runtime.KeepAlive(m); return v }
+func (m *DTensorMesh) DeviceType() string { return keep(m, m.raw().DeviceType) }
 
 // SingleDevice is the device of a single-device mesh ("" otherwise).
 func (m *DTensorMesh) SingleDevice() string {
-	v := m.raw().SingleDevice()
-	runtime.KeepAlive(m)
-	return v
+	return keep(m, m.raw().SingleDevice)
 }
 
 // UseXLASPMD reports whether the mesh uses XLA SPMD.
-func (m *DTensorMesh) UseXLASPMD() bool { v := m.raw().UseXlaSpmd(); runtime.KeepAlive(m); return v }
+func (m *DTensorMesh) UseXLASPMD() bool { return keep(m, m.raw().UseXlaSpmd) }
 
 // DimNames are the names of the mesh dimensions.
 func (m *DTensorMesh) DimNames() []string {
@@ -273,10 +262,7 @@ func SetDefaultDistribution(d *Distribution) {
 // PushScope makes d current on this OS thread until PopDistributionScope.
 // Call runtime.LockOSThread first: the scope belongs to the thread.
 func (d *Distribution) PushScope() error {
-	var e errSlot
-	d.raw().PushScope(e[:])
-	runtime.KeepAlive(d)
-	return e.take()
+	return keepDo(d, func(e []uintptr) { d.raw().PushScope(e) })
 }
 
 // PopDistributionScope ends this thread's innermost scope.
@@ -353,9 +339,7 @@ func NewDataParallelOverDevices(devices []string, options *DistributionOptions) 
 
 // GlobalBatchSize is the batch size the plan was made for.
 func (p *DatasetPlan) GlobalBatchSize() int64 {
-	v := p.raw().GlobalBatchSize()
-	runtime.KeepAlive(p)
-	return v
+	return keep(p, p.raw().GlobalBatchSize)
 }
 
 // RebatchSizes are the per-replica batch sizes of a rebatching plan.

@@ -59,7 +59,7 @@ func (l *Layout) WithMesh(mesh *Mesh) (*Layout, error) {
 }
 
 // Rank is the tensor rank.
-func (l *Layout) Rank() int { v := l.raw().Rank(); runtime.KeepAlive(l); return int(v) }
+func (l *Layout) Rank() int { return int(keep(l, l.raw().Rank)) }
 
 // Mesh is the layout's mesh, nil when it has none.
 func (l *Layout) Mesh() *Mesh { m := wrapMesh(l.raw().Mesh()); runtime.KeepAlive(l); return m }
@@ -80,26 +80,17 @@ func (l *Layout) Axes() [][]string {
 
 // ShardCount is the number of shards of dimension dim.
 func (l *Layout) ShardCount(dim int) (int64, error) {
-	var e errSlot
-	v := l.raw().ShardCount(int64(dim), e[:])
-	runtime.KeepAlive(l)
-	return v, e.take()
+	return keepErr(l, func(e []uintptr) int64 { return l.raw().ShardCount(int64(dim), e) })
 }
 
 // CheckShape checks the layout against a global tensor shape.
 func (l *Layout) CheckShape(dims []int64, mode ShapeCheck) error {
-	var e errSlot
-	l.raw().CheckShape(dims, swig.Enum_SS_tessera_shape_check(mode), e[:])
-	runtime.KeepAlive(l)
-	return e.take()
+	return keepDo(l, func(e []uintptr) { l.raw().CheckShape(dims, swig.Enum_SS_tessera_shape_check(mode), e) })
 }
 
 // MaxShardShape is ceil(dim / shards) per dimension.
 func (l *Layout) MaxShardShape(dims []int64) ([]int64, error) {
-	var e errSlot
-	v := l.raw().MaxShardShape(dims, e[:])
-	runtime.KeepAlive(l)
-	return v, e.take()
+	return keepErr(l, func(e []uintptr) []int64 { return l.raw().MaxShardShape(dims, e) })
 }
 
 // Equal reports whether both have the same axes and equal meshes (or none).
@@ -111,22 +102,16 @@ func (l *Layout) Equal(other *Layout) bool {
 }
 
 // String is Keras's repr ("<TensorLayout axes=('data', None), device_mesh=...>").
-func (l *Layout) String() string { v := l.raw().ToString(nil); runtime.KeepAlive(l); return v }
+func (l *Layout) String() string { return keep(l, func() string { return l.raw().ToString(nil) }) }
 
 // PartitionSpec is JAX's PartitionSpec text.
 func (l *Layout) PartitionSpec() (string, error) {
-	var e errSlot
-	v := l.raw().ToPartitionSpec(e[:])
-	runtime.KeepAlive(l)
-	return v, e.take()
+	return keepErr(l, func(e []uintptr) string { return l.raw().ToPartitionSpec(e) })
 }
 
 // ToProto is the layout as serialized tessera.v1 bytes.
 func (l *Layout) ToProto() ([]byte, error) {
-	var e errSlot
-	v := l.raw().ToProto(e[:])
-	runtime.KeepAlive(l)
-	return v, e.take()
+	return keepErr(l, func(e []uintptr) []byte { return l.raw().ToProto(e) })
 }
 
 // LayoutFromProto parses serialized tessera.v1 layout bytes.

@@ -46,10 +46,7 @@ func (m *LayoutMap) Delete(key string) error {
 	if err := checkStrings("key", key); err != nil {
 		return err
 	}
-	var e errSlot
-	m.raw().Remove(key, e[:])
-	runtime.KeepAlive(m)
-	return e.take()
+	return keepDo(m, func(e []uintptr) { m.raw().Remove(key, e) })
 }
 
 // Get is the layout the rules give path: nil and no error when no rule
@@ -58,10 +55,7 @@ func (m *LayoutMap) Get(path string) (*Layout, error) {
 	if err := checkStrings("path", path); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	l := wrapLayout(m.raw().Get(path, e[:]))
-	runtime.KeepAlive(m)
-	return l, e.take()
+	return keepErr(m, func(e []uintptr) *Layout { return wrapLayout(m.raw().Get(path, e)) })
 }
 
 // Find is the index of the rule path selects, -1 when none.
@@ -76,7 +70,7 @@ func (m *LayoutMap) Find(path string) (int, error) {
 }
 
 // Len is the number of rules.
-func (m *LayoutMap) Len() int { v := m.raw().Size(); runtime.KeepAlive(m); return int(v) }
+func (m *LayoutMap) Len() int { return int(keep(m, m.raw().Size)) }
 
 // Keys are the rules' keys in insertion order.
 func (m *LayoutMap) Keys() []string {
@@ -90,14 +84,11 @@ func (m *LayoutMap) Keys() []string {
 
 // Layout is the layout of rule index.
 func (m *LayoutMap) Layout(index int) (*Layout, error) {
-	var e errSlot
-	l := wrapLayout(m.raw().Layout(int64(index), e[:]))
-	runtime.KeepAlive(m)
-	return l, e.take()
+	return keepErr(m, func(e []uintptr) *Layout { return wrapLayout(m.raw().Layout(int64(index), e)) })
 }
 
 // Mesh is the map's mesh, nil when it has none.
-func (m *LayoutMap) Mesh() *Mesh { v := wrapMesh(m.raw().Mesh()); runtime.KeepAlive(m); return v }
+func (m *LayoutMap) Mesh() *Mesh { return wrapMesh(keep(m, m.raw().Mesh)) }
 
 // Match is the map's key-match mode.
-func (m *LayoutMap) Match() KeyMatch { v := KeyMatch(m.raw().Match()); runtime.KeepAlive(m); return v }
+func (m *LayoutMap) Match() KeyMatch { return KeyMatch(keep(m, m.raw().Match)) }

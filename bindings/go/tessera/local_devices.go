@@ -28,16 +28,14 @@ func DiscoverLocalDevices() (*LocalDevices, error) {
 }
 
 // Len is the number of devices.
-func (d *LocalDevices) Len() int { v := d.raw().Size(); runtime.KeepAlive(d); return int(v) }
+func (d *LocalDevices) Len() int { return int(keep(d, d.raw().Size)) }
 
 // Provider names where the devices came from.
-func (d *LocalDevices) Provider() string { v := d.raw().Provider(); runtime.KeepAlive(d); return v }
+func (d *LocalDevices) Provider() string { return keep(d, d.raw().Provider) }
 
 // NVMLUnavailableReason says why NVML was not used ("" when it was).
 func (d *LocalDevices) NVMLUnavailableReason() string {
-	v := d.raw().NvmlUnavailableReason()
-	runtime.KeepAlive(d)
-	return v
+	return keep(d, d.raw().NvmlUnavailableReason)
 }
 
 // Get is device index (OUT_OF_RANGE past Len).

@@ -25,13 +25,13 @@ func NewMesh(shape []int64, axisNames []string, devices []string) (*Mesh, error)
 }
 
 // Rank is the number of dimensions.
-func (m *Mesh) Rank() int { v := m.raw().Rank(); runtime.KeepAlive(m); return int(v) }
+func (m *Mesh) Rank() int { return int(keep(m, m.raw().Rank)) }
 
 // Size is the number of devices.
-func (m *Mesh) Size() int64 { v := m.raw().Size(); runtime.KeepAlive(m); return v }
+func (m *Mesh) Size() int64 { return keep(m, m.raw().Size) }
 
 // Platform is the platform of the mesh's devices.
-func (m *Mesh) Platform() Platform { v := Platform(m.raw().Platform()); runtime.KeepAlive(m); return v }
+func (m *Mesh) Platform() Platform { return Platform(keep(m, m.raw().Platform)) }
 
 // Shape is the size of every dimension.
 func (m *Mesh) Shape() []int64 {
@@ -59,10 +59,7 @@ func (m *Mesh) AxisSize(name string) (int64, error) {
 	if err := checkStrings("name", name); err != nil {
 		return 0, err
 	}
-	var e errSlot
-	v := m.raw().AxisSize(name, e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) int64 { return m.raw().AxisSize(name, e) })
 }
 
 // AxisIndex is the position of the axis called name.
@@ -78,26 +75,17 @@ func (m *Mesh) AxisIndex(name string) (int, error) {
 
 // Device is the device at row-major position index.
 func (m *Mesh) Device(index int) (*Device, error) {
-	var e errSlot
-	d := wrapDevice(m.raw().Device(int64(index), e[:]))
-	runtime.KeepAlive(m)
-	return d, e.take()
+	return keepErr(m, func(e []uintptr) *Device { return wrapDevice(m.raw().Device(int64(index), e)) })
 }
 
 // DeviceCoordinates are the coordinates of the device with global id id.
 func (m *Mesh) DeviceCoordinates(id int64) ([]int64, error) {
-	var e errSlot
-	v := m.raw().DeviceCoordinates(id, e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) []int64 { return m.raw().DeviceCoordinates(id, e) })
 }
 
 // DeviceAt is the global id of the device at coords.
 func (m *Mesh) DeviceAt(coords []int64) (int64, error) {
-	var e errSlot
-	v := m.raw().DeviceAt(coords, e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) int64 { return m.raw().DeviceAt(coords, e) })
 }
 
 // Equal reports whether both meshes have the same shape, names and devices.
@@ -109,14 +97,11 @@ func (m *Mesh) Equal(other *Mesh) bool {
 }
 
 // String is Keras's repr ("<DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>").
-func (m *Mesh) String() string { v := m.raw().ToString(nil); runtime.KeepAlive(m); return v }
+func (m *Mesh) String() string { return keep(m, func() string { return m.raw().ToString(nil) }) }
 
 // ToProto is the mesh as serialized tessera.v1.Mesh bytes.
 func (m *Mesh) ToProto() ([]byte, error) {
-	var e errSlot
-	v := m.raw().ToProto(e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) []byte { return m.raw().ToProto(e) })
 }
 
 // MeshFromProto parses serialized tessera.v1.Mesh bytes.

@@ -61,10 +61,7 @@ func (m *Mesh) Submesh(axisNames []string, deviceID int64) (*Mesh, error) {
 	if err := checkStrings("axis_names", axisNames...); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	s := wrapMesh(m.raw().Submesh(axisNames, deviceID, e[:]))
-	runtime.KeepAlive(m)
-	return s, e.take()
+	return keepErr(m, func(e []uintptr) *Mesh { return wrapMesh(m.raw().Submesh(axisNames, deviceID, e)) })
 }
 
 // Flatten is PyTorch's _flatten: a 1-D mesh over the devices in row-major
@@ -73,10 +70,7 @@ func (m *Mesh) Flatten(name string) (*Mesh, error) {
 	if err := checkStrings("name", name); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	f := wrapMesh(m.raw().Flatten(name, e[:]))
-	runtime.KeepAlive(m)
-	return f, e.take()
+	return keepErr(m, func(e []uintptr) *Mesh { return wrapMesh(m.raw().Flatten(name, e)) })
 }
 
 // CoordinateOf is PyTorch's get_coordinate: the device's coordinates, and
@@ -99,10 +93,7 @@ func (m *Mesh) LocalRank(axisName string, deviceID int64) (int64, error) {
 	if err := checkStrings("axis_name", axisName); err != nil {
 		return 0, err
 	}
-	var e errSlot
-	v := m.raw().LocalRank(axisName, deviceID, e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) int64 { return m.raw().LocalRank(axisName, deviceID, e) })
 }
 
 // AxisGroups are the process groups along axisName as PyTorch builds them:

@@ -31,10 +31,10 @@ func NewSharding(layout *Layout, dims []int64, mode ShardMode) (*Sharding, error
 }
 
 // Rank is the tensor rank.
-func (s *Sharding) Rank() int { v := s.raw().Rank(); runtime.KeepAlive(s); return int(v) }
+func (s *Sharding) Rank() int { return int(keep(s, s.raw().Rank)) }
 
 // NumDevices is the number of devices in the mesh.
-func (s *Sharding) NumDevices() int { v := s.raw().NumDevices(); runtime.KeepAlive(s); return int(v) }
+func (s *Sharding) NumDevices() int { return int(keep(s, s.raw().NumDevices)) }
 
 // pairs turns [start0, stop0, start1, stop1, ...] into ranges.
 func pairs(flat []int64) []Range {
@@ -59,34 +59,22 @@ func (s *Sharding) DeviceRanges(device int) ([]Range, error) {
 
 // ShardShape is the shape of the device's shard.
 func (s *Sharding) ShardShape(device int) ([]int64, error) {
-	var e errSlot
-	v := s.raw().ShardShape(int64(device), e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) []int64 { return s.raw().ShardShape(int64(device), e) })
 }
 
 // ReplicaID is the device's replica id (JAX's device_replica_id_map).
 func (s *Sharding) ReplicaID(device int) (int64, error) {
-	var e errSlot
-	v := s.raw().ReplicaId(int64(device), e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) int64 { return s.raw().ReplicaId(int64(device), e) })
 }
 
 // MaxShardShape is the largest shard's shape.
 func (s *Sharding) MaxShardShape() ([]int64, error) {
-	var e errSlot
-	v := s.raw().MaxShardShape(e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) []int64 { return s.raw().MaxShardShape(e) })
 }
 
 // IsFullyReplicated reports whether every device holds the whole tensor.
 func (s *Sharding) IsFullyReplicated() (bool, error) {
-	var e errSlot
-	v := s.raw().IsFullyReplicated(e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) bool { return s.raw().IsFullyReplicated(e) })
 }
 
 // ReshardPlan is the transfers that turn one sharding into another.
@@ -104,9 +92,7 @@ func NewReshardPlan(source, destination *Sharding, elementSize int64) (*ReshardP
 
 // NumTransfers is the number of transfers.
 func (p *ReshardPlan) NumTransfers() int {
-	v := p.raw().NumTransfers()
-	runtime.KeepAlive(p)
-	return int(v)
+	return int(keep(p, p.raw().NumTransfers))
 }
 
 // DTensorMesh is a TF DTensor mesh (its text form and ids). Immutable.
@@ -137,11 +123,8 @@ func DTensorMeshFromMesh(mesh *Mesh, name string, processIndex int64, useXLASPMD
 
 // Text is DTensor's text form.
 func (m *DTensorMesh) Text() (string, error) {
-	var e errSlot
-	v := m.raw().ToText(e[:])
-	runtime.KeepAlive(m)
-	return v, e.take()
+	return keepErr(m, func(e []uintptr) string { return m.raw().ToText(e) })
 }
 
 // Rank is the number of mesh dimensions.
-func (m *DTensorMesh) Rank() int { v := m.raw().Rank(); runtime.KeepAlive(m); return int(v) }
+func (m *DTensorMesh) Rank() int { return int(keep(m, m.raw().Rank)) }

@@ -12,19 +12,13 @@ import (
 // DeviceInProcess reports whether the device at logical index device
 // belongs to process processIndex.
 func (s *Sharding) DeviceInProcess(device int, processIndex int64) (bool, error) {
-	var e errSlot
-	v := s.raw().DeviceInProcess(int64(device), processIndex, e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) bool { return s.raw().DeviceInProcess(int64(device), processIndex, e) })
 }
 
 // AddressableDevices are the logical indices of process processIndex's
 // devices, in mesh order.
 func (s *Sharding) AddressableDevices(processIndex int64) ([]int64, error) {
-	var e errSlot
-	v := s.raw().AddressableDevices(processIndex, e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) []int64 { return s.raw().AddressableDevices(processIndex, e) })
 }
 
 // IndexMap is every device's ranges (JAX's devices_indices_map), by logical index.
@@ -66,18 +60,12 @@ func (s *Sharding) DistinctShardRanges(shard int) ([]Range, error) {
 
 // DistinctShardDevices are the logical indices of the devices holding distinct shard shard.
 func (s *Sharding) DistinctShardDevices(shard int) ([]int64, error) {
-	var e errSlot
-	v := s.raw().DistinctShardDevices(int64(shard), e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) []int64 { return s.raw().DistinctShardDevices(int64(shard), e) })
 }
 
 // ShardSize is the byte size of the device's shard for elementSize-byte elements.
 func (s *Sharding) ShardSize(device int, elementSize int64) (int64, error) {
-	var e errSlot
-	v := s.raw().ShardSize(int64(device), elementSize, e[:])
-	runtime.KeepAlive(s)
-	return v, e.take()
+	return keepErr(s, func(e []uintptr) int64 { return s.raw().ShardSize(int64(device), elementSize, e) })
 }
 
 // TransferLocality says where a transfer's two ends are.
@@ -121,8 +109,7 @@ func (p *ReshardPlan) Transfer(index int) (Transfer, error) {
 
 // TotalBytes is the bytes the plan moves with the given locality.
 func (p *ReshardPlan) TotalBytes(locality TransferLocality) (int64, error) {
-	var e errSlot
-	v := p.raw().TotalBytes(swig.Enum_SS_tessera_transfer_locality(locality), e[:])
-	runtime.KeepAlive(p)
-	return v, e.take()
+	return keepErr(p, func(e []uintptr) int64 {
+		return p.raw().TotalBytes(swig.Enum_SS_tessera_transfer_locality(locality), e)
+	})
 }
