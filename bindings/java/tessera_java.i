@@ -481,6 +481,34 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
     return gather(shards, elementSize, globalSize, null);
   }
 
+  /** scatter of float elements (4 bytes each, the platform's byte order). */
+  public float[][] scatter(float[] global, CopyOptions options) {
+    byte[][] shards = scatter(HostArrays.bytes(global), Float.BYTES, options);
+    float[][] values = new float[shards.length][];
+    for (int i = 0; i < shards.length; ++i) values[i] = HostArrays.floats(shards[i]);
+    return values;
+  }
+
+  /** gather of float elements; `globalLength` counts elements. */
+  public float[] gather(float[][] shards, int globalLength, CopyOptions options) {
+    return HostArrays.floats(gather(HostArrays.bytes(shards), Float.BYTES,
+                                    (long) globalLength * Float.BYTES, options));
+  }
+
+  /** scatter of int64 elements (8 bytes each, the platform's byte order). */
+  public long[][] scatter(long[] global, CopyOptions options) {
+    byte[][] shards = scatter(HostArrays.bytes(global), Long.BYTES, options);
+    long[][] values = new long[shards.length][];
+    for (int i = 0; i < shards.length; ++i) values[i] = HostArrays.longs(shards[i]);
+    return values;
+  }
+
+  /** gather of int64 elements; `globalLength` counts elements. */
+  public long[] gather(long[][] shards, int globalLength, CopyOptions options) {
+    return HostArrays.longs(gather(HostArrays.bytes(shards), Long.BYTES,
+                                   (long) globalLength * Long.BYTES, options));
+  }
+
   private byte[] concatenate(byte[][] shards, long elementSize) {
     long devices = numDevices();
     if (shards == null || shards.length != devices) {

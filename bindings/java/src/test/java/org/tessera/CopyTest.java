@@ -64,6 +64,32 @@ class CopyTest {
   }
 
   @Test
+  void floatArraysScatterAndGatherByElement() {
+    float[] global = new float[24];
+    for (int i = 0; i < global.length; ++i) global[i] = i + 0.5f;
+    try (Mesh mesh = Fixtures.mesh(2, 4, "x", "y");
+         Layout layout = new Layout(new String[] {"y", null}, mesh);
+         Sharding sharding = sharding(mesh, layout)) {
+      float[][] shards = sharding.scatter(global, null);
+      assertArrayEquals(new float[] {6.5f, 7.5f, 8.5f, 9.5f, 10.5f, 11.5f}, shards[5]);
+      assertArrayEquals(global, sharding.gather(shards, global.length, null));
+    }
+  }
+
+  @Test
+  void int64ArraysScatterAndGatherByElement() {
+    long[] global = new long[24];
+    for (int i = 0; i < global.length; ++i) global[i] = (1L << 40) + i;
+    try (Mesh mesh = Fixtures.mesh(2, 4, "x", "y");
+         Layout layout = new Layout(new String[] {"y", null}, mesh);
+         Sharding sharding = sharding(mesh, layout)) {
+      long[][] shards = sharding.scatter(global, null);
+      assertArrayEquals(java.util.Arrays.copyOfRange(global, 6, 12), shards[5]);
+      assertArrayEquals(global, sharding.gather(shards, global.length, null));
+    }
+  }
+
+  @Test
   void gatherWithVerifiedReplicasRejectsDifferingReplicas() {
     try (Mesh mesh = Fixtures.mesh(2, 4, "x", "y");
          Layout layout = new Layout(new String[] {"y", null}, mesh);
