@@ -98,8 +98,9 @@ func (s *Sharding) Scatter(global []byte, elementSize int, opts *CopyOptions) ([
 //
 // Errors: INVALID_ARGUMENT when shards does not have one entry per device
 // or an entry is not its device's ShardSize bytes (checked here, naming
-// the entry), or the library's for a bad elementSize or globalSize;
-// DATA_LOSS from the replica check.
+// the entry; with SetProcessIndex the other processes' entries still need
+// their size, as Scatter returns them, but are not read), or the library's
+// for a bad elementSize or globalSize; DATA_LOSS from the replica check.
 func (s *Sharding) Gather(shards [][]byte, elementSize, globalSize int, opts *CopyOptions) ([]byte, error) {
 	if err := checkSize("element_size", elementSize); err != nil {
 		return nil, err

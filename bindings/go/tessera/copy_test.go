@@ -124,3 +124,17 @@ func TestCopyOptionsRejectAProcessIndexBelowMinusOne(t *testing.T) {
 	wantError(t, opts.SetProcessIndex(-2), tessera.CodeInvalidArgument,
 		"Argument 'process_index' is -2; expected a process index >= 0, or -1 for every process")
 }
+
+func TestScatterForAProcessWithoutDevicesLeavesEveryShardZero(t *testing.T) {
+	s := copySharding(t) // every device is in process 0
+	opts := tessera.NewCopyOptions()
+	defer opts.Close()
+	ok(t, opts.SetProcessIndex(1))
+	shards := must(s.Scatter(copyGlobal(), copyElementSize, opts))
+	zero := make([]byte, 24)
+	for device, shard := range shards {
+		if !bytes.Equal(shard, zero) {
+			t.Errorf("device %d holds % x, want 24 zero bytes", device, shard)
+		}
+	}
+}
