@@ -5,12 +5,16 @@
 // (gen.sh); servers are plain gRPC servers on 127.0.0.1.
 #include <grpcpp/grpcpp.h>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
@@ -25,6 +29,7 @@ namespace {
 
 using ::tessera::testing::IsOk;
 using ::tessera::testing::StatusIs;
+using ::tessera::testing::Unwrap;
 using ::testing::StartsWith;
 
 // The dates gen.sh gave the certificates; regenerating them means updating
@@ -223,12 +228,16 @@ TEST(RegistrationTimeoutError, ClosedConnectionsPointAtTheTlsSettings) {
 
 class HandshakeTest : public ::testing::Test {
  protected:
-  // A plain gRPC server on 127.0.0.1 serving `cert` (plaintext when "").
-  void Serve(const std::string& cert, const std::string& key) {
+  // A plain gRPC server on 127.0.0.1 serving `cert` (plaintext when ""),
+  // requiring client certificates from ca.pem when `client_ca`.
+  void Serve(const std::string& cert, const std::string& key, bool client_ca = false) {
     std::shared_ptr<grpc::ServerCredentials> credentials = grpc::InsecureServerCredentials();
     if (!cert.empty()) {
-      grpc::SslServerCredentialsOptions options;
+      grpc::SslServerCredentialsOptions options(
+          client_ca ? GRPC_SSL_REQUEST_AND_REQUIRE_CLIENT_CERTIFICATE_AND_VERIFY
+                    : GRPC_SSL_DONT_REQUEST_CLIENT_CERTIFICATE);
       options.pem_key_cert_pairs.push_back({Pem(key), Pem(cert)});
+      if (client_ca) options.pem_root_certs = Pem("ca.pem");
       credentials = grpc::SslServerCredentials(options);
     }
     grpc::ServerBuilder builder;
@@ -244,10 +253,16 @@ class HandshakeTest : public ::testing::Test {
   absl::Status Dial(const TlsOptions& tls) {
     absl::StatusOr<std::shared_ptr<grpc::ChannelCredentials>> credentials = ChannelCredentials(tls);
     if (!credentials.ok()) return credentials.status();
+    return DialWith(tls, *credentials);
+  }
+
+  // The same with credentials the test keeps (a new connection each time).
+  absl::Status DialWith(const TlsOptions& tls,
+                        const std::shared_ptr<grpc::ChannelCredentials>& credentials) {
     grpc::ChannelArguments args;
     args.SetInt("grpc.use_local_subchannel_pool", 1);
     if (!tls.server_name.empty()) args.SetSslTargetNameOverride(tls.server_name);
-    auto stub = v1::Coordinator::NewStub(grpc::CreateCustomChannel(address_, *credentials, args));
+    auto stub = v1::Coordinator::NewStub(grpc::CreateCustomChannel(address_, credentials, args));
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
     v1::RegisterResponse response;
@@ -318,6 +333,43 @@ TEST_F(HandshakeTest, TrustedServerIsReachedWithoutTlsError) {
   Serve("server.pem", "server.key");
   // The service has no handlers: UNIMPLEMENTED proves the handshake passed.
   EXPECT_THAT(Dial(TrustingCa()), StatusIs(absl::StatusCode::kUnimplemented, ::testing::_));
+}
+
+TEST_F(HandshakeTest, ClientCertificateIsPresentedToAServerRequiringOne) {
+  Serve("server.pem", "server.key", /*client_ca=*/true);
+  TlsOptions tls = TrustingCa();
+  tls.cert_file = TlsFile("client.pem");
+  tls.key_file = TlsFile("client.key");
+  EXPECT_THAT(Dial(tls), StatusIs(absl::StatusCode::kUnimplemented, ::testing::_));
+}
+
+// The client re-reads its CA file too: credentials made while it held the
+// wrong CA trust the server once it holds the right one.
+TEST_F(HandshakeTest, ClientCredentialsReloadTheirCaFile) {
+  char pattern[] = "/tmp/tessera-tls-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  const std::string dir = pattern;
+  const std::string ca = dir + "/ca.pem";
+  std::ofstream(ca, std::ios::binary) << Pem("other_ca.pem");
+  Serve("server.pem", "server.key");
+  TlsOptions tls;
+  tls.ca_file = ca;
+  tls.reload_interval = absl::Seconds(1);
+  std::shared_ptr<grpc::ChannelCredentials> credentials = Unwrap(ChannelCredentials(tls));
+  EXPECT_THAT(DialWith(tls, credentials), StatusIs(absl::StatusCode::kUnauthenticated, ::testing::_));
+  std::ofstream(ca + ".new", std::ios::binary) << Pem("ca.pem");
+  ASSERT_EQ(std::rename((ca + ".new").c_str(), ca.c_str()), 0);
+  // gRPC re-reads once a second; 30 tries 100 ms apart bound the wait.
+  absl::Status status = absl::UnknownError("not tried");
+  for (int attempt = 0; attempt < 30 && status.code() != absl::StatusCode::kUnimplemented;
+       ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    status = DialWith(tls, credentials);
+  }
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnimplemented, ::testing::_));
+  credentials.reset();
+  std::remove(ca.c_str());
+  rmdir(dir.c_str());
 }
 
 }  // namespace
