@@ -14,6 +14,11 @@
  *     characters outside the BMP and NUL).
  *   - Client.setEventListener: events reach Java on the library's thread
  *     through a JNI trampoline.
+ *   - Tessera.setLogHandler: log messages reach Java on the thread that logs
+ *     (library threads attach as daemons); a shutdown hook stops them from
+ *     entering the JVM once it is going away.
+ *   - Sharding.scatter/gather: byte[][] shards over the common part's
+ *     concatenated scatter_concat/gather_concat (private here).
  */
 
 %include <enums.swg>
@@ -674,7 +679,12 @@ static void tessera_java_on_log(tessera_log_level level, const char* message, si
   if (vm == NULL) return;
   env = tessera_java_env(vm);
   if (env != NULL) {
-    jobject handler = tessera_java_log_handler(env);
+    /* A Java thread may log with an exception pending (a wrapper that has
+     * already raised): it is set aside for the call and thrown again. */
+    jthrowable pending = (*env)->ExceptionOccurred(env);
+    jobject handler;
+    if (pending != NULL) (*env)->ExceptionClear(env);
+    handler = tessera_java_log_handler(env);
     if (handler != NULL) {
       jbyteArray text = tessera_java_bytes(env, message, size);
       if (text != NULL) {
@@ -685,6 +695,10 @@ static void tessera_java_on_log(tessera_log_level level, const char* message, si
       /* LogDispatch catches the handler's exceptions; anything left is dropped. */
       if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
       (*env)->DeleteLocalRef(env, handler);
+    }
+    if (pending != NULL) {
+      (*env)->Throw(env, pending);
+      (*env)->DeleteLocalRef(env, pending);
     }
   }
   pthread_mutex_lock(&tessera_java_log.lock);
