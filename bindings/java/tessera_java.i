@@ -175,7 +175,8 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
             (jint)tessera_error_reason_of(error), (jlong)tessera_error_source_process(error),
             missing, states, waiting_at, arrived);
   tessera_error_destroy(error);
-  if (exception != NULL) (*jenv)->Throw(jenv, exception);
+  /* fromNative itself failing (out of memory) leaves its own exception. */
+  if (exception != NULL && !(*jenv)->ExceptionCheck(jenv)) (*jenv)->Throw(jenv, exception);
 }
 
 #define TESSERA_SWIG_RAISE(error) tessera_java_raise(jenv, (error))
