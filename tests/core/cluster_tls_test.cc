@@ -335,6 +335,12 @@ TEST_F(HandshakeTest, TrustedServerIsReachedWithoutTlsError) {
   EXPECT_THAT(Dial(TrustingCa()), StatusIs(absl::StatusCode::kUnimplemented, ::testing::_));
 }
 
+TEST_F(HandshakeTest, HostNameDialledIsOneTheCertificateNames) {
+  Serve("server.pem", "server.key");
+  address_ = absl::StrCat("localhost:", port_);  // server.pem names DNS:localhost
+  EXPECT_THAT(Dial(TrustingCa()), StatusIs(absl::StatusCode::kUnimplemented, ::testing::_));
+}
+
 TEST_F(HandshakeTest, ClientCertificateIsPresentedToAServerRequiringOne) {
   Serve("server.pem", "server.key", /*client_ca=*/true);
   TlsOptions tls = TrustingCa();
