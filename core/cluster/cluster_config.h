@@ -85,6 +85,9 @@ struct ClusterConfig {
   std::optional<int64_t> partition_index;
   int64_t max_value_bytes = kDefaultMaxValueBytes;
   int64_t max_store_bytes = kDefaultMaxStoreBytes;
+  // Blocking calls the coordinator holds at once, all kinds together; past it
+  // they fail with RESOURCE_EXHAUSTED (a bound on memory and DoS risk).
+  int64_t max_pending_calls = int64_t{1} << 20;
 };
 
 }  // namespace tessera::cluster

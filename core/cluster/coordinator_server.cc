@@ -190,7 +190,8 @@ class CoordinatorService final
   // Authorizes, then finishes with what `call` returns.
   template <typename Call>
   grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* ctx, Call call);
-  // Authorizes, then hands `call` a completion that finishes the reactor.
+  // Authorizes, then hands `call` a completion that finishes the reactor;
+  // `call` returns the state's name for the call (ParkedReactor).
   template <typename Call>
   grpc::ServerUnaryReactor* Parked(grpc::CallbackServerContext* ctx, Call call);
 
@@ -284,6 +285,8 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   }
 
   absl::Status JobStatus() const override { return state_->EndStatus(); }
+
+  int64_t parked_calls() const override { return state_->parked_calls(); }
 
   void Stop() override {
     if (stopping_.exchange(true)) return;
@@ -460,6 +463,54 @@ void EventWriter::OnDone() {
   Unref();
 }
 
+// --- ParkedReactor -------------------------------------------------------------
+
+// A blocking call's reactor. When the client cancels the call (cancel_all,
+// TryCancel) or its deadline passes, gRPC calls OnCancel and the call is
+// withdrawn from the state at once: its slot under max_pending_calls and its
+// place at a barrier or agreement are freed instead of staying parked until
+// the call's own timeout.
+class ParkedReactor final : public grpc::ServerUnaryReactor {
+ public:
+  explicit ParkedReactor(CoordinatorState* state) : state_(state) {}
+
+  // The state's name for the call (empty when it did not park).
+  void SetCall(ParkedCall call) {
+    bool cancelled;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      call_ = std::move(call);
+      cancelled = cancelled_;
+    }
+    if (cancelled) Withdraw();
+  }
+
+  void OnCancel() override {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      cancelled_ = true;
+    }
+    Withdraw();
+  }
+  void OnDone() override { delete this; }
+
+ private:
+  // Without mu_ held: withdrawing finishes the reactor.
+  void Withdraw() {
+    ParkedCall call;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      call = call_;
+    }
+    state_->Withdraw(call);
+  }
+
+  CoordinatorState* const state_;
+  std::mutex mu_;  // gRPC orders OnCancel after the handler; this is insurance
+  ParkedCall call_;
+  bool cancelled_ = false;
+};
+
 // --- CoordinatorService --------------------------------------------------------
 
 template <typename Call>
@@ -473,12 +524,13 @@ grpc::ServerUnaryReactor* CoordinatorService::Unary(grpc::CallbackServerContext*
 
 template <typename Call>
 grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext* ctx, Call call) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  auto* reactor = new ParkedReactor(&server_->state());
   if (absl::Status status = server_->Authorize(ctx); !status.ok()) {
     reactor->Finish(ToGrpcStatus(status));
     return reactor;
   }
-  call([reactor](absl::Status status) { reactor->Finish(ToGrpcStatus(status)); });
+  reactor->SetCall(
+      call([reactor](absl::Status status) { reactor->Finish(ToGrpcStatus(status)); }));
   return reactor;
 }
 
@@ -491,7 +543,7 @@ grpc::ServerUnaryReactor* CoordinatorService::Register(grpc::CallbackServerConte
 grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerContext* ctx,
                                                          const grpc::ByteBuffer* request,
                                                          grpc::ByteBuffer* response) {
-  grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+  auto* reactor = new ParkedReactor(&server_->state());
   if (absl::Status status = server_->Authorize(ctx); !status.ok()) {
     reactor->Finish(ToGrpcStatus(status));
     return reactor;
@@ -510,7 +562,7 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
     return reactor;
   }
   CoordinatorServerImpl* server = server_;
-  server_->state().WaitForJob(
+  reactor->SetCall(server_->state().WaitForJob(
       parsed, [server, reactor, response, omit_devices = parsed.omit_devices()](
                   absl::Status status, std::shared_ptr<const v1::GlobalTopology> topology) {
         if (status.ok() && topology != nullptr) {
@@ -525,7 +577,7 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
           }
         }
         reactor->Finish(ToGrpcStatus(status));
-      });
+      }));
   return reactor;
 }
 
@@ -572,7 +624,7 @@ grpc::ServerUnaryReactor* CoordinatorService::KvGet(grpc::CallbackServerContext*
                                                     const v1::KvGetRequest* request,
                                                     v1::KvEntry* response) {
   return Parked(ctx, [&](Completion done) {
-    server_->state().KvGet(*request, response, std::move(done));
+    return server_->state().KvGet(*request, response, std::move(done));
   });
 }
 
@@ -604,7 +656,7 @@ grpc::ServerUnaryReactor* CoordinatorService::Barrier(grpc::CallbackServerContex
                                                       const v1::BarrierRequest* request,
                                                       v1::BarrierResponse* response) {
   return Parked(ctx, [&](Completion done) {
-    server_->state().Barrier(*request, response, std::move(done));
+    return server_->state().Barrier(*request, response, std::move(done));
   });
 }
 
@@ -618,7 +670,7 @@ grpc::ServerUnaryReactor* CoordinatorService::AgreeLiveProcesses(
     grpc::CallbackServerContext* ctx, const v1::AgreeLiveRequest* request,
     v1::AgreeLiveResponse* response) {
   return Parked(ctx, [&](Completion done) {
-    server_->state().AgreeLive(*request, response, std::move(done));
+    return server_->state().AgreeLive(*request, response, std::move(done));
   });
 }
 
@@ -626,7 +678,7 @@ grpc::ServerUnaryReactor* CoordinatorService::Shutdown(grpc::CallbackServerConte
                                                        const v1::ShutdownRequest* request,
                                                        v1::ShutdownResponse*) {
   return Parked(ctx, [&](Completion done) {
-    server_->state().Shutdown(*request, std::move(done));
+    return server_->state().Shutdown(*request, std::move(done));
   });
 }
 

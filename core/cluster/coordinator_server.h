@@ -10,6 +10,7 @@
 #ifndef TESSERA_CORE_CLUSTER_COORDINATOR_SERVER_H_
 #define TESSERA_CORE_CLUSTER_COORDINATOR_SERVER_H_
 
+#include <cstdint>
 #include <memory>
 
 #include "absl/status/status.h"
@@ -44,6 +45,10 @@ class CoordinatorServer {
 
   // Stops serving now: parked calls get CANCELLED, streams end. Idempotent.
   virtual void Stop() = 0;
+
+  // Blocking calls parked now (a client's cancel or deadline withdraws its
+  // call at once, so this drops without waiting for the call's timeout).
+  virtual int64_t parked_calls() const = 0;
 };
 
 }  // namespace tessera::cluster

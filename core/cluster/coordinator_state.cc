@@ -116,6 +116,7 @@ CoordinatorOptions CoordinatorOptions::FromConfig(const ClusterConfig& config) {
   options.fail_job_on_duplicate_id = config.fail_job_on_duplicate_id;
   options.max_value_bytes = config.max_value_bytes;
   options.max_store_bytes = config.max_store_bytes;
+  options.max_pending_calls = config.max_pending_calls;
   return options;
 }
 
@@ -756,9 +757,9 @@ v1::JobState CoordinatorState::job_state() {
 // ---------------------------------------------------------------------------
 // Unary job calls.
 
-void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
-                                  v1::GlobalTopology* response, Completion done) {
-  WaitForJob(request, [response, done = std::move(done)](
+ParkedCall CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
+                                        v1::GlobalTopology* response, Completion done) {
+  return WaitForJob(request, [response, done = std::move(done)](
                           absl::Status status, std::shared_ptr<const v1::GlobalTopology> topology) {
     if (topology != nullptr) *response = *topology;
     done(std::move(status));
@@ -779,7 +780,8 @@ std::shared_ptr<const v1::GlobalTopology> TopologySummary(
 
 }  // namespace
 
-void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request, TopologyCompletion done) {
+ParkedCall CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
+                                        TopologyCompletion done) {
   if (request.omit_devices()) {
     done = [inner = std::move(done)](absl::Status status,
                                      std::shared_ptr<const v1::GlobalTopology> topology) {
@@ -787,12 +789,16 @@ void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request, Topology
     };
   }
   Section section(this);
+  auto finish = [&](absl::Status status) {
+    CompleteLocked(std::move(done), std::move(status));
+    return ParkedCall();
+  };
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
-  if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());
+  if (!caller.ok()) return finish(caller.status());
   if (job_state_ == v1::JOB_STATE_RUNNING || job_state_ == v1::JOB_STATE_SHUTTING_DOWN) {
-    return CompleteLocked(std::move(done), absl::OkStatus());
+    return finish(absl::OkStatus());
   }
-  if (absl::Status s = ParkLocked(done); !s.ok()) return CompleteLocked(std::move(done), s);
+  if (absl::Status s = ParkLocked(done); !s.ok()) return finish(std::move(s));
   const uint64_t id = next_id_++;
   const int64_t timeout_ms = request.timeout_ms();
   const absl::Time deadline = timeout_ms > 0 ? clock_->Now() + absl::Milliseconds(timeout_ms)
@@ -811,6 +817,7 @@ void CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request, Topology
                                                                          options_.init_timeout))));
   });
   job_waiters_.emplace(id, JobWaiter{request.header().process_id(), std::move(done), timer});
+  return ParkedCall(ParkedCall::Kind::kWaitForJob, id, request.header().process_id());
 }
 
 absl::Status CoordinatorState::Heartbeat(const v1::HeartbeatRequest& request,
@@ -893,36 +900,40 @@ absl::Status CoordinatorState::KvSet(const v1::KvSetRequest& request) {
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
-  absl::StatusOr<std::string> key = KvStore::NormalizeKey(request.key());
+  absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return key.status();
   if (absl::Status s = kv_.Set(*key, request.value(), request.allow_overwrite()); !s.ok()) return s;
   WakeKvWaitersLocked(*key);
   return absl::OkStatus();
 }
 
-void CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry* response,
-                             Completion done) {
+ParkedCall CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry* response,
+                                   Completion done) {
   Section section(this);
+  auto finish = [&](absl::Status status) {
+    CompleteLocked(std::move(done), std::move(status));
+    return ParkedCall();
+  };
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
-  if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());
-  absl::StatusOr<std::string> key = KvStore::NormalizeKey(request.key());
-  if (!key.ok()) return CompleteLocked(std::move(done), key.status());
+  if (!caller.ok()) return finish(caller.status());
+  absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
+  if (!key.ok()) return finish(key.status());
   if (const KvStore::Entry* entry = kv_.Find(*key)) {
     response->set_key(*key);
     response->set_value(entry->value);
     response->set_version(entry->version);
-    return CompleteLocked(std::move(done), absl::OkStatus());
+    return finish(absl::OkStatus());
   }
   if (!request.wait()) {
-    return CompleteLocked(std::move(done), absl::NotFoundError(absl::StrCat(
-                                               "key '", *key, "' is not in the key-value store")));
+    return finish(absl::NotFoundError(absl::StrCat("key '", *key,
+                                                   "' is not in the key-value store")));
   }
   const int64_t timeout_ms = request.timeout_ms();
   const std::string timed_out =
       absl::StrCat("KvGet of key '", *key, "' timed out after ", Ms(std::max<int64_t>(0, timeout_ms)),
                    " (nobody set it)");
-  if (timeout_ms <= 0) return CompleteLocked(std::move(done), absl::DeadlineExceededError(timed_out));
-  if (absl::Status s = ParkLocked(done); !s.ok()) return CompleteLocked(std::move(done), s);
+  if (timeout_ms <= 0) return finish(absl::DeadlineExceededError(timed_out));
+  if (absl::Status s = ParkLocked(done); !s.ok()) return finish(std::move(s));
   const uint64_t id = next_id_++;
   const uint64_t timer =
       AddTimerLocked(clock_->Now() + absl::Milliseconds(timeout_ms), [this, id, timed_out] {
@@ -935,6 +946,7 @@ void CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry* respo
       });
   kv_waiting_keys_[*key].push_back(id);
   kv_waiters_.emplace(id, KvWaiter{*key, response, std::move(done), timer});
+  return ParkedCall(ParkedCall::Kind::kKvGet, id, request.header().process_id());
 }
 
 void CoordinatorState::RemoveKvWaiterLocked(uint64_t id) {
@@ -974,7 +986,10 @@ absl::Status CoordinatorState::KvList(const v1::KvListRequest& request,
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
-  for (const auto& [key, entry] : kv_.List(request.prefix())) {
+  absl::StatusOr<std::vector<std::pair<std::string, KvStore::Entry>>> entries =
+      kv_.ListUser(request.prefix());
+  if (!entries.ok()) return entries.status();
+  for (const auto& [key, entry] : *entries) {
     v1::KvEntry* out = response->add_entries();
     out->set_key(key);
     if (!request.keys_only()) out->set_value(entry.value);
@@ -987,7 +1002,7 @@ absl::Status CoordinatorState::KvDelete(const v1::KvDeleteRequest& request) {
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
-  absl::StatusOr<std::string> key = KvStore::NormalizeKey(request.key());
+  absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return key.status();
   kv_.Delete(*key, request.recursive());
   return absl::OkStatus();
@@ -998,7 +1013,7 @@ absl::Status CoordinatorState::KvIncrement(const v1::KvIncrementRequest& request
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
-  absl::StatusOr<std::string> key = KvStore::NormalizeKey(request.key());
+  absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return key.status();
   absl::StatusOr<int64_t> value = kv_.Increment(*key, request.delta());
   if (!value.ok()) return value.status();
@@ -1012,7 +1027,7 @@ absl::Status CoordinatorState::KvCompareAndSwap(const v1::KvCasRequest& request,
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
-  absl::StatusOr<std::string> key = KvStore::NormalizeKey(request.key());
+  absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return key.status();
   std::optional<std::string> expected;
   if (request.has_expected()) expected = request.expected();
@@ -1072,7 +1087,9 @@ absl::Status CoordinatorState::BarrierFailureLocked(const BarrierInstance& b,
   return WithDetail(
       absl::Status(code, absl::StrCat(message, ": ", arrived.size(), " of ", ParticipantCount(b),
                                       " processes arrived (first: process ", b.first_arrival,
-                                      "); missing: ", absl::StrJoin(missing_text, ", "))),
+                                      "); missing: ",
+                                      missing_text.empty() ? std::string("none")
+                                                           : absl::StrJoin(missing_text, ", "))),
       detail);
 }
 
@@ -1118,34 +1135,33 @@ void CoordinatorState::ArriveLocked(BarrierInstance& b, int32_t process_id, Barr
   }
 }
 
-void CoordinatorState::Barrier(const v1::BarrierRequest& request, v1::BarrierResponse* response,
-                               Completion done) {
+ParkedCall CoordinatorState::Barrier(const v1::BarrierRequest& request,
+                                     v1::BarrierResponse* response, Completion done) {
   Section section(this);
+  auto finish = [&](absl::Status status) {
+    CompleteLocked(std::move(done), std::move(status));
+    return ParkedCall();
+  };
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
-  if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());
+  if (!caller.ok()) return finish(caller.status());
   const int32_t p = request.header().process_id();
   const std::string& id = request.barrier_id();
   const std::string name = absl::StrCat(id, "#", request.counter());
-  if (id.empty()) {
-    return CompleteLocked(std::move(done),
-                          absl::InvalidArgumentError("barrier_id is empty; expected a name"));
-  }
+  if (id.empty()) return finish(absl::InvalidArgumentError("barrier_id is empty; expected a name"));
   if (request.timeout_ms() <= 0) {
-    return CompleteLocked(std::move(done), absl::InvalidArgumentError(absl::StrCat(
-                                               "barrier '", name, "': timeout_ms must be > 0, got ",
-                                               request.timeout_ms())));
+    return finish(absl::InvalidArgumentError(absl::StrCat(
+        "barrier '", name, "': timeout_ms must be > 0, got ", request.timeout_ms())));
   }
   absl::StatusOr<std::vector<int32_t>> participants =
       ProcessSet(request.participants(), options_.num_processes, "barrier participants");
-  if (!participants.ok()) return CompleteLocked(std::move(done), participants.status());
+  if (!participants.ok()) return finish(participants.status());
   const bool all = participants->empty() ||
                    static_cast<int32_t>(participants->size()) == options_.num_processes;
   if (all) participants->clear();
   if (auto it = (*caller)->waiting_at.find(id); it != (*caller)->waiting_at.end()) {
-    return CompleteLocked(std::move(done),
-                          absl::FailedPreconditionError(absl::StrCat(
-                              "process ", p, " is already waiting at barrier '", id, "#",
-                              it->second, "'; one process cannot wait at one barrier id twice")));
+    return finish(absl::FailedPreconditionError(absl::StrCat(
+        "process ", p, " is already waiting at barrier '", id, "#", it->second,
+        "'; one process cannot wait at one barrier id twice")));
   }
   response->set_counter(request.counter());
   const auto key = std::make_pair(id, request.counter());
@@ -1189,29 +1205,38 @@ void CoordinatorState::Barrier(const v1::BarrierRequest& request, v1::BarrierRes
     }
   }
   BarrierInstance& b = it->second;
-  if (b.result.has_value()) return CompleteLocked(std::move(done), *b.result);  // replay
-  if (b.all != all || b.participants != *participants) {
+  // A caller that passes another participant set, or is not a participant,
+  // gets the same INVALID_ARGUMENT whether the instance is live (which that
+  // call then fails for everyone, as TSL does) or finished (whose result
+  // stays, and is replayed to its participants only). An instance cancelled
+  // before anyone arrived fixed no set: every caller gets its result.
+  std::optional<absl::Status> rejected;
+  if (b.first_arrival >= 0 && (b.all != all || b.participants != *participants)) {
     auto show = [](bool all, const std::vector<int32_t>& ids) {
       return all ? std::string("all processes") : absl::StrCat("[", JoinIds(ids), "]");
     };
-    FinishBarrierLocked(b, BarrierFailureLocked(
-                               b, absl::StatusCode::kInvalidArgument,
-                               absl::StrCat("barrier '", name, "': process ", p,
-                                            " passed participants ", show(all, *participants),
-                                            " but process ", b.first_arrival, " passed ",
-                                            show(b.all, b.participants))));
-    return CompleteLocked(std::move(done), *b.result);
+    rejected = BarrierFailureLocked(
+        b, absl::StatusCode::kInvalidArgument,
+        absl::StrCat("barrier '", name, "': process ", p, " passed participants ",
+                     show(all, *participants), " but process ", b.first_arrival, " passed ",
+                     show(b.all, b.participants)));
+  } else if (b.first_arrival >= 0 && !IsParticipant(b, p)) {
+    rejected = BarrierFailureLocked(
+        b, absl::StatusCode::kInvalidArgument,
+        absl::StrCat("process ", p, " called barrier '", name,
+                     "' but is not one of its participants [", JoinIds(b.participants), "]"));
   }
-  if (!IsParticipant(b, p)) {
-    FinishBarrierLocked(b, BarrierFailureLocked(
-                               b, absl::StatusCode::kInvalidArgument,
-                               absl::StrCat("process ", p, " called barrier '", name,
-                                            "' but is not one of its participants [",
-                                            JoinIds(b.participants), "]")));
-    return CompleteLocked(std::move(done), *b.result);
+  if (rejected.has_value()) {
+    FinishBarrierLocked(b, *rejected);  // no-op when finished
+    return finish(*std::move(rejected));
   }
-  if (absl::Status s = ParkLocked(done); !s.ok()) return CompleteLocked(std::move(done), s);
-  ArriveLocked(b, p, BarrierWaiter{response, std::move(done)});
+  if (b.result.has_value()) return finish(*b.result);  // replay
+  if (absl::Status s = ParkLocked(done); !s.ok()) return finish(std::move(s));
+  const uint64_t call = next_id_++;
+  ParkedCall parked(ParkedCall::Kind::kBarrier, call, p);
+  parked.barrier_ = key;
+  ArriveLocked(b, p, BarrierWaiter{response, std::move(done), call});
+  return parked;
 }
 
 absl::Status CoordinatorState::CancelBarrier(const v1::CancelBarrierRequest& request) {
@@ -1265,26 +1290,27 @@ void CoordinatorState::MaybeFinishAgreeLocked(const std::vector<int32_t>& key) {
   agrees_.erase(it);
 }
 
-void CoordinatorState::AgreeLive(const v1::AgreeLiveRequest& request,
-                                 v1::AgreeLiveResponse* response, Completion done) {
+ParkedCall CoordinatorState::AgreeLive(const v1::AgreeLiveRequest& request,
+                                       v1::AgreeLiveResponse* response, Completion done) {
   Section section(this);
+  auto finish = [&](absl::Status status) {
+    CompleteLocked(std::move(done), std::move(status));
+    return ParkedCall();
+  };
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
-  if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());
+  if (!caller.ok()) return finish(caller.status());
   const int32_t p = request.header().process_id();
   absl::StatusOr<std::vector<int32_t>> candidates =
       ProcessSet(request.candidates(), options_.num_processes, "AgreeLiveProcesses candidates");
-  if (!candidates.ok()) return CompleteLocked(std::move(done), candidates.status());
+  if (!candidates.ok()) return finish(candidates.status());
   if (!std::binary_search(candidates->begin(), candidates->end(), p)) {
-    return CompleteLocked(std::move(done),
-                          absl::InvalidArgumentError(absl::StrCat(
-                              "process ", p, " asked to agree on live processes among [",
-                              JoinIds(*candidates), "] but is not one of them")));
+    return finish(absl::InvalidArgumentError(
+        absl::StrCat("process ", p, " asked to agree on live processes among [",
+                     JoinIds(*candidates), "] but is not one of them")));
   }
   if (request.timeout_ms() <= 0) {
-    return CompleteLocked(std::move(done),
-                          absl::InvalidArgumentError(absl::StrCat(
-                              "AgreeLiveProcesses timeout_ms must be > 0, got ",
-                              request.timeout_ms())));
+    return finish(absl::InvalidArgumentError(absl::StrCat(
+        "AgreeLiveProcesses timeout_ms must be > 0, got ", request.timeout_ms())));
   }
   auto it = agrees_.find(*candidates);
   if (it == agrees_.end()) {
@@ -1317,15 +1343,18 @@ void CoordinatorState::AgreeLive(const v1::AgreeLiveRequest& request,
     it = agrees_.emplace(*candidates, std::move(agree)).first;
   }
   if (it->second.arrived.contains(p)) {
-    return CompleteLocked(std::move(done), absl::FailedPreconditionError(absl::StrCat(
-                                               "process ", p,
-                                               " is already waiting in AgreeLiveProcesses over [",
-                                               JoinIds(*candidates), "]")));
+    return finish(absl::FailedPreconditionError(
+        absl::StrCat("process ", p, " is already waiting in AgreeLiveProcesses over [",
+                     JoinIds(*candidates), "]")));
   }
-  if (absl::Status s = ParkLocked(done); !s.ok()) return CompleteLocked(std::move(done), s);
-  it->second.arrived.emplace(p, AgreeWaiter{response, std::move(done)});
+  if (absl::Status s = ParkLocked(done); !s.ok()) return finish(std::move(s));
+  const uint64_t call = next_id_++;
+  ParkedCall parked(ParkedCall::Kind::kAgreeLive, call, p);
+  parked.candidates_ = *candidates;
+  it->second.arrived.emplace(p, AgreeWaiter{response, std::move(done), call});
   --it->second.alive_not_arrived;
   MaybeFinishAgreeLocked(*candidates);
+  return parked;
 }
 
 // ---------------------------------------------------------------------------
@@ -1351,22 +1380,26 @@ void CoordinatorState::FinishShutdownLocked(absl::Status status) {
   MaybeEndLocked();
 }
 
-void CoordinatorState::Shutdown(const v1::ShutdownRequest& request, Completion done) {
+ParkedCall CoordinatorState::Shutdown(const v1::ShutdownRequest& request, Completion done) {
   Section section(this);
+  auto finish = [&](absl::Status status) {
+    CompleteLocked(std::move(done), std::move(status));
+    return ParkedCall();
+  };
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), true);
-  if (!caller.ok()) return CompleteLocked(std::move(done), caller.status());
+  if (!caller.ok()) return finish(caller.status());
   Task& task = **caller;
   const int32_t p = request.header().process_id();
   if (task.shutdown_called) {
-    return CompleteLocked(std::move(done), absl::FailedPreconditionError(absl::StrCat(
-                                               "process ", p, " is already shutting down")));
+    return finish(absl::FailedPreconditionError(
+        absl::StrCat("process ", p, " is already shutting down")));
   }
   auto leave = [&] {
     SetTaskStateLocked(p, v1::TASK_STATE_DISCONNECTED);
     v1::Event event;
     *event.mutable_task_changed() = TaskInfoLocked(p);
     AppendEventLocked(std::move(event));
-    CompleteLocked(std::move(done), absl::OkStatus());
+    return finish(absl::OkStatus());
   };
   if (job_state_ == v1::JOB_STATE_FAILED) return leave();
   if (job_state_ == v1::JOB_STATE_REGISTERING) {
@@ -1376,7 +1409,7 @@ void CoordinatorState::Shutdown(const v1::ShutdownRequest& request, Completion d
                                                     p, " shut down before the job started")),
                     p, false);
     }
-    return;
+    return {};
   }
   if (task.recoverable) {
     LeaveCollectivesLocked(p, absl::StrCat("process ", p, " shut down"));
@@ -1413,12 +1446,113 @@ void CoordinatorState::Shutdown(const v1::ShutdownRequest& request, Completion d
                                       options_.job_id, "' (barrier timeout ",
                                       absl::FormatDuration(timeout), ")"));
   }
-  if (absl::Status s = ParkLocked(done); !s.ok()) return CompleteLocked(std::move(done), s);
+  if (absl::Status s = ParkLocked(done); !s.ok()) return finish(std::move(s));
   task.shutdown_called = true;
   shutdown_waiters_.emplace_back(p, std::move(done));
   if (static_cast<int64_t>(shutdown_waiters_.size()) == shutdown_needed_) {
     FinishShutdownLocked(absl::OkStatus());
   }
+  // One parked Shutdown per process at most (shutdown_called), so the
+  // process id names it.
+  return ParkedCall(ParkedCall::Kind::kShutdown, next_id_++, p);
+}
+
+// ---------------------------------------------------------------------------
+// Withdrawn calls.
+
+void CoordinatorState::Withdraw(const ParkedCall& call) {
+  if (!call) return;
+  Section section(this);
+  const absl::Status why = absl::CancelledError(absl::StrCat(
+      "process ", call.process_id_,
+      " withdrew its call (the client cancelled it or its deadline passed)"));
+  switch (call.kind_) {
+    case ParkedCall::Kind::kNone:
+      return;
+    case ParkedCall::Kind::kWaitForJob: {
+      auto it = job_waiters_.find(call.id_);
+      if (it == job_waiters_.end()) return;
+      CancelTimerLocked(it->second.timer);
+      CompleteLocked(std::move(it->second.done), why);
+      job_waiters_.erase(it);
+      return;
+    }
+    case ParkedCall::Kind::kKvGet: {
+      auto it = kv_waiters_.find(call.id_);
+      if (it == kv_waiters_.end()) return;
+      Completion done = std::move(it->second.done);
+      RemoveKvWaiterLocked(call.id_);
+      CompleteLocked(std::move(done), why);
+      return;
+    }
+    case ParkedCall::Kind::kBarrier:
+      return WithdrawBarrierLocked(call, why);
+    case ParkedCall::Kind::kAgreeLive:
+      return WithdrawAgreeLocked(call, why);
+    case ParkedCall::Kind::kShutdown:
+      for (auto& [p, done] : shutdown_waiters_) {
+        if (p != call.process_id_ || !done) continue;
+        CompleteLocked(std::move(done), why);
+        done = [](absl::Status) {};  // the arrival stays; its call has ended
+      }
+      return;
+  }
+}
+
+void CoordinatorState::WithdrawBarrierLocked(const ParkedCall& call, const absl::Status& why) {
+  auto it = barriers_.find(call.barrier_);
+  if (it == barriers_.end() || it->second.result.has_value()) return;
+  BarrierInstance& b = it->second;
+  const int32_t p = call.process_id_;
+  auto waiter = b.waiting.find(p);
+  if (waiter == b.waiting.end() || waiter->second.call != call.id_) return;
+  CompleteLocked(std::move(waiter->second.done), why);
+  b.waiting.erase(waiter);
+  b.arrived.erase(p);  // first_arrival stays: it fixed the set and the deadline
+  auto at = tasks_[p].waiting_at.find(b.id);
+  if (at != tasks_[p].waiting_at.end() && at->second == b.counter) tasks_[p].waiting_at.erase(at);
+}
+
+void CoordinatorState::WithdrawAgreeLocked(const ParkedCall& call, const absl::Status& why) {
+  auto it = agrees_.find(call.candidates_);
+  if (it == agrees_.end()) return;
+  AgreeInstance& agree = it->second;
+  auto waiter = agree.arrived.find(call.process_id_);
+  if (waiter == agree.arrived.end() || waiter->second.call != call.id_) return;
+  CompleteLocked(std::move(waiter->second.done), why);
+  agree.arrived.erase(waiter);
+  if (AliveLocked(call.process_id_)) ++agree.alive_not_arrived;
+}
+
+namespace {
+
+absl::StatusOr<std::string> NormalizeInternalKey(absl::string_view key) {
+  absl::StatusOr<std::string> normalized = KvStore::NormalizeKey(key);
+  if (normalized.ok() && !KvStore::IsReserved(*normalized)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("internal key '", key, "' is not under '", kReservedKvPrefix, "'"));
+  }
+  return normalized;
+}
+
+}  // namespace
+
+absl::Status CoordinatorState::InternalKvSet(absl::string_view key, std::string value) {
+  Section section(this);
+  absl::StatusOr<std::string> normalized = NormalizeInternalKey(key);
+  if (!normalized.ok()) return normalized.status();
+  return kv_.Set(*normalized, std::move(value), /*overwrite=*/true);
+}
+
+absl::StatusOr<std::string> CoordinatorState::InternalKvGet(absl::string_view key) {
+  Section section(this);
+  absl::StatusOr<std::string> normalized = NormalizeInternalKey(key);
+  if (!normalized.ok()) return normalized.status();
+  const KvStore::Entry* entry = kv_.Find(*normalized);
+  if (entry == nullptr) {
+    return absl::NotFoundError(absl::StrCat("internal key '", *normalized, "' is not set"));
+  }
+  return entry->value;
 }
 
 }  // namespace tessera::cluster

@@ -26,6 +26,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/cluster/cluster_config.h"
@@ -72,6 +74,26 @@ struct CoordinatorOptions {
 // True when `host` is this machine (same boot id) and its pid no longer exists.
 bool HolderExitedOnThisHost(const v1::HostInfo& host);
 
+// A blocking call parked in the state, named so that its transport can
+// Withdraw it when the client goes away. Copyable; empty when the call never
+// parked (it completed or failed at once).
+class ParkedCall {
+ public:
+  ParkedCall() = default;
+  explicit operator bool() const { return kind_ != Kind::kNone; }
+
+ private:
+  friend class CoordinatorState;
+  enum class Kind : uint8_t { kNone, kWaitForJob, kKvGet, kBarrier, kAgreeLive, kShutdown };
+  ParkedCall(Kind kind, uint64_t id, int32_t process_id) : kind_(kind), id_(id), process_id_(process_id) {}
+
+  Kind kind_ = Kind::kNone;
+  uint64_t id_ = 0;  // unique per parked call, so a stale name never hits a later call
+  int32_t process_id_ = -1;
+  std::pair<std::string, int64_t> barrier_;  // kBarrier: (id, counter)
+  std::vector<int32_t> candidates_;          // kAgreeLive
+};
+
 // Runs once with the call's final status (the response was filled before).
 using Completion = std::function<void(absl::Status)>;
 // WaitForJob's completion: the topology is shared by every waiter (a
@@ -101,17 +123,40 @@ class CoordinatorState {
   absl::Status KvCompareAndSwap(const v1::KvCasRequest& request, v1::KvCasResponse* response);
   absl::Status CancelBarrier(const v1::CancelBarrierRequest& request);
 
+  // User KV calls on the reserved key space (kReservedKvPrefix, after
+  // normalization) fail with PERMISSION_DENIED and change nothing; listing
+  // everything leaves the reserved entries out.
+
   // Blocking calls: `response` must stay valid until `done` runs (maybe
-  // before these return).
-  void WaitForJob(const v1::WaitForJobRequest& request, TopologyCompletion done);
+  // before these return). Each returns the call's name for Withdraw.
+  ParkedCall WaitForJob(const v1::WaitForJobRequest& request, TopologyCompletion done);
   // The same, copying the topology into `response`.
-  void WaitForJob(const v1::WaitForJobRequest& request, v1::GlobalTopology* response,
-                  Completion done);
-  void KvGet(const v1::KvGetRequest& request, v1::KvEntry* response, Completion done);
-  void Barrier(const v1::BarrierRequest& request, v1::BarrierResponse* response, Completion done);
-  void AgreeLive(const v1::AgreeLiveRequest& request, v1::AgreeLiveResponse* response,
-                 Completion done);
-  void Shutdown(const v1::ShutdownRequest& request, Completion done);
+  ParkedCall WaitForJob(const v1::WaitForJobRequest& request, v1::GlobalTopology* response,
+                        Completion done);
+  ParkedCall KvGet(const v1::KvGetRequest& request, v1::KvEntry* response, Completion done);
+  ParkedCall Barrier(const v1::BarrierRequest& request, v1::BarrierResponse* response,
+                     Completion done);
+  ParkedCall AgreeLive(const v1::AgreeLiveRequest& request, v1::AgreeLiveResponse* response,
+                       Completion done);
+  ParkedCall Shutdown(const v1::ShutdownRequest& request, Completion done);
+
+  // The client of a parked call went away (cancelled it, or its deadline
+  // passed): completes it now with CANCELLED, freeing its slot under
+  // max_pending_calls, instead of at its own timeout. A withdrawn barrier or
+  // AgreeLive arrival no longer counts (the process is no longer waiting
+  // there, so the others must not pass on its account; it may arrive again);
+  // WaitForJob and KvGet waiters are dropped; a Shutdown arrival stays
+  // counted (a process cannot take back its shutdown), only its call ends.
+  // No-op once the call has completed.
+  void Withdraw(const ParkedCall& call);
+  // Blocking calls parked now, all kinds together (max_pending_calls bounds it).
+  int64_t parked_calls() const { return parked_.load(); }
+
+  // The library's own access to the reserved key space (user calls are
+  // refused there): INVALID_ARGUMENT unless `key` normalizes under
+  // kReservedKvPrefix. Set overwrites; Get is NOT_FOUND when absent.
+  absl::Status InternalKvSet(absl::string_view key, std::string value);
+  absl::StatusOr<std::string> InternalKvGet(absl::string_view key);
 
   // Events: validates a watcher's header (any registered process, also of a
   // failed job); then EventsAfter pages through the log.
@@ -162,6 +207,7 @@ class CoordinatorState {
   struct BarrierWaiter {
     v1::BarrierResponse* response;
     Completion done;
+    uint64_t call = 0;  // ParkedCall id
   };
   struct BarrierInstance {
     std::string id;
@@ -178,6 +224,7 @@ class CoordinatorState {
   struct AgreeWaiter {
     v1::AgreeLiveResponse* response;
     Completion done;
+    uint64_t call = 0;  // ParkedCall id
   };
   struct AgreeInstance {
     std::vector<int32_t> candidates;  // sorted
@@ -253,6 +300,10 @@ class CoordinatorState {
   // KV.
   void WakeKvWaitersLocked(const std::string& key) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void RemoveKvWaiterLocked(uint64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void WithdrawBarrierLocked(const ParkedCall& call, const absl::Status& why)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void WithdrawAgreeLocked(const ParkedCall& call, const absl::Status& why)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Barriers and agreements.
   bool IsParticipant(const BarrierInstance& b, int32_t process_id) const;

@@ -3,6 +3,7 @@
 #include <limits>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 
@@ -24,6 +25,31 @@ absl::StatusOr<std::string> KvStore::NormalizeKey(absl::string_view key) {
         absl::StrCat("key '", key, "' is empty after normalization; expected a path like 'a/b'"));
   }
   return out;
+}
+
+namespace {
+
+// kReservedKvPrefix as a normalized key: "_mc".
+constexpr absl::string_view kReservedRoot = "_mc";
+
+absl::Status ReservedError(absl::string_view what, absl::string_view key) {
+  return absl::PermissionDeniedError(absl::StrCat(
+      what, " '", key, "' is in the reserved key space '", kReservedKvPrefix,
+      "': keys there belong to the library (topology, internal state); use another key"));
+}
+
+}  // namespace
+
+bool KvStore::IsReserved(absl::string_view normalized_key) {
+  return absl::StartsWith(normalized_key, kReservedRoot) &&
+         (normalized_key.size() == kReservedRoot.size() ||
+          normalized_key[kReservedRoot.size()] == '/');
+}
+
+absl::StatusOr<std::string> KvStore::NormalizeUserKey(absl::string_view key) {
+  absl::StatusOr<std::string> normalized = NormalizeKey(key);
+  if (normalized.ok() && IsReserved(*normalized)) return ReservedError("key", key);
+  return normalized;
 }
 
 absl::Status KvStore::CheckLimits(const std::string& key, size_t new_value_size,
@@ -84,6 +110,20 @@ std::vector<std::pair<std::string, KvStore::Entry>> KvStore::List(
   for (auto it = entries_.lower_bound(dir);
        it != entries_.end() && it->first.compare(0, dir.size(), dir) == 0; ++it) {
     out.emplace_back(it->first, it->second);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<std::pair<std::string, KvStore::Entry>>> KvStore::ListUser(
+    absl::string_view prefix) const {
+  absl::StatusOr<std::string> normalized = NormalizeKey(prefix);
+  if (normalized.ok()) {
+    if (IsReserved(*normalized)) return ReservedError("prefix", prefix);
+    return List(*normalized);
+  }
+  std::vector<std::pair<std::string, Entry>> out;  // "" or "/": everything but the reserved keys
+  for (const auto& [key, entry] : entries_) {
+    if (!IsReserved(key)) out.emplace_back(key, entry);
   }
   return out;
 }

@@ -20,7 +20,9 @@
 namespace tessera::cluster {
 
 // Keys under this prefix belong to the library itself (topology, internal
-// bookkeeping); user keys are namespaced by the client so they never land here.
+// bookkeeping). User calls (CoordinatorState's Kv* methods) can neither read,
+// write, list nor delete them: every spelling ("_mc/x", "//_mc/x/", "/_mc")
+// normalizes into it, and the checks run on the normalized key.
 inline constexpr char kReservedKvPrefix[] = "/_mc/";
 
 class KvStore {
@@ -41,6 +43,11 @@ class KvStore {
   // every spelling of one path is one key. INVALID_ARGUMENT when nothing is
   // left.
   static absl::StatusOr<std::string> NormalizeKey(absl::string_view key);
+  // Whether a normalized key is in the reserved space: "_mc" or "_mc/...".
+  static bool IsReserved(absl::string_view normalized_key);
+  // NormalizeKey for a user's key: PERMISSION_DENIED naming the key and
+  // kReservedKvPrefix when it lands in the reserved space.
+  static absl::StatusOr<std::string> NormalizeUserKey(absl::string_view key);
 
   // ALREADY_EXISTS unless `overwrite`; RESOURCE_EXHAUSTED past the limits.
   absl::Status Set(const std::string& key, std::string value, bool overwrite);
@@ -48,6 +55,10 @@ class KvStore {
   // Entries under normalize(prefix) + "/" ("a/b" never lists "a/bc"); an
   // empty or "/" prefix lists everything. In key order.
   std::vector<std::pair<std::string, Entry>> List(const std::string& prefix) const;
+  // List for a user: PERMISSION_DENIED for a reserved prefix, and listing
+  // everything ("" or "/") leaves the reserved entries out.
+  absl::StatusOr<std::vector<std::pair<std::string, Entry>>> ListUser(
+      absl::string_view prefix) const;
   // Removes `key` and, when `recursive`, everything under `key/`. Returns the
   // number of entries removed.
   int64_t Delete(const std::string& key, bool recursive);

@@ -349,6 +349,40 @@ static void a_reported_error_fails_the_other_process_with_its_source(void) {
   stop_job(&j);
 }
 
+static void reserved_keys_are_permission_denied_in_a_job(void) {
+  job j;
+  tessera_error* err = NULL;
+  tessera_kv_list* list;
+  int64_t counter = 0;
+  bool swapped = true;
+  ASSERT_TRUE(start_job(&j));
+  ASSERT_FALSE(tessera_client_kv_set(j.clients[0], "/_mc/topology", "x", 1, true, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED,
+               "key '/_mc/topology' is in the reserved key space '/_mc/': keys there belong to "
+               "the library (topology, internal state); use another key");
+  ASSERT_NULL(tessera_client_kv_get(j.clients[0], "_mc/topology", 5000, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '_mc/topology' is in the reserved");
+  ASSERT_NULL(tessera_client_kv_try_get(j.clients[1], "//_mc", &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '//_mc' is in the reserved");
+  ASSERT_FALSE(tessera_client_kv_increment(j.clients[0], "_mc/n", 1, &counter, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_mc/'");
+  ASSERT_FALSE(tessera_client_kv_compare_and_swap(j.clients[0], "_mc/n", NULL, 0, "1", 1, &swapped,
+                                                  NULL, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_mc/'");
+  ASSERT_FALSE(tessera_client_kv_delete(j.clients[0], "/_mc/", true, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '/_mc/' is in the reserved");
+  ASSERT_NULL(tessera_client_kv_list(j.clients[0], "_mc", &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "prefix '_mc' is in the reserved");
+  ASSERT_TRUE(tessera_client_kv_set(j.clients[0], "_mc0", "user", 4, false, &err));  /* look-alike */
+  ASSERT_OK(err);
+  list = tessera_client_kv_list(j.clients[1], "/", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(1, tessera_kv_list_size(list));
+  ASSERT_STREQ("_mc0", tessera_kv_list_key(list, 0));
+  tessera_kv_list_destroy(list);
+  stop_job(&j);
+}
+
 static void barrier_timeout_lists_arrived_and_missing_processes(void) {
   job j;
   tessera_error* err = NULL;
@@ -423,6 +457,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(two_processes_share_the_store_and_a_barrier),
       HARNESS_TEST(a_reported_error_fails_the_other_process_with_its_source),
       HARNESS_TEST(barrier_timeout_lists_arrived_and_missing_processes),
+      HARNESS_TEST(reserved_keys_are_permission_denied_in_a_job),
       HARNESS_TEST(cancel_all_unblocks_next_event),
       HARNESS_TEST(cancel_all_reaches_only_calls_in_progress),
   };

@@ -32,10 +32,11 @@ class FakeClock final : public Clock {
   absl::Time now_ = absl::FromUnixSeconds(1000000);
 };
 
-// The outcome of one parked call.
+// The outcome of one blocking call, and its name for Withdraw.
 struct Outcome {
   bool done = false;
   absl::Status status;
+  ParkedCall call;
 };
 
 class CoordinatorStateTest : public ::testing::Test {
@@ -126,7 +127,7 @@ class CoordinatorStateTest : public ::testing::Test {
     *request.mutable_header() = Header(p, incarnation);
     request.set_timeout_ms(timeout_ms);
     request.set_omit_devices(omit_devices);
-    state().WaitForJob(request, topology, Into(outcome));
+    outcome->call = state().WaitForJob(request, topology, Into(outcome));
     return outcome;
   }
 
@@ -140,7 +141,7 @@ class CoordinatorStateTest : public ::testing::Test {
     request.set_timeout_ms(timeout_ms);
     for (int32_t q : participants) request.add_participants(q);
     responses_.push_back(std::make_unique<v1::BarrierResponse>());
-    state().Barrier(request, responses_.back().get(), Into(outcome));
+    outcome->call = state().Barrier(request, responses_.back().get(), Into(outcome));
     return outcome;
   }
 
@@ -152,7 +153,7 @@ class CoordinatorStateTest : public ::testing::Test {
     request.set_key(key);
     request.set_wait(wait);
     request.set_timeout_ms(timeout_ms);
-    state().KvGet(request, entry, Into(outcome));
+    outcome->call = state().KvGet(request, entry, Into(outcome));
     return outcome;
   }
 
@@ -177,12 +178,52 @@ class CoordinatorStateTest : public ::testing::Test {
     return response.value();
   }
 
+  absl::StatusOr<std::vector<std::string>> KvListKeys(int p, const std::string& prefix) {
+    v1::KvListRequest request;
+    *request.mutable_header() = Header(p);
+    request.set_prefix(prefix);
+    v1::KvListResponse response;
+    if (absl::Status s = state().KvList(request, &response); !s.ok()) return s;
+    std::vector<std::string> keys;
+    for (const auto& e : response.entries()) keys.push_back(e.key());
+    return keys;
+  }
+
+  absl::Status KvDelete(int p, const std::string& key, bool recursive) {
+    v1::KvDeleteRequest request;
+    *request.mutable_header() = Header(p);
+    request.set_key(key);
+    request.set_recursive(recursive);
+    return state().KvDelete(request);
+  }
+
+  absl::StatusOr<bool> CreateIfAbsent(int p, const std::string& key, const std::string& value) {
+    v1::KvCasRequest request;
+    *request.mutable_header() = Header(p);
+    request.set_key(key);
+    request.set_desired(value);
+    v1::KvCasResponse response;
+    if (absl::Status s = state().KvCompareAndSwap(request, &response); !s.ok()) return s;
+    return response.swapped();
+  }
+
+  std::shared_ptr<Outcome> AgreeLive(int p, std::vector<int32_t> candidates, int64_t timeout_ms,
+                                     v1::AgreeLiveResponse* response) {
+    auto outcome = std::make_shared<Outcome>();
+    v1::AgreeLiveRequest request;
+    *request.mutable_header() = Header(p);
+    for (int32_t q : candidates) request.add_candidates(q);
+    request.set_timeout_ms(timeout_ms);
+    outcome->call = state().AgreeLive(request, response, Into(outcome));
+    return outcome;
+  }
+
   std::shared_ptr<Outcome> Shutdown(int p, int64_t timeout_ms = 0) {
     auto outcome = std::make_shared<Outcome>();
     v1::ShutdownRequest request;
     *request.mutable_header() = Header(p);
     request.set_timeout_ms(timeout_ms);
-    state().Shutdown(request, Into(outcome));
+    outcome->call = state().Shutdown(request, Into(outcome));
     return outcome;
   }
 
@@ -711,6 +752,101 @@ TEST_F(CoordinatorStateTest, ValueAndStoreLimitsAreResourceExhausted) {
                                            HasSubstr("would grow the key-value store to 22 bytes")));
 }
 
+// The reserved space (coordinator.md §6.3 "/_mc/…"): every spelling that
+// normalizes into it.
+constexpr const char* kReservedSpellings[] = {"/_mc/x", "_mc/x", "//_mc//x/", "/_mc",
+                                              "_mc",    "_mc/",  "///_mc//"};
+
+std::string ReservedMessage(const std::string& what, const std::string& key) {
+  return absl::StrCat(what, " '", key,
+                      "' is in the reserved key space '/_mc/': keys there belong to the library "
+                      "(topology, internal state); use another key");
+}
+
+TEST_F(CoordinatorStateTest, UserKvCallsOnReservedKeysArePermissionDeniedAndChangeNothing) {
+  RegisterAll();
+  ASSERT_THAT(state().InternalKvSet("/_mc/x", "internal"), IsOk());
+  for (const char* key : kReservedSpellings) {
+    SCOPED_TRACE(key);
+    const auto denied = StatusIs(absl::StatusCode::kPermissionDenied, ReservedMessage("key", key));
+    v1::KvEntry entry;
+    EXPECT_THAT(KvSet(0, key, "user", /*overwrite=*/true), denied);
+    EXPECT_THAT(KvGet(0, key, &entry, /*wait=*/false)->status, denied);
+    auto get = KvGet(0, key, &entry, /*wait=*/true, 60000);
+    ASSERT_TRUE(get->done);  // refused at once, never parked
+    EXPECT_THAT(get->status, denied);
+    EXPECT_FALSE(get->call);
+    EXPECT_THAT(Increment(0, key, 1), denied);
+    EXPECT_THAT(CreateIfAbsent(0, key, "user"), denied);
+    EXPECT_THAT(KvDelete(0, key, /*recursive=*/false), denied);
+    EXPECT_THAT(KvDelete(0, key, /*recursive=*/true), denied);
+    EXPECT_EQ(entry.value(), "");
+  }
+  EXPECT_EQ(state().InternalKvGet("_mc/x").value_or(""), "internal");
+  EXPECT_THAT(state().InternalKvGet("_mc"), StatusIs(absl::StatusCode::kNotFound, ::testing::_));
+  EXPECT_EQ(state().parked_calls(), 0);
+}
+
+TEST_F(CoordinatorStateTest, ListingAReservedPrefixIsPermissionDenied) {
+  RegisterAll();
+  ASSERT_THAT(state().InternalKvSet("_mc/x", "internal"), IsOk());
+  for (const char* prefix : kReservedSpellings) {
+    SCOPED_TRACE(prefix);
+    EXPECT_THAT(KvListKeys(0, prefix),
+                StatusIs(absl::StatusCode::kPermissionDenied, ReservedMessage("prefix", prefix)));
+  }
+}
+
+TEST_F(CoordinatorStateTest, ListingEverythingLeavesTheReservedEntriesOut) {
+  RegisterAll();
+  ASSERT_THAT(state().InternalKvSet("_mc/topology/fingerprint", "f"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("_mc", "root"), IsOk());
+  // "_mc-a" sorts between "_mc" and "_mc/…": the reserved entries are not
+  // one contiguous run of the key order.
+  for (const char* key : {"_mb", "_mc-a", "_mc0", "_mca/b", "z"}) {
+    ASSERT_THAT(KvSet(0, key, "v"), IsOk());
+  }
+  for (const char* prefix : {"", "/", "//"}) {
+    SCOPED_TRACE(prefix);
+    EXPECT_THAT(KvListKeys(0, prefix).value_or(std::vector<std::string>{"error"}),
+                ElementsAre("_mb", "_mc-a", "_mc0", "_mca/b", "z"));
+  }
+}
+
+TEST_F(CoordinatorStateTest, KeysThatOnlyResembleTheReservedSpaceAreUserKeys) {
+  RegisterAll();
+  for (const char* key : {"_mc0", "_mca/b", "_MC/x", "a/_mc/x", "_m/c", "mc/x"}) {
+    SCOPED_TRACE(key);
+    ASSERT_THAT(KvSet(0, key, key), IsOk());
+    v1::KvEntry entry;
+    EXPECT_THAT(KvGet(1, key, &entry, /*wait=*/false)->status, IsOk());
+    EXPECT_EQ(entry.value(), key);
+  }
+}
+
+TEST_F(CoordinatorStateTest, NoRecursiveDeleteReachesTheReservedEntries) {
+  RegisterAll();
+  ASSERT_THAT(state().InternalKvSet("_mc/x", "internal"), IsOk());
+  ASSERT_THAT(KvSet(0, "a", "v"), IsOk());
+  EXPECT_THAT(KvDelete(0, "/", /*recursive=*/true),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty after normalization")));
+  EXPECT_THAT(KvDelete(0, "//_mc", /*recursive=*/true),
+              StatusIs(absl::StatusCode::kPermissionDenied, ReservedMessage("key", "//_mc")));
+  EXPECT_EQ(state().InternalKvGet("_mc/x").value_or(""), "internal");
+  v1::KvEntry entry;
+  EXPECT_THAT(KvGet(0, "a", &entry, /*wait=*/false)->status, IsOk());
+}
+
+TEST_F(CoordinatorStateTest, InternalAccessStaysInsideTheReservedSpace) {
+  RegisterAll();
+  EXPECT_THAT(state().InternalKvSet("user/key", "v"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "internal key 'user/key' is not under '/_mc/'"));
+  ASSERT_THAT(state().InternalKvSet("/_mc/topology", "t1"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("_mc//topology/", "t2"), IsOk());  // one key, overwritten
+  EXPECT_EQ(state().InternalKvGet("_mc/topology").value_or(""), "t2");
+}
+
 // --- Barriers ----------------------------------------------------------------------
 
 TEST_F(CoordinatorStateTest, FirstArrivalFixesTheBarrierDeadline) {
@@ -778,6 +914,65 @@ TEST_F(CoordinatorStateTest, ANonParticipantCallerFailsTheBarrier) {
                                              "participants [0,1]")));
 }
 
+TEST_F(CoordinatorStateTest, ANonParticipantCallingAPassedBarrierGetsTheNonParticipantError) {
+  RegisterAll();
+  auto b0 = Barrier(0, "b", 0, 1000, {0, 1});
+  auto b1 = Barrier(1, "b", 0, 1000, {0, 1});
+  ASSERT_THAT(b0->status, IsOk());
+  auto late = Barrier(3, "b", 0, 1000, {0, 1});
+  ASSERT_TRUE(late->done);
+  EXPECT_THAT(late->status, StatusIs(absl::StatusCode::kInvalidArgument,
+                                     "process 3 called barrier 'b#0' but is not one of its "
+                                     "participants [0,1]: 2 of 2 processes arrived (first: "
+                                     "process 0); missing: none"));
+  EXPECT_EQ(Detail(late->status).reason(), v1::CoordinatorErrorDetail::REASON_BARRIER_FAILED);
+  EXPECT_THAT(Barrier(1, "b", 0, 1000, {0, 1})->status, IsOk());  // participants still replay OK
+}
+
+TEST_F(CoordinatorStateTest, ANonParticipantCallingAFailedBarrierGetsTheNonParticipantError) {
+  RegisterAll();
+  auto b0 = Barrier(0, "b", 0, 1000, {0, 1});
+  Beat({0, 1, 2, 3});
+  Pass(absl::Seconds(1));
+  ASSERT_THAT(b0->status, StatusIs(absl::StatusCode::kDeadlineExceeded, ::testing::_));
+  EXPECT_THAT(Barrier(3, "b", 0, 1000, {0, 1})->status,
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("process 3 called barrier 'b#0' but is not one of its "
+                                 "participants [0,1]")));
+  EXPECT_THAT(Barrier(1, "b", 0, 1000, {0, 1})->status,  // the result stays for participants
+              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("timed out after 1s")));
+}
+
+TEST_F(CoordinatorStateTest, AnotherParticipantSetOnAPassedBarrierIsRejectedAndTheResultStays) {
+  RegisterAll();
+  auto b0 = Barrier(0, "b", 0, 1000, {0, 1});
+  auto b1 = Barrier(1, "b", 0, 1000, {0, 1});
+  ASSERT_THAT(b1->status, IsOk());
+  EXPECT_THAT(Barrier(1, "b", 0, 1000, {0, 1, 2})->status,
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("barrier 'b#0': process 1 passed participants [0,1,2] but "
+                                 "process 0 passed [0,1]")));
+  EXPECT_THAT(Barrier(0, "b", 0, 1000)->status,  // "all" is another set too
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("process 0 passed participants all processes but process 0 "
+                                 "passed [0,1]")));
+  EXPECT_THAT(Barrier(0, "b", 0, 1000, {1, 0})->status, IsOk());
+}
+
+TEST_F(CoordinatorStateTest, ABarrierCancelledBeforeAnyArrivalAnswersAnySetWithCancelled) {
+  RegisterAll();
+  v1::CancelBarrierRequest cancel;
+  *cancel.mutable_header() = Header(0);
+  cancel.set_barrier_id("b");
+  cancel.set_counter(0);
+  ASSERT_THAT(state().CancelBarrier(cancel), IsOk());
+  // No arrival fixed a participant set, so no caller is a non-participant.
+  EXPECT_THAT(Barrier(3, "b", 0, 1000, {0, 1})->status,
+              StatusIs(absl::StatusCode::kCancelled, "barrier 'b#0' was cancelled by process 0"));
+  EXPECT_THAT(Barrier(1, "b", 0, 1000)->status,
+              StatusIs(absl::StatusCode::kCancelled, "barrier 'b#0' was cancelled by process 0"));
+}
+
 TEST_F(CoordinatorStateTest, OneProcessCannotWaitAtOneBarrierIdTwice) {
   RegisterAll();
   auto first = Barrier(0, "b", 0, 1000);
@@ -835,6 +1030,114 @@ TEST_F(CoordinatorStateTest, BlockingCallsBeyondTheLimitAreResourceExhausted) {
   EXPECT_TRUE(first->done);
   EXPECT_FALSE(KvGet(2, "k3", &b, true, 60000)->done);
   EXPECT_FALSE(second->done);
+}
+
+// --- Withdrawn calls (the client cancelled or its deadline passed) --------------------
+
+TEST_F(CoordinatorStateTest, AWithdrawnKvGetFreesItsSlotAtOnce) {
+  options_.max_pending_calls = 1;
+  RegisterAll();
+  v1::KvEntry first_entry, second_entry;
+  auto first = KvGet(0, "k", &first_entry, true, 60000);
+  ASSERT_TRUE(first->call);
+  EXPECT_EQ(state().parked_calls(), 1);
+  EXPECT_THAT(KvGet(1, "k", &second_entry, true, 60000)->status,
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("(limit 1)")));
+  state().Withdraw(first->call);
+  ASSERT_TRUE(first->done);
+  EXPECT_THAT(first->status,
+              StatusIs(absl::StatusCode::kCancelled,
+                       "process 0 withdrew its call (the client cancelled it or its deadline "
+                       "passed)"));
+  EXPECT_EQ(state().parked_calls(), 0);
+  auto second = KvGet(1, "k", &second_entry, true, 60000);
+  EXPECT_FALSE(second->done);  // admitted: the slot is free
+  ASSERT_THAT(KvSet(2, "k", "v"), IsOk());
+  EXPECT_THAT(second->status, IsOk());
+  EXPECT_EQ(second_entry.value(), "v");
+  EXPECT_EQ(first_entry.value(), "");  // the withdrawn call was not answered again
+}
+
+TEST_F(CoordinatorStateTest, WithdrawingACompletedCallChangesNothing) {
+  RegisterAll();
+  v1::KvEntry entry;
+  auto get = KvGet(0, "k", &entry, true, 60000);
+  ASSERT_THAT(KvSet(1, "k", "v"), IsOk());
+  ASSERT_THAT(get->status, IsOk());
+  state().Withdraw(get->call);  // Into() fails the test on a second completion
+  state().Withdraw(ParkedCall());
+  EXPECT_THAT(get->status, IsOk());
+  EXPECT_EQ(state().parked_calls(), 0);
+}
+
+TEST_F(CoordinatorStateTest, AWithdrawnBarrierArrivalNoLongerCounts) {
+  RegisterAll();
+  auto b0 = Barrier(0, "b", 0, 1000, {0, 1});
+  state().Withdraw(b0->call);
+  EXPECT_THAT(b0->status, StatusIs(absl::StatusCode::kCancelled, HasSubstr("withdrew")));
+  auto b1 = Barrier(1, "b", 0, 1000, {0, 1});
+  EXPECT_FALSE(b1->done);  // process 0 is no longer there
+  Beat({0, 1, 2, 3});
+  Pass(absl::Seconds(1));  // the first arrival's deadline still holds
+  ASSERT_TRUE(b1->done);
+  EXPECT_THAT(b1->status, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                   HasSubstr("1 of 2 processes arrived (first: process 0); "
+                                             "missing: process 0 (running)")));
+  EXPECT_THAT(Detail(b1->status).barrier().arrived(), ElementsAre(1));
+}
+
+TEST_F(CoordinatorStateTest, AProcessMayArriveAgainAfterWithdrawingFromABarrier) {
+  RegisterAll();
+  auto first = Barrier(0, "b", 0, 1000, {0, 1});
+  state().Withdraw(first->call);
+  auto again = Barrier(0, "b", 0, 1000, {0, 1});
+  EXPECT_FALSE(again->done);  // not "already waiting"
+  state().Withdraw(first->call);  // a stale name never hits the later arrival
+  EXPECT_FALSE(again->done);
+  auto b1 = Barrier(1, "b", 0, 1000, {0, 1});
+  EXPECT_THAT(again->status, IsOk());
+  EXPECT_THAT(b1->status, IsOk());
+}
+
+TEST_F(CoordinatorStateTest, AWithdrawnAgreeLiveArrivalNoLongerCounts) {
+  RegisterAll();
+  v1::AgreeLiveResponse r0, r1;
+  auto a0 = AgreeLive(0, {0, 1}, 1000, &r0);
+  state().Withdraw(a0->call);
+  EXPECT_THAT(a0->status, StatusIs(absl::StatusCode::kCancelled, HasSubstr("withdrew")));
+  auto a1 = AgreeLive(1, {0, 1}, 1000, &r1);
+  EXPECT_FALSE(a1->done);
+  Beat({0, 1, 2, 3});
+  Pass(absl::Seconds(1));
+  EXPECT_THAT(a1->status, StatusIs(absl::StatusCode::kDeadlineExceeded,
+                                   HasSubstr("live processes 0 did not call it")));
+  EXPECT_EQ(state().parked_calls(), 0);
+}
+
+TEST_F(CoordinatorStateTest, AWithdrawnWaitForJobIsDropped) {
+  ASSERT_THAT(Register(0), IsOk());
+  v1::GlobalTopology topology;
+  auto wait = WaitForJob(0, &topology);
+  ASSERT_TRUE(wait->call);
+  state().Withdraw(wait->call);
+  EXPECT_THAT(wait->status, StatusIs(absl::StatusCode::kCancelled, HasSubstr("withdrew")));
+  EXPECT_EQ(state().parked_calls(), 0);
+  for (int p = 1; p < 4; ++p) ASSERT_THAT(Register(p), IsOk());  // no second completion
+  EXPECT_EQ(topology.devices_size(), 0);
+}
+
+TEST_F(CoordinatorStateTest, AWithdrawnShutdownEndsItsCallButKeepsItsArrival) {
+  RegisterAll();
+  std::vector<std::shared_ptr<Outcome>> shutdowns;
+  for (int p = 0; p < 3; ++p) shutdowns.push_back(Shutdown(p));
+  state().Withdraw(shutdowns[0]->call);
+  EXPECT_THAT(shutdowns[0]->status, StatusIs(absl::StatusCode::kCancelled, HasSubstr("withdrew")));
+  EXPECT_EQ(state().parked_calls(), 2);
+  auto last = Shutdown(3);
+  EXPECT_THAT(last->status, IsOk());  // process 0's arrival still counted
+  EXPECT_THAT(shutdowns[1]->status, IsOk());
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_STOPPED);
+  EXPECT_TRUE(state().Ended());
 }
 
 // --- Agreement -----------------------------------------------------------------------

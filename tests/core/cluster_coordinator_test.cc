@@ -255,6 +255,65 @@ TEST_F(CoordinatorServerTest, StopEndsOpenStreamsAndCancelsParkedCalls) {
   EXPECT_THAT(barrier.get(), StatusIs(absl::StatusCode::kCancelled, HasSubstr("stopped")));
 }
 
+// --- Cancelled calls -------------------------------------------------------------
+
+// Polls `parked_calls` (bounded: 5 s in 5 ms steps) until it equals `want`.
+bool ParkedCallsReach(const CoordinatorServer& server, int64_t want) {
+  for (int i = 0; i < 1000; ++i) {
+    if (server.parked_calls() == want) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return server.parked_calls() == want;
+}
+
+TEST_F(CoordinatorServerTest, ACancelledBlockingGetLeavesTheServerAtOnce) {
+  config_.max_pending_calls = 1;
+  Start();
+  RegisterAll();
+  v1::KvGetRequest request;
+  *request.mutable_header() = Header(0);
+  request.set_key("never");
+  request.set_wait(true);
+  request.set_timeout_ms(60000);  // far beyond the test: only the cancel can release it
+  grpc::ClientContext context;
+  context.AddMetadata(kAuthMetadataKey, JobCredential(kToken, kJobId));
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  v1::KvEntry entry;
+  auto parked = std::async(std::launch::async, [&] {
+    return FromGrpcStatus(StubFor(0).KvGet(&context, request, &entry));
+  });
+  ASSERT_TRUE(ParkedCallsReach(*server_, 1));
+  context.TryCancel();
+  EXPECT_THAT(parked.get(), StatusIs(absl::StatusCode::kCancelled, ::testing::_));
+  ASSERT_TRUE(ParkedCallsReach(*server_, 0));
+  // The only slot is free again: a new blocking get is admitted and answered.
+  v1::KvEntry later;
+  auto admitted = std::async(std::launch::async, [&] { return KvGet(1, "never", &later, 10000); });
+  ASSERT_TRUE(ParkedCallsReach(*server_, 1));
+  ASSERT_THAT(KvSet(0, "never", "set"), IsOk());
+  EXPECT_THAT(admitted.get(), IsOk());
+  EXPECT_EQ(later.value(), "set");
+  EXPECT_EQ(server_->parked_calls(), 0);
+}
+
+TEST_F(CoordinatorServerTest, ABarrierCallPastItsClientDeadlineNoLongerCountsAsArrived) {
+  Start();
+  RegisterAll();
+  grpc::ClientContext context;  // the client gives up after 200 ms; the barrier allows 60 s
+  context.AddMetadata(kAuthMetadataKey, JobCredential(kToken, kJobId));
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::milliseconds(200));
+  v1::BarrierResponse response;
+  EXPECT_THAT(FromGrpcStatus(StubFor(0).Barrier(&context, BarrierRequest(0, "b", 0, 60000),
+                                                &response)),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, ::testing::_));
+  ASSERT_TRUE(ParkedCallsReach(*server_, 0));
+  // Process 0 left, so process 1 alone cannot pass; both then meet again.
+  auto second = std::async(std::launch::async, [&] { return Barrier(1, "b", 0, 60000); });
+  EXPECT_EQ(second.wait_for(std::chrono::milliseconds(100)), std::future_status::timeout);
+  EXPECT_THAT(Barrier(0, "b", 0, 60000), IsOk());
+  EXPECT_THAT(second.get(), IsOk());
+}
+
 // --- TLS ----------------------------------------------------------------------
 
 std::string TlsFile(const std::string& name) {

@@ -96,6 +96,21 @@ TESSERA_API tessera_device_list* tessera_client_devices(const tessera_client* cl
 
 /* ---- key-value store ---------------------------------------------------- */
 
+/*
+ * Keys are "/"-separated paths, normalized by the coordinator ("/a//b/" and
+ * "a/b" are one key). The space under "/_mc/" (and "/_mc" itself) is reserved
+ * for the library's own entries: every call below fails there with
+ * PERMISSION_DENIED, naming the key and the prefix, and changes nothing,
+ * whatever the spelling ("_mc/x", "//_mc/", "/_mc"). Listing "" or "/"
+ * leaves the reserved entries out. Look-alikes ("_mc0", "a/_mc/x") are
+ * ordinary keys. PERMISSION_DENIED rather than INVALID_ARGUMENT: the key is
+ * well formed, it is just not the caller's to touch.
+ *
+ * A blocking get that is cancelled (tessera_client_cancel_all) or runs past
+ * its client deadline leaves the coordinator at once: it no longer holds a
+ * slot of the coordinator's limit on parked calls.
+ */
+
 /**
  * Stores `value` (`size` bytes, any content) under `key` (a "/"-separated
  * path). Without `allow_overwrite` an existing key gives ALREADY_EXISTS.
@@ -152,9 +167,17 @@ TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT
  * client counts the uses of each id. The first arrival's timeout fixes the
  * deadline. On failure the error's code says why (DEADLINE_EXCEEDED,
  * CANCELLED, ABORTED for a failed participant, INVALID_ARGUMENT for differing
- * participant sets) and tessera_error_reason() is TESSERA_REASON_BARRIER_FAILED
- * with the arrived and missing processes, each missing one with its state and
- * the barrier it waits at.
+ * participant sets or a caller that is not a participant) and
+ * tessera_error_reason() is TESSERA_REASON_BARRIER_FAILED with the arrived
+ * and missing processes, each missing one with its state and the barrier it
+ * waits at. A caller that is not a participant, or passes another set, gets
+ * that INVALID_ARGUMENT also once the barrier has passed or failed (whose
+ * result then stays; it is replayed to participants only). A call cancelled
+ * by tessera_client_cancel_all or past its deadline withdraws this process's
+ * arrival at the coordinator: the others do not pass on its account (unless
+ * the barrier passed before the cancel arrived) but fail at the deadline with
+ * this process among the missing, or at once after
+ * tessera_client_cancel_barrier. The next call of the id is its next use.
  * @since 0.1
  */
 TESSERA_API bool tessera_client_barrier(tessera_client* client, const char* barrier_id, int64_t timeout_ms,
