@@ -34,20 +34,9 @@ ALLOWED = {}
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "
-           "(Java alone forwards it to an EventListener)")
-_DETAILS = "known gap: the exception carries code, reason, source and missing ids only"
-_LOG = ("known gap: the C log callback runs on arbitrary library threads; the language's handler "
-        "binding is in progress")
+           "(Java and C# forward it to a listener)")
 LANG_ALLOWED = {
-    ("csharp", "tessera_set_log_callback"): _LOG,
     ("go", "tessera_client_set_event_callback"): _EVENTS,
-    ("csharp", "tessera_client_set_event_callback"): _EVENTS,
-    ("csharp", "tessera_error_missing_count"): _DETAILS.replace(", source and missing ids", " and source"),
-    ("csharp", "tessera_error_missing_process"): _DETAILS.replace(", source and missing ids", " and source"),
-    ("csharp", "tessera_error_missing_state"): _DETAILS.replace(", source and missing ids", " and source"),
-    ("csharp", "tessera_error_missing_waiting_at"): _DETAILS.replace(", source and missing ids", " and source"),
-    ("csharp", "tessera_error_arrived_count"): _DETAILS.replace(", source and missing ids", " and source"),
-    ("csharp", "tessera_error_arrived_process"): _DETAILS.replace(", source and missing ids", " and source"),
 }
 
 

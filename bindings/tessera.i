@@ -283,8 +283,8 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
  *
  * The result is a tessera_swig_bytes: memory the wrapper malloc'd (only the
  * library can make a tessera_buffer), copied by the language, then freed.
- * The typemaps of Java are in java/tessera_java.i, Go's in go/tessera_go.i;
- * those of C# are below until its language file has its own.
+ * Its typemaps are in each language's file (java/tessera_java.i,
+ * csharp/tessera_csharp.i, go/tessera_go.i).
  */
 %{
 typedef tessera_copy_options CopyOptions;
@@ -451,25 +451,6 @@ typedef struct {} CopyOptions;
                                       options, out_error);
   }
 }
-
-#if defined(SWIGCSHARP)
-/* Read as TesseraCsArray like tessera_swig_int64s: copied, then freed. */
-%typemap(ctype)  tessera_swig_bytes "$1_ltype"
-%typemap(imtype) tessera_swig_bytes "TesseraCsArray"
-%typemap(cstype) tessera_swig_bytes "byte[]"
-%typemap(out)    tessera_swig_bytes %{ $result = $1; %}
-%typemap(csout, excode=SWIGEXCODE) tessera_swig_bytes {
-    TesseraCsArray array = $imcall;
-    byte[] bytes = null;
-    try {
-      if (array.data != global::System.IntPtr.Zero) bytes = $imclassname.CopyBytes(array);
-    } finally {
-      if (array.data != global::System.IntPtr.Zero) $imclassname.TesseraCsFree(array.data);
-    }$excode
-    if (bytes == null) throw new global::System.OutOfMemoryException("the binding could not allocate a byte array");
-    return bytes;
-  }
-#endif
 
 /* ---- 4. Shadow classes ---------------------------------------------------- */
 

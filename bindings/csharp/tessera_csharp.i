@@ -16,15 +16,19 @@
  *   - const char* arguments: NUL-terminated UTF-8 byte[] pinned for the call;
  *     results: string (UTF-8).
  *   - tessera_buffer* -> byte[], tessera_swig_text* -> string,
- *     tessera_swig_int64s -> long[], tessera_swig_bytes_view -> byte[]: copied
- *     into managed memory, then the native memory is freed.
+ *     tessera_swig_int64s -> long[], tessera_swig_bytes_view and
+ *     tessera_swig_bytes -> byte[]: copied into managed memory, then the
+ *     native memory is freed.
  *   - Names: methods PascalCase (Mesh.AxisName), enum items PascalCase
  *     (Code.InvalidArgument), to_string as an override of ToString().
  *   - Proxies: `public partial class` (hand-written members in src/*.cs),
  *     IDisposable with SafeHandle-style finalization.
- *   - Client.SetEventCallback: a delegate called on a binding thread fed by
- *     tessera_client_next_event (src/Client.cs says why not the native
- *     callback).
+ *   - Native callbacks (Client.SetEventCallback, Log.SetHandler): the C
+ *     callback is a trampoline here that calls one static C# delegate
+ *     (registered once, never collected) on the library's own thread, then
+ *     detaches that thread from Mono again so that Mono's exit never waits
+ *     for it ("native callbacks" below; src/Callbacks.cs has the
+ *     measurements).
  */
 
 /* ---- errors ------------------------------------------------------------- */
@@ -36,7 +40,7 @@
    global error state: the pending slot is thread-static in C#. */
 #include <stdint.h>
 typedef void (SWIGSTDCALL* TesseraCsRaiseCallback)(int code, const char* message, int reason,
-                                                   int64_t source_process);
+                                                   int64_t source_process, const void* error);
 static TesseraCsRaiseCallback tessera_cs_raise_callback = NULL;
 
 SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallback callback) {
@@ -49,13 +53,38 @@ SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallbac
 
 /* Hands `err` to C# as a pending TesseraException, then frees it. Does not
    return from the wrapper (the contract of ../tessera.i): freearg cleanup
-   still runs, and the C# side throws once the call is back. */
+   still runs, and the C# side throws once the call is back. The callback
+   reads the missing and arrived processes through the accessors below while
+   `err` is still alive. */
 static void tessera_cs_raise(tessera_error* err) {
   if (tessera_cs_raise_callback != NULL) {
     tessera_cs_raise_callback((int)tessera_error_code(err), tessera_error_message(err),
-                              (int)tessera_error_reason_of(err), tessera_error_source_process(err));
+                              (int)tessera_error_reason_of(err), tessera_error_source_process(err),
+                              err);
   }
   tessera_error_destroy(err);
+}
+
+/* A failed barrier's or registration's processes (TesseraException's
+   MissingProcesses and ArrivedProcesses), read during the raise callback. */
+SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorMissingCount(const void* err) {
+  return (int64_t)tessera_error_missing_count((const tessera_error*)err);
+}
+SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorMissingProcess(const void* err, int64_t index) {
+  return tessera_error_missing_process((const tessera_error*)err, (size_t)index);
+}
+SWIGEXPORT int SWIGSTDCALL TesseraCsErrorMissingState(const void* err, int64_t index) {
+  return (int)tessera_error_missing_state((const tessera_error*)err, (size_t)index);
+}
+/* Borrowed (lifetime of `err`): C# copies it as UTF-8. */
+SWIGEXPORT const char* SWIGSTDCALL TesseraCsErrorMissingWaitingAt(const void* err, int64_t index) {
+  return tessera_error_missing_waiting_at((const tessera_error*)err, (size_t)index);
+}
+SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorArrivedCount(const void* err) {
+  return (int64_t)tessera_error_arrived_count((const tessera_error*)err);
+}
+SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorArrivedProcess(const void* err, int64_t index) {
+  return tessera_error_arrived_process((const tessera_error*)err, (size_t)index);
 }
 #define TESSERA_SWIG_RAISE(err) tessera_cs_raise(err)
 
@@ -85,14 +114,35 @@ using global::System.Runtime.InteropServices;
      collects it while native code holds its function pointer. */
   protected class TesseraErrorHelper {
     public delegate void RaiseDelegate(int code, [MarshalAs(UnmanagedType.LPUTF8Str)] string message, int reason,
-                                       long sourceProcess);
+                                       long sourceProcess, IntPtr error);
     static readonly RaiseDelegate raiseDelegate = new RaiseDelegate(Raise);
 
     [DllImport("$dllimport", EntryPoint="TesseraCsRegisterRaiseCallback")]
     static extern void TesseraCsRegisterRaiseCallback(RaiseDelegate callback);
+    [DllImport("$dllimport", EntryPoint="TesseraCsErrorMissingCount")]
+    static extern long TesseraCsErrorMissingCount(IntPtr error);
+    [DllImport("$dllimport", EntryPoint="TesseraCsErrorMissingProcess")]
+    static extern long TesseraCsErrorMissingProcess(IntPtr error, long index);
+    [DllImport("$dllimport", EntryPoint="TesseraCsErrorMissingState")]
+    static extern int TesseraCsErrorMissingState(IntPtr error, long index);
+    [DllImport("$dllimport", EntryPoint="TesseraCsErrorMissingWaitingAt")]
+    static extern IntPtr TesseraCsErrorMissingWaitingAt(IntPtr error, long index);
+    [DllImport("$dllimport", EntryPoint="TesseraCsErrorArrivedCount")]
+    static extern long TesseraCsErrorArrivedCount(IntPtr error);
+    [DllImport("$dllimport", EntryPoint="TesseraCsErrorArrivedProcess")]
+    static extern long TesseraCsErrorArrivedProcess(IntPtr error, long index);
 
-    static void Raise(int code, string message, int reason, long sourceProcess) {
-      SWIGPendingException.Set(new TesseraException((Code)code, message, (ErrorReason)reason, sourceProcess));
+    static void Raise(int code, string message, int reason, long sourceProcess, IntPtr error) {
+      var missing = new MissingProcess[TesseraCsErrorMissingCount(error)];
+      for (long i = 0; i < missing.LongLength; i++) {
+        missing[i] = new MissingProcess(TesseraCsErrorMissingProcess(error, i),
+                                        (TaskState)TesseraCsErrorMissingState(error, i),
+                                        TesseraUtf8.Decode(TesseraCsErrorMissingWaitingAt(error, i)));
+      }
+      var arrived = new long[TesseraCsErrorArrivedCount(error)];
+      for (long i = 0; i < arrived.LongLength; i++) arrived[i] = TesseraCsErrorArrivedProcess(error, i);
+      SWIGPendingException.Set(new TesseraException((Code)code, message, (ErrorReason)reason, sourceProcess,
+                                                    missing, arrived));
     }
 
     static TesseraErrorHelper() {
@@ -102,6 +152,15 @@ using global::System.Runtime.InteropServices;
   }
 
   static protected TesseraErrorHelper tesseraErrorHelper = new TesseraErrorHelper();
+
+  /* The native callbacks' halves (src/Callbacks.cs, src/Log.cs); declared
+     here so that the first call registers the raise callback first. */
+  [DllImport("$dllimport", EntryPoint="TesseraCsSetCallbacks")]
+  internal static extern void TesseraCsSetCallbacks(Callbacks.EventFn onEvent, Callbacks.LogFn onLog);
+  [DllImport("$dllimport", EntryPoint="TesseraCsCloseCallbacks")]
+  internal static extern int TesseraCsCloseCallbacks(long timeoutMs);
+  [DllImport("$dllimport", EntryPoint="TesseraCsSetLogCallback")]
+  internal static extern void TesseraCsSetLogCallback(int on, int minLevel);
 
   [DllImport("$dllimport", EntryPoint="TesseraCsBufferData")]
   internal static extern IntPtr TesseraCsBufferData(IntPtr buffer);
@@ -156,6 +215,143 @@ using global::System.Runtime.InteropServices;
     return bytes == null ? null : global::System.Text.Encoding.UTF8.GetString(bytes);
   }
 %}
+
+/* ---- native callbacks ---------------------------------------------------- */
+
+%{
+#include <dlfcn.h>
+#include <poll.h>
+#include <pthread.h>
+
+/* The C# entry points of the library's callbacks: static delegates that
+   src/Callbacks.cs registers once (their function pointers stay valid for the
+   life of the process). */
+typedef void (SWIGSTDCALL* TesseraCsEventFn)(const tessera_event* event, void* user_data);
+typedef void (SWIGSTDCALL* TesseraCsLogFn)(int level, const char* message, int64_t size);
+static TesseraCsEventFn volatile tessera_cs_event_fn = NULL;
+static TesseraCsLogFn volatile tessera_cs_log_fn = NULL;
+
+SWIGEXPORT void SWIGSTDCALL TesseraCsSetCallbacks(TesseraCsEventFn on_event, TesseraCsLogFn on_log) {
+  __atomic_store_n(&tessera_cs_event_fn, on_event, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&tessera_cs_log_fn, on_log, __ATOMIC_SEQ_CST);
+}
+
+/* The door the runtime's ProcessExit closes: from then on no library thread
+   enters C# (Mono aborts a thread that attaches while it shuts down), and
+   the close waits for the trampolines already inside. Sequentially
+   consistent: a trampoline that counts itself in after the close has read
+   the count sees the door closed. */
+static int tessera_cs_in_flight = 0;
+static int tessera_cs_closed = 0;
+
+static int tessera_cs_begin(void) {
+  __atomic_add_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST);
+  if (!__atomic_load_n(&tessera_cs_closed, __ATOMIC_SEQ_CST)) return 1;
+  __atomic_sub_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST);
+  return 0;
+}
+
+static void tessera_cs_end(void) { __atomic_sub_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST); }
+
+/* Closes the door and waits up to timeout_ms for the callbacks running now;
+   whether they all returned. */
+SWIGEXPORT int SWIGSTDCALL TesseraCsCloseCallbacks(int64_t timeout_ms) {
+  int64_t waited;
+  __atomic_store_n(&tessera_cs_closed, 1, __ATOMIC_SEQ_CST);
+  for (waited = 0; __atomic_load_n(&tessera_cs_in_flight, __ATOMIC_SEQ_CST) != 0; ++waited) {
+    if (waited >= timeout_ms) return 0;
+    poll(NULL, 0, 1); /* 1 ms (declared without feature macros, unlike nanosleep) */
+  }
+  return 1;
+}
+
+/*
+ * Why a library thread leaves Mono after each callback. Mono attaches a
+ * native thread the first time it runs a delegate (as a background thread)
+ * and keeps it attached. At exit, Mono aborts every attached background
+ * thread and waits, without a time limit, for each to end; an abort reaches
+ * a thread only when it runs managed code, and the library's threads (the
+ * event dispatcher, gRPC's) stay parked in native code for the life of the
+ * process, so the process hung at exit. A thread the trampoline found
+ * unattached is therefore detached again (mono_thread_detach, Mono's
+ * embedding API) once the delegate has returned, and Mono's exit never sees
+ * it. A thread that was attached before (a C# thread whose call logged) is
+ * left as it was. Measured in src/Callbacks.cs.
+ *
+ * The embedding API is looked up in the process (the mono executable exports
+ * it); where it is absent (another runtime), nothing is detached.
+ */
+typedef struct tessera_cs_mono_api {
+  void* (*domain_get)(void); /* NULL on a thread outside managed code's reach */
+  void (*thread_info_detach)(void);
+} tessera_cs_mono_api;
+static tessera_cs_mono_api tessera_cs_mono;
+static pthread_once_t tessera_cs_mono_once = PTHREAD_ONCE_INIT;
+
+static void tessera_cs_find_mono(void) {
+  void* self = dlopen(NULL, RTLD_LAZY); /* the executable and what it loaded globally */
+  tessera_cs_mono_api api;
+  if (self == NULL) return;
+  *(void**)&api.domain_get = dlsym(self, "mono_domain_get");
+  *(void**)&api.thread_info_detach = dlsym(self, "mono_thread_info_detach");
+  if (api.domain_get != NULL && api.thread_info_detach != NULL) tessera_cs_mono = api;
+}
+
+/* Whether this thread must leave Mono after the callback: it has no current
+   domain, so it is not a thread of the runtime's (those keep theirs while in
+   native code) but a library thread, which the trampolines leave detached. */
+static int tessera_cs_enter(void) {
+  pthread_once(&tessera_cs_mono_once, tessera_cs_find_mono);
+  return tessera_cs_mono.domain_get != NULL && tessera_cs_mono.domain_get() == NULL;
+}
+
+/* Unregisters the thread from the runtime entirely, as Mono does when an
+   attached thread ends (its TLS destructor runs this same function). */
+static void tessera_cs_leave(int detach) {
+  if (detach) tessera_cs_mono.thread_info_detach();
+}
+
+/* tessera_event_callback: user_data is the GCHandle of the client's C#
+   callback. */
+static void tessera_cs_on_event(const tessera_event* event, void* user_data) {
+  TesseraCsEventFn fn;
+  if (!tessera_cs_begin()) return;
+  fn = __atomic_load_n(&tessera_cs_event_fn, __ATOMIC_SEQ_CST);
+  if (fn != NULL) {
+    int detach = tessera_cs_enter();
+    fn(event, user_data);
+    tessera_cs_leave(detach);
+  }
+  tessera_cs_end();
+}
+
+/* tessera_log_fn: the one C# handler is looked up on the C# side. */
+static void tessera_cs_on_log(tessera_log_level level, const char* message, size_t size,
+                              void* user_data) {
+  TesseraCsLogFn fn;
+  (void)user_data;
+  if (!tessera_cs_begin()) return;
+  fn = __atomic_load_n(&tessera_cs_log_fn, __ATOMIC_SEQ_CST);
+  if (fn != NULL) {
+    int detach = tessera_cs_enter();
+    fn((int)level, message, (int64_t)size);
+    tessera_cs_leave(detach);
+  }
+  tessera_cs_end();
+}
+
+/* Installs the trampoline (on != 0) or the default stderr sink (off), as
+   Log.SetHandler's native half (src/Log.cs); an error is raised as pending
+   like any wrapper's. */
+SWIGEXPORT void SWIGSTDCALL TesseraCsSetLogCallback(int on, int min_level) {
+  tessera_error* err = NULL;
+  if (!tessera_set_log_callback(on ? tessera_cs_on_log : NULL, NULL,
+                                (tessera_log_level)min_level, &err)) {
+    TESSERA_SWIG_RAISE(err);
+  }
+}
+%}
+
 
 /* ---- 64-bit sizes ------------------------------------------------------- */
 
@@ -230,6 +426,30 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
     return bytes;
   }
 
+/* Bytes the wrapper malloc'd (copy.h's results): read as TesseraCsArray like
+   tessera_swig_int64s, copied, then freed; data NULL with size > 0 is the
+   wrapper out of memory. */
+%typemap(ctype)  tessera_swig_bytes "$1_ltype"
+%typemap(imtype) tessera_swig_bytes "TesseraCsArray"
+%typemap(cstype) tessera_swig_bytes "byte[]"
+%typemap(out)    tessera_swig_bytes %{ $result = $1; %}
+%typemap(csout, excode=SWIGEXCODE) tessera_swig_bytes {
+    TesseraCsArray array = $imcall;
+    byte[] bytes = null;
+    try {
+      if (array.data != global::System.IntPtr.Zero) bytes = $imclassname.CopyBytes(array);
+    } finally {
+      if (array.data != global::System.IntPtr.Zero) $imclassname.TesseraCsFree(array.data);
+    }$excode
+    if (bytes == null) throw new global::System.OutOfMemoryException("the binding could not allocate a byte array");
+    return bytes;
+  }
+
+/* Sharding.Scatter and Gather (src/Sharding.cs) split and join the one
+   concatenated array these pass. */
+%csmethodmodifiers Sharding::scatter_concat "internal";
+%csmethodmodifiers Sharding::gather_concat "internal";
+
 /* ---- strings ------------------------------------------------------------ */
 
 /* String arguments: encoded to a NUL-terminated UTF-8 byte[] in C# and passed
@@ -257,6 +477,7 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
    (tessera.h), the GC's finalizer thread included. */
 %typemap(csbase) SWIGTYPE "global::System.Runtime.ConstrainedExecution.CriticalFinalizerObject"
 %typemap(csdisposing, methodname="Dispose", methodmodifiers="protected", parameters="bool disposing") SWIGTYPE {
+    if (disposing) CheckDisposable();
     if (global::System.Threading.Interlocked.Exchange(ref swigReleased, 1) != 0) return;
     OnDisposing();
     if (swigCPtr.Handle != global::System.IntPtr.Zero && swigCMemOwn) {
@@ -268,8 +489,12 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %typemap(cscode) SWIGTYPE %{
   private int swigReleased;
 
-  /* Runs once, before the native handle is released (Client stops its event
-     thread first). */
+  /* Dispose() (not the finalizer) first asks whether it may release the
+     handle now: Client refuses from its own event callback. */
+  partial void CheckDisposable();
+
+  /* Runs once, before the native handle is released (Client removes its
+     event callback first). */
   partial void OnDisposing();
 
   /** True once Dispose() (or the finalizer) has released the native handle. */
@@ -371,3 +596,19 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %rename(StrictShards) TESSERA_SHARD_MODE_STRICT;
 %rename(ChunkFlat) TESSERA_SHARD_MODE_CHUNK_FLAT;
 %rename(ChunkNested) TESSERA_SHARD_MODE_CHUNK_NESTED;
+
+/* ---- events ------------------------------------------------------------ */
+
+/* After the names above, so that it is renamed as the rest. */
+#if !defined(TESSERA_SWIG_NO_CLUSTER)
+/* Client.SetEventCallback's native half (src/Client.cs is the API): `key` is
+   a GCHandle of the C# callback, 0 removes it. Returns once a callback of
+   this client that is running has finished (the C API waits for it). */
+%csmethodmodifiers Client::set_event_callback_key "internal";
+%extend Client {
+  void set_event_callback_key(int64_t key, tessera_error** out_error) {
+    tessera_client_set_event_callback($self, key != 0 ? tessera_cs_on_event : NULL,
+                                      (void*)(intptr_t)key, out_error);
+  }
+}
+#endif

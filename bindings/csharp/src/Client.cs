@@ -1,14 +1,8 @@
-// Client events delivered to a C# delegate.
-//
-// Why not the library's native callback: Mono attaches the library's event
-// thread to the runtime when that thread first runs a delegate, and at exit
-// waits for every attached thread to return to managed code; the library's
-// thread never does, so the process could not exit. Instead one background
-// thread per client takes the events the library queues
-// (tessera_client_next_event, which queues while no native callback is set)
-// and calls the delegate; it waits at most PollMs at a time, so it always
-// comes back to managed code and never blocks the runtime's shutdown.
+// Client events delivered to a C# delegate on the library's event thread
+// (tessera_client_set_event_callback; src/Callbacks.cs says how that thread
+// is kept from blocking Mono's exit).
 using System;
+using System.Runtime.InteropServices;
 using System.Threading;
 
 namespace Tessera {
@@ -40,68 +34,85 @@ public sealed class ClusterEvent {
 }
 
 public partial class Client {
-  const int PollMs = 200;
+  /* What the native callback's user data (a GCHandle) points to. It does not
+     reference the Client, so an installed callback does not keep a client
+     that is no longer used from being finalized. */
+  private sealed class EventTarget {
+    internal readonly Action<ClusterEvent> Callback;
+    internal EventTarget(Action<ClusterEvent> callback) { Callback = callback; }
+  }
 
   private readonly object eventLock = new object();
-  private Action<ClusterEvent> eventCallback;
-  private Thread eventThread;
-  private volatile bool eventThreadStop;
+  private GCHandle eventTarget;  // allocated while a callback is installed
+
+  /* The target whose callback runs on this thread now, if any. */
+  [ThreadStatic] private static EventTarget runningTarget;
 
   /**
-   * Calls `callback` on a background thread of the binding (never the
-   * caller's) for every event from now on, one at a time; null stops the
-   * calls. An exception thrown by `callback` is written to stderr. Events are
-   * then no longer returned by NextEvent.
+   * Calls `callback` on the library's event thread (never the caller's, not
+   * a thread-pool thread) for every event from now on, one at a time; null
+   * stops the calls. When this returns, the callback it replaced has
+   * finished and will not run again. An exception thrown by `callback` is
+   * written to stderr. While a callback is installed, events are no longer
+   * returned by NextEvent. Neither this nor Dispose may be called from this
+   * client's own callback (InvalidOperationException: the library would wait
+   * for the callback to end).
    */
   public void SetEventCallback(Action<ClusterEvent> callback) {
     lock (eventLock) {
-      eventCallback = callback;
-      if (callback != null && eventThread == null) {
-        eventThreadStop = false;
-        eventThread = new Thread(PumpEvents) {IsBackground = true, Name = "tessera-events"};
-        eventThread.Start();
-      } else if (callback == null) {
-        StopEventThread();
-      }
-    }
-  }
-
-  private void PumpEvents() {
-    while (!eventThreadStop) {
-      Event next;
+      CheckNotInOwnCallback("SetEventCallback");
+      if (callback != null && !Callbacks.Register()) return;  // the process is exiting
+      GCHandle previous = eventTarget;
+      GCHandle next = callback == null ? default(GCHandle) : GCHandle.Alloc(new EventTarget(callback));
       try {
-        next = NextEvent(PollMs);
-      } catch (TesseraException e) when (e.Code == Code.DeadlineExceeded || e.Code == Code.Cancelled) {
-        continue;
-      } catch (TesseraException) {
-        Thread.Sleep(PollMs);  // e.g. the job failed: keep draining what is queued
-        continue;
+        SetEventCallbackKey(next.IsAllocated ? GCHandle.ToIntPtr(next).ToInt64() : 0);
+      } catch {
+        if (next.IsAllocated) next.Free();
+        throw;
       }
-      if (next == null) continue;
-      using (next) {
-        Action<ClusterEvent> callback = eventCallback;
-        if (callback == null || eventThreadStop) continue;
-        try {
-          callback(new ClusterEvent(next));
-        } catch (Exception e) {
-          Console.Error.WriteLine("Tessera: event callback threw " + e);
-        }
-      }
+      // The library no longer calls the previous one (it waited for it).
+      eventTarget = next;
+      if (previous.IsAllocated) previous.Free();
     }
   }
 
-  /* Stops the pump (at most PollMs) before the client can be destroyed: the
-     C API forbids destroy concurrently with another call on the client. */
-  private void StopEventThread() {
-    Thread thread = eventThread;
-    if (thread == null) return;
-    eventThreadStop = true;
-    if (thread != Thread.CurrentThread) thread.Join();
-    eventThread = null;
+  private void CheckNotInOwnCallback(string what) {
+    EventTarget running = runningTarget;
+    if (running != null && eventTarget.IsAllocated && eventTarget.Target == running) {
+      throw new InvalidOperationException("Client." + what + " was called from the client's own event callback");
+    }
   }
 
+  /* From the native trampoline, on the library's event thread. */
+  internal static void Deliver(IntPtr evt, IntPtr key) {
+    var target = (EventTarget)GCHandle.FromIntPtr(key).Target;
+    ClusterEvent copy;
+    using (var borrowed = new Event(evt, false)) copy = new ClusterEvent(borrowed);
+    runningTarget = target;
+    try {
+      target.Callback(copy);
+    } finally {
+      runningTarget = null;
+    }
+  }
+
+  partial void CheckDisposable() {
+    lock (eventLock) CheckNotInOwnCallback("Dispose");
+  }
+
+  /* Before the native client is destroyed: the callback is removed (the
+     library waits for a running one), then its handle freed. */
   partial void OnDisposing() {
-    lock (eventLock) StopEventThread();
+    lock (eventLock) {
+      if (!eventTarget.IsAllocated) return;
+      try {
+        SetEventCallbackKey(0);
+      } catch (Exception) {
+        // Removal does not fail on a live client; the destroy that follows
+        // removes it in any case.
+      }
+      eventTarget.Free();
+    }
   }
 }
 

@@ -1,8 +1,37 @@
 // The one exception type of the binding: every tessera_error a call returns
-// arrives as a TesseraException carrying the library's code and message.
+// arrives as a TesseraException carrying the library's code and message, and
+// for a failed barrier or registration, which processes were missing (and
+// where each was) and which had arrived.
+using System.Collections.Generic;
+using System.Collections.ObjectModel;
+
 namespace Tessera {
 
+/** A process a barrier or the job's registration was still waiting for. */
+public sealed class MissingProcess {
+  public long ProcessId { get; }
+
+  /** Its state at the coordinator (NeverConnected: never seen). */
+  public TaskState State { get; }
+
+  /** The barrier ("id#counter") it is waiting at; "" when none. */
+  public string WaitingAt { get; }
+
+  public MissingProcess(long processId, TaskState state, string waitingAt) {
+    ProcessId = processId;
+    State = state;
+    WaitingAt = waitingAt ?? "";
+  }
+
+  public override string ToString() {
+    return "process " + ProcessId + " (" + State + (WaitingAt == "" ? "" : ", waiting at " + WaitingAt) + ")";
+  }
+}
+
 public class TesseraException : global::System.Exception {
+  static readonly IReadOnlyList<MissingProcess> NoMissing = new ReadOnlyCollection<MissingProcess>(new MissingProcess[0]);
+  static readonly IReadOnlyList<long> NoProcesses = new ReadOnlyCollection<long>(new long[0]);
+
   /** The library's error code (absl's canonical codes, same numbers). */
   public Code Code { get; }
 
@@ -12,12 +41,26 @@ public class TesseraException : global::System.Exception {
   /** The process that caused a cluster failure; -1 when none. */
   public long SourceProcess { get; }
 
+  /** The processes a failed barrier or registration was missing, in the library's order; empty otherwise. */
+  public IReadOnlyList<MissingProcess> MissingProcesses { get; }
+
+  /** The processes that had arrived at a failed barrier; empty otherwise. */
+  public IReadOnlyList<long> ArrivedProcesses { get; }
+
   public TesseraException(Code code, string message) : this(code, message, ErrorReason.None, -1) {}
 
-  public TesseraException(Code code, string message, ErrorReason reason, long sourceProcess) : base(message) {
+  public TesseraException(Code code, string message, ErrorReason reason, long sourceProcess)
+      : this(code, message, reason, sourceProcess, null, null) {}
+
+  public TesseraException(Code code, string message, ErrorReason reason, long sourceProcess,
+                          IList<MissingProcess> missing, IList<long> arrived) : base(message) {
     Code = code;
     Reason = reason;
     SourceProcess = sourceProcess;
+    MissingProcesses = missing == null || missing.Count == 0 ? NoMissing
+                       : new ReadOnlyCollection<MissingProcess>(new List<MissingProcess>(missing));
+    ArrivedProcesses = arrived == null || arrived.Count == 0 ? NoProcesses
+                       : new ReadOnlyCollection<long>(new List<long>(arrived));
   }
 
   public override string ToString() {

@@ -3,6 +3,7 @@
 // a library thread.
 using System;
 using System.Diagnostics;
+using System.Linq;
 using System.Net;
 using System.Net.Sockets;
 using System.Runtime.InteropServices;
@@ -137,6 +138,49 @@ public static class ClusterTests {
         child?.WaitForExit();
       }
     }
+  }
+
+  /* ---- barrier failure details -------------------------------------------- */
+
+  [Test]
+  public static void BarrierTimeoutListsMissingAndArrivedProcesses() {
+    RequireClusterAbi();
+    using (var serverOptions = new ClusterOptions()) {
+      serverOptions.SetDetection("none");
+      serverOptions.SetBindAddress("127.0.0.1:0");
+      serverOptions.SetNumProcesses(2);
+      serverOptions.SetJobId("csharp-binding-test");
+      serverOptions.SetHeartbeat(200, 2000);
+      using (var coordinator = new Coordinator(serverOptions)) {
+        string address = "127.0.0.1:" + coordinator.Port();
+        using (var options0 = Options(address, 0))
+        using (var options1 = Options(address, 1)) {
+          Task<Client> second = Task.Run(() => options1.Connect());
+          using (Client client0 = options0.Connect())
+          using (Client client1 = second.Result) {
+            // Process 1 waits elsewhere while process 0's barrier times out.
+            Task elsewhere = Task.Run(() => client1.Barrier("elsewhere", StepTimeoutMs, null));
+            var failure = Assert.Throws(Code.DeadlineExceeded, "here", () => client0.Barrier("here", 1000, null));
+            client1.CancelAll();
+            Assert.Throws(Code.Cancelled, "", () => elsewhere.GetAwaiter().GetResult());
+            Assert.Equal(ErrorReason.BarrierFailed, failure.Reason, "reason");
+            Assert.Equal(new long[] {0}, failure.ArrivedProcesses.ToArray(), "arrived");
+            Assert.Equal(1, failure.MissingProcesses.Count, "missing count");
+            MissingProcess missing = failure.MissingProcesses[0];
+            Assert.Equal(1L, missing.ProcessId, "missing process");
+            Assert.Equal(TaskState.Running, missing.State, "missing state");
+            Assert.Equal("elsewhere#0", missing.WaitingAt, "where it waits");
+          }
+        }
+      }
+    }
+  }
+
+  [Test]
+  public static void ErrorWithoutProcessesHasEmptyLists() {
+    var e = Assert.Throws(Code.InvalidArgument, "", () => new Mesh(new long[] {2}, new[] {"a"}, new[] {"cpu:0"}));
+    Assert.Equal(0, e.MissingProcesses.Count, "missing");
+    Assert.Equal(0, e.ArrivedProcesses.Count, "arrived");
   }
 
   /* ---- events on a library thread ----------------------------------------- */

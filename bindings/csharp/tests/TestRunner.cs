@@ -1,7 +1,8 @@
 // A small test runner: every public static method marked [Test] in this
 // assembly runs once, in name order; each prints one line, then the summary
 // "N passed, N failed", and the exit code is non-zero when any failed.
-// `TesseraTests.exe child <role> ...` runs a child process of a cluster test.
+// `TesseraTests.exe child <role> ...` runs a child process of a cluster test,
+// `TesseraTests.exe child-callbacks <mode>` one of an exit test.
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
@@ -62,6 +63,7 @@ public static class Assert {
 public static class TestRunner {
   public static int Main(string[] args) {
     if (args.Length > 0 && args[0] == "child") return ClusterTests.ChildMain(args.Skip(1).ToArray());
+    if (args.Length > 0 && args[0] == "child-callbacks") return CallbackTests.ChildMain(args.Skip(1).ToArray());
     // "Name" runs the tests whose Class.Method contains it; "-Name" skips them.
     string filter = args.Length > 0 ? args[0] : null;
     bool exclude = filter != null && filter.StartsWith("-");
