@@ -20,6 +20,9 @@ import (
 const workerEnv = "TESSERA_GO_TEST_WORKER"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(logAtExitEnv) != "" {
+		logAtExit() // log_test.go; exits
+	}
 	if id := os.Getenv(workerEnv); id != "" {
 		if err := clusterWorker(id, os.Getenv("TESSERA_GO_TEST_ADDRESS")); err != nil {
 			fmt.Fprintf(os.Stderr, "worker %s: %v\n", id, err)

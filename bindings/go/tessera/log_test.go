@@ -1,12 +1,17 @@
 package tessera_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tessera-dev/tessera/bindings/go/tessera"
 )
@@ -85,14 +90,10 @@ func TestLogHandlerReceivesALibraryWarning(t *testing.T) {
 	}
 }
 
-func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
-	var r recorder
-	withLogHandler(t, r.handle, tessera.LogWarning)
-	// A client of another job: the coordinator rejects its registration and
-	// logs that on one of its gRPC server threads.
-	const configured = "127.0.0.1:1"
+// logTestJobOptions are the options of a one-process job "go-log-test"
+// whose coordinator names itself configured (and binds a free port).
+func logTestJobOptions(configured string) (*tessera.ClusterOptions, error) {
 	opts := tessera.NewClusterOptions()
-	defer opts.Close()
 	for _, err := range []error{
 		opts.SetBindAddress("127.0.0.1:0"),
 		opts.SetCoordinatorAddress(configured), // the address the coordinator names itself by
@@ -104,8 +105,22 @@ func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
 		opts.SetHeartbeat(200, 2_000),
 		opts.SetShutdownTimeoutMs(5_000),
 	} {
-		ok(t, err)
+		if err != nil {
+			opts.Close()
+			return nil, err
+		}
 	}
+	return opts, nil
+}
+
+func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
+	var r recorder
+	withLogHandler(t, r.handle, tessera.LogWarning)
+	// A client of another job: the coordinator rejects its registration and
+	// logs that on one of its gRPC server threads.
+	const configured = "127.0.0.1:1"
+	opts := must(logTestJobOptions(configured))
+	defer opts.Close()
 	coordinator := must(tessera.StartCoordinator(opts))
 	defer coordinator.Close()
 	ok(t, opts.SetCoordinatorAddress(fmt.Sprintf("127.0.0.1:%d", coordinator.Port())))
@@ -173,5 +188,64 @@ func TestInvalidLogLevelIsInvalidArgumentAndKeepsTheHandler(t *testing.T) {
 	logTwoDWarning(t)
 	if got := r.onThisThread(); len(got) != 1 || got[0].message != twoDWarning {
 		t.Fatalf("the kept handler received %+v, want the warning", r.snapshot())
+	}
+}
+
+// The child process of TestExitWhileLibraryThreadsLogIsClean.
+const logAtExitEnv = "TESSERA_GO_TEST_LOG_AT_EXIT"
+
+// logAtExit installs a handler, keeps the coordinator's gRPC threads logging
+// (a client of another job, again and again, from another goroutine) and
+// exits the process in the middle of it.
+func logAtExit() {
+	var received sync.WaitGroup
+	received.Add(1)
+	var once sync.Once
+	err := tessera.SetLogHandler(func(_ tessera.LogLevel, message string) {
+		if strings.HasPrefix(message, "coordinator: rejected registration") { // a gRPC thread's
+			once.Do(received.Done)
+		}
+	}, tessera.LogWarning)
+	opts, err2 := logTestJobOptions("127.0.0.1:1")
+	if err != nil || err2 != nil {
+		fmt.Fprintln(os.Stderr, err, err2)
+		os.Exit(2)
+	}
+	coordinator, err := tessera.StartCoordinator(opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	if err := opts.SetCoordinatorAddress(fmt.Sprintf("127.0.0.1:%d", coordinator.Port())); err != nil {
+		os.Exit(2)
+	}
+	if err := opts.SetJobID("another-job"); err != nil {
+		os.Exit(2)
+	}
+	go func() {
+		for i := 0; i < 1000; i++ { // bounded: the process exits long before
+			if client, _ := tessera.Connect(opts); client != nil {
+				client.Close()
+			}
+		}
+	}()
+	received.Wait() // the handler is being called from library threads now
+	fmt.Println("exiting")
+	os.Exit(0)
+}
+
+// A Go program may end while library threads are inside the log handler or
+// about to call it: it exits at once and cleanly (no hang, no crash).
+func TestExitWhileLibraryThreadsLogIsClean(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), logAtExitEnv+"=1")
+	out, err := cmd.Output()
+	if ctx.Err() != nil {
+		t.Fatalf("the process did not exit within 30 s (output %q)", out)
+	}
+	if err != nil || string(out) != "exiting\n" {
+		t.Fatalf("process: %v, output %q; want status 0 and \"exiting\"", err, out)
 	}
 }
