@@ -109,15 +109,19 @@ class Dispatcher {
  private:
   void Loop() {
     for (;;) {
-      std::function<void()> task;
+      // Everything queued at once: one lock and one wake-up per batch, not
+      // per task (10,000 clients' completions come in bursts).
+      std::deque<std::function<void()>> batch;
       {
         absl::MutexLock lock(&mu_);
         mu_.Await(absl::Condition(
             +[](std::deque<std::function<void()>>* q) { return !q->empty(); }, &queue_));
-        task = std::move(queue_.front());
-        queue_.pop_front();
+        batch.swap(queue_);
       }
-      task();
+      for (std::function<void()>& task : batch) {
+        task();
+        task = nullptr;  // what it holds goes now, in order, not with the batch
+      }
     }
   }
 
@@ -152,6 +156,7 @@ absl::Status WithPrefix(const absl::Status& status, absl::string_view prefix) {
 // ---------------------------------------------------------------------------
 
 class EventWatcher;
+class EventHub;
 struct HeartbeatCall;
 
 struct Client::State : std::enable_shared_from_this<Client::State> {
@@ -160,6 +165,7 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   std::shared_ptr<grpc::Channel> channel;
   bool channel_shared = false;  // given by the caller: never replaced
   bool own_connection = false;
+  bool devices_with_job = false;  // ClientOptions::devices_with_job
   std::unique_ptr<v1::Coordinator::Stub> stub;
   std::string credential;  // "" without a token
   v1::Header header;       // final before any asynchronous work starts
@@ -187,7 +193,8 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   absl::Time last_tick;  // when HeartbeatTick last ran
   absl::Status last_heartbeat_error;
   std::shared_ptr<HeartbeatCall> heartbeat;  // in flight
-  std::shared_ptr<EventWatcher> watcher;
+  std::shared_ptr<EventWatcher> watcher;  // a stream of its own, or
+  std::shared_ptr<EventHub> hub;          // one shared with the channel's other clients
   int64_t event_version = 0;
   int async_in_flight = 0;  // heartbeats, probes and the watcher
 
@@ -252,15 +259,28 @@ bool SetStickyLocked(State& s, absl::Status error) ABSL_EXCLUSIVE_LOCKS_REQUIRED
   return true;
 }
 
-absl::Status JobFailedError(const v1::ErrorInfo& info) {
-  v1::CoordinatorErrorDetail detail;
+// The one error a failed job gives every caller: ABORTED "the job failed
+// (source: process S): <why>" with reason REASON_JOB_FAILED, whether the
+// job_error event or a call's reply (whose code may be the failure's own,
+// e.g. DEADLINE_EXCEEDED for a shutdown barrier that timed out) came first.
+absl::Status JobFailedError(int32_t source, absl::string_view why,
+                            v1::CoordinatorErrorDetail detail) {
   detail.set_reason(v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
-  detail.set_source_process_id(info.source_process_id());
-  std::string source = info.source_process_id() >= 0
-                           ? absl::StrCat(" (source: process ", info.source_process_id(), ")")
-                           : "";
-  return WithDetail(absl::AbortedError(absl::StrCat("the job failed", source, ": ", info.message())),
-                    detail);
+  detail.set_source_process_id(source);
+  const std::string from = source >= 0 ? absl::StrCat(" (source: process ", source, ")") : "";
+  return WithDetail(absl::AbortedError(absl::StrCat("the job failed", from, ": ", why)), detail);
+}
+
+absl::Status JobFailedError(const v1::ErrorInfo& info) {
+  return JobFailedError(info.source_process_id(), info.message(), {});
+}
+
+// A call's reply that says the job failed, as JobFailedError (the
+// coordinator's detail, e.g. the missing processes, kept).
+absl::Status JobFailedError(const absl::Status& reply) {
+  v1::CoordinatorErrorDetail detail = DetailOf(reply).value_or(v1::CoordinatorErrorDetail());
+  const int32_t source = detail.source_process_id();
+  return JobFailedError(source, reply.message(), std::move(detail));
 }
 
 absl::Status LostError(const std::string& address, absl::string_view why) {
@@ -308,20 +328,22 @@ absl::Status RecordCallResult(const std::shared_ptr<State>& s, absl::Status stat
   *probe = false;
   if (status.ok()) return status;
   bool newly_failed = false;
+  const absl::Status reply = status;
   {
     absl::MutexLock lock(&s->mu);
     if (!s->sticky.ok()) return s->sticky;
     if (IsJobFailure(status)) {
+      status = JobFailedError(reply);
       newly_failed = SetStickyLocked(*s, status);
     }
   }
-  if (newly_failed) {
-    auto detail = DetailOf(status);
+  if (newly_failed) {  // the event as the job_error event would have said it
+    auto detail = DetailOf(reply);
     ClientEvent event;
     event.kind = ClientEvent::Kind::kJobError;
     event.process_id = detail ? detail->source_process_id() : -1;
-    event.code = status.code();
-    event.message = std::string(status.message());
+    event.code = reply.code();
+    event.message = std::string(reply.message());
     DeliverEvent(s, std::move(event));
   }
   // The connection broke under the call: the coordinator-lost rule's
@@ -478,6 +500,24 @@ void SetLost(const std::shared_ptr<State>& s, const std::string& why) {
 void StartWatcher(const std::shared_ptr<State>& s);
 void ProbeAfterBrokenStream(const std::shared_ptr<State>& s, const absl::Status& stream_error);
 
+// What follows the end of the stream `s` watched through (counted in
+// async_in_flight; `current`: `s` had not moved to another one): a job
+// failure becomes sticky; a broken stream is re-opened if a heartbeat still
+// gets through, else the coordinator is lost.
+void AfterStreamEnded(const std::shared_ptr<State>& s, bool current, const absl::Status& error) {
+  bool probe = false;
+  {
+    absl::MutexLock lock(&s->mu);
+    --s->async_in_flight;
+    probe = current && !error.ok() && !s->stopping && !s->shut_down && !s->lost;
+  }
+  if (IsJobFailure(error)) {
+    (void)AfterCall(s, error);
+    return;
+  }
+  if (probe) ProbeAfterBrokenStream(s, error);
+}
+
 }  // namespace
 
 class EventWatcher : public grpc::ClientReadReactor<v1::Event> {
@@ -506,22 +546,14 @@ class EventWatcher : public grpc::ClientReadReactor<v1::Event> {
     std::shared_ptr<EventWatcher> keep = std::move(self_);  // `this` lives to the end of OnDone
     std::shared_ptr<State> s = state_;
     bool ours = false;
-    bool probe = false;
-    const absl::Status error = FromGrpcStatus(status);
     {
       absl::MutexLock lock(&s->mu);
       if (s->watcher.get() == this) {
         s->watcher.reset();
         ours = true;
       }
-      --s->async_in_flight;
-      probe = ours && !error.ok() && !s->stopping && !s->shut_down && !s->lost;
     }
-    if (IsJobFailure(error)) {
-      (void)AfterCall(s, error);
-      return;
-    }
-    if (probe) ProbeAfterBrokenStream(s, error);
+    AfterStreamEnded(s, ours, FromGrpcStatus(status));
   }
 
  private:
@@ -530,6 +562,164 @@ class EventWatcher : public grpc::ClientReadReactor<v1::Event> {
   grpc::ClientContext context_;
   v1::WatchEventsRequest request_;
   v1::Event event_;
+};
+
+// One event stream for every client of this process that shares a channel
+// (and job and credential): the coordinator's event log is the same for
+// every process, so 10,000 clients over 100 channels keep 100 streams open,
+// not 10,000 (each open stream costs both ends memory and CPU on every
+// completion). The stream carries the first subscriber's header; every event
+// goes to every subscriber (each drops what it has seen, HandleEvent), and
+// its end is each subscriber's end of stream (AfterStreamEnded).
+class EventHub : public grpc::ClientReadReactor<v1::Event> {
+ public:
+  struct Key {
+    const grpc::Channel* channel;
+    std::string job_id;
+    std::string credential;
+    bool operator==(const Key& other) const {
+      return channel == other.channel && job_id == other.job_id && credential == other.credential;
+    }
+    template <typename H>
+    friend H AbslHashValue(H h, const Key& key) {
+      return H::combine(std::move(h), key.channel, key.job_id, key.credential);
+    }
+  };
+  using Registry = absl::flat_hash_map<Key, std::weak_ptr<EventHub>>;
+
+  // Subscribes `s` (counted in its async_in_flight, s->hub set) to the hub of
+  // its channel, made and started if there is none. Null when `s` must watch
+  // alone: the hub already delivered events past `after_version`, or `s` is
+  // stopping (then nothing was counted).
+  static std::shared_ptr<EventHub> Join(const std::shared_ptr<State>& s, int64_t after_version) {
+    const Key key{s->channel.get(), s->header.job_id(), s->credential};
+    std::shared_ptr<EventHub> hub;
+    bool fresh = false;
+    {
+      absl::MutexLock lock(&RegistryMu());
+      std::weak_ptr<EventHub>& slot = Hubs()[key];
+      hub = slot.lock();
+      if (hub != nullptr && !hub->ending()) {
+        if (!hub->Add(hub, s, after_version)) return nullptr;  // it is past `after_version`
+      } else {
+        hub = std::make_shared<EventHub>(key, s, after_version);
+        if (!hub->Add(hub, s, after_version)) return nullptr;  // `s` is stopping
+        slot = hub;
+        fresh = true;
+      }
+    }
+    if (fresh) hub->Start(hub);
+    return hub;
+  }
+
+  EventHub(Key key, const std::shared_ptr<State>& first, int64_t after_version)
+      : key_(std::move(key)), channel_(first->channel), stub_(v1::Coordinator::NewStub(channel_)) {
+    *request_.mutable_header() = first->header;
+    request_.set_after_version(after_version);
+    delivered_ = after_version;
+    first->AddMetadata(&context_);
+  }
+
+  // Unsubscribes `s` (its count dropped); the last one out ends the stream.
+  void Leave(State* s) {
+    bool last = false;
+    {
+      absl::MutexLock lock(&mu_);
+      auto it = subscribers_.find(s);
+      if (it == subscribers_.end()) return;  // the stream ended meanwhile
+      subscribers_.erase(it);
+      {
+        absl::MutexLock state_lock(&s->mu);
+        if (s->hub.get() == this) s->hub.reset();
+        --s->async_in_flight;
+      }
+      last = subscribers_.empty();
+      if (last) ending_ = true;
+    }
+    if (last) context_.TryCancel();
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // OnDone follows
+    std::vector<std::shared_ptr<State>> subscribers;
+    {
+      absl::MutexLock lock(&mu_);
+      delivered_ = std::max(delivered_, event_.version());
+      subscribers.reserve(subscribers_.size());
+      for (const auto& [raw, s] : subscribers_) subscribers.push_back(s);
+    }
+    for (const std::shared_ptr<State>& s : subscribers) HandleEvent(s, event_);
+    StartRead(&event_);
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    std::shared_ptr<EventHub> keep = std::move(self_);  // `this` lives to the end of OnDone
+    {
+      absl::MutexLock lock(&RegistryMu());
+      auto it = Hubs().find(key_);
+      if (it != Hubs().end() && it->second.lock().get() == this) Hubs().erase(it);
+    }
+    absl::flat_hash_map<State*, std::shared_ptr<State>> subscribers;
+    {
+      absl::MutexLock lock(&mu_);
+      ending_ = true;
+      subscribers.swap(subscribers_);
+      for (auto& [raw, s] : subscribers) {
+        absl::MutexLock state_lock(&s->mu);
+        if (s->hub.get() == this) s->hub.reset();
+      }
+    }
+    const absl::Status error = FromGrpcStatus(status);
+    for (auto& [raw, s] : subscribers) AfterStreamEnded(s, true, error);
+  }
+
+ private:
+
+  // Locks: RegistryMu(), then a hub's mu_, then a state's mu.
+  static absl::Mutex& RegistryMu() {
+    static absl::Mutex* mu = new absl::Mutex;  // never destroyed: hubs may outlive statics
+    return *mu;
+  }
+  static Registry& Hubs() {
+    static Registry* hubs = new Registry;
+    return *hubs;
+  }
+
+  bool ending() {
+    absl::MutexLock lock(&mu_);
+    return ending_;
+  }
+
+  bool Add(const std::shared_ptr<EventHub>& self, const std::shared_ptr<State>& s,
+           int64_t after_version) {
+    absl::MutexLock lock(&mu_);
+    if (ending_ || after_version < delivered_) return false;
+    absl::MutexLock state_lock(&s->mu);
+    if (s->stopping || s->shut_down || s->lost) return false;
+    s->hub = self;
+    ++s->async_in_flight;
+    subscribers_.emplace(s.get(), s);
+    return true;
+  }
+
+  void Start(std::shared_ptr<EventHub> self) {
+    self_ = std::move(self);
+    stub_->async()->WatchEvents(&context_, &request_, this);
+    StartRead(&event_);
+    StartCall();
+  }
+
+  const Key key_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::Coordinator::Stub> stub_;
+  std::shared_ptr<EventHub> self_;  // from Start to the end of OnDone
+  grpc::ClientContext context_;
+  v1::WatchEventsRequest request_;
+  v1::Event event_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<State*, std::shared_ptr<State>> subscribers_;
+  int64_t delivered_ = 0;  // the newest event version handed out
+  bool ending_ = false;    // cancelled or done: joins go elsewhere
 };
 
 struct HeartbeatCall {
@@ -541,6 +731,15 @@ struct HeartbeatCall {
 namespace {
 
 void StartWatcher(const std::shared_ptr<State>& s) {
+  if (s->channel_shared) {
+    int64_t after = 0;
+    {
+      absl::MutexLock lock(&s->mu);
+      if (s->stopping || s->shut_down || s->lost) return;
+      after = s->event_version;
+    }
+    if (EventHub::Join(s, after) != nullptr) return;
+  }
   auto watcher = std::make_shared<EventWatcher>(s);
   int64_t after = 0;
   {
@@ -555,14 +754,17 @@ void StartWatcher(const std::shared_ptr<State>& s) {
 
 void CancelAsync(const std::shared_ptr<State>& s) {
   std::shared_ptr<EventWatcher> watcher;
+  std::shared_ptr<EventHub> hub;
   std::shared_ptr<HeartbeatCall> heartbeat;
   {
     absl::MutexLock lock(&s->mu);
     watcher = s->watcher;
+    hub = s->hub;
     heartbeat = s->heartbeat;
   }
   // Outside the lock: cancelling may run reactor callbacks on this thread.
   if (watcher) watcher->Cancel();
+  if (hub) hub->Leave(s.get());
   if (heartbeat) heartbeat->context.TryCancel();
 }
 
@@ -920,6 +1122,7 @@ absl::Status Dial(State& s, ClientOptions& options) {
     s.credential = JobCredential(s.config.job_token, s.config.job_id);
   }
   s.own_connection = options.own_connection;
+  s.devices_with_job = options.devices_with_job;
   if (options.channel) {
     s.channel = std::move(options.channel);
     s.channel_shared = true;
@@ -956,16 +1159,21 @@ void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse
 v1::WaitForJobRequest JobWaitRequest(const State& s) {
   v1::WaitForJobRequest wait;
   wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(s.init_deadline - absl::Now())));
-  // Fingerprint and generation only: the devices come with the first
-  // topology() (10,000 clients of one process would each parse them).
-  wait.set_omit_devices(true);
+  // Fingerprint and generation only, unless asked: the devices come with the
+  // first topology() (10,000 clients of one process would each parse them).
+  wait.set_omit_devices(!s.devices_with_job);
   return wait;
 }
 
 void ApplyJobTopology(State& s, const v1::GlobalTopology& topology) {
   absl::MutexLock lock(&s.mu);
   // A generation event may have overtaken the answer.
-  s.topology.set_generation(std::max(topology.generation(), s.topology.generation()));
+  const int64_t generation = std::max(topology.generation(), s.topology.generation());
+  if (s.devices_with_job) {  // the whole topology came: topology() needs no call
+    s.topology = topology;
+    s.have_devices = true;
+  }
+  s.topology.set_generation(generation);
   s.topology.set_fingerprint(topology.fingerprint());
   s.have_topology = true;
 }

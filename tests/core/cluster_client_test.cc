@@ -281,11 +281,14 @@ class ClientJobTest : public ::testing::Test {
   }
 
   // Connects every process concurrently (each Connect waits for all).
-  void ConnectAll() {
+  void ConnectAll(bool devices_with_job = false) {
     std::vector<std::future<absl::StatusOr<std::unique_ptr<Client>>>> pending;
     for (int p = 0; p < server_config_.num_processes; ++p) {
-      pending.push_back(std::async(std::launch::async,
-                                   [this, p] { return Client::Connect(ClientConfig(p)); }));
+      pending.push_back(std::async(std::launch::async, [this, p, devices_with_job] {
+        ClientOptions options;
+        options.devices_with_job = devices_with_job;
+        return Client::Connect(ClientConfig(p), std::move(options));
+      }));
     }
     for (auto& f : pending) {
       auto client = f.get();
@@ -318,6 +321,20 @@ TEST_F(ClientJobTest, DevicesFetchedAfterTheJobStartedAreTheCoordinatorsWholeTop
   // A second call copies what the first fetched.
   auto again = ::tessera::testing::Unwrap(client(0).topology());
   EXPECT_EQ(again.SerializeAsString(), topology.SerializeAsString());
+}
+
+TEST_F(ClientJobTest, DevicesThatCameWithTheJobNeedNoCallOfTheirOwn) {
+  ::tessera::testing::ScopedCpuDevices devices(2);
+  StartServer();
+  ConnectAll(/*devices_with_job=*/true);
+  server_->Stop();  // a topology() that still asked the coordinator would fail now
+  auto topology = ::tessera::testing::Unwrap(client(1).topology());
+  ASSERT_EQ(topology.devices_size(), 4);
+  ASSERT_EQ(topology.hosts_size(), 2);
+  EXPECT_EQ(topology.fingerprint(), client(1).fingerprint());
+  EXPECT_EQ(topology.generation(), 1);
+  EXPECT_EQ(topology.devices(3).process_id(), 1);
+  EXPECT_EQ(topology.devices(3).local().local_ordinal(), 1);
 }
 
 TEST_F(ClientJobTest, EveryProcessSeesTheSameTopology) {
@@ -433,6 +450,21 @@ TEST_F(ClientJobTest, EventCallbackRunsOnALibraryThread) {
   ASSERT_EQ(future.wait_for(std::chrono::seconds(10)), std::future_status::ready);
   EXPECT_EQ(future.get().process_id, 1);
   client(0).SetEventCallback(nullptr);
+}
+
+// The coordinator answers the shutdown call with the barrier's own code
+// (DEADLINE_EXCEEDED) while the job_error event races it: either way the
+// caller gets the one job-failure error, and so does every later call.
+TEST_F(ClientJobTest, JobFailureReachesTheCallerAsAbortedWhicheverArrivesFirst) {
+  server_config_.shutdown_timeout = absl::Milliseconds(300);
+  StartServer();
+  ConnectAll();
+  const absl::Status shutdown = client(0).Shutdown();  // process 1 never joins it
+  EXPECT_THAT(shutdown, StatusIs(absl::StatusCode::kAborted,
+                                 ::testing::AllOf(HasSubstr("the job failed: "),
+                                                  HasSubstr("the shutdown barrier timed out"))));
+  EXPECT_EQ(ReasonOf(shutdown), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+  EXPECT_EQ(client(0).sticky_error(), shutdown);
 }
 
 TEST_F(ClientJobTest, ShutdownOfEveryProcessSucceeds) {
