@@ -50,6 +50,11 @@ struct ClientOptions {
   // identical arguments share one connection through gRPC's global subchannel
   // pool.
   bool own_connection = false;
+  // WaitForJob brings the job's devices too, so the first topology() needs
+  // no call of its own (initialize: one client per process). Off, WaitForJob
+  // learns the topology's fingerprint and generation only (10,000 clients of
+  // one process would each parse every device).
+  bool devices_with_job = false;
   // What Register reports; unset: this host (hostname, boot_id, pid) and the
   // local devices chosen by config.local_device_ids.
   std::optional<v1::HostInfo> host;
