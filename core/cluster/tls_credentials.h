@@ -6,8 +6,9 @@
 // rotated CA trusted, without a restart. New connections use what was read
 // last; connections already open keep the certificates they were made with.
 // Replace the files by rename (write elsewhere, then mv) so a reload never
-// sees half a file, and the key before the certificate, or both in one
-// interval.
+// sees half a file, and the key and certificate together: a reload that
+// reads a new key with the old certificate serves a pair that cannot
+// complete a handshake until the next reload.
 #ifndef TESSERA_CORE_CLUSTER_TLS_CREDENTIALS_H_
 #define TESSERA_CORE_CLUSTER_TLS_CREDENTIALS_H_
 

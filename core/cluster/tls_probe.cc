@@ -17,8 +17,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "core/cluster/certificate_check.h"
 #include "core/cluster/host_port.h"
 
@@ -189,11 +191,52 @@ std::optional<ServerCertificateReport> Probe(const std::string& address,
   return report;
 }
 
+// Recent answers by (address, CA file).
+class ProbeMemo {
+ public:
+  static ProbeMemo& Get() {
+    static ProbeMemo* memo = new ProbeMemo();  // never destroyed: usable at exit
+    return *memo;
+  }
+
+  std::optional<std::optional<ServerCertificateReport>> Find(const std::string& key,
+                                                             absl::Time now) {
+    absl::MutexLock lock(&mu_);
+    auto it = answers_.find(key);
+    if (it == answers_.end() || now - it->second.when > kProbeReuse) return std::nullopt;
+    return it->second.report;
+  }
+
+  void Put(const std::string& key, absl::Time now,
+           const std::optional<ServerCertificateReport>& report) {
+    absl::MutexLock lock(&mu_);
+    // Stale entries go when one is added: the map holds the last few seconds.
+    for (auto it = answers_.begin(); it != answers_.end();) {
+      if (now - it->second.when > kProbeReuse) {
+        answers_.erase(it++);
+      } else {
+        ++it;
+      }
+    }
+    answers_[key] = Answer{now, report};
+  }
+
+ private:
+  struct Answer {
+    absl::Time when;
+    std::optional<ServerCertificateReport> report;
+  };
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, Answer> answers_ ABSL_GUARDED_BY(mu_);
+};
+
 }  // namespace
 
 std::optional<ServerCertificateReport> ProbeServerCertificate(const std::string& address,
                                                               const std::string& ca_file,
                                                               absl::Duration timeout) {
+  const std::string key = absl::StrCat(address, "\n", ca_file);
+  if (auto known = ProbeMemo::Get().Find(key, absl::Now())) return *known;
   std::optional<ServerCertificateReport> report;
   {
     ScopedSigpipeBlock no_sigpipe;
@@ -202,6 +245,7 @@ std::optional<ServerCertificateReport> ProbeServerCertificate(const std::string&
   // The probe's failures stay on this thread's error queue otherwise, where
   // the next TLS call on it would find them.
   ERR_clear_error();
+  ProbeMemo::Get().Put(key, absl::Now(), report);
   return report;
 }
 

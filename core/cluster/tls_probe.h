@@ -14,6 +14,8 @@
 
 namespace tessera::cluster {
 
+inline constexpr absl::Duration kProbeReuse = absl::Seconds(5);
+
 struct ServerCertificateReport {
   // OpenSSL's verdict on the chain against the CA ("" when it verifies), with
   // the date when it is about one: "certificate has expired (notAfter Nov 29
@@ -28,6 +30,9 @@ struct ServerCertificateReport {
 // verifying, and checks the server's chain against `ca_file` (the system's
 // roots when ""). nullopt when the probe got no certificate (no connection,
 // no TLS, nothing within `timeout`): the caller then says what gRPC said.
+// An answer is reused for the same address and CA file for kProbeReuse, so
+// many clients of one process refused at once (ConnectAsync runs them on one
+// thread) cost one probe, not one each.
 std::optional<ServerCertificateReport> ProbeServerCertificate(const std::string& address,
                                                               const std::string& ca_file,
                                                               absl::Duration timeout);
