@@ -243,22 +243,32 @@ SWIGEXPORT void SWIGSTDCALL TesseraCsSetCallbacks(TesseraCsEventFn on_event, Tes
    the count sees the door closed. */
 static int tessera_cs_in_flight = 0;
 static int tessera_cs_closed = 0;
+/* Trampolines running on this thread: a callback that makes the process
+   exit (Environment.Exit) closes the door from inside itself. */
+static __thread int tessera_cs_depth = 0;
 
 static int tessera_cs_begin(void) {
   __atomic_add_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST);
-  if (!__atomic_load_n(&tessera_cs_closed, __ATOMIC_SEQ_CST)) return 1;
+  if (!__atomic_load_n(&tessera_cs_closed, __ATOMIC_SEQ_CST)) {
+    ++tessera_cs_depth;
+    return 1;
+  }
   __atomic_sub_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST);
   return 0;
 }
 
-static void tessera_cs_end(void) { __atomic_sub_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST); }
+static void tessera_cs_end(void) {
+  --tessera_cs_depth;
+  __atomic_sub_fetch(&tessera_cs_in_flight, 1, __ATOMIC_SEQ_CST);
+}
 
-/* Closes the door and waits up to timeout_ms for the callbacks running now;
-   whether they all returned. */
+/* Closes the door and waits up to timeout_ms for the callbacks running now
+   on other threads; whether they all returned. */
 SWIGEXPORT int SWIGSTDCALL TesseraCsCloseCallbacks(int64_t timeout_ms) {
   int64_t waited;
   __atomic_store_n(&tessera_cs_closed, 1, __ATOMIC_SEQ_CST);
-  for (waited = 0; __atomic_load_n(&tessera_cs_in_flight, __ATOMIC_SEQ_CST) != 0; ++waited) {
+  for (waited = 0; __atomic_load_n(&tessera_cs_in_flight, __ATOMIC_SEQ_CST) != tessera_cs_depth;
+       ++waited) {
     if (waited >= timeout_ms) return 0;
     poll(NULL, 0, 1); /* 1 ms (declared without feature macros, unlike nanosleep) */
   }
@@ -273,13 +283,22 @@ SWIGEXPORT int SWIGSTDCALL TesseraCsCloseCallbacks(int64_t timeout_ms) {
  * a thread only when it runs managed code, and the library's threads (the
  * event dispatcher, gRPC's) stay parked in native code for the life of the
  * process, so the process hung at exit. A thread the trampoline found
- * unattached is therefore detached again (mono_thread_detach, Mono's
- * embedding API) once the delegate has returned, and Mono's exit never sees
- * it. A thread that was attached before (a C# thread whose call logged) is
- * left as it was. Measured in src/Callbacks.cs.
+ * unattached is therefore detached again once the delegate has returned,
+ * and Mono's exit never sees it; its next callback attaches it afresh. A
+ * thread that was attached before (a C# thread whose call logged) is left
+ * as it was. Measured in src/Callbacks.cs.
  *
- * The embedding API is looked up in the process (the mono executable exports
- * it); where it is absent (another runtime), nothing is detached.
+ * The detach is mono_thread_info_detach: what Mono itself runs when an
+ * attached thread ends (the thread's TLS destructor), which unregisters it
+ * from the runtime and the GC. mono_thread_detach, the documented embedding
+ * call, is not enough here: it leaves the thread's low-level registration
+ * behind in the state the delegate's wrapper left it in, and the thread's
+ * next callback then aborted the process in Mono 6.8 ("Cannot transition
+ * thread ... from STATE_BLOCKING with DO_BLOCKING").
+ *
+ * Both functions are looked up in the process (the mono executable exports
+ * them); where they are absent (another runtime, whose native threads do not
+ * hold up its exit), nothing is detached.
  */
 typedef struct tessera_cs_mono_api {
   void* (*domain_get)(void); /* NULL on a thread outside managed code's reach */
@@ -479,8 +498,9 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %typemap(csdisposing, methodname="Dispose", methodmodifiers="protected", parameters="bool disposing") SWIGTYPE {
     if (disposing) CheckDisposable();
     if (global::System.Threading.Interlocked.Exchange(ref swigReleased, 1) != 0) return;
-    OnDisposing();
-    if (swigCPtr.Handle != global::System.IntPtr.Zero && swigCMemOwn) {
+    bool release = true;
+    OnDisposing(disposing, ref release);
+    if (release && swigCPtr.Handle != global::System.IntPtr.Zero && swigCMemOwn) {
       swigCMemOwn = false;
       $imcall;
     }
@@ -494,8 +514,9 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
   partial void CheckDisposable();
 
   /* Runs once, before the native handle is released (Client removes its
-     event callback first). */
-  partial void OnDisposing();
+     event callback first); it may leave the handle to the ending process
+     (release = false: Client's finalizer once shutdown has started). */
+  partial void OnDisposing(bool disposing, ref bool release);
 
   /** True once Dispose() (or the finalizer) has released the native handle. */
   public bool IsDisposed { get { return global::System.Threading.Volatile.Read(ref swigReleased) != 0; } }

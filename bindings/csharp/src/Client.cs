@@ -101,8 +101,15 @@ public partial class Client {
   }
 
   /* Before the native client is destroyed: the callback is removed (the
-     library waits for a running one), then its handle freed. */
-  partial void OnDisposing() {
+     library waits for a running one), then its handle freed. The runtime's
+     finalizers at exit leave the native client to the ending process: both
+     the removal and the destroy wait for a running callback, which may itself
+     be waiting for those finalizers (Environment.Exit in a callback). */
+  partial void OnDisposing(bool disposing, ref bool release) {
+    if (!disposing && Environment.HasShutdownStarted) {
+      release = false;
+      return;
+    }
     lock (eventLock) {
       if (!eventTarget.IsAllocated) return;
       try {

@@ -244,17 +244,26 @@ public static class CallbackTests {
 
   /* ---- exit ----------------------------------------------------------- */
 
-  /* `TesseraTests.exe child-callbacks <leave|dispose>`: runs C# code on the
-     library's event thread and a coordinator thread (an event callback and a
-     log handler), then returns from Main: with both still installed and the
-     job's handles left to the runtime ("leave"), or after disposing them. */
+  /* `TesseraTests.exe child-callbacks <leave|dispose|exit-in-callback>`:
+     runs C# code on the library's event thread and a coordinator thread (an
+     event callback and a log handler), then returns from Main: with both
+     still installed and the job's handles left to the runtime ("leave"), or
+     after disposing them; or the event callback ends the process itself
+     (Environment.Exit, exit code 3). */
   public static int ChildMain(string[] args) {
     bool leave = args.Length > 0 && args[0] == "leave";
+    bool exitInCallback = args.Length > 0 && args[0] == "exit-in-callback";
     var events = new ManualResetEventSlim(false);
     var logged = new ManualResetEventSlim(false);
     var job = new FailingJob("csharp-exit-" + args[0]);
     Log.SetHandler((level, message) => { if (message.Contains("exit test")) logged.Set(); });
-    job.Client.SetEventCallback(e => events.Set());
+    job.Client.SetEventCallback(e => {
+      if (exitInCallback && e.Kind == EventKind.JobError) {
+        Console.WriteLine("child: exiting from the event callback");
+        Environment.Exit(3);
+      }
+      events.Set();
+    });
     job.Fail("exit test");
     if (!events.Wait(StepTimeoutMs) || !logged.Wait(StepTimeoutMs)) {
       Console.WriteLine("child: no event or log message within 20 s");
@@ -269,7 +278,7 @@ public static class CallbackTests {
     return 0;
   }
 
-  static void RunsAndExitsPromptly(string mode) {
+  static void RunsAndExitsPromptly(string mode, int exitCode = 0, string output = "child: returning from Main") {
     string mono = Process.GetCurrentProcess().MainModule.FileName;
     string exe = typeof(CallbackTests).Assembly.Location;
     var info = new ProcessStartInfo(mono, "\"" + exe + "\" child-callbacks " + mode) {
@@ -282,8 +291,8 @@ public static class CallbackTests {
         bool exited = child.WaitForExit(ExitTimeoutMs);
         Assert.True(exited, "child (" + mode + ") exited within " + ExitTimeoutMs / 1000 + " s");
         child.WaitForExit();  // the output streams are complete
-        Assert.Equal(0, child.ExitCode, "exit code; output: " + stdout.Result.Trim() + " " + stderr.Result.Trim());
-        Assert.Contains("child: returning from Main", stdout.Result);
+        Assert.Equal(exitCode, child.ExitCode, "exit code; output: " + stdout.Result.Trim() + " " + stderr.Result.Trim());
+        Assert.Contains(output, stdout.Result);
       } finally {
         if (!child.HasExited) {
           child.Kill();
@@ -298,6 +307,11 @@ public static class CallbackTests {
 
   [Test]
   public static void ProcessExitsAfterCallbacksAreRemoved() { RunsAndExitsPromptly("dispose"); }
+
+  [Test]
+  public static void EventCallbackCanEndTheProcess() {
+    RunsAndExitsPromptly("exit-in-callback", 3, "child: exiting from the event callback");
+  }
 }
 
 }
