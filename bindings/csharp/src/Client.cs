@@ -44,6 +44,7 @@ public partial class Client {
 
   private readonly object eventLock = new object();
   private GCHandle eventTarget;  // allocated while a callback is installed
+  private volatile EventTarget installedTarget;  // its target, read without the lock
 
   /* The target whose callback runs on this thread now, if any. */
   [ThreadStatic] private static EventTarget runningTarget;
@@ -59,8 +60,8 @@ public partial class Client {
    * for the callback to end).
    */
   public void SetEventCallback(Action<ClusterEvent> callback) {
+    CheckNotInOwnCallback("SetEventCallback");
     lock (eventLock) {
-      CheckNotInOwnCallback("SetEventCallback");
       if (callback != null && !Callbacks.Register()) return;  // the process is exiting
       GCHandle previous = eventTarget;
       GCHandle next = callback == null ? default(GCHandle) : GCHandle.Alloc(new EventTarget(callback));
@@ -72,13 +73,16 @@ public partial class Client {
       }
       // The library no longer calls the previous one (it waited for it).
       eventTarget = next;
+      installedTarget = next.IsAllocated ? (EventTarget)next.Target : null;
       if (previous.IsAllocated) previous.Free();
     }
   }
 
+  /* Before any lock: another thread may hold it while the library waits for
+     this very callback to end. */
   private void CheckNotInOwnCallback(string what) {
     EventTarget running = runningTarget;
-    if (running != null && eventTarget.IsAllocated && eventTarget.Target == running) {
+    if (running != null && running == installedTarget) {
       throw new InvalidOperationException("Client." + what + " was called from the client's own event callback");
     }
   }
@@ -96,9 +100,7 @@ public partial class Client {
     }
   }
 
-  partial void CheckDisposable() {
-    lock (eventLock) CheckNotInOwnCallback("Dispose");
-  }
+  partial void CheckDisposable() { CheckNotInOwnCallback("Dispose"); }
 
   /* Before the native client is destroyed: the callback is removed (the
      library waits for a running one), then its handle freed. The runtime's
@@ -118,6 +120,7 @@ public partial class Client {
         // Removal does not fail on a live client; the destroy that follows
         // removes it in any case.
       }
+      installedTarget = null;
       eventTarget.Free();
     }
   }

@@ -92,23 +92,30 @@ public static class CallbackTests {
   }
 
   [Test]
-  public static void SetEventCallbackFromItsOwnCallbackIsRefused() {
+  public static void SetEventCallbackAndDisposeFromItsOwnCallbackAreRefused() {
     using (var job = new FailingJob("csharp-event-reentrant")) {
       var done = new ManualResetEventSlim(false);
-      Exception refused = null;
+      Exception refusedSet = null, refusedDispose = null;
       job.Client.SetEventCallback(e => {
         if (done.IsSet) return;
         try {
           job.Client.SetEventCallback(null);
         } catch (Exception ex) {
-          refused = ex;
+          refusedSet = ex;
+        }
+        try {
+          job.Client.Dispose();
+        } catch (Exception ex) {
+          refusedDispose = ex;
         }
         done.Set();
       });
       job.Fail("re-entrant");
       Assert.True(done.Wait(StepTimeoutMs), "event delivered within 20 s");
-      Assert.True(refused is InvalidOperationException, "InvalidOperationException, got " + refused);
-      Assert.Contains("own event callback", refused.Message);
+      Assert.True(refusedSet is InvalidOperationException, "SetEventCallback: InvalidOperationException, got " + refusedSet);
+      Assert.Contains("Client.SetEventCallback was called from the client's own event callback", refusedSet.Message);
+      Assert.True(refusedDispose is InvalidOperationException, "Dispose: InvalidOperationException, got " + refusedDispose);
+      Assert.True(!job.Client.IsDisposed, "the client is still usable");
     }
   }
 
