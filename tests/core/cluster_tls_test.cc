@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -21,6 +22,7 @@
 #include "core/cluster/certificate_check.h"
 #include "core/cluster/connect_retry.h"
 #include "core/cluster/tls_credentials.h"
+#include "core/cluster/tls_probe.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 #include "tests/core/testing.h"
 
@@ -333,6 +335,31 @@ TEST_F(HandshakeTest, TrustedServerIsReachedWithoutTlsError) {
   Serve("server.pem", "server.key");
   // The service has no handlers: UNIMPLEMENTED proves the handshake passed.
   EXPECT_THAT(Dial(TrustingCa()), StatusIs(absl::StatusCode::kUnimplemented, ::testing::_));
+}
+
+TEST_F(HandshakeTest, ProbeReportsTheVerdictAndTheNamesOfTheServersCertificate) {
+  Serve("expired_server.pem", "server.key");
+  const std::optional<ServerCertificateReport> report =
+      ProbeServerCertificate(address_, TlsFile("ca.pem"), absl::Seconds(2));
+  ASSERT_TRUE(report.has_value());
+  EXPECT_EQ(report->verify_error,
+            absl::StrCat("certificate has expired (notAfter ", kExpiredNotAfter, ")"));
+  EXPECT_EQ(report->names, "DNS:localhost, IP:127.0.0.1");
+}
+
+TEST_F(HandshakeTest, ProbeAnswerIsReusedForTheSameAddressAndCaFile) {
+  Serve("other_server.pem", "other_server.key");
+  const std::optional<ServerCertificateReport> first =
+      ProbeServerCertificate(address_, TlsFile("ca.pem"), absl::Seconds(2));
+  ASSERT_TRUE(first.has_value());
+  server_->Shutdown();
+  server_.reset();  // nothing answers at the address now
+  const std::optional<ServerCertificateReport> again =
+      ProbeServerCertificate(address_, TlsFile("ca.pem"), absl::Seconds(2));
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->verify_error, first->verify_error);
+  // Another CA file is another question: probed, and nobody answers.
+  EXPECT_FALSE(ProbeServerCertificate(address_, TlsFile("other_ca.pem"), absl::Seconds(2)));
 }
 
 TEST_F(HandshakeTest, HostNameDialledIsOneTheCertificateNames) {
