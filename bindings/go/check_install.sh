@@ -99,8 +99,11 @@ expected="tessera $version
 batch axis batch warnings [warning: Expect the input mesh to be 1D, but received mesh.devices.ndim=2. The first axis will be used for data-parallel sharding.]
 device 1 holds [8 3]"
 for program in "$consumer/consumer" "$gopath_consumer/consumer"; do
-  ldd "$program" | grep -qF "$staged_libdir/libtessera.so.0" ||
-    fail "$program does not load the staged library: $(ldd "$program" | grep tessera)"
+  # Captured first: `ldd | grep -q` fails under pipefail when grep's early
+  # exit kills ldd with SIGPIPE.
+  libs=$(ldd "$program")
+  [[ $libs == *"$staged_libdir/libtessera.so.0 "* ]] ||
+    fail "$program does not load the staged library: $(grep tessera <<<"$libs")"
   actual=$("$program" 2>&1) || fail "$program exited with status $? (output: $actual)"
   if [[ $actual != "$expected" ]]; then
     diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") >&2 || true
