@@ -265,9 +265,10 @@ public static class CallbackTests {
     var job = new FailingJob("csharp-exit-" + args[0]);
     Log.SetHandler((level, message) => { if (message.Contains("exit test")) logged.Set(); });
     job.Client.SetEventCallback(e => {
-      if (exitInCallback && e.Kind == EventKind.JobError) {
+      if (e.Kind != EventKind.JobError) return;
+      if (exitInCallback) {
         Console.WriteLine("child: exiting from the event callback");
-        Environment.Exit(3);
+        Environment.Exit(3);  // Main waits below until then
       }
       events.Set();
     });
