@@ -525,6 +525,13 @@ typedef struct {} DTensorMesh;
   int64_t process_index() { return tessera_device_process_index($self); }
   int64_t local_ordinal() { return tessera_device_local_ordinal($self); }
   const char* name() { return tessera_device_name($self); }
+  bool has_coords() { return tessera_device_has_coords($self); }
+  int64_t coord(size_t axis, tessera_error** out_error) {
+    int64_t v = 0;
+    tessera_device_coord($self, axis, &v, out_error);
+    return v;
+  }
+  int64_t core_on_chip() { return tessera_device_core_on_chip($self); }
 }
 
 /* The devices of one platform ("cpu", "gpu", "tpu"; NULL: the default). */

@@ -2,6 +2,8 @@
 #include <iterator>
 #include <string>
 
+#include "absl/strings/str_cat.h"
+
 #include "capi/enums.h"
 #include "capi/guard.h"
 #include "capi/handles.h"
@@ -50,6 +52,29 @@ int64_t tessera_device_local_ordinal(const tessera_device* device) noexcept {
 
 const char* tessera_device_name(const tessera_device* device) noexcept {
   return device == nullptr ? "" : device->name.c_str();
+}
+
+bool tessera_device_has_coords(const tessera_device* device) noexcept {
+  return device != nullptr && device->impl.coords.has_value();
+}
+
+bool tessera_device_coord(const tessera_device* device, size_t axis, int64_t* out,
+                          tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(device);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(axis, 3, "axis", "the coordinates are x, y, z"));
+    if (!device->impl.coords.has_value()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "Device ", device->name, " has no coordinates (only TPU devices listed with a place have them)"));
+    }
+    *out = (*device->impl.coords)[axis];
+    return absl::OkStatus();
+  });
+}
+
+int64_t tessera_device_core_on_chip(const tessera_device* device) noexcept {
+  return device == nullptr ? 0 : device->impl.core_on_chip;
 }
 
 void tessera_device_destroy(tessera_device* device) noexcept { delete device; }

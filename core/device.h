@@ -1,7 +1,8 @@
 // Devices: what a process (and, after multi-host start-up, the job) has.
 //
-// A device is a value: global id, platform, owning process and local ordinal.
-// Its Keras string form is "<platform>:<id>" ("gpu:3"). Local discovery is
+// A device is a value: global id, platform, owning process and local ordinal,
+// and for a TPU its chip's coordinates when known. Its Keras string form is
+// "<platform>:<id>" ("gpu:3"). Local discovery is
 // core/device_discovery.h's providers: TESSERA_DEVICES, NVIDIA GPUs through
 // NVML, and one CPU device or N when TESSERA_CPU_DEVICE_COUNT=N (the role
 // XLA's --xla_force_host_platform_device_count plays), so that multi-device
@@ -10,6 +11,7 @@
 #ifndef TESSERA_CORE_DEVICE_H_
 #define TESSERA_CORE_DEVICE_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -31,11 +33,28 @@ absl::string_view PlatformName(Platform platform);
 // Case-insensitive; "cuda" is accepted as "gpu" (PyTorch's name for it).
 absl::StatusOr<Platform> ParsePlatform(absl::string_view text);
 
+// A chip's position (x, y, z) in a TPU slice's torus, as JAX's
+// TpuDevice.coords.
+using ChipCoords = std::array<int64_t, 3>;
+
 struct Device {
+  // The four identity fields in their order, as Device{id, platform,
+  // process_index, local_ordinal} reads everywhere; coordinates are set
+  // afterwards, for the few devices that have them.
+  Device() = default;
+  Device(int64_t global_id, Platform kind, int64_t process, int64_t ordinal)
+      : id(global_id), platform(kind), process_index(process), local_ordinal(ordinal) {}
+
   int64_t id = 0;             // global id, unique within the platform
   Platform platform = Platform::kCpu;
   int64_t process_index = 0;  // the process that owns the device
   int64_t local_ordinal = 0;  // index among the owning process's devices
+  // TPU only, as JAX's TpuDevice: the chip's coordinates and the core on
+  // that chip (megacore chips, TPU v4 and later, have one device per chip,
+  // core 0). nullopt when unknown (CPU, GPU, a TPU listed without them):
+  // mesh construction then has no topology to follow.
+  std::optional<ChipCoords> coords;
+  int64_t core_on_chip = 0;
 
   // Keras's string form: "gpu:3".
   std::string ToString() const;
@@ -43,7 +62,8 @@ struct Device {
   friend bool operator==(const Device& a, const Device& b) {
     return a.id == b.id && a.platform == b.platform &&
            a.process_index == b.process_index &&
-           a.local_ordinal == b.local_ordinal;
+           a.local_ordinal == b.local_ordinal && a.coords == b.coords &&
+           a.core_on_chip == b.core_on_chip;
   }
   friend bool operator!=(const Device& a, const Device& b) { return !(a == b); }
 };

@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/synchronization/mutex.h"
 #include "core/log.h"
+#include "core/status_macros.h"
 
 namespace tessera {
 namespace {
@@ -56,6 +57,90 @@ absl::Status ParseHead(absl::string_view head, absl::string_view variable, size_
   return absl::OkStatus();
 }
 
+// Where the devices of one entry sit (the "@<place>" suffix).
+struct Place {
+  int64_t origin[3] = {0, 0, 0};
+  int64_t extent[3] = {1, 1, 1};  // chips along x, y, z
+  int64_t cores = 1;
+  bool single = false;  // "<x>.<y>.<z>[.<core>]": one device, origin is its chip
+  int64_t core = 0;     // single only
+};
+
+constexpr char kPlaceForms[] =
+    "expected '@<x>.<y>.<z>[.<core>]' for one device or '@<X>x<Y>x<Z>[x<cores>][+<x>.<y>.<z>]' for a block";
+
+// Non-negative decimal integers separated by `separator`, `min` to `max` of them.
+bool ParseNumbers(absl::string_view text, char separator, size_t min, size_t max, int64_t lowest,
+                  std::vector<int64_t>* out) {
+  out->clear();
+  for (absl::string_view part : absl::StrSplit(text, separator)) {
+    int64_t value = 0;
+    if (part.empty() || part.find_first_not_of("0123456789") != absl::string_view::npos ||
+        !absl::SimpleAtoi(part, &value) || value < lowest) {
+      return false;
+    }
+    out->push_back(value);
+  }
+  return out->size() >= min && out->size() <= max;
+}
+
+absl::StatusOr<Place> ParsePlace(absl::string_view text, absl::string_view variable, size_t index,
+                                 absl::string_view entry) {
+  Place place;
+  std::vector<int64_t> numbers;
+  if (text.find('x') == absl::string_view::npos) {
+    if (!ParseNumbers(text, '.', 3, 4, 0, &numbers)) {
+      return EntryError(variable, index, entry, absl::StrCat("place '", text, "' is not a position; ", kPlaceForms));
+    }
+    place.single = true;
+    for (int k = 0; k < 3; ++k) place.origin[k] = numbers[k];
+    if (numbers.size() == 4) place.core = numbers[3];
+    return place;
+  }
+  const size_t plus = text.find('+');
+  if (!ParseNumbers(text.substr(0, plus), 'x', 3, 4, 1, &numbers)) {
+    return EntryError(variable, index, entry,
+                      absl::StrCat("place '", text, "' is not a block of chips (sizes >= 1); ", kPlaceForms));
+  }
+  for (int k = 0; k < 3; ++k) place.extent[k] = numbers[k];
+  if (numbers.size() == 4) place.cores = numbers[3];
+  if (plus != absl::string_view::npos) {
+    if (!ParseNumbers(text.substr(plus + 1), '.', 3, 3, 0, &numbers)) {
+      return EntryError(variable, index, entry,
+                        absl::StrCat("place '", text, "' has a corner that is not '<x>.<y>.<z>'; ", kPlaceForms));
+    }
+    for (int k = 0; k < 3; ++k) place.origin[k] = numbers[k];
+  }
+  return place;
+}
+
+// The number of devices `place` holds; nullopt when it overflows.
+std::optional<int64_t> PlaceSize(const Place& place) {
+  if (place.single) return 1;
+  int64_t size = place.cores;
+  for (int64_t e : place.extent) {
+    if (__builtin_mul_overflow(size, e, &size)) return std::nullopt;
+  }
+  return size;
+}
+
+// Device `i` of `place`: core fastest, then x, y, z.
+void PlaceDevice(const Place& place, int64_t i, LocalDeviceInfo& info) {
+  if (place.single) {
+    info.coords = ChipCoords{place.origin[0], place.origin[1], place.origin[2]};
+    info.core_on_chip = place.core;
+    return;
+  }
+  info.core_on_chip = i % place.cores;
+  int64_t chip = i / place.cores;
+  ChipCoords coords{};
+  for (int k = 0; k < 3; ++k) {
+    coords[k] = place.origin[k] + chip % place.extent[k];
+    chip /= place.extent[k];
+  }
+  info.coords = coords;
+}
+
 int64_t& OrdinalFor(Platform platform, int64_t (&next)[3]) {
   return next[static_cast<int>(platform)];
 }
@@ -78,7 +163,7 @@ absl::Status AppendCpuDevices(std::vector<LocalDeviceInfo>& devices) {
   auto count = CpuDeviceCount();
   if (!count.ok()) return count.status();
   for (int64_t i = 0; i < *count; ++i) {
-    devices.push_back(LocalDeviceInfo{Platform::kCpu, i, "cpu", "", 0, ""});
+    devices.push_back(LocalDeviceInfo{Platform::kCpu, i, "cpu", "", 0, "", std::nullopt, 0});
   }
   return absl::OkStatus();
 }
@@ -227,7 +312,7 @@ std::vector<LocalDeviceInfo> NvmlDevices(std::string* unavailable_reason) {
   for (size_t i = 0; i < order.size(); ++i) {
     const NvmlGpu& gpu = (*gpus)[order[i]];
     out.push_back(LocalDeviceInfo{Platform::kGpu, static_cast<int64_t>(i), gpu.name, gpu.uuid,
-                                  gpu.memory_bytes, gpu.pci_bus_id});
+                                  gpu.memory_bytes, gpu.pci_bus_id, std::nullopt, 0});
   }
   if (out.empty()) {
     *unavailable_reason =
@@ -255,11 +340,12 @@ absl::StatusOr<std::vector<LocalDeviceInfo>> ParseDeviceListSpec(absl::string_vi
   int64_t next[3] = {0, 0, 0};
   size_t index = 0;
   for (absl::string_view entry : absl::StrSplit(spec, ',')) {
-    const std::vector<absl::string_view> parts = absl::StrSplit(entry, ':');
+    const size_t at = entry.find('@');
+    const std::vector<absl::string_view> parts = absl::StrSplit(entry.substr(0, at), ':');
     if (parts.size() > 4) {
       return EntryError(variable, index, entry,
                         "too many ':'; expected <platform>[*<count>][:<kind>[:<physical_id>"
-                        "[:<memory_bytes>]]]");
+                        "[:<memory_bytes>]]][@<place>]");
     }
     Platform platform = Platform::kCpu;
     int64_t count = 1;
@@ -282,6 +368,29 @@ absl::StatusOr<std::vector<LocalDeviceInfo>> ParseDeviceListSpec(absl::string_vi
                         absl::StrCat("memory '", parts[3],
                                      "' is not a size; expected decimal bytes below 2^63"));
     }
+    std::optional<Place> place;
+    if (at != absl::string_view::npos) {
+      if (platform != Platform::kTpu) {
+        return EntryError(variable, index, entry,
+                          absl::StrCat("a place ('@...') is for tpu devices only, not ", PlatformName(platform)));
+      }
+      TESSERA_ASSIGN_OR_RETURN(place, ParsePlace(entry.substr(at + 1), variable, index, entry));
+      const std::optional<int64_t> size = PlaceSize(*place);
+      if (!size.has_value() || *size != count) {
+        return EntryError(variable, index, entry,
+                          absl::StrCat("the place '", entry.substr(at + 1), "' holds ",
+                                       size.has_value() ? absl::StrCat(*size) : std::string("too many"),
+                                       " device", size == 1 ? "" : "s", ", but the count is ", count));
+      }
+      // The largest coordinate must still be an int64.
+      for (int k = 0; k < 3; ++k) {
+        int64_t last = 0;
+        if (__builtin_add_overflow(place->origin[k], place->extent[k] - 1, &last)) {
+          return EntryError(variable, index, entry,
+                            absl::StrCat("the place '", entry.substr(at + 1), "' reaches past 2^63"));
+        }
+      }
+    }
     int64_t& ordinal = OrdinalFor(platform, next);
     if (ordinal + count > kMaxCpuDeviceCount) {
       return EntryError(variable, index, entry,
@@ -290,6 +399,7 @@ absl::StatusOr<std::vector<LocalDeviceInfo>> ParseDeviceListSpec(absl::string_vi
     }
     for (int64_t i = 0; i < count; ++i) {
       info.local_ordinal = ordinal++;
+      if (place.has_value()) PlaceDevice(*place, i, info);
       out.push_back(info);
     }
     ++index;
@@ -301,7 +411,10 @@ std::vector<Device> ToLocalDevices(const std::vector<LocalDeviceInfo>& infos) {
   std::vector<Device> out;
   out.reserve(infos.size());
   for (const LocalDeviceInfo& info : infos) {
-    out.push_back(Device{info.local_ordinal, info.platform, 0, info.local_ordinal});
+    Device device{info.local_ordinal, info.platform, 0, info.local_ordinal};
+    device.coords = info.coords;
+    device.core_on_chip = info.core_on_chip;
+    out.push_back(device);
   }
   return out;
 }

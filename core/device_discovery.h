@@ -14,21 +14,38 @@
 // from 0 in that order.
 //
 // TESSERA_DEVICES format: comma-separated entries
-//     <platform>[*<count>][:<kind>[:<physical_id>[:<memory_bytes>]]]
+//     <platform>[*<count>][:<kind>[:<physical_id>[:<memory_bytes>]]][@<place>]
 //   platform      cpu, gpu (or cuda) or tpu, case-insensitive;
 //   count         1..kMaxCpuDeviceCount identical devices (default 1);
-//   kind          free text without ':' or ',' (default: the platform name);
-//   physical_id   free text without ':' or ','; names one device, so an entry
-//                 with a count above 1 cannot have one (default "");
-//   memory_bytes  decimal bytes (default 0 = unknown).
+//   kind          free text without ':', ',' or '@' (default: the platform
+//                 name); JAX's device_kind for a TPU ("TPU v4");
+//   physical_id   free text without ':', ',' or '@'; names one device, so an
+//                 entry with a count above 1 cannot have one (default "");
+//   memory_bytes  decimal bytes (default 0 = unknown);
+//   place         tpu only: where the devices sit in the slice's torus
+//                 (Device::coords, core_on_chip), one of
+//                   <x>.<y>.<z>[.<core>]   one device (count 1): its chip's
+//                                          coordinates and core (default 0);
+//                   <X>x<Y>x<Z>[x<C>][+<x>.<y>.<z>]
+//                                          a block of X*Y*Z chips with C cores
+//                                          each (default 1), count X*Y*Z*C,
+//                                          from the corner given (default
+//                                          0.0.0); device i is core i % C,
+//                                          then x, y, z, x varying fastest:
+//                                          the order JAX lists a host's TPUs.
+//                 Without a place a TPU has no coordinates.
 // Examples: "gpu*8", "gpu:NVIDIA H100 80GB HBM3:GPU-1234:85520809984,gpu",
-// "" (no accelerators). When the list has cpu entries they are the CPU
-// devices; otherwise the CPU provider adds its own after them. Errors are
-// INVALID_ARGUMENT and name the variable, the entry and what was expected.
+// "tpu*64:TPU v4@4x4x4" (a v4 4x4x4 slice on one host),
+// "tpu*4:TPU v4@2x2x1+0.0.1" (the second host of a v4 2x2x2 slice),
+// "tpu:TPU v4@1.0.0", "" (no accelerators). When the list has cpu entries
+// they are the CPU devices; otherwise the CPU provider adds its own after
+// them. Errors are INVALID_ARGUMENT and name the variable, the entry and what
+// was expected.
 #ifndef TESSERA_CORE_DEVICE_DISCOVERY_H_
 #define TESSERA_CORE_DEVICE_DISCOVERY_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,11 +64,14 @@ struct LocalDeviceInfo {
   std::string physical_id;    // GPU UUID ("GPU-…"); "" when unknown (CPU)
   int64_t memory_bytes = 0;   // total device memory; 0 when unknown
   std::string pci_bus_id;     // "00000000:17:00.0"; "" when unknown
+  std::optional<ChipCoords> coords;  // TPU: the chip's (x, y, z), as Device::coords
+  int64_t core_on_chip = 0;          // TPU: the core on that chip
 
   friend bool operator==(const LocalDeviceInfo& a, const LocalDeviceInfo& b) {
     return a.platform == b.platform && a.local_ordinal == b.local_ordinal && a.kind == b.kind &&
            a.physical_id == b.physical_id && a.memory_bytes == b.memory_bytes &&
-           a.pci_bus_id == b.pci_bus_id;
+           a.pci_bus_id == b.pci_bus_id && a.coords == b.coords &&
+           a.core_on_chip == b.core_on_chip;
   }
   friend bool operator!=(const LocalDeviceInfo& a, const LocalDeviceInfo& b) { return !(a == b); }
 };
@@ -86,7 +106,8 @@ absl::StatusOr<std::vector<LocalDeviceInfo>> DiscoverLocalDevices();
 absl::StatusOr<std::vector<LocalDeviceInfo>> ParseDeviceListSpec(
     absl::string_view spec, absl::string_view variable = "TESSERA_DEVICES");
 
-// The single-process Device values of `infos`: id = local ordinal, process 0.
+// The single-process Device values of `infos`: id = local ordinal, process 0,
+// coordinates as listed.
 std::vector<Device> ToLocalDevices(const std::vector<LocalDeviceInfo>& infos);
 
 // ---------------------------------------------------------------------------

@@ -8,9 +8,11 @@
 // message ours is the same text (JAX's InvalidMesh/ValueError texts, DTensor's
 // ValueErrors, PyTorch's KeyErrors), so users can search for it.
 //
-// Not here: TPU physical-topology placement by chip coordinates (JAX's
-// _create_device_mesh_for_nd_torus, S41): Device has no coordinates. The
-// TPU v2/v3 tray ring (S39) needs only the device kind and is supported.
+// TPU placement: the v2/v3 tray ring (S39) and the v4 lite ring need only the
+// device kind; other TPUs follow their chips' coordinates (Device::coords)
+// through JAX's _create_device_mesh_for_nd_torus (S41), splitting physical
+// axes on request, after JAX's per-kind orders for small v5e/v6e, v5p and 7x
+// slices. Not here: contiguous_submeshes (the transpose trick).
 #ifndef TESSERA_CORE_MESH_CONSTRUCTION_H_
 #define TESSERA_CORE_MESH_CONSTRUCTION_H_
 
@@ -32,18 +34,60 @@ namespace tessera {
 
 // JAX's create_device_mesh: `devices` in mesh order (row-major) for `shape`.
 // `device_kind` is JAX's devices[-1].device_kind: "TPU v2" and "TPU v3"
-// apply the tray ring (S39); otherwise GPU devices are sorted by global id
-// (XLA numbers them process by process, so each process's devices stay
-// together) and other platforms keep their order, stably grouped by process.
+// apply the tray ring (S39), "TPU v4 lite" and "TPU8i" with 4 devices the
+// ring (0, 1, 3, 2); "TPU v5 lite"/"TPU v6 lite" (4, 8 or 16 chips), "TPU
+// v5p" (2x2x2) and "TPU7x"/"TPU7" (up to 32 devices, at most 2x2 in x and y)
+// get JAX's rings for those small slices. Otherwise TPU devices with
+// coordinates are placed on
+// the torus (S41): the devices, arranged by chip over the cuboid their
+// coordinates span (x, y, z; plus the core for two-core kinds: "TPU7x",
+// "TPU7", "TPU8i", "TPU v5p" with two cores per chip), are mapped from
+// logical axes to physical axes, the last logical axis first, each taking the
+// most whole physical axes whose sizes multiply to its size. GPU devices are
+// sorted by global id (XLA numbers them process by process, so each
+// process's devices stay together) and other devices (TPUs without
+// coordinates included) keep their order, stably grouped by process.
 // Errors: a dimension < 1 ("`mesh_shape` passed to `create_device_mesh`
-// should be a sequence of positive ints, got (2, 0)"), and "Number of devices
-// 6 must equal the product of mesh_shape (2, 4)".
+// should be a sequence of positive ints, got (2, 0)"), "Number of devices 6
+// must equal the product of mesh_shape (2, 4)"; for the torus, some TPU
+// devices without coordinates, coordinates that do not fill a cuboid (JAX's
+// "Constructed mesh contains a \"hole\"..."), a core other than 0 on a
+// one-device-per-chip kind ("Creating meshes for TPU >v3 requires one device
+// per chip..."), and a shape the physical axes cannot make without being
+// split (JAX's "Failed to find assignment for logical_axis_index 1 of size 8
+// with remaining assignable mesh [0, 4, 4]. ...").
+//
+// `allow_split_physical_axes` (JAX's argument of that name): where whole
+// physical axes cannot make the shape, split them instead of failing (JAX's
+// _create_device_mesh_for_nd_torus_splitting_axes: TpuTorusSplitAssignment).
 absl::StatusOr<std::vector<Device>> CreateDeviceMesh(absl::Span<const int64_t> shape,
                                                      std::vector<Device> devices,
-                                                     absl::string_view device_kind = "");
+                                                     absl::string_view device_kind = "",
+                                                     bool allow_split_physical_axes = false);
+
+// JAX's _create_device_mesh_for_nd_torus axis assignment (without splitting
+// physical axes): for each logical axis of `mesh_shape`, the axes of
+// `physical_shape` it spans, e.g. [(), (1, 2), (0,)] for physical (4, 4, 4)
+// and mesh [1, 16, 4] (S41). CreateDeviceMesh's "Failed to find assignment
+// ..." when an axis cannot be made of whole physical axes. Both shapes must
+// have the same product (CreateDeviceMesh's callers ensure it).
+absl::StatusOr<std::vector<std::vector<size_t>>> TpuTorusAxisAssignment(
+    absl::Span<const int64_t> physical_shape, absl::Span<const int64_t> mesh_shape);
+
+// JAX's _create_device_mesh_for_nd_torus_splitting_axes assignment: the
+// matrix [physical axis][logical axis] of the size each physical axis gives
+// each logical axis (rows multiply to the physical sizes, columns to the
+// logical ones). Logical axes, last first, take the feasible split JAX
+// prefers: whole physical axes first, then more of them, then axes already
+// shared, then the larger split. Fails with JAX's "The number of devices in
+// physical mesh (4, 4) does not match the number of devices in logical mesh
+// (2, 2, 2)." when the products differ.
+absl::StatusOr<std::vector<std::vector<int64_t>>> TpuTorusSplitAssignment(
+    absl::Span<const int64_t> physical_shape, absl::Span<const int64_t> mesh_shape);
 
 // JAX's make_mesh: the first prod(shape) of `devices` (nullopt: ListDevices())
-// through CreateDeviceMesh, as a DeviceMesh. Fewer devices fail with "Number
+// through CreateDeviceMesh (splitting physical axes for "TPU v5 lite" and
+// "TPU v5e", as JAX), as a DeviceMesh. Fewer devices fail with "Number
 // of devices 6 must be >= the product of mesh_shape (2, 4)"; then
 // DeviceMesh::Create's checks apply.
 absl::StatusOr<MeshPtr> MakeMesh(std::vector<int64_t> shape, std::vector<std::string> axis_names,

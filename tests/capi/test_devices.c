@@ -293,6 +293,100 @@ static void local_device_accessors_check_their_arguments(void) {
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
 }
 
+/* The chip coordinates of `device` as "x.y.z/core", or "-" without them. */
+static void coords_text(const tessera_device* device, char* text, size_t size) {
+  int64_t c[3] = {-1, -1, -1};
+  size_t axis;
+  if (!tessera_device_has_coords(device)) {
+    snprintf(text, size, "-");
+    return;
+  }
+  for (axis = 0; axis < 3; ++axis) tessera_device_coord(device, axis, &c[axis], NULL);
+  snprintf(text, size, "%lld.%lld.%lld/%lld", (long long)c[0], (long long)c[1], (long long)c[2],
+           (long long)tessera_device_core_on_chip(device));
+}
+
+static void listed_tpus_carry_their_chip_coordinates(void) {
+  tessera_error* err = NULL;
+  tessera_device_list* list;
+  tessera_device* device;
+  char text[64];
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*4:TPU v4@2x2x1+0.0.1,tpu:TPU v3@5.6.0.1,tpu", 1));
+  list = tessera_device_list_create("tpu", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(6, tessera_device_list_size(list));
+  device = tessera_device_list_get(list, 3, &err);
+  coords_text(device, text, sizeof text);
+  ASSERT_STREQ("1.1.1/0", text);
+  tessera_device_destroy(device);
+  device = tessera_device_list_get(list, 4, &err);
+  coords_text(device, text, sizeof text);
+  ASSERT_STREQ("5.6.0/1", text);
+  tessera_device_destroy(device);
+  device = tessera_device_list_get(list, 5, &err);
+  coords_text(device, text, sizeof text);
+  ASSERT_STREQ("-", text);
+  tessera_device_destroy(device);
+  ASSERT_OK(err);
+  tessera_device_list_destroy(list);
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
+}
+
+static void coord_checks_its_arguments(void) {
+  tessera_error* err = NULL;
+  tessera_device* cpu = tessera_device_parse("cpu:0", &err);
+  tessera_device* tpu;
+  int64_t value = -1;
+  ASSERT_OK(err);
+  ASSERT_FALSE(tessera_device_coord(NULL, 0, &value, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL");
+  ASSERT_FALSE(tessera_device_coord(cpu, 0, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
+  ASSERT_FALSE(tessera_device_coord(cpu, 0, &value, &err));
+  ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION,
+               "Device cpu:0 has no coordinates (only TPU devices listed with a place have them)");
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu@1.2.3", 1));
+  tpu = tessera_device_parse("tpu:0", &err);
+  ASSERT_OK(err);
+  ASSERT_FALSE(tessera_device_coord(tpu, 3, &value, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'axis' is 3; expected less than 3");
+  ASSERT_TRUE(tessera_device_coord(tpu, 2, &value, &err));
+  ASSERT_EQ(3, value);
+  ASSERT_FALSE(tessera_device_has_coords(cpu));
+  ASSERT_FALSE(tessera_device_has_coords(NULL));
+  ASSERT_EQ(0, tessera_device_core_on_chip(NULL));
+  tessera_device_destroy(tpu);
+  tessera_device_destroy(cpu);
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
+}
+
+static void mesh_over_a_tpu_v4_slice_follows_chip_coordinates(void) {
+  /* S41 through the C ABI: the device at [0][j][k] is the chip (k, j / 4, j % 4). */
+  tessera_error* err = NULL;
+  const int64_t shape[] = {1, 16, 4};
+  const char* const names[] = {"replica", "data", "model"};
+  tessera_mesh* mesh;
+  int64_t j, k;
+  char text[64], expected[64];
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*64:TPU v4@4x4x4", 1));
+  mesh = tessera_mesh_make(shape, 3, names, 3, NULL, 0, "TPU v4", &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(64, tessera_mesh_size(mesh));
+  for (j = 0; j < 16; ++j) {
+    for (k = 0; k < 4; ++k) {
+      tessera_device* device = tessera_mesh_device(mesh, (size_t)(j * 4 + k), &err);
+      ASSERT_OK(err);
+      coords_text(device, text, sizeof text);
+      snprintf(expected, sizeof expected, "%lld.%lld.%lld/0", (long long)k, (long long)(j / 4),
+               (long long)(j % 4));
+      ASSERT_STREQ(expected, text);
+      tessera_device_destroy(device);
+    }
+  }
+  tessera_mesh_destroy(mesh);
+  ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(without_the_variable_there_is_one_cpu_device),
@@ -318,6 +412,9 @@ int main(int argc, char** argv) {
       HARNESS_TEST(explicit_gpus_become_the_default_device_type),
       HARNESS_TEST(malformed_device_list_is_invalid_argument_naming_the_entry),
       HARNESS_TEST(local_device_accessors_check_their_arguments),
+      HARNESS_TEST(listed_tpus_carry_their_chip_coordinates),
+      HARNESS_TEST(coord_checks_its_arguments),
+      HARNESS_TEST(mesh_over_a_tpu_v4_slice_follows_chip_coordinates),
   };
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
 }

@@ -1,17 +1,18 @@
-// Mesh-creation conformance: sharding_cases.md S39, S43, S45 and the
+// Mesh-creation conformance: sharding_cases.md S39, S41, S43, S45 and the
 // mesh-creation error table after D99's; dtensor_cases.md D85, D89-D99.
 // Each row names its vector.
 //
-// Deferred: S41 (TPU v4 torus axis assignment needs chip coordinates, which
-// Device does not carry). D87 (DTENSOR_JOBS) is initialize_env_test.cc's.
+// D87 (DTENSOR_JOBS) is initialize_env_test.cc's.
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "core/device_discovery.h"
 #include "core/distribution.h"
 #include "core/mesh_construction.h"
+#include "core/shape.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/testing.h"
@@ -23,6 +24,7 @@ using ::testing::ElementsAre;
 using ::testing::ElementsAreArray;
 using ::testing::StartsWith;
 using testing::CpuMesh;
+using testing::IsOk;
 using testing::ScopedCpuDevices;
 using testing::ScopedEnv;
 using testing::StatusIs;
@@ -85,6 +87,236 @@ TEST(MeshCreationConformance, TpuV3TrayRing) {
     EXPECT_THAT(Ids(Unwrap(CreateDeviceMesh(c.shape, Tpus(c.devices), "TPU v3"))),
                 ElementsAreArray(c.expected));
   }
+}
+
+// ------------------------------------------------------------------ S41
+
+// TPU devices with chip coordinates, from a TESSERA_DEVICES entry
+// ("tpu*64:TPU v4@4x4x4": x varies fastest, as JAX lists a host's chips).
+std::vector<Device> PlacedTpus(const std::string& spec) {
+  return ToLocalDevices(Unwrap(ParseDeviceListSpec(spec)));
+}
+
+ChipCoords CoordsOf(const Device& d) {
+  EXPECT_TRUE(d.coords.has_value()) << d.ToString();
+  return d.coords.value_or(ChipCoords{-1, -1, -1});
+}
+
+TEST(MeshCreationConformance, TpuV4TorusAssignsLogicalAxesLastFirst) {
+  // S41: axis 2 (4) takes x, axis 1 (16) takes (y, z), axis 0 (1) none.
+  using Axes = std::vector<std::vector<size_t>>;
+  EXPECT_EQ(Unwrap(TpuTorusAxisAssignment({4, 4, 4}, {1, 16, 4})), (Axes{{}, {1, 2}, {0}}));
+}
+
+TEST(MeshCreationConformance, TpuV4TorusDeviceAtEachMeshIndex) {
+  // S41: the device at [0][j][k] is the chip (x=k, y=j // 4, z=j % 4).
+  const std::vector<Device> mesh = Unwrap(CreateDeviceMesh({1, 16, 4}, PlacedTpus("tpu*64:TPU v4@4x4x4"), "TPU v4"));
+  ASSERT_EQ(mesh.size(), 64u);
+  for (int64_t j = 0; j < 16; ++j) {
+    for (int64_t k = 0; k < 4; ++k) {
+      EXPECT_EQ(CoordsOf(mesh[j * 4 + k]), (ChipCoords{k, j / 4, j % 4})) << "[0][" << j << "][" << k << "]";
+    }
+  }
+}
+
+TEST(MeshCreationConformance, TpuV4TorusFollowsCoordinatesNotListOrder) {
+  // S41: the physical mesh is built from the coordinates, so the order the
+  // devices come in does not matter.
+  std::vector<Device> reversed = PlacedTpus("tpu*64:TPU v4@4x4x4");
+  std::reverse(reversed.begin(), reversed.end());
+  EXPECT_EQ(Unwrap(CreateDeviceMesh({1, 16, 4}, reversed, "TPU v4")),
+            Unwrap(CreateDeviceMesh({1, 16, 4}, PlacedTpus("tpu*64:TPU v4@4x4x4"), "TPU v4")));
+}
+
+TEST(MeshCreationConformance, TpuV4TorusOfAnOffsetBlock) {
+  // S41's rule on the second host of a v4 2x2x2 slice (chips z = 1): the
+  // coordinates count from the block's corner.
+  const std::vector<Device> mesh = Unwrap(CreateDeviceMesh({2, 2}, PlacedTpus("tpu*4:TPU v4@2x2x1+0.0.1"), "TPU v4"));
+  // Axis 1 (2) takes x and z (size 1), axis 0 (2) takes y.
+  std::vector<ChipCoords> coords;
+  for (const Device& d : mesh) coords.push_back(CoordsOf(d));
+  EXPECT_THAT(coords, ElementsAre(ChipCoords{0, 0, 1}, ChipCoords{1, 0, 1}, ChipCoords{0, 1, 1}, ChipCoords{1, 1, 1}));
+}
+
+// Upstream test_create_device_mesh_for_nd_torus's table, with the
+// assignments jax 0.10.2's _create_device_mesh_for_nd_torus returns.
+struct TorusCase {
+  const char* name;
+  std::vector<int64_t> physical;
+  std::vector<int64_t> mesh;
+  std::vector<std::vector<size_t>> assignment;
+};
+
+TEST(MeshCreationConformance, TpuTorusAssignmentTable) {
+  const TorusCase cases[] = {
+      {"2x2x1", {2, 2, 1}, {1, 1, 4}, {{}, {}, {0, 1, 2}}},
+      {"2x2x4", {2, 2, 4}, {1, 4, 4}, {{}, {2}, {0, 1}}},
+      {"4x4x4 (S41)", {4, 4, 4}, {1, 16, 4}, {{}, {1, 2}, {0}}},
+      {"4x4x8a", {4, 4, 8}, {1, 16, 8}, {{}, {0, 1}, {2}}},
+      {"4x4x8b", {4, 4, 8}, {1, 8, 16}, {{}, {2}, {0, 1}}},
+      {"4x4x8c", {4, 4, 8}, {16, 8, 1}, {{0, 1}, {2}, {}}},
+      {"4x8x8", {4, 8, 8}, {1, 32, 8}, {{}, {0, 2}, {1}}},
+      {"8x8x8", {8, 8, 8}, {1, 64, 8}, {{}, {1, 2}, {0}}},
+      {"8x8x16", {8, 8, 16}, {1, 64, 16}, {{}, {0, 1}, {2}}},
+      {"4x4x4 cube", {4, 4, 4}, {4, 4, 4}, {{2}, {1}, {0}}},
+      {"4x4x4 flat", {4, 4, 4}, {64}, {{0, 1, 2}}},
+      {"2x2x2x2 (two cores per chip)", {2, 2, 2, 2}, {4, 4}, {{2, 3}, {0, 1}}},
+  };
+  for (const TorusCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(Unwrap(TpuTorusAxisAssignment(c.physical, c.mesh)), c.assignment);
+  }
+}
+
+TEST(MeshCreationConformance, TpuTorusShapeThatWouldSplitAPhysicalAxis) {
+  // S41's rule cannot make 32 of whole 4s: JAX's message, word for word.
+  EXPECT_THAT(
+      CreateDeviceMesh({2, 32}, PlacedTpus("tpu*64:TPU v4@4x4x4"), "TPU v4"),
+      StatusIs(kInvalid,
+               "Failed to find assignment for logical_axis_index 1 of size 32 with remaining assignable mesh [4, 4, "
+               "4]. The size of each axis in your logical mesh must be equal to the product of some subset of the "
+               "physical mesh axis sizes. E.g. logical mesh (4, 16) is compatible with physical mesh 4x4x4 since "
+               "4=4 and 16=4x4. If you want to split physical axes, set  allow_split_physical_axes to True."));
+  EXPECT_THAT(CreateDeviceMesh({8, 8}, PlacedTpus("tpu*64:TPU v4@4x4x4"), "TPU v4"),
+              StatusIs(kInvalid, StartsWith("Failed to find assignment for logical_axis_index 1 of size 8 with "
+                                            "remaining assignable mesh [4, 4, 4].")));
+}
+
+// jax 0.10.2's _create_device_mesh_for_nd_torus_splitting_axes, as
+// [physical axis][logical axis] sizes.
+struct SplitCase {
+  std::vector<int64_t> physical;
+  std::vector<int64_t> mesh;
+  std::vector<std::vector<int64_t>> assignment;
+};
+
+TEST(MeshCreationConformance, TpuTorusSplitAssignmentTable) {
+  const SplitCase cases[] = {
+      {{4, 4, 4}, {2, 32}, {{1, 4}, {1, 4}, {2, 2}}},
+      {{4, 4}, {2, 2, 4}, {{1, 1, 4}, {2, 2, 1}}},
+      {{8, 8}, {2, 2, 16}, {{1, 1, 8}, {2, 2, 2}}},
+      {{4, 4, 4}, {8, 8}, {{1, 4}, {2, 2}, {4, 1}}},
+      {{2, 2, 4}, {8, 2}, {{1, 2}, {2, 1}, {4, 1}}},
+      {{4, 4, 8}, {2, 64}, {{1, 4}, {2, 2}, {1, 8}}},
+      {{4, 4, 4}, {32, 2}, {{2, 2}, {4, 1}, {4, 1}}},
+      {{16, 16}, {4, 64}, {{1, 16}, {4, 4}}},
+      {{2, 2, 2}, {2, 2, 2}, {{1, 1, 2}, {1, 2, 1}, {2, 1, 1}}},
+  };
+  for (const SplitCase& c : cases) {
+    SCOPED_TRACE(absl::StrCat(ShapeToString(c.physical), " -> ", ShapeToString(c.mesh)));
+    EXPECT_EQ(Unwrap(TpuTorusSplitAssignment(c.physical, c.mesh)), c.assignment);
+  }
+  EXPECT_THAT(TpuTorusSplitAssignment({4, 4}, {2, 2, 2}),
+              StatusIs(kInvalid, "The number of devices in physical mesh (4, 4) does not match the number of devices "
+                                 "in logical mesh (2, 2, 2)."));
+}
+
+TEST(MeshCreationConformance, TpuTorusSplitsPhysicalAxesWhenAllowed) {
+  // 32 of a 4x4x4 slice: z split in two, y and x whole; jax's device order
+  // as physical indices x * 16 + y * 4 + z.
+  const std::vector<Device> mesh = Unwrap(
+      CreateDeviceMesh({2, 32}, PlacedTpus("tpu*64:TPU v4@4x4x4"), "TPU v4", /*allow_split_physical_axes=*/true));
+  std::vector<int64_t> physical;
+  for (const Device& d : mesh) physical.push_back(CoordsOf(d)[0] * 16 + CoordsOf(d)[1] * 4 + CoordsOf(d)[2]);
+  physical.resize(16);
+  EXPECT_THAT(physical, ElementsAre(0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29));
+}
+
+TEST(MeshCreationConformance, MakeMeshSplitsPhysicalAxesOnV5e) {
+  // jax.make_mesh passes allow_split_physical_axes=True for v5e only.
+  ScopedEnv devices("TESSERA_DEVICES", "tpu*64:TPU v5 lite@8x8x1");
+  EXPECT_THAT(MakeMesh({2, 32}, {"a", "b"}, std::nullopt, "TPU v5 lite"), IsOk());
+  ScopedEnv v4("TESSERA_DEVICES", "tpu*64:TPU v4@4x4x4");
+  EXPECT_THAT(MakeMesh({2, 32}, {"a", "b"}, std::nullopt, "TPU v4"),
+              StatusIs(kInvalid, StartsWith("Failed to find assignment for logical_axis_index 1 of size 32")));
+}
+
+// JAX's per-kind orders for small slices, before the torus (jax 0.10.2's
+// create_device_mesh over the same stand-in devices).
+struct KindCase {
+  const char* spec;
+  const char* kind;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> expected;
+};
+
+TEST(MeshCreationConformance, TpuKindOrdersForSmallSlices) {
+  const KindCase cases[] = {
+      {"tpu*4:TPU v5 lite@2x2x1", "TPU v5 lite", {2, 2}, {0, 1, 3, 2}},
+      {"tpu*8:TPU v5 lite@4x2x1", "TPU v5 lite", {8}, {0, 1, 2, 3, 7, 6, 5, 4}},
+      {"tpu*8:TPU v5 lite@2x2x2", "TPU v5 lite", {2, 4}, {0, 4, 2, 6, 1, 5, 3, 7}},
+      {"tpu*16:TPU v5 lite@4x4x1", "TPU v5 lite", {16}, {0, 1, 2, 3, 7, 6, 5, 9, 10, 11, 15, 14, 13, 12, 8, 4}},
+      {"tpu*16:TPU v5 lite@4x4x1", "TPU v5 lite", {4, 4}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
+      {"tpu*8:TPU v6 lite@4x2x1", "TPU v6 lite", {2, 4}, {0, 1, 2, 3, 7, 6, 5, 4}},
+      {"tpu*8:TPU v5p@2x2x2", "TPU v5p", {8}, {0, 1, 3, 2, 6, 7, 5, 4}},
+      {"tpu*16:TPU7x@2x2x2x2", "TPU7x", {16}, {0, 1, 2, 3, 6, 7, 4, 5, 8, 9, 10, 11, 14, 15, 12, 13}},
+  };
+  for (const KindCase& c : cases) {
+    SCOPED_TRACE(absl::StrCat(c.spec, " ", ShapeToString(c.shape)));
+    EXPECT_THAT(Ids(Unwrap(CreateDeviceMesh(c.shape, PlacedTpus(c.spec), c.kind))), ElementsAreArray(c.expected));
+  }
+  // v5e and v5p sort by chip (z, y, x) first: the list order does not matter.
+  std::vector<Device> reversed = PlacedTpus("tpu*8:TPU v5p@2x2x2");
+  std::reverse(reversed.begin(), reversed.end());
+  EXPECT_THAT(Ids(Unwrap(CreateDeviceMesh({8}, reversed, "TPU v5p"))), ElementsAre(0, 1, 3, 2, 6, 7, 5, 4));
+}
+
+TEST(MeshCreationConformance, TpuTorusNeedsAWholeCuboid) {
+  // A missing chip: JAX's "hole".
+  std::vector<Device> missing = PlacedTpus("tpu*64:TPU v4@4x4x4");
+  missing.erase(missing.begin() + 5);
+  EXPECT_THAT(CreateDeviceMesh({63}, missing, "TPU v4"),
+              StatusIs(kInvalid, "Constructed mesh contains a \"hole\"; probable cause: coordinates of the devices "
+                                 "are not a contiguous cuboid: 63 devices span 4x4x4 chips with 1 core per chip (64 "
+                                 "places)"));
+  // Two devices on one chip, so another chip has none.
+  std::vector<Device> twice = PlacedTpus("tpu*4:TPU v4@2x2x1");
+  twice[3].coords = ChipCoords{0, 0, 0};
+  EXPECT_THAT(CreateDeviceMesh({4}, twice, "TPU v4"),
+              StatusIs(kInvalid, "Constructed mesh contains a \"hole\"; probable cause: coordinates of the devices "
+                                 "are not a contiguous cuboid: tpu:0 and tpu:3 are both at coords (0, 0, 0), core 0"));
+  // Chips far apart.
+  std::vector<Device> apart = PlacedTpus("tpu*2:TPU v4@1x1x2");
+  apart[1].coords = ChipCoords{0, 0, INT64_MAX};
+  apart[0].coords = ChipCoords{0, 0, INT64_MIN};
+  EXPECT_THAT(CreateDeviceMesh({2}, apart, "TPU v4"),
+              StatusIs(kInvalid, absl::StrCat("Constructed mesh contains a \"hole\"; probable cause: coordinates of "
+                                              "the devices are not a contiguous cuboid: 2 devices span coords (0, 0, ",
+                                              INT64_MIN, ") to (0, 0, ", INT64_MAX,
+                                              ") and cores 0 to 0: more places than devices")));
+}
+
+TEST(MeshCreationConformance, TpuV4NeedsOneDevicePerChip) {
+  EXPECT_THAT(CreateDeviceMesh({2, 2, 2}, PlacedTpus("tpu*8:TPU v4@2x2x1x2"), "TPU v4"),
+              StatusIs(kInvalid, "Creating meshes for TPU >v3 requires one device per chip (\"megacore\" mode). "
+                                 "Got device id 1 for a device of kind TPU v4: tpu:1."));
+  // Two-core kinds place each core: TPU v5p with two cores per chip.
+  const std::vector<Device> v5p = Unwrap(CreateDeviceMesh({2, 4}, PlacedTpus("tpu*8:TPU v5p@2x2x1x2"), "TPU v5p"));
+  // Physical (2, 2, 1, 2): axis 1 (4) takes x, y and z (size 1), axis 0 (2) the core.
+  std::vector<int64_t> cores;
+  for (const Device& d : v5p) cores.push_back(d.core_on_chip);
+  EXPECT_THAT(cores, ElementsAre(0, 0, 0, 0, 1, 1, 1, 1));
+}
+
+TEST(MeshCreationConformance, TpuTorusNeedsEveryDevicesCoordinates) {
+  std::vector<Device> devices = PlacedTpus("tpu*4:TPU v4@2x2x1");
+  devices[2].coords.reset();
+  EXPECT_THAT(CreateDeviceMesh({4}, devices, "TPU v4"),
+              StatusIs(kInvalid, StartsWith("Device tpu:2 has no coordinates, but other TPU devices of the mesh "
+                                            "have")));
+  // None at all: no topology to follow, so the devices keep their order.
+  EXPECT_THAT(Ids(Unwrap(CreateDeviceMesh({2, 2}, Tpus(4), "TPU v4"))), ElementsAre(0, 1, 2, 3));
+}
+
+TEST(MeshCreationConformance, TpuV3TrayRingIgnoresCoordinates) {
+  // S39 comes first for v2/v3 whatever the devices carry.
+  EXPECT_THAT(Ids(Unwrap(CreateDeviceMesh({8}, PlacedTpus("tpu*8:TPU v3@2x2x1x2"), "TPU v3"))),
+              ElementsAre(0, 1, 2, 3, 6, 7, 4, 5));
+}
+
+TEST(MeshCreationConformance, TpuV4LiteRing) {
+  // JAX's _v4i_v8i_create_device_mesh: 4 devices in the ring (0, 1, 3, 2).
+  EXPECT_THAT(Ids(Unwrap(CreateDeviceMesh({2, 2}, Tpus(4), "TPU v4 lite"))), ElementsAre(0, 1, 3, 2));
 }
 
 // ------------------------------------------------------------------ S43

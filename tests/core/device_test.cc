@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "core/device_discovery.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -87,6 +88,16 @@ TEST(DeviceTest, EqualityComparesEveryField) {
   EXPECT_NE(base, MakeDevice(3, Platform::kCpu, 1, 2));
   EXPECT_NE(base, MakeDevice(3, Platform::kGpu, 0, 2));
   EXPECT_NE(base, MakeDevice(3, Platform::kGpu, 1, 0));
+  Device placed = MakeDevice(3, Platform::kTpu, 1, 2);
+  placed.coords = ChipCoords{1, 2, 3};
+  Device moved = placed;
+  moved.coords = ChipCoords{1, 2, 0};
+  EXPECT_NE(placed, moved);
+  moved.coords.reset();
+  EXPECT_NE(placed, moved);
+  moved = placed;
+  moved.core_on_chip = 1;
+  EXPECT_NE(placed, moved);
 }
 
 TEST(ParseDeviceTest, ResolvesAListedDevice) {
@@ -277,7 +288,7 @@ TEST_F(GlobalDevicesTest, NulloptReturnsToLocalDiscovery) {
 LocalDeviceInfo Info(Platform platform, int64_t ordinal, std::string kind,
                      std::string physical_id = "", int64_t memory = 0, std::string pci = "") {
   return LocalDeviceInfo{platform, ordinal, std::move(kind), std::move(physical_id), memory,
-                         std::move(pci)};
+                         std::move(pci), std::nullopt, 0};
 }
 
 TEST(ParseDeviceListSpecTest, EmptySpecIsAnEmptyList) {
@@ -336,6 +347,87 @@ TEST(ParseDeviceListSpecTest, RejectsTooManyFields) {
   EXPECT_THAT(ParseDeviceListSpec("gpu:a:b:1:extra"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        HasSubstr("entry 0 'gpu:a:b:1:extra': too many ':'")));
+}
+
+// Where each device of `spec` sits: "x.y.z/core", or "-" without coordinates.
+std::vector<std::string> Places(const std::string& spec) {
+  std::vector<std::string> out;
+  for (const LocalDeviceInfo& d : Unwrap(ParseDeviceListSpec(spec))) {
+    out.push_back(d.coords ? absl::StrCat((*d.coords)[0], ".", (*d.coords)[1], ".", (*d.coords)[2], "/",
+                                          d.core_on_chip)
+                           : "-");
+  }
+  return out;
+}
+
+TEST(ParseDeviceListSpecTest, TpuWithoutAPlaceHasNoCoordinates) {
+  EXPECT_THAT(Places("tpu*2:TPU v4"), ElementsAre("-", "-"));
+}
+
+TEST(ParseDeviceListSpecTest, PositionPlacesOneDevice) {
+  EXPECT_THAT(Places("tpu:TPU v4@1.2.3,tpu:TPU v3@0.0.0.1"), ElementsAre("1.2.3/0", "0.0.0/1"));
+  EXPECT_EQ(Unwrap(ParseDeviceListSpec("tpu:TPU v4@1.2.3"))[0].kind, "TPU v4");
+}
+
+TEST(ParseDeviceListSpecTest, BlockVariesCoreThenXThenYThenZ) {
+  EXPECT_THAT(Places("tpu*8@2x2x2"),
+              ElementsAre("0.0.0/0", "1.0.0/0", "0.1.0/0", "1.1.0/0", "0.0.1/0", "1.0.1/0", "0.1.1/0", "1.1.1/0"));
+  EXPECT_THAT(Places("tpu*4:TPU v3@2x1x1x2"), ElementsAre("0.0.0/0", "0.0.0/1", "1.0.0/0", "1.0.0/1"));
+}
+
+TEST(ParseDeviceListSpecTest, BlockStartsAtItsCorner) {
+  EXPECT_THAT(Places("tpu*4:TPU v4@2x2x1+0.0.1,tpu*2:TPU v4@2x1x1+4.5.6"),
+              ElementsAre("0.0.1/0", "1.0.1/0", "0.1.1/0", "1.1.1/0", "4.5.6/0", "5.5.6/0"));
+}
+
+TEST(ParseDeviceListSpecTest, PlacedDevicesKeepTheirCoordinatesAsDevices) {
+  const std::vector<Device> devices = ToLocalDevices(Unwrap(ParseDeviceListSpec("tpu*2:TPU v4@1x1x1x2+3.4.5")));
+  ASSERT_EQ(devices.size(), 2u);
+  EXPECT_EQ(devices[1].coords, (ChipCoords{3, 4, 5}));
+  EXPECT_EQ(devices[1].core_on_chip, 1);
+  EXPECT_EQ(devices[1].id, 1);
+}
+
+TEST(ParseDeviceListSpecTest, ListedTpusCarryTheirCoordinates) {
+  ScopedEnv devices("TESSERA_DEVICES", "tpu*4:TPU v4@2x2x1");
+  const std::vector<Device> tpus = Unwrap(ListDevices("tpu"));
+  ASSERT_EQ(tpus.size(), 4u);
+  EXPECT_EQ(tpus[3].coords, (ChipCoords{1, 1, 0}));
+  EXPECT_EQ(Unwrap(ParseDevice("tpu:3")).coords, (ChipCoords{1, 1, 0}));
+}
+
+TEST(ParseDeviceListSpecTest, RejectsBadPlaces) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"gpu@0.0.0", "Environment variable TESSERA_DEVICES entry 0 'gpu@0.0.0': a place ('@...') is for tpu devices "
+                    "only, not gpu"},
+      {"tpu@1.2", "Environment variable TESSERA_DEVICES entry 0 'tpu@1.2': place '1.2' is not a position; expected "
+                  "'@<x>.<y>.<z>[.<core>]' for one device or '@<X>x<Y>x<Z>[x<cores>][+<x>.<y>.<z>]' for a block"},
+      {"tpu@1.-2.3", "Environment variable TESSERA_DEVICES entry 0 'tpu@1.-2.3': place '1.-2.3' is not a position; "
+                     "expected '@<x>.<y>.<z>[.<core>]' for one device or '@<X>x<Y>x<Z>[x<cores>][+<x>.<y>.<z>]' "
+                     "for a block"},
+      {"tpu*4@2x0x2", "Environment variable TESSERA_DEVICES entry 0 'tpu*4@2x0x2': place '2x0x2' is not a block of "
+                      "chips (sizes >= 1); expected '@<x>.<y>.<z>[.<core>]' for one device or "
+                      "'@<X>x<Y>x<Z>[x<cores>][+<x>.<y>.<z>]' for a block"},
+      {"tpu*4@2x2x1+1.1", "Environment variable TESSERA_DEVICES entry 0 'tpu*4@2x2x1+1.1': place '2x2x1+1.1' has a "
+                          "corner that is not '<x>.<y>.<z>'; expected '@<x>.<y>.<z>[.<core>]' for one device or "
+                          "'@<X>x<Y>x<Z>[x<cores>][+<x>.<y>.<z>]' for a block"},
+      {"tpu*8:TPU v4@4x4x4", "Environment variable TESSERA_DEVICES entry 0 'tpu*8:TPU v4@4x4x4': the place '4x4x4' "
+                             "holds 64 devices, but the count is 8"},
+      {"tpu*2@1.1.1", "Environment variable TESSERA_DEVICES entry 0 'tpu*2@1.1.1': the place '1.1.1' holds 1 device, "
+                      "but the count is 2"},
+      {"tpu@4294967296x4294967296x4294967296",
+       "Environment variable TESSERA_DEVICES entry 0 'tpu@4294967296x4294967296x4294967296': the place "
+       "'4294967296x4294967296x4294967296' holds too many devices, but the count is 1"},
+      {"tpu@1x1x2+0.0.9223372036854775807",
+       "Environment variable TESSERA_DEVICES entry 0 'tpu@1x1x2+0.0.9223372036854775807': the place "
+       "'1x1x2+0.0.9223372036854775807' holds 2 devices, but the count is 1"},
+      {"tpu*2@1x1x2+0.0.9223372036854775807",
+       "Environment variable TESSERA_DEVICES entry 0 'tpu*2@1x1x2+0.0.9223372036854775807': the place "
+       "'1x1x2+0.0.9223372036854775807' reaches past 2^63"},
+  };
+  for (const auto& [spec, message] : cases) {
+    EXPECT_THAT(ParseDeviceListSpec(spec), StatusIs(absl::StatusCode::kInvalidArgument, message)) << spec;
+  }
 }
 
 TEST(ParseDeviceListSpecTest, RejectsAnEmptyEntry) {

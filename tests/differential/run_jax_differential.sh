@@ -20,3 +20,5 @@ cases() {  # devices count seed
 cases 8 250 8 > "$work/cases_8.jsonl"
 cases 64 500 64 > "$work/cases_64.jsonl"
 python3 "$here/compare_with_jax.py" --lib "$lib" "$work/cases_8.jsonl" "$work/cases_64.jsonl"
+# TPU mesh placement (S41 and the per-kind rings) against create_device_mesh.
+JAX_PLATFORMS=cpu "$venv/bin/python" "$here/tpu_mesh_compare.py" --lib "$lib"

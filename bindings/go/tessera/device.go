@@ -50,6 +50,20 @@ func (d *Device) LocalOrdinal() int64 { v := d.raw().LocalOrdinal(); runtime.Kee
 // Name is Keras's string form ("gpu:3").
 func (d *Device) Name() string { v := d.raw().Name(); runtime.KeepAlive(d); return v }
 
+// HasCoords reports whether the device knows its chip's place in a TPU slice.
+func (d *Device) HasCoords() bool { v := d.raw().HasCoords(); runtime.KeepAlive(d); return v }
+
+// Coord is coordinate axis (0 = x, 1 = y, 2 = z) of the device's TPU chip.
+func (d *Device) Coord(axis int) (int64, error) {
+	var e errSlot
+	v := d.raw().Coord(int64(axis), e[:])
+	runtime.KeepAlive(d)
+	return v, e.take()
+}
+
+// CoreOnChip is the device's core on its chip (0 when unknown).
+func (d *Device) CoreOnChip() int64 { v := d.raw().CoreOnChip(); runtime.KeepAlive(d); return v }
+
 // DeviceList is the devices of one platform. Immutable.
 type DeviceList struct{ p swig.DeviceList }
 

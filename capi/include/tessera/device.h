@@ -7,9 +7,13 @@
  * missing NVML means no GPUs), then the CPU: one device, or N when
  * TESSERA_CPU_DEVICE_COUNT=N (1..1048576). TESSERA_DEVICES holds
  * comma-separated entries <platform>[*<count>][:<kind>[:<physical_id>
- * [:<memory_bytes>]]], e.g. "gpu*8" or
+ * [:<memory_bytes>]]][@<place>], e.g. "gpu*8" or
  * "gpu:NVIDIA H100 80GB HBM3:GPU-1:85520809984";
- * its cpu entries, if any, replace the CPU provider's devices.
+ * its cpu entries, if any, replace the CPU provider's devices. A place puts
+ * TPU devices in their slice's torus (tessera_device_coord): "@x.y.z[.core]"
+ * for one device, or "@XxYxZ[xCORES][+x.y.z]" for a block of X*Y*Z chips
+ * from that corner, device i being core i % CORES, then x, y, z (x fastest),
+ * e.g. "tpu*64:TPU v4@4x4x4".
  */
 #ifndef TESSERA_DEVICE_H_
 #define TESSERA_DEVICE_H_
@@ -61,6 +65,25 @@ TESSERA_API int64_t tessera_device_local_ordinal(const tessera_device* device) T
  * @since 0.1
  */
 TESSERA_API const char* tessera_device_name(const tessera_device* device) TESSERA_NOEXCEPT;
+/**
+ * Whether `device` knows its chip's place in a TPU slice (JAX's
+ * TpuDevice.coords): a TPU listed with a place. false when NULL.
+ * @since 0.1
+ */
+TESSERA_API bool tessera_device_has_coords(const tessera_device* device) TESSERA_NOEXCEPT;
+/**
+ * Coordinate `axis` (0 = x, 1 = y, 2 = z) of `device`'s chip in its TPU
+ * slice; JAX's create_device_mesh follows them (tessera_mesh_make).
+ * @param[out] out  receives the coordinate.
+ * @return true on success; false with INVALID_ARGUMENT for a NULL device or
+ *         out, OUT_OF_RANGE for axis > 2, FAILED_PRECONDITION when the
+ *         device has no coordinates (tessera_device_has_coords).
+ * @since 0.1
+ */
+TESSERA_API bool tessera_device_coord(const tessera_device* device, size_t axis, int64_t* out,
+                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The core of `device` on its chip (JAX's core_on_chip); 0 when NULL or unknown. @since 0.1 */
+TESSERA_API int64_t tessera_device_core_on_chip(const tessera_device* device) TESSERA_NOEXCEPT;
 /** Frees `device`. NULL is allowed. Any thread. @since 0.1 */
 TESSERA_API void tessera_device_destroy(tessera_device* device) TESSERA_NOEXCEPT;
 

@@ -27,8 +27,11 @@ TESSERA_BEGIN_DECLS
  * JAX's make_mesh: the first prod(shape) devices, ordered as
  * create_device_mesh orders them (GPU devices by global id, so each
  * process's devices stay together; the TPU v2/v3 tray ring when
- * `device_kind` is "TPU v2" or "TPU v3"; other platforms as given, grouped
- * by process).
+ * `device_kind` is "TPU v2" or "TPU v3"; JAX's rings for small v4 lite,
+ * v5e/v6e, v5p and 7x slices; TPU devices with chip coordinates
+ * (tessera_device_coord) placed on the torus, each logical axis from the
+ * last taking whole physical axes, split for "TPU v5 lite" as JAX does;
+ * other platforms as given, grouped by process).
  *
  * @param shape, num_dims              mesh dimensions (each >= 1); copied.
  * @param axis_names, num_axis_names   one name per dimension; copied.
@@ -37,7 +40,9 @@ TESSERA_BEGIN_DECLS
  * @param device_kind                  JAX's device_kind; NULL or "" for none.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL
  *         (INVALID_ARGUMENT: fewer devices than the product, a dimension
- *         < 1, tessera_mesh_create's checks).
+ *         < 1, TPU coordinates that do not fill a cuboid, a shape whole
+ *         torus axes cannot make (JAX's "Failed to find assignment for
+ *         logical_axis_index ..."), tessera_mesh_create's checks).
  * @since 0.1
  */
 TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dims,

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Compares Tessera's TPU torus placement (sharding_cases.md S41) with jax's.
+
+jax side: jax.experimental.mesh_utils.create_device_mesh over stand-in TPU
+devices (id, platform, device_kind, coords, core_on_chip: all it reads).
+Tessera side: the same slice listed in TESSERA_DEVICES ("tpu*64:TPU
+v4@4x4x4", device i = core i % C, then x, y, z) and tessera_mesh_make
+through the C ABI, which is jax.make_mesh (physical axes split for v5e). For
+every topology and every mesh shape of up to three axes whose product is the
+device count, with the devices in list order and once shuffled, the device ids
+in mesh order, or the error messages, must be equal. Prints each difference
+and the totals; exits 1 on any.
+
+Usage (in the jax virtual environment of scripts/jax-venv.sh):
+  tpu_mesh_compare.py --lib path/to/libtessera.so.0
+"""
+import argparse
+import ctypes as C
+import os
+import random
+import sys
+
+from jax.experimental import mesh_utils
+
+# (device_kind, chips x, y, z, cores per chip): the torus placement, and the
+# small slices jax's per-kind handlers order (v4 lite, v5e/v6e, v5p, 7x).
+TOPOLOGIES = [
+    ("TPU v4", 2, 2, 1, 1),
+    ("TPU v4", 2, 2, 2, 1),
+    ("TPU v4", 2, 2, 4, 1),
+    ("TPU v4", 4, 4, 4, 1),
+    ("TPU v4", 4, 4, 8, 1),
+    ("TPU v4", 4, 8, 8, 1),
+    ("TPU v4 lite", 2, 2, 1, 1),
+    ("TPU v5 lite", 2, 2, 1, 1),
+    ("TPU v5 lite", 4, 2, 1, 1),
+    ("TPU v5 lite", 2, 2, 2, 1),
+    ("TPU v5 lite", 4, 4, 1, 1),
+    ("TPU v5 lite", 8, 8, 1, 1),
+    ("TPU v6 lite", 4, 4, 1, 1),
+    ("TPU v5p", 2, 2, 2, 1),
+    ("TPU v5p", 2, 2, 1, 2),
+    ("TPU7x", 2, 2, 2, 2),
+    ("TPU7x", 2, 2, 4, 2),
+    ("TPU7x", 4, 4, 4, 2),
+]
+
+
+class FakeTpu:
+    platform = "tpu"
+
+    def __init__(self, i, kind, coords, core):
+        self.id = i
+        self.device_kind = kind
+        self.coords = coords
+        self.core_on_chip = core
+
+    def __repr__(self):
+        return f"tpu:{self.id}"
+
+
+def devices(kind, x, y, z, cores):
+    out = []
+    for i in range(x * y * z * cores):
+        chip = i // cores
+        out.append(FakeTpu(i, kind, (chip % x, chip // x % y, chip // (x * y)), i % cores))
+    return out
+
+
+def shapes(n, max_rank=3):
+    def splits(n, rank):
+        if rank == 1:
+            yield (n,)
+            return
+        for d in range(1, n + 1):
+            if n % d == 0:
+                for rest in splits(n // d, rank - 1):
+                    yield (d,) + rest
+    for rank in range(1, max_rank + 1):
+        yield from splits(n, rank)
+
+
+class Tessera:
+    def __init__(self, path):
+        lib = C.CDLL(path)
+        sig = {
+            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
+            "tessera_error_destroy": (None, [C.c_void_p]),
+            "tessera_mesh_make": (C.c_void_p, [C.POINTER(C.c_int64), C.c_size_t, C.POINTER(C.c_char_p),
+                                               C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t, C.c_char_p,
+                                               C.POINTER(C.c_void_p)]),
+            "tessera_mesh_size": (C.c_int64, [C.c_void_p]),
+            "tessera_mesh_device": (C.c_void_p, [C.c_void_p, C.c_size_t, C.POINTER(C.c_void_p)]),
+            "tessera_mesh_destroy": (None, [C.c_void_p]),
+            "tessera_device_id": (C.c_int64, [C.c_void_p]),
+            "tessera_device_destroy": (None, [C.c_void_p]),
+        }
+        for name, (res, args) in sig.items():
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        self.lib = lib
+
+    def mesh_ids(self, shape, kind, ids):
+        """Device ids in mesh order over devices `ids` (in that order), or the error message."""
+        lib = self.lib
+        dims = (C.c_int64 * len(shape))(*shape)
+        names = (C.c_char_p * len(shape))(*[f"a{i}".encode() for i in range(len(shape))])
+        devices = (C.c_char_p * len(ids))(*[f"tpu:{i}".encode() for i in ids])
+        err = C.c_void_p()
+        mesh = lib.tessera_mesh_make(dims, len(shape), names, len(shape), devices, len(ids), kind.encode(),
+                                     C.byref(err))
+        if not mesh:
+            message = lib.tessera_error_message(err).decode()
+            lib.tessera_error_destroy(err)
+            return message
+        ids = []
+        for i in range(lib.tessera_mesh_size(mesh)):
+            d = lib.tessera_mesh_device(mesh, i, None)
+            ids.append(lib.tessera_device_id(d))
+            lib.tessera_device_destroy(d)
+        lib.tessera_mesh_destroy(mesh)
+        return ids
+
+
+def jax_ids(shape, devs):
+    # jax.make_mesh's choice (it needs real devices to build a Mesh).
+    split = devs[0].device_kind in ("TPU v5 lite", "TPU v5e")
+    try:
+        return [d.id for d in mesh_utils.create_device_mesh(shape, devs, allow_split_physical_axes=split).reshape(-1)]
+    except (ValueError, NotImplementedError, AssertionError) as e:
+        return str(e)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lib", required=True)
+    args = parser.parse_args()
+    tessera = Tessera(args.lib)
+    rng = random.Random(41)
+    compared = differ = errors = 0
+    for kind, x, y, z, cores in TOPOLOGIES:
+        place = f"{x}x{y}x{z}" + (f"x{cores}" if cores > 1 else "")
+        n = x * y * z * cores
+        os.environ["TESSERA_DEVICES"] = f"tpu*{n}:{kind}@{place}"
+        devs = devices(kind, x, y, z, cores)
+        shuffled = list(range(n))
+        rng.shuffle(shuffled)
+        for order in (list(range(n)), shuffled):
+            for shape in shapes(n):
+                expected = jax_ids(shape, [devs[i] for i in order])
+                got = tessera.mesh_ids(shape, kind, order)
+                compared += 1
+                errors += isinstance(expected, str)
+                if expected != got:
+                    differ += 1
+                    print(f"DIFF {kind} {place} {shape} order {order[:8]}...:\n  jax     {expected}\n"
+                          f"  tessera {got}")
+    print(f"{compared} meshes compared ({errors} of them errors in jax), {differ} differ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
