@@ -1357,6 +1357,9 @@ typedef struct {} Coordinator;
   void set_tls_server_name(const char* name, tessera_error** out_error) {
     tessera_cluster_options_set_tls_server_name($self, name, out_error);
   }
+  void set_tls_reload_interval_s(int64_t interval_s, tessera_error** out_error) {
+    tessera_cluster_options_set_tls_reload_interval_s($self, interval_s, out_error);
+  }
   void set_init_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
     tessera_cluster_options_set_init_timeout_ms($self, timeout_ms, out_error);
   }
@@ -1364,9 +1367,6 @@ typedef struct {} Coordinator;
     tessera_cluster_options_set_heartbeat($self, interval_ms, timeout_ms, out_error);
   }
   void set_shutdown_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
-  void set_tls_reload_interval_s(int64_t interval_s, tessera_error** out_error) {
-    tessera_cluster_options_set_tls_reload_interval_s($self, interval_s, out_error);
-  }
     tessera_cluster_options_set_shutdown_timeout_ms($self, timeout_ms, out_error);
   }
   void set_rpc_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
