@@ -61,8 +61,11 @@ echo "pkg-config flags: $flags"
   fail "consumer.c does not build with pkg-config's flags"
 
 export LD_LIBRARY_PATH=$staged_libdir
-ldd "$tmp/consumer" | grep -qF "$staged_libdir/libtessera.so.0" ||
-  fail "consumer does not load the staged library: $(ldd "$tmp/consumer" | grep tessera)"
+# ldd into a file, not a pipe: under pipefail, grep -q quitting early can
+# SIGPIPE ldd and fail the check although the library was found.
+ldd "$tmp/consumer" >"$tmp/ldd.txt"
+grep -qF "$staged_libdir/libtessera.so.0" "$tmp/ldd.txt" ||
+  fail "consumer does not load the staged library: $(grep tessera "$tmp/ldd.txt")"
 
 expected="tessera $version
 decoder/dense_1/kernel -> <TensorLayout axes=(None, 'model'), device_mesh=<DeviceMesh shape=(2, 4), axis_names=['batch', 'model']>>
