@@ -65,6 +65,9 @@ bool IsTray2x2RingKind(absl::string_view kind) { return kind == "TPU v4 lite" ||
 
 // The most physical axes a torus assignment considers (chips x, y, z and cores).
 constexpr size_t kMaxTorusAxes = 8;
+// The most devices a split assignment takes: its prime factoring costs
+// sqrt(size) steps; the largest TPU slices have some 10^4 chips.
+constexpr int64_t kMaxSplitDevices = int64_t{1} << 24;
 
 // ---------------------------------------------------------------- TPU torus
 
@@ -231,6 +234,10 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> TpuTorusSplitAssignment(absl::
   }
   const std::optional<int64_t> physical_size = Product(physical);
   const std::optional<int64_t> logical_size = Product(logical);
+  if (physical_size && *physical_size > kMaxSplitDevices) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'physical_shape' ", ShapeToString(physical),
+                                                   " has more than ", kMaxSplitDevices, " devices"));
+  }
   if (!physical_size || !logical_size || *physical_size != *logical_size ||
       std::any_of(logical.begin(), logical.end(), [](int64_t d) { return d < 1; })) {
     return absl::InvalidArgumentError(absl::StrCat("The number of devices in physical mesh ",
@@ -459,15 +466,16 @@ constexpr size_t k7xTray2x2x2RingOrder[8] = {0, 1, 2, 3, 6, 7, 4, 5};
 
 ChipCoords CoordsOrOrigin(const Device& d) { return d.coords.value_or(ChipCoords{0, 0, 0}); }
 
-// JAX's max(d.coords) + 1: the bounds from the lexicographically largest
-// coordinates (devices without them count as (0, 0, 0)).
-ChipCoords LexicographicBounds(const std::vector<Device>& devices) {
+// JAX's bounds, max(d.coords) + 1, are those of the lexicographically
+// largest coordinates (devices without them count as (0, 0, 0)); compared
+// here as that maximum, bound - 1, so no coordinate can overflow.
+ChipCoords LexicographicMax(const std::vector<Device>& devices) {
   ChipCoords high{0, 0, 0};
   for (size_t i = 0; i < devices.size(); ++i) {
     const ChipCoords c = CoordsOrOrigin(devices[i]);
     if (i == 0 || c > high) high = c;
   }
-  return ChipCoords{high[0] + 1, high[1] + 1, high[2] + 1};
+  return high;
 }
 
 // The devices sorted by (z, y, x), stably: "sequential" in JAX's handlers.
@@ -489,18 +497,18 @@ std::vector<Device> Pick(const std::vector<Device>& devices, absl::Span<const si
 
 // JAX's _v5e_create_device_mesh (TPU v5 lite, TPU v6 lite).
 std::optional<std::vector<Device>> V5eOrder(absl::Span<const int64_t> shape, const std::vector<Device>& devices) {
-  const ChipCoords bound = LexicographicBounds(devices);
+  const ChipCoords high = LexicographicMax(devices);
   const size_t n = devices.size();
-  if (bound[0] == 2 && bound[1] == 2 && bound[2] == 1 && n == 4) {
+  if (high == ChipCoords{1, 1, 0} && n == 4) {
     return Pick(SequentialOrder(devices), kTray2x2RingOrder);
   }
   if (n == 8) {
-    const bool cube = bound[0] == 2 && bound[1] == 2 && bound[2] == 2;
+    const bool cube = high == ChipCoords{1, 1, 1};
     return Pick(SequentialOrder(devices), cube ? absl::MakeConstSpan(kV5eTrayIotaOrder)
                                                : absl::MakeConstSpan(kV5eTrayRingOrder));
   }
   // The ring only when the whole mesh is one replica group.
-  if (bound[0] == 4 && bound[1] == 4 && bound[2] == 1 && n == 16 &&
+  if (high == ChipCoords{3, 3, 0} && n == 16 &&
       *std::max_element(shape.begin(), shape.end()) == 16) {
     return Pick(SequentialOrder(devices), kTray4x4RingOrder);
   }
@@ -509,8 +517,7 @@ std::optional<std::vector<Device>> V5eOrder(absl::Span<const int64_t> shape, con
 
 // JAX's _v5p_create_device_mesh.
 std::optional<std::vector<Device>> V5pOrder(const std::vector<Device>& devices) {
-  const ChipCoords bound = LexicographicBounds(devices);
-  if (bound[0] == 2 && bound[1] == 2 && bound[2] == 2 && devices.size() == 8) {
+  if (LexicographicMax(devices) == ChipCoords{1, 1, 1} && devices.size() == 8) {
     return Pick(SequentialOrder(devices), kV5p2x2x2Order);
   }
   return std::nullopt;

@@ -209,6 +209,8 @@ TEST(MeshCreationConformance, TpuTorusSplitAssignmentTable) {
   EXPECT_THAT(TpuTorusSplitAssignment({4, 4}, {2, 2, 2}),
               StatusIs(kInvalid, "The number of devices in physical mesh (4, 4) does not match the number of devices "
                                  "in logical mesh (2, 2, 2)."));
+  EXPECT_THAT(TpuTorusSplitAssignment({1 << 16, 1 << 16}, {1 << 16, 1 << 16}),
+              StatusIs(kInvalid, "Argument 'physical_shape' (65536, 65536) has more than 16777216 devices"));
 }
 
 TEST(MeshCreationConformance, TpuTorusSplitsPhysicalAxesWhenAllowed) {
