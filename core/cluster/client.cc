@@ -191,6 +191,9 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   absl::Duration heartbeat_timeout;
   absl::Time last_heartbeat_ok;
   absl::Time last_tick;  // when HeartbeatTick last ran
+  // When the newest call the coordinator answered (OK) was sent: the
+  // coordinator counted its arrival as a heartbeat (any call does).
+  absl::Time last_answered_sent = absl::InfinitePast();
   absl::Status last_heartbeat_error;
   std::shared_ptr<HeartbeatCall> heartbeat;  // in flight
   std::shared_ptr<EventWatcher> watcher;  // a stream of its own, or
@@ -373,6 +376,18 @@ absl::Status AfterCall(const std::shared_ptr<State>& s, absl::Status status) {
   return ResultAfterProbe(s, std::move(result), ProbeCoordinator(*s));
 }
 
+// A call sent at `sent` ended with `status`. One the coordinator answered is
+// a heartbeat both ways: the coordinator took its arrival as one, and the
+// answer shows the coordinator alive; so the next heartbeat tick within the
+// interval sends none (10,000 clients in a registration storm would
+// otherwise double their calls).
+void CallEndedLocked(State& s, absl::Time sent, const grpc::Status& status)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
+  if (!status.ok()) return;
+  s.last_answered_sent = std::max(s.last_answered_sent, sent);
+  s.last_heartbeat_ok = std::max(s.last_heartbeat_ok, absl::Now());
+}
+
 // One unary call with the header, the credential, `deadline`, and
 // cancellation by CancelAll / a sticky error.
 template <typename Request, typename Invoke>
@@ -387,10 +402,12 @@ absl::Status Call(const std::shared_ptr<State>& s, Request& request, absl::Time 
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
     s->live_calls.insert(&context);
   }
+  const absl::Time sent = absl::Now();
   const grpc::Status status = invoke(&context);
   {
     absl::MutexLock lock(&s->mu);
     s->live_calls.erase(&context);
+    CallEndedLocked(*s, sent, status);
   }
   return AfterCall(s, FromGrpcStatus(status));
 }
@@ -829,7 +846,7 @@ void HeartbeatTick(const std::weak_ptr<State>& weak) {
     s->last_tick = now;
     since = now - s->last_heartbeat_ok;
     last_error = s->last_heartbeat_error;
-    send = s->heartbeat == nullptr;
+    send = s->heartbeat == nullptr && now - s->last_answered_sent >= s->heartbeat_interval;
   }
   if (since > s->heartbeat_timeout) {
     SetLost(s, HeartbeatLossReason(since, s->heartbeat_timeout, last_error));
@@ -1189,6 +1206,7 @@ struct AsyncCall {
   grpc::ClientContext context;
   Request request;
   Response response;
+  absl::Time sent;
 };
 
 void EndAsync(State& s) {
@@ -1234,11 +1252,13 @@ void CallAsync(const std::shared_ptr<State>& s, Request request, absl::Time dead
     }
     s->live_calls.insert(&call->context);
   }
+  call->sent = absl::Now();
   start(&call->context, &call->request, &call->response, [s, call, done](grpc::Status grpc_status) {
     Dispatcher::Get().Post([s, call, done, grpc_status]() mutable {
       {
         absl::MutexLock lock(&s->mu);
         s->live_calls.erase(&call->context);
+        CallEndedLocked(*s, call->sent, grpc_status);
       }
       bool probe = false;
       absl::Status result = RecordCallResult(s, FromGrpcStatus(grpc_status), &probe);
