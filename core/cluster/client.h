@@ -2,10 +2,13 @@
 // heartbeats, the event stream, KV, barriers, shutdown).
 //
 // Scale: no thread per client. Heartbeats of every client in the process are
-// issued by one shared scheduler thread as asynchronous RPCs; the event
-// stream is a gRPC callback reactor; event callbacks run on one shared
-// dispatcher thread. 10,000 clients in one process are therefore feasible
-// (benchmarks), and several may share one grpc::Channel.
+// issued by one shared scheduler thread as asynchronous RPCs (none while a
+// call the coordinator answered within the interval already served as one);
+// the event stream is a gRPC callback reactor, one per channel for clients
+// that share a grpc::Channel (ClientOptions::channel); event callbacks and
+// the completions of ConnectAsync/BarrierAsync run on one shared dispatcher
+// thread. 10,000 clients in one process are therefore feasible
+// (benchmarks/cluster_clients_bench).
 //
 // Thread safety: every method is thread-safe; the destructor must not run
 // concurrently with another call, nor inside an event callback.
