@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Side by side: 8 and 32 processes forming a job and passing a first barrier,
-# Tessera against jax.distributed (PyPI jax, CPU), medians and ratio.
+# Tessera against jax.distributed (PyPI jax, CPU, pinned by
+# tests/differential/requirements.txt), medians and ratio, from launch and
+# from a common go signal once every process has loaded its library
+# (cluster_init_compare.py explains both).
 # Usage: benchmarks/cluster_init_compare.sh [BUILD_DIR] [--processes 8 32] [--runs 5]
+#        [--verbose] [--lazy-binding]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build}
