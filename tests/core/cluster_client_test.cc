@@ -586,6 +586,34 @@ TEST_F(ClientJobTest, ManyClientsOnOneThreadAddNoThreadPerClient) {
   EXPECT_LT(ThreadCount() - threads_before, 16);
 }
 
+// Clients that share a channel share one event stream (EventHub); the
+// first of them, whose header opened it, leaving must not end it for the rest.
+TEST_F(ClientJobTest, SharedChannelEventsStillReachTheOthersAfterTheFirstClientLeaves) {
+  constexpr int kClients = 3;
+  server_config_.num_processes = kClients;
+  StartServer();
+  auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                                     grpc::InsecureChannelCredentials());
+  std::vector<std::future<absl::StatusOr<std::unique_ptr<Client>>>> pending;
+  for (int p = 0; p < kClients; ++p) {
+    pending.push_back(std::async(std::launch::async, [this, p, channel] {
+      ClientOptions options;
+      options.channel = channel;
+      return Client::Connect(ClientConfig(p), std::move(options));
+    }));
+  }
+  for (auto& f : pending) clients_.push_back(::tessera::testing::Unwrap(f.get()));
+  clients_[0].reset();
+  ASSERT_THAT(client(2).ReportError(absl::StatusCode::kInternal, "rank 2 gave up"), IsOk());
+  absl::StatusOr<ClientEvent> event = client(1).NextEvent(absl::Seconds(10));
+  while (event.ok() && event->kind != ClientEvent::Kind::kJobError) {
+    event = client(1).NextEvent(absl::Seconds(10));
+  }
+  ASSERT_THAT(event, IsOk());
+  EXPECT_EQ(event->process_id, 2);
+  EXPECT_THAT(event->message, HasSubstr("rank 2 gave up"));
+}
+
 // ---- asynchronous connect and barrier --------------------------------------
 
 // What one asynchronous call delivered, waited for with a bound.
