@@ -1560,9 +1560,8 @@ absl::StatusOr<std::vector<Device>> Client::Devices() const {
   std::vector<Device> devices;
   devices.reserve(static_cast<size_t>(topology.devices_size()));
   for (const v1::GlobalDevice& global : topology.devices()) {
-    TESSERA_ASSIGN_OR_RETURN(Platform platform, ParsePlatform(global.local().platform()));
-    devices.push_back(Device{global.global_id(), platform, global.process_id(),
-                             global.local().local_ordinal()});
+    TESSERA_ASSIGN_OR_RETURN(Device device, DeviceFromTopology(global));
+    devices.push_back(device);
   }
   return devices;
 }

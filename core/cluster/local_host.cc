@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/ascii.h"
@@ -80,9 +81,34 @@ absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64
     attributes["discovery_index"] = absl::StrCat(id);
     if (!info.pci_bus_id.empty()) attributes["pci_bus_id"] = info.pci_bus_id;
     if (info.memory_bytes > 0) attributes["memory_bytes"] = absl::StrCat(info.memory_bytes);
+    if (info.coords.has_value()) {
+      for (int64_t c : *info.coords) {
+        if (c > INT32_MAX) {
+          return absl::InvalidArgumentError(absl::StrCat("Local device ", id, " has chip coordinate ", c,
+                                                         ", beyond what registration carries (2^31 - 1)"));
+        }
+        local.add_coords(static_cast<int32_t>(c));
+      }
+      attributes["core_on_chip"] = absl::StrCat(info.core_on_chip);
+    }
     devices.push_back(std::move(local));
   }
   return devices;
+}
+
+absl::StatusOr<Device> DeviceFromTopology(const v1::GlobalDevice& global) {
+  const v1::LocalDevice& local = global.local();
+  TESSERA_ASSIGN_OR_RETURN(Platform platform, ParsePlatform(local.platform()));
+  Device device{global.global_id(), platform, global.process_id(), local.local_ordinal()};
+  if (local.coords_size() == 3) {
+    device.coords = ChipCoords{local.coords(0), local.coords(1), local.coords(2)};
+    const auto core = local.attributes().find("core_on_chip");
+    if (core != local.attributes().end() && !absl::SimpleAtoi(core->second, &device.core_on_chip)) {
+      return absl::InvalidArgumentError(absl::StrCat("Device ", global.global_id(), " has core_on_chip \"",
+                                                     core->second, "\", not an integer"));
+    }
+  }
+  return device;
 }
 
 }  // namespace tessera::cluster

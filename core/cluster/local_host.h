@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "core/device.h"
 #include "tessera/v1/coordinator.pb.h"
 
 namespace tessera::cluster {
@@ -21,8 +22,15 @@ v1::HostInfo LocalHostInfo();
 // in the given order; INVALID_ARGUMENT for an index out of range or repeated.
 // `accelerators_only`: the ids came from a launcher's local rank (JAX applies
 // those to GPUs only), so a host with only CPUs ignores them and keeps all.
+// A TPU's chip coordinates travel as LocalDevice.coords (x, y, z) and its
+// core as the attribute "core_on_chip"; coordinates beyond int32 are
+// INVALID_ARGUMENT.
 absl::StatusOr<std::vector<v1::LocalDevice>> LocalDevices(absl::Span<const int64_t> local_device_ids,
                                                           bool accelerators_only = false);
+
+// The Device a topology entry describes: its ids, and the chip coordinates
+// and core LocalDevices registered.
+absl::StatusOr<Device> DeviceFromTopology(const v1::GlobalDevice& global);
 
 }  // namespace tessera::cluster
 

@@ -138,6 +138,19 @@ TEST(LocalClientTest, TopologyIsThisProcessesDevices) {
   EXPECT_NE(client->fingerprint(), 0u);
 }
 
+TEST(LocalClientTest, TopologyKeepsTpuChipCoordinates) {
+  // Registration carries them (LocalDevice.coords, "core_on_chip"), so the
+  // job's devices can be placed on the torus (S41).
+  ::tessera::testing::ScopedEnv tpus("TESSERA_DEVICES", "tpu*4:TPU v3@2x1x1x2+0.3.0");
+  auto client = LocalClient();
+  auto list = ::tessera::testing::Unwrap(client->Devices());
+  ASSERT_EQ(list.size(), 4u);
+  EXPECT_EQ(list[3].coords, (ChipCoords{1, 3, 0}));
+  EXPECT_EQ(list[3].core_on_chip, 1);
+  EXPECT_EQ(list[0].coords, (ChipCoords{0, 3, 0}));
+  EXPECT_EQ(list[0].core_on_chip, 0);
+}
+
 TEST(LocalClientTest, KeyValueStoreFollowsTheCoordinatorRules) {
   auto client = LocalClient();
   ASSERT_THAT(client->KvSet("a/b", "1", false), IsOk());
