@@ -984,8 +984,9 @@ absl::StatusOr<absl::Duration> RetryDelay(const State& s, const absl::Status& st
   // A status with a detail is the coordinator's answer, never a transport
   // failure (e.g. DEADLINE_EXCEEDED: the job's init deadline passed).
   if (!IsRetryableConnectError(status) || DetailOf(status).has_value()) {
-    return WithPrefix(status, absl::StrCat("registration with the coordinator at ", s.address,
-                                           " failed: "));
+    return WithPrefix(IsJobFailure(status) ? JobFailedError(status) : status,
+                      absl::StrCat("registration with the coordinator at ", s.address,
+                                   " failed: "));
   }
   if (last_error->ok() || status.code() != absl::StatusCode::kDeadlineExceeded ||
       budget >= kMeaningfulAttempt) {

@@ -480,6 +480,19 @@ TEST_F(ClientJobTest, JobFailureReachesTheCallerAsAbortedWhicheverArrivesFirst) 
   EXPECT_EQ(client(0).sticky_error(), shutdown);
 }
 
+TEST_F(ClientJobTest, RegistrationAfterTheJobFailedIsAbortedWithJobFailed) {
+  server_config_.num_processes = 3;
+  StartServer();
+  auto reporter = ::tessera::testing::Unwrap(Client::Register(ClientConfig(1)));
+  ASSERT_THAT(reporter->ReportError(absl::StatusCode::kInternal, "bad node"), IsOk());
+  const absl::StatusOr<std::unique_ptr<Client>> late = Client::Connect(ClientConfig(0));
+  EXPECT_THAT(late, StatusIs(absl::StatusCode::kAborted,
+                             ::testing::AllOf(HasSubstr("registration with the coordinator at "),
+                                              HasSubstr("the job failed (source: process 1): "),
+                                              HasSubstr("bad node"))));
+  EXPECT_EQ(ReasonOf(late.status()), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+}
+
 TEST_F(ClientJobTest, ShutdownOfEveryProcessSucceeds) {
   StartServer();
   ConnectAll();
