@@ -52,6 +52,9 @@ absl::StatusOr<std::unique_ptr<Client>> InitializeReserved(const ClusterOptions&
         WithBoundPort(config.coordinator_address, client_options.server->port());
   }
   client_options.on_destroy = RestoreLocalRuntime;
+  // One client in this process: the job's devices come with WaitForJob
+  // rather than in a call of their own before the first barrier.
+  client_options.devices_with_job = true;
   TESSERA_ASSIGN_OR_RETURN(std::unique_ptr<Client> client,
                            Client::Connect(config, std::move(client_options)));
   TESSERA_ASSIGN_OR_RETURN(std::vector<Device> devices, client->Devices());
