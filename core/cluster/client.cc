@@ -25,6 +25,7 @@
 #include "core/cluster/coordinator_server.h"
 #include "core/cluster/error_detail.h"
 #include "core/cluster/grpc_runtime.h"
+#include "core/cluster/kv_store.h"
 #include "core/cluster/local_host.h"
 #include "core/cluster/tls_credentials.h"
 #include "core/log.h"
@@ -215,11 +216,17 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   absl::Mutex callback_mu;  // held while a callback runs
   EventCallback callback;   // guarded by callback_mu
 
-  // Local mode (single process, no coordinator).
-  std::map<std::string, KvEntry> local_kv;
-  int64_t local_kv_version = 0;
+  // Local mode (single process, no coordinator): the coordinator's own store,
+  // so keys, limits and the reserved space behave exactly as in a job.
+  std::optional<KvStore> local_kv;
 
   // ---- helpers (mu held unless stated) ----
+
+  // The local store, made on first use with the job's limits.
+  KvStore& LocalKvLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    if (!local_kv.has_value()) local_kv.emplace(config.max_value_bytes, config.max_store_bytes);
+    return *local_kv;
+  }
 
   // Error every call returns now, or OK.
   absl::Status UsableLocked() const ABSL_SHARED_LOCKS_REQUIRED(mu) {
@@ -1575,17 +1582,8 @@ absl::Status Client::KvSet(const std::string& key, const std::string& value,
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    if (static_cast<int64_t>(value.size()) > s->config.max_value_bytes) {
-      return absl::ResourceExhaustedError(absl::StrCat("value of key '", key, "' has ", value.size(),
-                                                       " bytes; the limit is ",
-                                                       s->config.max_value_bytes));
-    }
-    auto it = s->local_kv.find(key);
-    if (it != s->local_kv.end() && !allow_overwrite) {
-      return absl::AlreadyExistsError(absl::StrCat("key '", key, "' already exists"));
-    }
-    s->local_kv[key] = KvEntry{key, value, ++s->local_kv_version};
-    return absl::OkStatus();
+    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+    return s->LocalKvLocked().Set(normalized, value, allow_overwrite);
   }
   v1::KvSetRequest request;
   request.set_key(key);
@@ -1601,10 +1599,11 @@ absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
+    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     TESSERA_RETURN_IF_ERROR(LocalWait(
-        *s, timeout, [&] { return s->local_kv.count(key) > 0; },
+        *s, timeout, [&] { return s->LocalKvLocked().Find(normalized) != nullptr; },
         absl::StrCat("waiting for key '", key, "'")));
-    return s->local_kv[key].value;
+    return s->LocalKvLocked().Find(normalized)->value;
   }
   v1::KvGetRequest request;
   request.set_key(key);
@@ -1622,9 +1621,10 @@ absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    auto it = s->local_kv.find(key);
-    if (it == s->local_kv.end()) return absl::NotFoundError(KvNotFound(key));
-    return it->second.value;
+    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+    const KvStore::Entry* entry = s->LocalKvLocked().Find(normalized);
+    if (entry == nullptr) return absl::NotFoundError(KvNotFound(key));
+    return entry->value;
   }
   v1::KvGetRequest request;
   request.set_key(key);
@@ -1642,12 +1642,9 @@ absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    std::string dir = prefix;
-    while (!dir.empty() && dir.back() == '/') dir.pop_back();
-    if (!dir.empty()) dir += '/';
-    for (auto it = s->local_kv.lower_bound(dir);
-         it != s->local_kv.end() && absl::StartsWith(it->first, dir); ++it) {
-      entries.push_back(it->second);
+    TESSERA_ASSIGN_OR_RETURN(auto listed, s->LocalKvLocked().ListUser(prefix));
+    for (auto& [key, entry] : listed) {
+      entries.push_back(KvEntry{key, std::move(entry.value), entry.version});
     }
     return entries;
   }
@@ -1668,14 +1665,8 @@ absl::Status Client::KvDelete(const std::string& key, bool recursive) {
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    s->local_kv.erase(key);
-    if (recursive) {
-      const std::string dir = key + "/";
-      auto it = s->local_kv.lower_bound(dir);
-      while (it != s->local_kv.end() && absl::StartsWith(it->first, dir)) {
-        it = s->local_kv.erase(it);
-      }
-    }
+    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+    s->LocalKvLocked().Delete(normalized, recursive);
     return absl::OkStatus();
   }
   v1::KvDeleteRequest request;
@@ -1691,19 +1682,8 @@ absl::StatusOr<int64_t> Client::KvIncrement(const std::string& key, int64_t delt
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    int64_t value = 0;
-    auto it = s->local_kv.find(key);
-    if (it != s->local_kv.end() && !absl::SimpleAtoi(it->second.value, &value)) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("key '", key, "' holds a value that is not a decimal integer"));
-    }
-    if ((delta > 0 && value > INT64_MAX - delta) || (delta < 0 && value < INT64_MIN - delta)) {
-      return absl::OutOfRangeError(
-          absl::StrCat("incrementing key '", key, "' (", value, ") by ", delta, " overflows int64"));
-    }
-    value += delta;
-    s->local_kv[key] = KvEntry{key, absl::StrCat(value), ++s->local_kv_version};
-    return value;
+    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+    return s->LocalKvLocked().Increment(normalized, delta);
   }
   v1::KvIncrementRequest request;
   request.set_key(key);
@@ -1722,14 +1702,11 @@ absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    auto it = s->local_kv.find(key);
-    const bool matches = expected.has_value()
-                             ? (it != s->local_kv.end() && it->second.value == *expected)
-                             : it == s->local_kv.end();
-    if (matches) s->local_kv[key] = KvEntry{key, desired, ++s->local_kv_version};
-    result.swapped = matches;
-    it = s->local_kv.find(key);
-    if (it != s->local_kv.end()) result.current = it->second.value;
+    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+    TESSERA_ASSIGN_OR_RETURN(KvStore::CasResult cas,
+                             s->LocalKvLocked().CompareAndSwap(normalized, expected, desired));
+    result.swapped = cas.swapped;
+    result.current = std::move(cas.current);
     return result;
   }
   v1::KvCasRequest request;

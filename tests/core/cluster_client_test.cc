@@ -174,6 +174,34 @@ TEST(LocalClientTest, KeyValueStoreFollowsTheCoordinatorRules) {
   EXPECT_EQ(cas.current, "x");
 }
 
+TEST(LocalClientTest, EverySpellingOfAKeyIsOneKey) {
+  auto client = LocalClient();
+  ASSERT_THAT(client->KvSet("/a//b/", "1", false), IsOk());
+  EXPECT_EQ(*client->KvTryGet("a/b"), "1");
+  EXPECT_THAT(client->KvSet("a/b", "2", false),
+              StatusIs(absl::StatusCode::kAlreadyExists, HasSubstr("'a/b'")));
+}
+
+TEST(LocalClientTest, ReservedKeySpaceIsPermissionDenied) {
+  auto client = LocalClient();
+  EXPECT_THAT(client->KvSet("//_mc/x", "1", true),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
+  EXPECT_THAT(client->KvTryGet("_mc/x"),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
+  EXPECT_THAT(client->KvIncrement("/_mc", 1),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
+  EXPECT_THAT(client->KvList("_mc"),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
+}
+
+TEST(LocalClientTest, ValueLargerThanTheLimitIsResourceExhausted) {
+  ClusterConfig config;  // one process, no address
+  config.max_value_bytes = 4;
+  auto client = ::tessera::testing::Unwrap(Client::Connect(config));
+  EXPECT_THAT(client->KvSet("k", "12345", false),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("4")));
+}
+
 TEST(LocalClientTest, BlockingGetTimesOutNamingTheKey) {
   auto client = LocalClient();
   EXPECT_THAT(client->KvGet("never", absl::Milliseconds(20)),
