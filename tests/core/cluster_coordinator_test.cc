@@ -408,8 +408,6 @@ TEST_F(CoordinatorTlsTest, UnreadableCertificateFileIsInvalidArgument) {
                        HasSubstr("cannot read tls_cert_file '")));
 }
 
-}  // namespace
-}  // namespace tessera::cluster
 // gen.sh made expired_server.pem with this notAfter (a day before its
 // notBefore); regenerating the files means updating it.
 constexpr char kExpiredNotAfter[] = "Nov 29 08:53:18 2026 GMT";
@@ -480,3 +478,5 @@ TEST_F(CoordinatorTlsTest, ReplacedCertificateIsServedAfterTheReloadInterval) {
   EXPECT_THAT(RegisterWith(Tls("ca.pem")), StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
 }
 
+}  // namespace
+}  // namespace tessera::cluster
