@@ -186,6 +186,12 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   bool lost = false;
   bool stopping = false;
   bool shut_down = false;
+  // A Shutdown call is in flight (or was answered OK): the coordinator stops
+  // once the barrier passes, so a broken event stream no longer means a lost
+  // coordinator; the Shutdown reply decides (P12). `deferred_break` keeps
+  // such a break for a Shutdown that fails and leaves the client in use.
+  bool shutdown_in_flight = false;
+  std::optional<absl::Status> deferred_break;
 
   // Heartbeats.
   absl::Duration heartbeat_interval;
@@ -534,6 +540,10 @@ void AfterStreamEnded(const std::shared_ptr<State>& s, bool current, const absl:
     absl::MutexLock lock(&s->mu);
     --s->async_in_flight;
     probe = current && !error.ok() && !s->stopping && !s->shut_down && !s->lost;
+    if (probe && s->shutdown_in_flight && !IsJobFailure(error)) {
+      s->deferred_break = error;
+      probe = false;
+    }
   }
   if (IsJobFailure(error)) {
     (void)AfterCall(s, error);
@@ -880,6 +890,13 @@ void ProbeAfterBrokenStream(const std::shared_ptr<State>& s, const absl::Status&
       if (IsJobFailure(status)) {
         (void)AfterCall(s, status);
         return;
+      }
+      {
+        absl::MutexLock lock(&s->mu);
+        if (s->shutdown_in_flight) {  // the Shutdown reply decides (AfterStreamEnded)
+          s->deferred_break = stream_error;
+          return;
+        }
       }
       SetLost(s, absl::StrCat("the event stream broke (", stream_error.ToString(),
                               ") and a re-dial failed (", status.ToString(), ")"));
@@ -1893,12 +1910,30 @@ absl::Status Client::Shutdown() {
   v1::ShutdownRequest request;
   request.set_timeout_ms(ToMillis(s->config.shutdown_timeout));
   v1::ShutdownResponse response;
-  TESSERA_RETURN_IF_ERROR(
-      Call(s, request, BlockingDeadline(s->config.shutdown_timeout),
-           [&](grpc::ClientContext* c) { return s->stub->Shutdown(c, request, &response); }));
   {
     absl::MutexLock lock(&s->mu);
-    s->shut_down = true;
+    TESSERA_RETURN_IF_ERROR(s->UsableLocked());  // a coordinator lost before stays an error
+    s->shutdown_in_flight = true;
+  }
+  const absl::Status status =
+      Call(s, request, BlockingDeadline(s->config.shutdown_timeout),
+           [&](grpc::ClientContext* c) { return s->stub->Shutdown(c, request, &response); });
+  std::optional<absl::Status> deferred_break;
+  {
+    absl::MutexLock lock(&s->mu);
+    if (status.ok()) {
+      s->shut_down = true;
+    } else {
+      s->shutdown_in_flight = false;
+      if (s->sticky.ok()) deferred_break.swap(s->deferred_break);
+      s->deferred_break.reset();
+    }
+  }
+  if (!status.ok()) {
+    // The client stays in use (e.g. cancel_all): a break seen meanwhile gets
+    // the re-dial it was spared.
+    if (deferred_break.has_value()) ProbeAfterBrokenStream(s, *deferred_break);
+    return status;
   }
   CancelAsync(s);  // heartbeats stop with the next tick
   return absl::OkStatus();

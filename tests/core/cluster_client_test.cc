@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/support/client_interceptor.h>
 
 #include <atomic>
 #include <fstream>
@@ -20,8 +21,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/random/random.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "core/cluster/connect_retry.h"
 #include "core/cluster/coordinator_server.h"
@@ -528,6 +532,105 @@ TEST_F(ClientJobTest, ShutdownOfEveryProcessSucceeds) {
   EXPECT_THAT(client(0).Shutdown(), IsOk());
   EXPECT_THAT(other.get(), IsOk());
   EXPECT_THAT(client(0).KvTryGet("k"), StatusIs(absl::StatusCode::kFailedPrecondition, ::testing::_));
+}
+
+// A channel whose event stream the test breaks as a stopping coordinator
+// does (CANCELLED "coordinator stopped"), after which every heartbeat fails
+// as a refused re-dial would; the other calls go through.
+class StoppingCoordinatorChannel : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  grpc::experimental::Interceptor* CreateClientInterceptor(
+      grpc::experimental::ClientRpcInfo* info) override {
+    return new Interceptor(this, info);
+  }
+
+  // Ends the open event streams; heartbeats fail from now on.
+  void Break() {
+    absl::MutexLock lock(&mu_);
+    broken_ = true;
+    for (Interceptor* stream : streams_) stream->info()->client_context()->TryCancel();
+  }
+
+  int failed_heartbeats() {
+    absl::MutexLock lock(&mu_);
+    return failed_heartbeats_;
+  }
+
+ private:
+  class Interceptor : public grpc::experimental::Interceptor {
+   public:
+    Interceptor(StoppingCoordinatorChannel* channel, grpc::experimental::ClientRpcInfo* info)
+        : channel_(channel), info_(info), method_(info->method()) {
+      if (absl::EndsWith(method_, "/WatchEvents")) {
+        absl::MutexLock lock(&channel_->mu_);
+        channel_->streams_.insert(this);
+      }
+    }
+    ~Interceptor() override {
+      absl::MutexLock lock(&channel_->mu_);
+      channel_->streams_.erase(this);
+    }
+    grpc::experimental::ClientRpcInfo* info() { return info_; }
+
+    void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+      if (methods->QueryInterceptionHookPoint(
+              grpc::experimental::InterceptionHookPoints::POST_RECV_STATUS)) {
+        absl::MutexLock lock(&channel_->mu_);
+        if (channel_->broken_ && absl::EndsWith(method_, "/WatchEvents")) {
+          *methods->GetRecvStatus() = grpc::Status(grpc::StatusCode::CANCELLED, "coordinator stopped");
+        } else if (channel_->broken_ && absl::EndsWith(method_, "/Heartbeat")) {
+          *methods->GetRecvStatus() = grpc::Status(grpc::StatusCode::UNAVAILABLE, "Connection refused");
+          ++channel_->failed_heartbeats_;
+        }
+      }
+      methods->Proceed();
+    }
+
+   private:
+    StoppingCoordinatorChannel* const channel_;
+    grpc::experimental::ClientRpcInfo* const info_;
+    const std::string method_;
+  };
+
+  absl::Mutex mu_;
+  bool broken_ = false;
+  absl::flat_hash_set<Interceptor*> streams_;
+  int failed_heartbeats_ = 0;
+};
+
+// P12: the coordinator stops once the shutdown barrier passed, so its event
+// stream may break (and a re-dial fail) before this process has read its own
+// Shutdown reply; that reply, not the break, decides the shutdown.
+TEST_F(ClientJobTest, EventStreamBreakingDuringShutdownLeavesTheReplyToDecide) {
+  StartServer();
+  auto owned = std::make_unique<StoppingCoordinatorChannel>();
+  StoppingCoordinatorChannel* breaker = owned.get();  // the channel owns it
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> creators;
+  creators.push_back(std::move(owned));
+  ClientOptions options;
+  options.channel = grpc::experimental::CreateCustomChannelWithInterceptors(
+      ClientConfig(1).coordinator_address, grpc::InsecureChannelCredentials(),
+      grpc::ChannelArguments(), std::move(creators));
+  auto p0 = std::async(std::launch::async, [&] { return Client::Connect(ClientConfig(0)); });
+  auto p1 = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
+  auto c0 = ::tessera::testing::Unwrap(p0.get());
+
+  auto shutdown = std::async(std::launch::async, [&] { return p1->Shutdown(); });
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (server_->parked_calls() < 1 && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(5));
+  ASSERT_EQ(server_->parked_calls(), 1) << "process 1's Shutdown never reached the barrier";
+  breaker->Break();
+  // A failed heartbeat: the re-dial after the break (without the fix) or a
+  // tick's; the client had 200 ms more to (wrongly) give up on the shutdown.
+  while (breaker->failed_heartbeats() < 1 && absl::Now() < deadline) {
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+  ASSERT_GE(breaker->failed_heartbeats(), 1);
+  ASSERT_EQ(shutdown.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+      << shutdown.get();
+  EXPECT_THAT(c0->Shutdown(), IsOk());  // the barrier passes
+  EXPECT_THAT(shutdown.get(), IsOk());
+  EXPECT_THAT(p1->sticky_error(), IsOk());
 }
 
 TEST_F(ClientJobTest, WrongTokenFailsAtOnceWithoutRetrying) {
