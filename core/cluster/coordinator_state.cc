@@ -574,14 +574,15 @@ void CoordinatorState::OnRegistrationDeadlineLocked() {
                 -1, false);
 }
 
-void CoordinatorState::FailJobLocked(absl::Status status, int32_t source, bool reported_by_user) {
+void CoordinatorState::FailJobLocked(absl::Status status, int32_t source, bool reported_by_user,
+                                     int32_t reported_code) {
   if (job_state_ == v1::JOB_STATE_FAILED || job_state_ == v1::JOB_STATE_STOPPED) return;
   job_state_ = v1::JOB_STATE_FAILED;
   if (!DetailOf(status).has_value()) {
     status = WithReason(std::move(status), v1::CoordinatorErrorDetail::REASON_JOB_FAILED, source);
   }
   job_status_ = status;
-  job_error_.set_code(static_cast<int32_t>(status.code()));
+  job_error_.set_code(reported_code != 0 ? reported_code : static_cast<int32_t>(status.code()));
   job_error_.set_message(std::string(status.message()));
   job_error_.set_source_process_id(source);
   job_error_.set_reported_by_user(reported_by_user);
@@ -878,8 +879,7 @@ absl::Status CoordinatorState::ReportError(const v1::ReportErrorRequest& request
       absl::StrCat("process ", p, " reported an error: ", request.error().message());
   if (!(*caller)->recoverable) {
     FailJobLocked(absl::AbortedError(absl::StrCat("job '", options_.job_id, "' failed: ", message)),
-                  p, true);
-    if (request.error().code() != 0) job_error_.set_code(request.error().code());
+                  p, true, request.error().code());
     return absl::OkStatus();
   }
   v1::Event event;

@@ -283,9 +283,11 @@ class CoordinatorState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void OnRegistrationDeadlineLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // Fate sharing: every call now returns `status` (given REASON_JOB_FAILED
-  // unless it carries a detail). No-op once FAILED or STOPPED.
-  void FailJobLocked(absl::Status status, int32_t source, bool reported_by_user)
-      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // unless it carries a detail). No-op once FAILED or STOPPED. The job
+  // error (event and GetJobState) carries `reported_code` when non-zero (the
+  // code a process reported), else status's code.
+  void FailJobLocked(absl::Status status, int32_t source, bool reported_by_user,
+                     int32_t reported_code = 0) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void FailAllParkedLocked(const absl::Status& status) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // A process died or restarted: fate sharing fails the job; recoverable mode
   // fails its barriers and drops it from agreements.

@@ -482,6 +482,23 @@ TEST_F(CoordinatorStateTest, ReportErrorFailsAFateSharingJobAsReportedByUser) {
               HasSubstr("process 2 reported an error: out of memory"));
 }
 
+// The job_error event carries the code the process reported (as GetJobState
+// does), not the ABORTED every later call returns.
+TEST_F(CoordinatorStateTest, ReportedErrorsCodeIsTheJobErrorEventsCode) {
+  RegisterAll();
+  v1::ReportErrorRequest request;
+  *request.mutable_header() = Header(2);
+  request.mutable_error()->set_code(static_cast<int32_t>(absl::StatusCode::kResourceExhausted));
+  request.mutable_error()->set_message("out of memory");
+  ASSERT_THAT(state().ReportError(request), IsOk());
+  std::vector<v1::Event> events = state().EventsAfter(0, 100);
+  ASSERT_FALSE(events.empty());
+  ASSERT_TRUE(events.back().has_job_error());
+  EXPECT_EQ(events.back().job_error().code(),
+            static_cast<int32_t>(absl::StatusCode::kResourceExhausted));
+  EXPECT_THAT(KvSet(0, "k", "v"), StatusIs(absl::StatusCode::kAborted, HasSubstr("out of memory")));
+}
+
 TEST_F(CoordinatorStateTest, StragglersAreLoggedPeriodicallyWhileRegistering) {
   options_.straggler_log_period = absl::Seconds(30);
   ::tessera::testing::ScopedLogCapture log;
