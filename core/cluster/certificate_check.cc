@@ -15,17 +15,10 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "core/cluster/openssl_ptr.h"
 
 namespace tessera::cluster {
 namespace {
-
-struct OpenSslFree {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-  void operator()(X509* cert) const { X509_free(cert); }
-  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-template <typename T>
-using OpenSslPtr = std::unique_ptr<T, OpenSslFree>;
 
 OpenSslPtr<BIO> MemoryBio(const std::string& text) {
   return OpenSslPtr<BIO>(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())));

@@ -23,19 +23,10 @@
 #include "absl/synchronization/mutex.h"
 #include "core/cluster/certificate_check.h"
 #include "core/cluster/host_port.h"
+#include "core/cluster/openssl_ptr.h"
 
 namespace tessera::cluster {
 namespace {
-
-struct OpenSslFree {
-  void operator()(SSL_CTX* ctx) const { SSL_CTX_free(ctx); }
-  void operator()(SSL* ssl) const { SSL_free(ssl); }
-  void operator()(X509_STORE* store) const { X509_STORE_free(store); }
-  void operator()(X509_STORE_CTX* ctx) const { X509_STORE_CTX_free(ctx); }
-  void operator()(GENERAL_NAMES* names) const { GENERAL_NAMES_free(names); }
-};
-template <typename T>
-using OpenSslPtr = std::unique_ptr<T, OpenSslFree>;
 
 // Closes the socket when the probe is done with it.
 class Socket {

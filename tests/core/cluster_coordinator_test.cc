@@ -22,6 +22,7 @@
 #include "core/cluster/error_detail.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 #include "tests/core/cluster_coordinator_testing.h"
+#include "tests/core/coordinator_tls_files.h"
 #include "tests/core/testing.h"
 
 namespace tessera::cluster {
@@ -315,18 +316,6 @@ TEST_F(CoordinatorServerTest, ABarrierCallPastItsClientDeadlineNoLongerCountsAsA
 }
 
 // --- TLS ----------------------------------------------------------------------
-
-std::string TlsFile(const std::string& name) {
-  const char* dir = std::getenv("TESSERA_COORDINATOR_TLS_DIR");
-  return absl::StrCat(dir != nullptr ? dir : "tests/core/testdata/coordinator_tls", "/", name);
-}
-
-std::string Pem(const std::string& name) {
-  std::ifstream in(TlsFile(name));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 class CoordinatorTlsTest : public CoordinatorServerTest {
  protected:

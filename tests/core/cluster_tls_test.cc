@@ -24,6 +24,7 @@
 #include "core/cluster/tls_credentials.h"
 #include "core/cluster/tls_probe.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
+#include "tests/core/coordinator_tls_files.h"
 #include "tests/core/testing.h"
 
 namespace tessera::cluster {
@@ -38,18 +39,6 @@ using ::testing::StartsWith;
 // these. expired_server.pem ends a day before it begins.
 constexpr char kClientNotBefore[] = "Nov 30 08:53:17 2026 GMT";  // client.pem
 constexpr char kExpiredNotAfter[] = "Nov 29 08:53:18 2026 GMT";  // expired_server.pem
-
-std::string TlsFile(const std::string& name) {
-  const char* dir = std::getenv("TESSERA_COORDINATOR_TLS_DIR");
-  return absl::StrCat(dir != nullptr ? dir : "tests/core/testdata/coordinator_tls", "/", name);
-}
-
-std::string Pem(const std::string& name) {
-  std::ifstream in(TlsFile(name));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 absl::Time Now() { return absl::Now(); }
 
