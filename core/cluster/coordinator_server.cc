@@ -61,19 +61,13 @@ const char* ErrnoName(int error) {
 // use (EADDRINUSE)".
 absl::Status ProbeBind(const HostPort& address) {
   const std::string shown = address.ToString();
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_PASSIVE;
-  addrinfo* found = nullptr;
-  const std::string port = std::to_string(address.port.value_or(0));
-  const char* host = address.host.empty() ? nullptr : address.host.c_str();
-  if (int rc = getaddrinfo(host, port.c_str(), &hints, &found); rc != 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bind ", shown, ": cannot resolve '", address.host, "': ", gai_strerror(rc)));
+  absl::StatusOr<AddrInfoList> found = ResolveTcp(address, AI_PASSIVE);
+  if (!found.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("bind ", shown, ": cannot resolve '", address.host,
+                                                   "': ", found.status().message()));
   }
   absl::Status status = absl::OkStatus();
-  for (addrinfo* ai = found; ai != nullptr; ai = ai->ai_next) {
+  for (addrinfo* ai = found->get(); ai != nullptr; ai = ai->ai_next) {
     int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
     int one = 1;
@@ -88,7 +82,6 @@ absl::Status ProbeBind(const HostPort& address) {
       break;
     }
   }
-  freeaddrinfo(found);
   return status;
 }
 

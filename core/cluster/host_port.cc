@@ -1,5 +1,8 @@
 #include "core/cluster/host_port.h"
 
+#include <netdb.h>
+#include <sys/socket.h>
+
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -80,6 +83,22 @@ absl::StatusOr<HostPort> ParseHostPort(absl::string_view text, absl::string_view
     result.port = *port;
   }
   return result;
+}
+
+void AddrInfoFree::operator()(addrinfo* list) const { freeaddrinfo(list); }
+
+absl::StatusOr<AddrInfoList> ResolveTcp(const HostPort& address, int flags) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = flags | AI_NUMERICSERV;
+  const std::string port = std::to_string(address.port.value_or(0));
+  const char* host = address.host.empty() ? nullptr : address.host.c_str();
+  addrinfo* found = nullptr;
+  if (int rc = getaddrinfo(host, port.c_str(), &hints, &found); rc != 0) {
+    return absl::UnavailableError(gai_strerror(rc));
+  }
+  return AddrInfoList(found);
 }
 
 }  // namespace tessera::cluster

@@ -4,11 +4,14 @@
 #define TESSERA_CORE_CLUSTER_HOST_PORT_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+
+struct addrinfo;
 
 namespace tessera::cluster {
 
@@ -37,6 +40,16 @@ absl::StatusOr<HostPort> ParseHostPort(absl::string_view text, absl::string_view
 // A port number in 1..65535 (0..65535 when `allow_zero`) from decimal text.
 absl::StatusOr<int32_t> ParsePort(absl::string_view text, absl::string_view what,
                                   bool allow_zero = false);
+
+// The TCP addresses of `address` (IPv4 and IPv6), freed with the list.
+// `flags` are getaddrinfo's (AI_PASSIVE for a bind: an empty host is then
+// the wildcard address). The error is getaddrinfo's text, for the caller to
+// put in its own context.
+struct AddrInfoFree {
+  void operator()(addrinfo* list) const;
+};
+using AddrInfoList = std::unique_ptr<addrinfo, AddrInfoFree>;
+absl::StatusOr<AddrInfoList> ResolveTcp(const HostPort& address, int flags);
 
 }  // namespace tessera::cluster
 

@@ -72,16 +72,11 @@ class ScopedSigpipeBlock {
 // A blocking TCP connection whose connect, reads and writes each give up
 // after `timeout`; -1 when no address of `host` accepts one.
 int Connect(const HostPort& address, absl::Duration timeout) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  hints.ai_flags = AI_NUMERICSERV;
-  addrinfo* found = nullptr;
-  const std::string port = std::to_string(address.port.value_or(0));
-  if (getaddrinfo(address.host.c_str(), port.c_str(), &hints, &found) != 0) return -1;
+  absl::StatusOr<AddrInfoList> found = ResolveTcp(address, 0);
+  if (!found.ok()) return -1;
   const timeval limit = absl::ToTimeval(timeout);
   int connected = -1;
-  for (addrinfo* ai = found; ai != nullptr && connected < 0; ai = ai->ai_next) {
+  for (addrinfo* ai = found->get(); ai != nullptr && connected < 0; ai = ai->ai_next) {
     const int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
     if (fd < 0) continue;
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));  // bounds connect() too
@@ -92,7 +87,6 @@ int Connect(const HostPort& address, absl::Duration timeout) {
       close(fd);
     }
   }
-  freeaddrinfo(found);
   return connected;
 }
 

@@ -140,10 +140,9 @@ public static class ClusterTests {
     }
   }
 
-  /* ---- barrier failure details -------------------------------------------- */
-
-  [Test]
-  public static void BarrierTimeoutListsMissingAndArrivedProcesses() {
+  // A two-process job on a coordinator of its own: both clients connected
+  // (they register concurrently), then closed with the coordinator.
+  static void WithTwoProcessJob(Action<Client, Client> body) {
     RequireClusterAbi();
     using (var serverOptions = new ClusterOptions()) {
       serverOptions.SetDetection("none");
@@ -158,22 +157,31 @@ public static class ClusterTests {
           Task<Client> second = Task.Run(() => options1.Connect());
           using (Client client0 = options0.Connect())
           using (Client client1 = second.Result) {
-            // Process 1 waits elsewhere while process 0's barrier times out.
-            Task elsewhere = Task.Run(() => client1.Barrier("elsewhere", StepTimeoutMs, null));
-            var failure = Assert.Throws(Code.DeadlineExceeded, "here", () => client0.Barrier("here", 1000, null));
-            client1.CancelAll();
-            Assert.Throws(Code.Cancelled, "", () => elsewhere.GetAwaiter().GetResult());
-            Assert.Equal(ErrorReason.BarrierFailed, failure.Reason, "reason");
-            Assert.Equal(new long[] {0}, failure.ArrivedProcesses.ToArray(), "arrived");
-            Assert.Equal(1, failure.MissingProcesses.Count, "missing count");
-            MissingProcess missing = failure.MissingProcesses[0];
-            Assert.Equal(1L, missing.ProcessId, "missing process");
-            Assert.Equal(TaskState.Running, missing.State, "missing state");
-            Assert.Equal("elsewhere#0", missing.WaitingAt, "where it waits");
+            body(client0, client1);
           }
         }
       }
     }
+  }
+
+  /* ---- barrier failure details -------------------------------------------- */
+
+  [Test]
+  public static void BarrierTimeoutListsMissingAndArrivedProcesses() {
+    WithTwoProcessJob((client0, client1) => {
+      // Process 1 waits elsewhere while process 0's barrier times out.
+      Task elsewhere = Task.Run(() => client1.Barrier("elsewhere", StepTimeoutMs, null));
+      var failure = Assert.Throws(Code.DeadlineExceeded, "here", () => client0.Barrier("here", 1000, null));
+      client1.CancelAll();
+      Assert.Throws(Code.Cancelled, "", () => elsewhere.GetAwaiter().GetResult());
+      Assert.Equal(ErrorReason.BarrierFailed, failure.Reason, "reason");
+      Assert.Equal(new long[] {0}, failure.ArrivedProcesses.ToArray(), "arrived");
+      Assert.Equal(1, failure.MissingProcesses.Count, "missing count");
+      MissingProcess missing = failure.MissingProcesses[0];
+      Assert.Equal(1L, missing.ProcessId, "missing process");
+      Assert.Equal(TaskState.Running, missing.State, "missing state");
+      Assert.Equal("elsewhere#0", missing.WaitingAt, "where it waits");
+    });
   }
 
   [Test]
@@ -187,43 +195,27 @@ public static class ClusterTests {
 
   [Test]
   public static void EventCallbackRunsOnALibraryThread() {
-    RequireClusterAbi();
-    using (var serverOptions = new ClusterOptions()) {
-      serverOptions.SetDetection("none");
-      serverOptions.SetBindAddress("127.0.0.1:0");
-      serverOptions.SetNumProcesses(2);
-      serverOptions.SetJobId("csharp-binding-test");
-      serverOptions.SetHeartbeat(200, 2000);
-      using (var coordinator = new Coordinator(serverOptions)) {
-        string address = "127.0.0.1:" + coordinator.Port();
-        using (var options0 = Options(address, 0))
-        using (var options1 = Options(address, 1)) {
-          Task<Client> second = Task.Run(() => options1.Connect());
-          using (Client client0 = options0.Connect())
-          using (Client client1 = second.Result) {
-            var received = new ManualResetEventSlim(false);
-            ClusterEvent seen = null;
-            int callbackThread = -1;
-            client0.SetEventCallback(e => {
-              if (e.Kind != EventKind.JobError) return;
-              seen = e;
-              callbackThread = Thread.CurrentThread.ManagedThreadId;
-              received.Set();
-            });
-            GC.Collect();  // the delegate must survive a collection
-            GC.WaitForPendingFinalizers();
-            client1.ReportError(Code.Internal, "boom from process 1");
-            Assert.True(received.Wait(StepTimeoutMs), "JOB_ERROR event delivered within 20 s");
-            Assert.Equal(1L, seen.ProcessId, "the failed process");
-            Assert.True(callbackThread != Thread.CurrentThread.ManagedThreadId, "callback on another thread");
-            // Fate sharing: the next call fails with the job's reason and source.
-            var failure = Assert.Throws(Code.Aborted, "boom from process 1", () => client0.KvSet("after", new byte[] {1}, false));
-            Assert.Equal(ErrorReason.JobFailed, failure.Reason, "reason");
-            Assert.Equal(1L, failure.SourceProcess, "source process");
-          }
-        }
-      }
-    }
+    WithTwoProcessJob((client0, client1) => {
+      var received = new ManualResetEventSlim(false);
+      ClusterEvent seen = null;
+      int callbackThread = -1;
+      client0.SetEventCallback(e => {
+        if (e.Kind != EventKind.JobError) return;
+        seen = e;
+        callbackThread = Thread.CurrentThread.ManagedThreadId;
+        received.Set();
+      });
+      GC.Collect();  // the delegate must survive a collection
+      GC.WaitForPendingFinalizers();
+      client1.ReportError(Code.Internal, "boom from process 1");
+      Assert.True(received.Wait(StepTimeoutMs), "JOB_ERROR event delivered within 20 s");
+      Assert.Equal(1L, seen.ProcessId, "the failed process");
+      Assert.True(callbackThread != Thread.CurrentThread.ManagedThreadId, "callback on another thread");
+      // Fate sharing: the next call fails with the job's reason and source.
+      var failure = Assert.Throws(Code.Aborted, "boom from process 1", () => client0.KvSet("after", new byte[] {1}, false));
+      Assert.Equal(ErrorReason.JobFailed, failure.Reason, "reason");
+      Assert.Equal(1L, failure.SourceProcess, "source process");
+    });
   }
 }
 
