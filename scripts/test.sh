@@ -28,6 +28,7 @@ readonly NO_BINDINGS=(-Dbindings_go=disabled -Dbindings_java=disabled -Dbindings
 passed=0
 failed=0
 skipped=0
+testlogs=()  # every Meson testlog JSON counted, for the failure report
 
 # Counts a step that broke before its tests could report.
 broken() {
@@ -60,9 +61,31 @@ EOF
   ) || return 1
   local p f s
   read -r p f s <<<"$counts"
+  testlogs+=("$1")
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   printf '    %s: %d passed, %d failed, %d skipped\n' "$(basename "$1")" "$p" "$f" "$s" >&2
   ((p + f + s > 0))
+}
+
+# Prints the end of each failed test's output. It comes last, next to the
+# totals, because a CI log is often read from its tail only.
+report_failures() {
+  ((${#testlogs[@]} > 0)) || return 0
+  python3 - "${testlogs[@]}" <<'EOF'
+import json, sys
+TAIL = 80
+for path in sys.argv[1:]:
+    with open(path) as log:
+        for line in log:
+            if not line.strip():
+                continue
+            test = json.loads(line)
+            if test["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
+                continue
+            lines = ((test.get("stdout") or "") + (test.get("stderr") or "")).splitlines()
+            print(f"==> FAILED {test['name']} ({test['result']}): the last {min(TAIL, len(lines))} lines of its output")
+            print("\n".join(lines[-TAIL:]))
+EOF
 }
 
 # run_tests LABEL DIR [MESON_TEST_ARG...]: one `meson test` run, counted.
@@ -195,6 +218,7 @@ main() {
   say "build-fuzz/: libFuzzer targets, ${FUZZ_SECONDS} s each ($((SECONDS - start)) s so far)"
   fuzz_tests
 
+  report_failures
   say "done in $((SECONDS - start)) s"
   local totals="$passed passed, $failed failed"
   ((skipped == 0)) || totals+=", $skipped skipped"

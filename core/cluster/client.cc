@@ -134,6 +134,7 @@ class Dispatcher {
 constexpr absl::Duration kBlockingMargin = absl::Seconds(2);
 constexpr absl::Duration kWatchRetryDelay = absl::Milliseconds(100);
 constexpr absl::Duration kDestroyWait = absl::Seconds(10);
+constexpr absl::Duration kShutdownEventsWait = absl::Seconds(5);
 
 std::chrono::system_clock::time_point ToDeadline(absl::Time t) {
   return absl::ToChronoTime(t);
@@ -501,6 +502,21 @@ void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
     }
   }
   DeliverEvent(s, FromProto(proto));
+}
+
+// Waits until the event stream has handed over every event up to `version`
+// (the coordinator's log at the end of this process's shutdown), the stream
+// has ended, or kShutdownEventsWait has passed. Shutdown closes the stream
+// next; without the wait the shutdown's own events (SHUTDOWN_STARTED) were
+// lost whenever its reply overtook them.
+void AwaitEventsThrough(State& s, int64_t version) {
+  absl::MutexLock lock(&s.mu);
+  auto caught_up = [&s, version] {
+    return s.event_version >= version || (s.watcher == nullptr && s.hub == nullptr) ||
+           s.stopping || s.lost;
+  };
+  s.mu.AwaitWithTimeout(absl::Condition(&caught_up, &decltype(caught_up)::operator()),
+                        kShutdownEventsWait);
 }
 
 void SetLost(const std::shared_ptr<State>& s, const std::string& why) {
@@ -1935,6 +1951,7 @@ absl::Status Client::Shutdown() {
     if (deferred_break.has_value()) ProbeAfterBrokenStream(s, *deferred_break);
     return status;
   }
+  AwaitEventsThrough(*s, response.events_version());
   CancelAsync(s);  // heartbeats stop with the next tick
   return absl::OkStatus();
 }

@@ -669,9 +669,15 @@ grpc::ServerUnaryReactor* CoordinatorService::AgreeLiveProcesses(
 
 grpc::ServerUnaryReactor* CoordinatorService::Shutdown(grpc::CallbackServerContext* ctx,
                                                        const v1::ShutdownRequest* request,
-                                                       v1::ShutdownResponse*) {
+                                                       v1::ShutdownResponse* response) {
+  CoordinatorState* state = &server_->state();
   return Parked(ctx, [&](Completion done) {
-    return server_->state().Shutdown(*request, std::move(done));
+    // Completions run outside the state's lock, after the shutdown's events
+    // were appended: the version read here covers them.
+    return state->Shutdown(*request, [state, response, done = std::move(done)](absl::Status status) {
+      if (status.ok()) response->set_events_version(state->event_version());
+      done(std::move(status));
+    });
   });
 }
 

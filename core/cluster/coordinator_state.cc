@@ -755,6 +755,11 @@ v1::JobState CoordinatorState::job_state() {
   return job_state_;
 }
 
+int64_t CoordinatorState::event_version() {
+  absl::MutexLock lock(&mu_);
+  return version_;
+}
+
 // ---------------------------------------------------------------------------
 // Unary job calls.
 

@@ -151,6 +151,8 @@ class CoordinatorState {
   void Withdraw(const ParkedCall& call);
   // Blocking calls parked now, all kinds together (max_pending_calls bounds it).
   int64_t parked_calls() const { return parked_.load(); }
+  // The version of the newest event appended to the log (0: none yet).
+  int64_t event_version();
 
   // The library's own access to the reserved key space (user calls are
   // refused there): INVALID_ARGUMENT unless `key` normalizes under

@@ -243,6 +243,27 @@ TEST_F(CoordinatorServerTest, WatchEventsStreamsTheStartAndResumesByVersion) {
   EXPECT_THAT(shutdown.get(), IsOk());
 }
 
+// Each Shutdown reply names how far the event log reached when the shutdown
+// completed, so a client reads its stream through the shutdown's own events.
+TEST_F(CoordinatorServerTest, ShutdownRepliesNameTheVersionOfTheShutdownStartedEvent) {
+  Start();
+  RegisterAll();
+  v1::Event topology;
+  ASSERT_THAT(FirstEventStatus(0, JobCredential(kToken, kJobId), &topology), IsOk());
+  v1::ShutdownResponse reply0;
+  v1::ShutdownResponse reply1;
+  auto first = std::async(std::launch::async, [&] { return Shutdown(0, 5000, &reply0); });
+  EXPECT_THAT(Shutdown(1, 5000, &reply1), IsOk());
+  EXPECT_THAT(first.get(), IsOk());
+  v1::Event started;
+  ASSERT_THAT(FirstEventStatus(0, JobCredential(kToken, kJobId), &started, topology.version()),
+              IsOk());
+  ASSERT_TRUE(started.shutdown_started());
+  EXPECT_EQ(started.version(), topology.version() + 1);
+  EXPECT_EQ(reply0.events_version(), started.version());
+  EXPECT_EQ(reply1.events_version(), started.version());
+}
+
 TEST_F(CoordinatorServerTest, StopEndsOpenStreamsAndCancelsParkedCalls) {
   Start();
   RegisterAll();

@@ -155,12 +155,12 @@ class CoordinatorServerTest : public ::testing::Test {
                 &response);
   }
 
-  absl::Status Shutdown(int process, int64_t timeout_ms) {
+  absl::Status Shutdown(int process, int64_t timeout_ms, v1::ShutdownResponse* response = nullptr) {
     v1::ShutdownRequest request;
     *request.mutable_header() = Header(process);
     request.set_timeout_ms(timeout_ms);
-    v1::ShutdownResponse response;
-    return Call(&Stub::Shutdown, request, &response);
+    v1::ShutdownResponse ignored;
+    return Call(&Stub::Shutdown, request, response != nullptr ? response : &ignored);
   }
 
   // Opens WatchEvents as `process` and returns how the first read went: OK

@@ -217,15 +217,17 @@ class ClusterTest {
       CompletableFuture<Void> elsewhere =
           CompletableFuture.runAsync(() -> job.other.barrier("elsewhere", 30_000, null));
       // Until the other process's call reaches the coordinator it waits nowhere;
-      // each try is a new instance of "alone" (bounded: 20 x 200 ms).
-      MissingProcess missing = null;
-      for (int attempt = 0; attempt < 20; ++attempt) {
-        TesseraException e = assertThrows(TesseraException.class,
-                                          () -> job.first.barrier("alone", 200, null));
-        missing = e.getMissing().get(0);
-        if (!missing.waitingAt().isEmpty()) break;
-      }
-      assertEquals(new MissingProcess(1, TaskState.RUNNING, "elsewhere#0"), missing);
+      // each try is a new instance of "alone". The bound is a deadline, not a
+      // count of tries: a slow machine may need many 200 ms tries.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      TesseraException last;
+      do {
+        last = assertThrows(TesseraException.class, () -> job.first.barrier("alone", 200, null));
+        assertEquals(Code.DEADLINE_EXCEEDED, last.getCode(), last.getMessage());
+        assertFalse(elsewhere.isDone(), "the other process's barrier ended early");
+      } while (last.getMissing().get(0).waitingAt().isEmpty() && System.nanoTime() < deadline);
+      assertEquals(List.of(new MissingProcess(1, TaskState.RUNNING, "elsewhere#0")),
+                   last.getMissing(), last.getMessage());
       job.first.barrier("elsewhere", 30_000, null);  // releases the other process
       elsewhere.get(30, TimeUnit.SECONDS);
     }
