@@ -1914,14 +1914,23 @@ void Client::CancelAll() {
 
 absl::Status Client::Shutdown() {
   const std::shared_ptr<State>& s = state_;
+  bool local = false;
   {
     absl::MutexLock lock(&s->mu);
     if (s->shut_down) return absl::OkStatus();
     if (s->local) {
       TESSERA_RETURN_IF_ERROR(s->UsableLocked());
       s->shut_down = true;
-      return absl::OkStatus();
+      local = true;
     }
+  }
+  if (local) {
+    // The event a coordinator would send: callers handle one process's job
+    // and a many-process job alike.
+    ClientEvent event;
+    event.kind = ClientEvent::Kind::kShutdownStarted;
+    DeliverEvent(s, std::move(event));
+    return absl::OkStatus();
   }
   v1::ShutdownRequest request;
   request.set_timeout_ms(ToMillis(s->config.shutdown_timeout));

@@ -252,6 +252,16 @@ TEST(LocalClientTest, NextEventTimesOutWhenNothingHappened) {
               StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("no event")));
 }
 
+TEST(LocalClientTest, ShutdownDeliversShutdownStartedOnce) {
+  auto client = LocalClient();
+  ASSERT_THAT(client->Shutdown(), IsOk());
+  ASSERT_THAT(client->Shutdown(), IsOk());
+  auto event = ::tessera::testing::Unwrap(client->NextEvent(absl::ZeroDuration()));
+  EXPECT_EQ(event.kind, ClientEvent::Kind::kShutdownStarted);
+  EXPECT_THAT(client->NextEvent(absl::ZeroDuration()),
+              StatusIs(absl::StatusCode::kDeadlineExceeded, HasSubstr("no event")));
+}
+
 TEST(LocalClientTest, CallsAfterShutdownAreFailedPrecondition) {
   auto client = LocalClient();
   ASSERT_THAT(client->Shutdown(), IsOk());
