@@ -215,7 +215,7 @@ class Client {
   // OK, or the sticky error (job failed / coordinator lost).
   absl::Status sticky_error() const;
 
-  struct State;  // shared with the asynchronous machinery (client.cc)
+  struct State;  // shared with the asynchronous machinery (client_state.h)
 
  private:
   explicit Client(std::shared_ptr<State> state);
