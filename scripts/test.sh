@@ -20,6 +20,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 readonly JOBS=2
 readonly ASAN_SUITES=(core capi conformance)
+# -O1 with line tables, as ASan's own guide advises: the build is the longest
+# step of the run, and -O2 -g took twice the compile time (client.cc 59 s of
+# CPU against 21 s). Frame pointers keep the reports' stacks whole.
+readonly ASAN_FLAGS='-O1 -g1 -fno-omit-frame-pointer'
 readonly FUZZ_SECONDS=20
 # The sanitizer and fuzz builds test the library itself; the bindings load it
 # into a JVM, Mono or a Go binary, which the sanitizer runtimes do not support.
@@ -198,7 +202,8 @@ main() {
   fi
 
   say "build-asan/: configure and build the suites ${ASAN_SUITES[*]} with -fsanitize=address,undefined"
-  if configure build-asan -Dbuildtype=debugoptimized -Dtests=enabled -Db_sanitize=address,undefined \
+  if configure build-asan -Dbuildtype=plain -Dcpp_args="$ASAN_FLAGS" -Dc_args="$ASAN_FLAGS" \
+      -Dtests=enabled -Db_sanitize=address,undefined \
       -Db_lundef=false -Dbenchmarks=disabled "${NO_BINDINGS[@]}"; then
     if build_suites build-asan "${ASAN_SUITES[@]}"; then
       say "build-asan/: suites ${ASAN_SUITES[*]} ($((SECONDS - start)) s so far)"
