@@ -83,7 +83,10 @@ void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
     absl::MutexLock lock(&s->mu);
     if (proto.version() <= s->event_version && proto.version() != 0) return;  // replayed
     s->event_version = std::max(s->event_version, proto.version());
-    if (proto.kind_case() == v1::Event::kJobError) SetStickyLocked(*s, JobFailedError(proto.job_error()));
+    if (proto.kind_case() == v1::Event::kJobError) {
+      SetStickyLocked(*s, JobFailedError(proto.job_error()));
+      if (std::exchange(s->job_error_raised, true)) return;  // a reply raised it first
+    }
     if (proto.kind_case() == v1::Event::kTopologyGeneration) {
       s->topology.set_generation(proto.topology_generation());
     }

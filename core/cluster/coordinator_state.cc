@@ -581,8 +581,12 @@ void CoordinatorState::FailJobLocked(absl::Status status, int32_t source, bool r
   if (!DetailOf(status).has_value()) {
     status = WithReason(std::move(status), v1::CoordinatorErrorDetail::REASON_JOB_FAILED, source);
   }
+  const int32_t code = reported_code != 0 ? reported_code : static_cast<int32_t>(status.code());
+  v1::CoordinatorErrorDetail detail = DetailOf(status).value_or(v1::CoordinatorErrorDetail());
+  detail.set_job_error_code(code);
+  status = WithDetail(std::move(status), detail);
   job_status_ = status;
-  job_error_.set_code(reported_code != 0 ? reported_code : static_cast<int32_t>(status.code()));
+  job_error_.set_code(code);
   job_error_.set_message(std::string(status.message()));
   job_error_.set_source_process_id(source);
   job_error_.set_reported_by_user(reported_by_user);

@@ -717,6 +717,36 @@ TEST_F(ClientJobTest, ShutdownWaitsForItsOwnShutdownStartedEvent) {
   EXPECT_EQ(second.kind, ClientEvent::Kind::kShutdownStarted);
 }
 
+// A process whose stream lags learns of the failure from a call's reply; the
+// JOB_ERROR event it raises carries the reported code, as the stream's would,
+// and the stream's own copy does not raise a second one.
+TEST_F(ClientJobTest, JobErrorLearnedFromAReplyCarriesTheReportedCodeOnce) {
+  StartServer();
+  HeldEventStreamChannel* stream = nullptr;
+  ClientOptions options;
+  options.channel = InterceptedChannel(ClientConfig(1).coordinator_address, &stream);
+  auto p0 = std::async(std::launch::async, [&] { return Client::Connect(ClientConfig(0)); });
+  auto lagging = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
+  auto reporter = ::tessera::testing::Unwrap(p0.get());
+  ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10))) << "no event reached the stream";
+
+  ASSERT_THAT(reporter->ReportError(absl::StatusCode::kDataLoss, "checksum mismatch"), IsOk());
+  EXPECT_THAT(lagging->KvSet("k", "v", false),
+              StatusIs(absl::StatusCode::kAborted, HasSubstr("checksum mismatch")));
+  auto from_reply = ::tessera::testing::Unwrap(lagging->NextEvent(absl::ZeroDuration()));
+  EXPECT_EQ(from_reply.kind, ClientEvent::Kind::kJobError);
+  EXPECT_EQ(from_reply.code, absl::StatusCode::kDataLoss);
+  EXPECT_EQ(from_reply.process_id, 0);
+
+  stream->Release();  // the held event, then the stream's JOB_ERROR
+  std::vector<ClientEvent::Kind> later;
+  for (auto event = lagging->NextEvent(absl::Seconds(2)); event.ok();
+       event = lagging->NextEvent(absl::Milliseconds(500))) {
+    later.push_back(event->kind);
+  }
+  EXPECT_EQ(later, std::vector<ClientEvent::Kind>{ClientEvent::Kind::kTopologyChanged});
+}
+
 TEST_F(ClientJobTest, WrongTokenFailsAtOnceWithoutRetrying) {
   StartServer();
   ClusterConfig config = ClientConfig(0);
