@@ -355,6 +355,17 @@ class ClientJobTest : public ::testing::Test {
 
   Client& client(int p) { return *clients_[static_cast<size_t>(p)]; }
 
+  // Connects process 0 plainly and process 1 through `channel`, at once (each
+  // Connect waits for the other); returns {process 0, process 1}.
+  std::pair<std::unique_ptr<Client>, std::unique_ptr<Client>> ConnectSecondVia(
+      std::shared_ptr<grpc::Channel> channel) {
+    ClientOptions options;
+    options.channel = std::move(channel);
+    auto first = std::async(std::launch::async, [this] { return Client::Connect(ClientConfig(0)); });
+    auto second = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
+    return {::tessera::testing::Unwrap(first.get()), std::move(second)};
+  }
+
   ClusterConfig server_config_;
   std::unique_ptr<CoordinatorServer> server_;
   std::vector<std::unique_ptr<Client>> clients_;
@@ -627,11 +638,9 @@ class StoppingCoordinatorChannel : public grpc::experimental::ClientInterceptorF
 TEST_F(ClientJobTest, EventStreamBreakingDuringShutdownLeavesTheReplyToDecide) {
   StartServer();
   StoppingCoordinatorChannel* breaker = nullptr;
-  ClientOptions options;
-  options.channel = InterceptedChannel(ClientConfig(1).coordinator_address, &breaker);
-  auto p0 = std::async(std::launch::async, [&] { return Client::Connect(ClientConfig(0)); });
-  auto p1 = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
-  auto c0 = ::tessera::testing::Unwrap(p0.get());
+  auto clients = ConnectSecondVia(InterceptedChannel(ClientConfig(1).coordinator_address, &breaker));
+  std::unique_ptr<Client>& c0 = clients.first;
+  std::unique_ptr<Client>& p1 = clients.second;
 
   auto shutdown = std::async(std::launch::async, [&] { return p1->Shutdown(); });
   const absl::Time deadline = absl::Now() + absl::Seconds(10);
@@ -723,11 +732,9 @@ TEST_F(ClientJobTest, ShutdownWaitsForItsOwnShutdownStartedEvent) {
 TEST_F(ClientJobTest, JobErrorLearnedFromAReplyCarriesTheReportedCodeOnce) {
   StartServer();
   HeldEventStreamChannel* stream = nullptr;
-  ClientOptions options;
-  options.channel = InterceptedChannel(ClientConfig(1).coordinator_address, &stream);
-  auto p0 = std::async(std::launch::async, [&] { return Client::Connect(ClientConfig(0)); });
-  auto lagging = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
-  auto reporter = ::tessera::testing::Unwrap(p0.get());
+  auto clients = ConnectSecondVia(InterceptedChannel(ClientConfig(1).coordinator_address, &stream));
+  std::unique_ptr<Client>& reporter = clients.first;
+  std::unique_ptr<Client>& lagging = clients.second;
   ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10))) << "no event reached the stream";
 
   ASSERT_THAT(reporter->ReportError(absl::StatusCode::kDataLoss, "checksum mismatch"), IsOk());
