@@ -32,7 +32,6 @@ readonly NO_BINDINGS=(-Dbindings_go=disabled -Dbindings_java=disabled -Dbindings
 passed=0
 failed=0
 skipped=0
-testlogs=()  # every Meson testlog JSON counted, for the failure report
 
 # Counts a step that broke before its tests could report.
 broken() {
@@ -48,48 +47,40 @@ names = {s.split(":")[-1] for t in json.load(sys.stdin) for s in t["suite"]}
 print("\n".join(sorted(names)))'
 }
 
+# The end of each failed test's output, gathered by add_results; printed last,
+# next to the totals, because a CI log is often read from its tail only.
+readonly FAILURE_REPORT=$LOG_DIR/failed-tests.txt
+
 # Adds the results in one Meson testlog JSON file (one object a line) to the
-# totals; returns 1 when it holds no test.
+# totals and the last 80 lines of each failed test's output to
+# FAILURE_REPORT; returns 1 when it holds no test.
 add_results() {
   local counts
-  counts=$(python3 - "$1" <<'EOF'
+  counts=$(python3 - "$1" "$FAILURE_REPORT" <<'EOF'
 import json, sys
+TAIL = 80
 kind = {"OK": "passed", "EXPECTEDFAIL": "passed", "SKIP": "skipped"}  # everything else failed
 totals = {"passed": 0, "failed": 0, "skipped": 0}
-with open(sys.argv[1]) as log:
+with open(sys.argv[1]) as log, open(sys.argv[2], "a") as report:
     for line in log:
-        if line.strip():
-            totals[kind.get(json.loads(line)["result"], "failed")] += 1
+        if not line.strip():
+            continue
+        test = json.loads(line)
+        outcome = kind.get(test["result"], "failed")
+        totals[outcome] += 1
+        if outcome == "failed":
+            lines = ((test.get("stdout") or "") + (test.get("stderr") or "")).splitlines()
+            report.write(f"==> FAILED {test['name']} ({test['result']}): "
+                         f"the last {min(TAIL, len(lines))} lines of its output\n")
+            report.writelines(l + "\n" for l in lines[-TAIL:])
 print(totals["passed"], totals["failed"], totals["skipped"])
 EOF
   ) || return 1
   local p f s
   read -r p f s <<<"$counts"
-  testlogs+=("$1")
   passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
   printf '    %s: %d passed, %d failed, %d skipped\n' "$(basename "$1")" "$p" "$f" "$s" >&2
   ((p + f + s > 0))
-}
-
-# Prints the end of each failed test's output. It comes last, next to the
-# totals, because a CI log is often read from its tail only.
-report_failures() {
-  ((${#testlogs[@]} > 0)) || return 0
-  python3 - "${testlogs[@]}" <<'EOF'
-import json, sys
-TAIL = 80
-for path in sys.argv[1:]:
-    with open(path) as log:
-        for line in log:
-            if not line.strip():
-                continue
-            test = json.loads(line)
-            if test["result"] in ("OK", "EXPECTEDFAIL", "SKIP"):
-                continue
-            lines = ((test.get("stdout") or "") + (test.get("stderr") or "")).splitlines()
-            print(f"==> FAILED {test['name']} ({test['result']}): the last {min(TAIL, len(lines))} lines of its output")
-            print("\n".join(lines[-TAIL:]))
-EOF
 }
 
 # run_tests LABEL DIR [MESON_TEST_ARG...]: one `meson test` run, counted.
@@ -190,6 +181,8 @@ fuzz_tests() {
 
 main() {
   local start=$SECONDS
+  mkdir -p "$LOG_DIR"
+  : >"$FAILURE_REPORT"
   say "dependencies (scripts/install-deps.sh)"
   bash scripts/install-deps.sh
 
@@ -223,7 +216,7 @@ main() {
   say "build-fuzz/: libFuzzer targets, ${FUZZ_SECONDS} s each ($((SECONDS - start)) s so far)"
   fuzz_tests
 
-  report_failures
+  cat "$FAILURE_REPORT"
   say "done in $((SECONDS - start)) s"
   local totals="$passed passed, $failed failed"
   ((skipped == 0)) || totals+=", $skipped skipped"

@@ -42,7 +42,7 @@ using internal::AfterCall, internal::BlockingDeadline, internal::Call, internal:
     internal::SetStickyLocked, internal::State, internal::ToDeadline, internal::ToMillis,
     internal::UnaryDeadline;
 // client_events.h
-using internal::AwaitEventsThrough, internal::DeliverEvent;
+using internal::AwaitEventsThrough, internal::DeliverEvent, internal::JobErrorEvent;
 // client_event_stream.h
 using internal::CancelAsync, internal::ProbeAfterBrokenStream;
 // client_heartbeats.h
@@ -677,12 +677,7 @@ absl::Status Client::ReportError(absl::StatusCode code, const std::string& messa
       TESSERA_RETURN_IF_ERROR(s->UsableLocked());
       SetStickyLocked(*s, JobFailedError(info));
     }
-    ClientEvent event;
-    event.kind = ClientEvent::Kind::kJobError;
-    event.process_id = info.source_process_id();
-    event.code = code;
-    event.message = message;
-    DeliverEvent(s, std::move(event));
+    DeliverEvent(s, JobErrorEvent(info.source_process_id(), code, message));
     return absl::OkStatus();
   }
   v1::ReportErrorRequest request;

@@ -18,6 +18,15 @@ constexpr absl::Duration kShutdownEventsWait = absl::Seconds(5);
 
 }  // namespace
 
+ClientEvent JobErrorEvent(int64_t source, absl::StatusCode code, std::string message) {
+  ClientEvent event;
+  event.kind = ClientEvent::Kind::kJobError;
+  event.process_id = source;
+  event.code = code;
+  event.message = std::move(message);
+  return event;
+}
+
 void DeliverEvent(const std::shared_ptr<State>& s, ClientEvent event) {
   {
     absl::MutexLock lock(&s->mu);
@@ -57,10 +66,9 @@ ClientEvent FromProto(const v1::Event& proto) {
       event.message = proto.task_changed().error().message();
       break;
     case v1::Event::kJobError:
-      event.kind = ClientEvent::Kind::kJobError;
-      event.process_id = proto.job_error().source_process_id();
-      event.code = static_cast<absl::StatusCode>(proto.job_error().code());
-      event.message = proto.job_error().message();
+      event = JobErrorEvent(proto.job_error().source_process_id(),
+                            static_cast<absl::StatusCode>(proto.job_error().code()),
+                            proto.job_error().message());
       break;
     case v1::Event::kShutdownStarted:
       event.kind = ClientEvent::Kind::kShutdownStarted;
@@ -84,8 +92,10 @@ void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
     if (proto.version() <= s->event_version && proto.version() != 0) return;  // replayed
     s->event_version = std::max(s->event_version, proto.version());
     if (proto.kind_case() == v1::Event::kJobError) {
+      // Every path that makes the sticky error a job failure raises this
+      // event; the reply that brought the failure first already did.
+      if (IsJobFailure(s->sticky)) return;
       SetStickyLocked(*s, JobFailedError(proto.job_error()));
-      if (std::exchange(s->job_error_raised, true)) return;  // a reply raised it first
     }
     if (proto.kind_case() == v1::Event::kTopologyGeneration) {
       s->topology.set_generation(proto.topology_generation());

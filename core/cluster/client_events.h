@@ -9,11 +9,18 @@
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
+
 #include "core/cluster/client.h"
 #include "core/cluster/client_state.h"
 #include "tessera/v1/coordinator.pb.h"
 
 namespace tessera::cluster::internal {
+
+// A JOB_ERROR event: the job failed because of process `source` (-1: none).
+// Shared: the stream's event, a reply that brought the failure first, and a
+// client without a coordinator all raise the same one.
+ClientEvent JobErrorEvent(int64_t source, absl::StatusCode code, std::string message);
 
 // Hands `event` to the callback (on the dispatcher thread) or queues it.
 // Shared: failed calls, the stream, and ReportError and Shutdown of a client

@@ -99,20 +99,16 @@ absl::Status RecordCallResult(const std::shared_ptr<State>& s, absl::Status stat
     if (!s->sticky.ok()) return s->sticky;
     if (IsJobFailure(status)) {
       status = JobFailedError(reply);
-      newly_failed = SetStickyLocked(*s, status) && !s->job_error_raised;
-      if (newly_failed) s->job_error_raised = true;
+      newly_failed = SetStickyLocked(*s, status);
     }
   }
   if (newly_failed) {  // the event as the job_error event would have said it
     auto detail = DetailOf(reply);
-    ClientEvent event;
-    event.kind = ClientEvent::Kind::kJobError;
-    event.process_id = detail ? detail->source_process_id() : -1;
-    event.code = detail && detail->job_error_code() != 0
-                     ? static_cast<absl::StatusCode>(detail->job_error_code())
-                     : reply.code();
-    event.message = std::string(reply.message());
-    DeliverEvent(s, std::move(event));
+    DeliverEvent(s, JobErrorEvent(detail ? detail->source_process_id() : -1,
+                                  detail && detail->job_error_code() != 0
+                                      ? static_cast<absl::StatusCode>(detail->job_error_code())
+                                      : reply.code(),
+                                  std::string(reply.message())));
   }
   // The connection broke under the call: the coordinator-lost rule's
   // re-dial decides between a blip and a lost coordinator.

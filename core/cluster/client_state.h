@@ -64,9 +64,6 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   bool have_devices = false;
   absl::Mutex fetch_mu;  // one fetch of the devices at a time
   absl::Status sticky;  // job failed / coordinator lost
-  // A JOB_ERROR event went out (from the stream, or made from a reply that
-  // brought the failure first): a job fails once, so it goes out once.
-  bool job_error_raised = false;
   bool lost = false;
   bool stopping = false;
   bool shut_down = false;

@@ -305,6 +305,18 @@ int FreePort() {
   return ntohs(address.sin_port);
 }
 
+// An insecure channel to `address` through a new `Factory` interceptor,
+// which the channel owns; `*factory` points at it.
+template <typename Factory>
+std::shared_ptr<grpc::Channel> InterceptedChannel(const std::string& address, Factory** factory) {
+  auto owned = std::make_unique<Factory>();
+  *factory = owned.get();
+  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> creators;
+  creators.push_back(std::move(owned));
+  return grpc::experimental::CreateCustomChannelWithInterceptors(
+      address, grpc::InsecureChannelCredentials(), grpc::ChannelArguments(), std::move(creators));
+}
+
 class ClientJobTest : public ::testing::Test {
  protected:
   ClientJobTest() {
@@ -355,12 +367,14 @@ class ClientJobTest : public ::testing::Test {
 
   Client& client(int p) { return *clients_[static_cast<size_t>(p)]; }
 
-  // Connects process 0 plainly and process 1 through `channel`, at once (each
-  // Connect waits for the other); returns {process 0, process 1}.
-  std::pair<std::unique_ptr<Client>, std::unique_ptr<Client>> ConnectSecondVia(
-      std::shared_ptr<grpc::Channel> channel) {
+  // Connects process 0 plainly and process 1 through a channel with a new
+  // `Factory` interceptor (`*factory` points at it), at once: each Connect
+  // waits for the other. Returns {process 0, process 1}.
+  template <typename Factory>
+  std::pair<std::unique_ptr<Client>, std::unique_ptr<Client>> ConnectSecondThrough(
+      Factory** factory) {
     ClientOptions options;
-    options.channel = std::move(channel);
+    options.channel = InterceptedChannel(ClientConfig(1).coordinator_address, factory);
     auto first = std::async(std::launch::async, [this] { return Client::Connect(ClientConfig(0)); });
     auto second = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
     return {::tessera::testing::Unwrap(first.get()), std::move(second)};
@@ -556,18 +570,6 @@ TEST_F(ClientJobTest, ShutdownOfEveryProcessSucceeds) {
   EXPECT_THAT(client(0).KvTryGet("k"), StatusIs(absl::StatusCode::kFailedPrecondition, ::testing::_));
 }
 
-// An insecure channel to `address` through a new `Factory` interceptor,
-// which the channel owns; `*factory` points at it.
-template <typename Factory>
-std::shared_ptr<grpc::Channel> InterceptedChannel(const std::string& address, Factory** factory) {
-  auto owned = std::make_unique<Factory>();
-  *factory = owned.get();
-  std::vector<std::unique_ptr<grpc::experimental::ClientInterceptorFactoryInterface>> creators;
-  creators.push_back(std::move(owned));
-  return grpc::experimental::CreateCustomChannelWithInterceptors(
-      address, grpc::InsecureChannelCredentials(), grpc::ChannelArguments(), std::move(creators));
-}
-
 // A channel whose event stream the test breaks as a stopping coordinator
 // does (CANCELLED "coordinator stopped"), after which every heartbeat fails
 // as a refused re-dial would; the other calls go through.
@@ -638,7 +640,7 @@ class StoppingCoordinatorChannel : public grpc::experimental::ClientInterceptorF
 TEST_F(ClientJobTest, EventStreamBreakingDuringShutdownLeavesTheReplyToDecide) {
   StartServer();
   StoppingCoordinatorChannel* breaker = nullptr;
-  auto clients = ConnectSecondVia(InterceptedChannel(ClientConfig(1).coordinator_address, &breaker));
+  auto clients = ConnectSecondThrough(&breaker);
   std::unique_ptr<Client>& c0 = clients.first;
   std::unique_ptr<Client>& p1 = clients.second;
 
@@ -732,7 +734,7 @@ TEST_F(ClientJobTest, ShutdownWaitsForItsOwnShutdownStartedEvent) {
 TEST_F(ClientJobTest, JobErrorLearnedFromAReplyCarriesTheReportedCodeOnce) {
   StartServer();
   HeldEventStreamChannel* stream = nullptr;
-  auto clients = ConnectSecondVia(InterceptedChannel(ClientConfig(1).coordinator_address, &stream));
+  auto clients = ConnectSecondThrough(&stream);
   std::unique_ptr<Client>& reporter = clients.first;
   std::unique_ptr<Client>& lagging = clients.second;
   ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10))) << "no event reached the stream";
