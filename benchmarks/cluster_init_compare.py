@@ -1,5 +1,5 @@
 """Side by side: how long N processes on this machine take to form a job and
-get past a first barrier, Tessera (tessera_initialize + tessera_client_barrier)
+get past a first barrier, Tessera (tessera_runtime_initialize + tessera_client_barrier)
 against JAX (jax.distributed.initialize + wait_at_barrier, CPU).
 
 Two measurements per peer, both ending when the LAST process is past the

@@ -7,8 +7,8 @@
  * Reports on stdout, one "TAG <seconds>" per line (CLOCK_MONOTONIC, the clock
  * time.monotonic reads, comparable across processes on one machine):
  *   READY  loaded and waiting for the go signal (only with "go")
- *   START  about to call tessera_initialize
- *   INIT   tessera_initialize returned
+ *   START  about to call tessera_runtime_initialize
+ *   INIT   tessera_runtime_initialize returned
  *   PAST   past the first barrier
  * and CPU_START / CPU_PAST: this process's CPU time (user + system, all
  * threads) at START and at PAST.
@@ -83,11 +83,11 @@ int main(int argc, char** argv) {
       !tessera_cluster_options_set_coordinator_address(options, argv[1], &error) ||
       !tessera_cluster_options_set_bind_address(options, argv[1], &error) ||
       !tessera_cluster_options_set_num_processes(options, strtoll(argv[2], NULL, 10), &error) ||
-      !tessera_cluster_options_set_process_id(options, strtoll(argv[3], NULL, 10), &error) ||
+      !tessera_cluster_options_set_process_index(options, strtoll(argv[3], NULL, 10), &error) ||
       !tessera_cluster_options_set_init_timeout_ms(options, 120000, &error)) {
     return fail("options", error);
   }
-  client = tessera_initialize(options, &error);
+  client = tessera_runtime_initialize(options, &error);
   tessera_cluster_options_destroy(options);
   if (client == NULL) return fail("initialize", error);
   report("INIT");

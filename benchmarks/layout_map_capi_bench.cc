@@ -45,33 +45,33 @@ MapPtr BuildMap(const std::string& dir, int count) {
   return map;
 }
 
-// tessera_layout_map_find: the rule index, no allocation.
+// tessera_layout_map_lookup_rule: the rule index, no allocation.
 void BM_Find(benchmark::State& state, MapPtr map, std::string path) {
   for (auto _ : state) {
     int64_t index = 0;
-    bool ok = tessera_layout_map_find(map.get(), path.c_str(), &index, nullptr);
+    bool ok = tessera_layout_map_lookup_rule(map.get(), path.c_str(), &index, nullptr);
     benchmark::DoNotOptimize(ok);
     benchmark::DoNotOptimize(index);
   }
 }
 
-// tessera_layout_map_find over paths the map has not seen lately.
+// tessera_layout_map_lookup_rule over paths the map has not seen lately.
 void BM_FindDistinct(benchmark::State& state, MapPtr map,
                      std::shared_ptr<const std::vector<std::string>> paths) {
   size_t next = 0;
   for (auto _ : state) {
     int64_t index = 0;
-    bool ok = tessera_layout_map_find(map.get(), (*paths)[next].c_str(), &index, nullptr);
+    bool ok = tessera_layout_map_lookup_rule(map.get(), (*paths)[next].c_str(), &index, nullptr);
     benchmark::DoNotOptimize(ok);
     benchmark::DoNotOptimize(index);
     next = next + 1 == paths->size() ? 0 : next + 1;
   }
 }
 
-// tessera_layout_map_get + destroy: a new layout handle, as Keras's __getitem__.
+// tessera_layout_map_lookup + destroy: a new layout handle, as Keras's __getitem__.
 void BM_Get(benchmark::State& state, MapPtr map, std::string path) {
   for (auto _ : state) {
-    tessera_layout* layout = tessera_layout_map_get(map.get(), path.c_str(), nullptr);
+    tessera_layout* layout = tessera_layout_map_lookup(map.get(), path.c_str(), nullptr);
     benchmark::DoNotOptimize(layout);
     tessera_layout_destroy(layout);
   }

@@ -11,8 +11,8 @@
  *                   selects, -1 for none, -2 when several match
  *
  * Prints, per lookup, the median over the passes (and the fastest pass):
- *   get_ns_median / get_ns_min    tessera_layout_map_get + tessera_layout_destroy
- *   find_ns_median / find_ns_min  tessera_layout_map_find (the rule index)
+ *   get_ns_median / get_ns_min    tessera_layout_map_lookup + tessera_layout_destroy
+ *   find_ns_median / find_ns_min  tessera_layout_map_lookup_rule (the rule index)
  * The first untimed pass builds the matcher, as Keras's first pass fills
  * Python's regex cache.
  */
@@ -98,7 +98,7 @@ static tessera_layout_map* build_map(const lines* rules) {
 static int64_t select_rule(const tessera_layout_map* map, const char* path) {
   int64_t index = -1;
   tessera_error* error = NULL;
-  if (!tessera_layout_map_find(map, path, &index, &error)) {
+  if (!tessera_layout_map_lookup_rule(map, path, &index, &error)) {
     tessera_error_destroy(error);
     return -2;
   }
@@ -116,7 +116,7 @@ static double time_get(const tessera_layout_map* map, const lines* paths) {
   size_t i;
   double start = now_ns();
   for (i = 0; i < paths->count; ++i) {
-    tessera_layout_destroy(tessera_layout_map_get(map, paths->items[i], NULL));
+    tessera_layout_destroy(tessera_layout_map_lookup(map, paths->items[i], NULL));
   }
   return (now_ns() - start) / (double)paths->count;
 }
@@ -129,7 +129,7 @@ static double time_find(const tessera_layout_map* map, const lines* paths) {
   double start = now_ns();
   for (i = 0; i < paths->count; ++i) {
     int64_t index = -1;
-    tessera_layout_map_find(map, paths->items[i], &index, NULL);
+    tessera_layout_map_lookup_rule(map, paths->items[i], &index, NULL);
     sum += index;
   }
   sink = sum;

@@ -13,7 +13,7 @@
  *   4. One shadow class per handle (GDAL's pattern): `typedef struct {} Mesh;`
  *      for SWIG, `typedef tessera_mesh Mesh;` for the compiler, so the
  *      %extend helpers are named Mesh_rank, new_Mesh, delete_Mesh and never
- *      collide with the C API's tessera_mesh_rank. Constructor = create,
+ *      collide with the C API's tessera_mesh_num_axes. Constructor = create,
  *      destructor = destroy. Methods are snake_case here; each language file
  *      applies its case (%rename("%(lowercamelcase)s") ...).
  *
@@ -89,20 +89,20 @@
 
 /* ---- 3. Enums (and the free functions above) from the headers ------------- */
 
-%rename(Code) tessera_code;
-%rename(LogLevel) tessera_log_level;
-%rename(Platform) tessera_platform;
-%rename(ShapeCheck) tessera_shape_check;
-%rename(KeyMatch) tessera_key_match;
-%rename(DistributionKind) tessera_distribution_kind;
-%rename(DatasetMode) tessera_dataset_mode;
-%rename(DatasetPlanKind) tessera_dataset_plan_kind;
-%rename(ShardMode) tessera_shard_mode;
-%rename(TransferLocality) tessera_transfer_locality;
-%rename(DTensorMeshKind) tessera_dtensor_mesh_kind;
-%rename(EventKind) tessera_event_kind;
-%rename(TaskState) tessera_task_state;
-%rename(ErrorReason) tessera_error_reason;
+%rename(Code) tessera_code_t;
+%rename(LogLevel) tessera_log_level_t;
+%rename(Platform) tessera_platform_t;
+%rename(ShapeCheck) tessera_shape_check_t;
+%rename(KeyMatch) tessera_key_match_t;
+%rename(DistributionKind) tessera_distribution_kind_t;
+%rename(DatasetMode) tessera_dataset_mode_t;
+%rename(DatasetPlanKind) tessera_dataset_plan_kind_t;
+%rename(ShardMode) tessera_shard_mode_t;
+%rename(TransferLocality) tessera_transfer_locality_t;
+%rename(DTensorMeshKind) tessera_dtensor_mesh_kind_t;
+%rename(EventKind) tessera_event_kind_t;
+%rename(TaskState) tessera_task_state_t;
+%rename(ErrorReason) tessera_error_reason_t;
 
 %include "tessera/export.h"
 %include "tessera/error.h"
@@ -279,7 +279,7 @@ typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
  * device order (device i's part: shard_size(i, element_size) bytes), so each
  * language passes and receives a single array; its layer splits or joins
  * them. The C helpers build the void* pointer array into that one buffer
- * and call tessera_scatter/tessera_gather; errors pass through unchanged.
+ * and call tessera_sharding_scatter/tessera_sharding_gather; errors pass through unchanged.
  *
  * The result is a tessera_swig_bytes: memory the wrapper malloc'd (only the
  * library can make a tessera_buffer), copied by the language, then freed.
@@ -358,7 +358,7 @@ static tessera_swig_bytes tessera_swig_scatter_concat(const tessera_sharding* sh
     return tessera_swig_bytes_failed(total > 0 ? total : 1);
   }
   tessera_swig_shard_pointers((char*)out.data, sizes, n, shards);
-  if (tessera_scatter(sharding, global, global_size, element_size, shards, n, options,
+  if (tessera_sharding_scatter(sharding, global, global_size, element_size, shards, n, options,
                       out_error)) {
     out.size = total;
   } else {
@@ -399,7 +399,7 @@ static tessera_swig_bytes tessera_swig_gather_concat(const tessera_sharding* sha
     return tessera_swig_bytes_failed(global_size > 0 ? global_size : 1);
   }
   tessera_swig_shard_pointers(concat != NULL ? (char*)concat : empty, sizes, n, shards);
-  if (tessera_gather(sharding, concat_size == total ? (const void* const*)shards : NULL, n,
+  if (tessera_sharding_gather(sharding, concat_size == total ? (const void* const*)shards : NULL, n,
                      element_size, out.data, global_size, options, out_error)) {
     out.size = global_size;
   } else {
@@ -521,14 +521,14 @@ typedef struct {} DTensorMesh;
     return tessera_device_parse(text, out_error);
   }
   int64_t id() { return tessera_device_id($self); }
-  tessera_platform platform() { return tessera_device_platform($self); }
+  tessera_platform_t platform() { return tessera_device_platform($self); }
   int64_t process_index() { return tessera_device_process_index($self); }
   int64_t local_ordinal() { return tessera_device_local_ordinal($self); }
   const char* name() { return tessera_device_name($self); }
-  bool has_coords() { return tessera_device_has_coords($self); }
+  bool has_coords() { return tessera_device_has_coordinates($self); }
   int64_t coord(size_t axis, tessera_error** out_error) {
     int64_t v = 0;
-    tessera_device_coord($self, axis, &v, out_error);
+    tessera_device_coordinate($self, axis, &v, out_error);
     return v;
   }
   int64_t core_on_chip() { return tessera_device_core_on_chip($self); }
@@ -540,13 +540,13 @@ typedef struct {} DTensorMesh;
     return tessera_device_list_create(type, out_error);
   }
   ~DeviceList() { tessera_device_list_destroy($self); }
-  size_t size() { return tessera_device_list_size($self); }
+  size_t size() { return tessera_device_list_num_devices($self); }
   Device* get(size_t index, tessera_error** out_error) {
-    return tessera_device_list_get($self, index, out_error);
+    return tessera_device_list_device($self, index, out_error);
   }
   static int64_t count(const char* type, tessera_error** out_error) {
     int64_t n = 0;
-    tessera_device_count(type, &n, out_error);
+    tessera_platform_num_devices(type, &n, out_error);
     return n;
   }
 }
@@ -555,13 +555,13 @@ typedef struct {} DTensorMesh;
 %extend LocalDevices {
   LocalDevices(tessera_error** out_error) { return tessera_local_devices_discover(out_error); }
   ~LocalDevices() { tessera_local_devices_destroy($self); }
-  size_t size() { return tessera_local_devices_size($self); }
+  size_t size() { return tessera_local_devices_num_devices($self); }
   const char* provider() { return tessera_local_devices_provider($self); }
   const char* nvml_unavailable_reason() {
     return tessera_local_devices_nvml_unavailable_reason($self);
   }
-  tessera_platform platform(size_t index, tessera_error** out_error) {
-    tessera_platform p = TESSERA_PLATFORM_CPU;
+  tessera_platform_t platform(size_t index, tessera_error** out_error) {
+    tessera_platform_t p = TESSERA_PLATFORM_CPU;
     tessera_local_devices_platform($self, index, &p, out_error);
     return p;
   }
@@ -594,12 +594,12 @@ typedef struct {} DTensorMesh;
                                num_devices, out_error);
   }
   ~Mesh() { tessera_mesh_destroy($self); }
-  size_t rank() { return tessera_mesh_rank($self); }
-  int64_t size() { return tessera_mesh_size($self); }
-  tessera_platform platform() { return tessera_mesh_platform($self); }
+  size_t rank() { return tessera_mesh_num_axes($self); }
+  int64_t size() { return tessera_mesh_num_devices($self); }
+  tessera_platform_t platform() { return tessera_mesh_platform($self); }
   int64_t dim(size_t index, tessera_error** out_error) {
     int64_t value = 0;
-    tessera_mesh_dim($self, index, &value, out_error);
+    tessera_mesh_axis_extent($self, index, &value, out_error);
     return value;
   }
   const char* axis_name(size_t index, tessera_error** out_error) {
@@ -607,12 +607,12 @@ typedef struct {} DTensorMesh;
   }
   size_t axis_index(const char* name, tessera_error** out_error) {
     size_t value = 0;
-    tessera_mesh_axis_index($self, name, &value, out_error);
+    tessera_mesh_axis_lookup($self, name, &value, out_error);
     return value;
   }
   int64_t axis_size(const char* name, tessera_error** out_error) {
     int64_t value = 0;
-    tessera_mesh_axis_size($self, name, &value, out_error);
+    tessera_mesh_axis_extent_lookup($self, name, &value, out_error);
     return value;
   }
   Device* device(size_t index, tessera_error** out_error) {
@@ -620,7 +620,7 @@ typedef struct {} DTensorMesh;
   }
   /* rank entries. */
   tessera_swig_int64s device_coordinates(int64_t device_id, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_rank($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self));
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_mesh_device_coordinates($self, device_id, a.data, a.size, out_error)) {
       return tessera_swig_int64s_failed(a);
@@ -638,7 +638,7 @@ typedef struct {} DTensorMesh;
   }
   /* The device id at each logical index (XLA's device assignment). */
   tessera_swig_int64s xla_device_order(tessera_error** out_error) {
-    int64_t n = tessera_mesh_size($self);
+    int64_t n = tessera_mesh_num_devices($self);
     tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_xla_device_order($self, a.data, a.size, out_error)) {
@@ -703,10 +703,10 @@ typedef struct {} DTensorMesh;
   }
   /* PyTorch's get_coordinate: rank entries, or none when the mesh lacks the device. */
   tessera_swig_int64s coordinate_of(int64_t device_id, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_rank($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self));
     bool found = false;
     if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_mesh_coordinate_of($self, device_id, a.data, a.size, &found, out_error) ||
+    if (!tessera_mesh_device_coordinates_lookup($self, device_id, a.data, a.size, &found, out_error) ||
         !found) {
       return tessera_swig_int64s_failed(a);
     }
@@ -720,7 +720,7 @@ typedef struct {} DTensorMesh;
   }
   /* PyTorch's process groups along axis_name: size() ids, axis_size(axis_name) per group. */
   tessera_swig_int64s axis_groups(const char* axis_name, tessera_error** out_error) {
-    int64_t n = tessera_mesh_size($self);
+    int64_t n = tessera_mesh_num_devices($self);
     tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_mesh_axis_groups($self, axis_name, a.data, a.size, out_error)) {
@@ -762,23 +762,23 @@ typedef struct {} DTensorMesh;
   Layout* with_mesh(const Mesh* mesh, tessera_error** out_error) {
     return tessera_layout_with_mesh($self, mesh, out_error);
   }
-  size_t rank() { return tessera_layout_rank($self); }
+  size_t rank() { return tessera_layout_num_dims($self); }
   /* NULL when the layout has no mesh. */
   Mesh* mesh() { return tessera_layout_mesh($self); }
   size_t num_axes(size_t dim, tessera_error** out_error) {
     size_t n = 0;
-    tessera_layout_num_axes($self, dim, &n, out_error);
+    tessera_layout_dim_num_axes($self, dim, &n, out_error);
     return n;
   }
   const char* axis(size_t dim, size_t position, tessera_error** out_error) {
-    return tessera_layout_axis($self, dim, position, out_error);
+    return tessera_layout_dim_axis($self, dim, position, out_error);
   }
   int64_t shard_count(size_t dim, tessera_error** out_error) {
     int64_t n = 0;
-    tessera_layout_shard_count($self, dim, &n, out_error);
+    tessera_layout_dim_num_shards($self, dim, &n, out_error);
     return n;
   }
-  void check_shape(const int64_t* dims, size_t num_dims, tessera_shape_check mode,
+  void check_shape(const int64_t* dims, size_t num_dims, tessera_shape_check_t mode,
                    tessera_error** out_error) {
     tessera_layout_check_shape($self, dims, num_dims, mode, out_error);
   }
@@ -849,7 +849,7 @@ typedef struct {} DTensorMesh;
 
 %extend LayoutMap {
   /* mesh may be NULL. */
-  LayoutMap(const Mesh* mesh, tessera_key_match match, tessera_error** out_error) {
+  LayoutMap(const Mesh* mesh, tessera_key_match_t match, tessera_error** out_error) {
     return tessera_layout_map_create(mesh, match, out_error);
   }
   ~LayoutMap() { tessera_layout_map_destroy($self); }
@@ -858,19 +858,19 @@ typedef struct {} DTensorMesh;
   }
   /* ("delete" is taken in Java and C#.) */
   void remove(const char* key, tessera_error** out_error) {
-    tessera_layout_map_delete($self, key, out_error);
+    tessera_layout_map_remove($self, key, out_error);
   }
   /* NULL (the language's null) when no rule matches. */
   Layout* get(const char* path, tessera_error** out_error) {
-    return tessera_layout_map_get($self, path, out_error);
+    return tessera_layout_map_lookup($self, path, out_error);
   }
   /* The rule's index, -1 when none matches. */
   int64_t find(const char* path, tessera_error** out_error) {
     int64_t index = -1;
-    tessera_layout_map_find($self, path, &index, out_error);
+    tessera_layout_map_lookup_rule($self, path, &index, out_error);
     return index;
   }
-  size_t size() { return tessera_layout_map_size($self); }
+  size_t size() { return tessera_layout_map_num_rules($self); }
   const char* key(size_t index, tessera_error** out_error) {
     return tessera_layout_map_key($self, index, out_error);
   }
@@ -878,7 +878,7 @@ typedef struct {} DTensorMesh;
     return tessera_layout_map_layout($self, index, out_error);
   }
   Mesh* mesh() { return tessera_layout_map_mesh($self); }
-  tessera_key_match match() { return tessera_layout_map_match($self); }
+  tessera_key_match_t match() { return tessera_layout_map_match($self); }
   tessera_buffer* to_proto(tessera_error** out_error) {
     return tessera_layout_map_to_proto($self, out_error);
   }
@@ -899,10 +899,10 @@ typedef struct {} DTensorMesh;
   void set_auto_shard_dataset(bool auto_shard, tessera_error** out_error) {
     tessera_distribution_options_set_auto_shard_dataset($self, auto_shard, out_error);
   }
-  void set_shape_check(tessera_shape_check mode, tessera_error** out_error) {
+  void set_shape_check(tessera_shape_check_t mode, tessera_error** out_error) {
     tessera_distribution_options_set_shape_check($self, mode, out_error);
   }
-  void set_dataset_mode(tessera_dataset_mode mode, tessera_error** out_error) {
+  void set_dataset_mode(tessera_dataset_mode_t mode, tessera_error** out_error) {
     tessera_distribution_options_set_dataset_mode($self, mode, out_error);
   }
   void set_process(int64_t num_processes, int64_t process_id, tessera_error** out_error) {
@@ -930,11 +930,11 @@ typedef struct {} DTensorMesh;
     return tessera_distribution_create_model_parallel(layout_map, batch_dim_name, options,
                                                       out_error);
   }
-  tessera_distribution_kind kind() { return tessera_distribution_kind_of($self); }
+  tessera_distribution_kind_t kind() { return tessera_distribution_kind($self); }
   Mesh* mesh() { return tessera_distribution_mesh($self); }
   const char* batch_dim_name() { return tessera_distribution_batch_dim_name($self); }
   int64_t num_processes() { return tessera_distribution_num_processes($self); }
-  int64_t process_id() { return tessera_distribution_process_id($self); }
+  int64_t process_id() { return tessera_distribution_process_index($self); }
   int64_t num_model_replicas() { return tessera_distribution_num_model_replicas($self); }
   int64_t num_data_shards() { return tessera_distribution_num_data_shards($self); }
   int64_t data_shard_id() { return tessera_distribution_data_shard_id($self); }
@@ -984,30 +984,30 @@ typedef struct {} DTensorMesh;
 
 %extend DatasetPlan {
   ~DatasetPlan() { tessera_dataset_plan_destroy($self); }
-  tessera_dataset_plan_kind kind() { return tessera_dataset_plan_kind_of($self); }
-  int64_t global_batch_size() { return tessera_dataset_plan_global_batch_size($self); }
-  int64_t per_process_batch_size() { return tessera_dataset_plan_per_process_batch_size($self); }
+  tessera_dataset_plan_kind_t kind() { return tessera_dataset_plan_kind($self); }
+  int64_t global_batch_size() { return tessera_dataset_plan_global_batch_num_examples($self); }
+  int64_t per_process_batch_size() { return tessera_dataset_plan_per_process_batch_num_examples($self); }
   int64_t num_shards() { return tessera_dataset_plan_num_shards($self); }
   int64_t shard_index() { return tessera_dataset_plan_shard_index($self); }
-  size_t num_rebatch_sizes() { return tessera_dataset_plan_num_rebatch_sizes($self); }
+  size_t num_rebatch_sizes() { return tessera_dataset_plan_num_rebatches($self); }
   int64_t rebatch_size(size_t index, tessera_error** out_error) {
     int64_t n = 0;
-    tessera_dataset_plan_rebatch_size($self, index, &n, out_error);
+    tessera_dataset_plan_rebatch_num_examples($self, index, &n, out_error);
     return n;
   }
 }
 
 %extend Sharding {
-  Sharding(const Layout* layout, const int64_t* dims, size_t num_dims, tessera_shard_mode mode,
+  Sharding(const Layout* layout, const int64_t* dims, size_t num_dims, tessera_shard_mode_t mode,
            tessera_error** out_error) {
     return tessera_sharding_create(layout, dims, num_dims, mode, out_error);
   }
   ~Sharding() { tessera_sharding_destroy($self); }
-  size_t rank() { return tessera_sharding_rank($self); }
+  size_t rank() { return tessera_sharding_num_dims($self); }
   size_t num_devices() { return tessera_sharding_num_devices($self); }
   /* [start0, stop0, start1, stop1, ...]: rank half-open ranges. */
   tessera_swig_int64s device_ranges(size_t device_index, tessera_error** out_error) {
-    size_t rank = tessera_sharding_rank($self);
+    size_t rank = tessera_sharding_num_dims($self);
     tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
     tessera_swig_int64s tmp;
     if (tessera_swig_int64s_oom(a)) return a;
@@ -1027,7 +1027,7 @@ typedef struct {} DTensorMesh;
     return a;
   }
   tessera_swig_int64s shard_shape(size_t device_index, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_rank($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self));
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_sharding_shard_shape($self, device_index, a.data, a.size, out_error)) {
       return tessera_swig_int64s_failed(a);
@@ -1071,7 +1071,7 @@ typedef struct {} DTensorMesh;
   }
   /* For device i and dimension d: [(i*rank+d)*2] start, [(i*rank+d)*2+1] stop. */
   tessera_swig_int64s index_map(tessera_error** out_error) {
-    size_t n = (size_t)tessera_sharding_num_devices($self) * tessera_sharding_rank($self) * 2;
+    size_t n = (size_t)tessera_sharding_num_devices($self) * tessera_sharding_num_dims($self) * 2;
     tessera_swig_int64s a = tessera_swig_int64s_new(n);
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_sharding_index_map($self, a.data, a.size, &n, out_error)) {
@@ -1086,7 +1086,7 @@ typedef struct {} DTensorMesh;
   }
   /* [start0, stop0, start1, stop1, ...]. */
   tessera_swig_int64s distinct_shard_ranges(size_t shard, tessera_error** out_error) {
-    size_t rank = tessera_sharding_rank($self);
+    size_t rank = tessera_sharding_num_dims($self);
     tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
     tessera_swig_int64s tmp;
     if (tessera_swig_int64s_oom(a)) return a;
@@ -1129,7 +1129,7 @@ typedef struct {} DTensorMesh;
     return a;
   }
   tessera_swig_int64s max_shard_shape(tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_rank($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self));
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_sharding_max_shard_shape($self, a.data, a.size, out_error)) {
       return tessera_swig_int64s_failed(a);
@@ -1155,12 +1155,12 @@ typedef struct {} DTensorMesh;
   }
   ~ReshardPlan() { tessera_reshard_plan_destroy($self); }
   size_t num_transfers() { return tessera_reshard_plan_num_transfers($self); }
-  size_t rank() { return tessera_reshard_plan_rank($self); }
+  size_t rank() { return tessera_reshard_plan_num_dims($self); }
   /* [source device, destination device, bytes, TransferLocality value]. */
   tessera_swig_int64s transfer(size_t index, tessera_error** out_error) {
     size_t source = 0, destination = 0;
     int64_t bytes = 0;
-    tessera_transfer_locality locality = TESSERA_TRANSFER_SAME_DEVICE;
+    tessera_transfer_locality_t locality = TESSERA_TRANSFER_SAME_DEVICE;
     tessera_swig_int64s a;
     if (!tessera_reshard_plan_transfer($self, index, &source, &destination, &bytes, &locality,
                                        out_error)) {
@@ -1176,7 +1176,7 @@ typedef struct {} DTensorMesh;
   }
   /* [start0, stop0, start1, stop1, ...] of the transfer's box. */
   tessera_swig_int64s transfer_ranges(size_t index, tessera_error** out_error) {
-    size_t rank = tessera_reshard_plan_rank($self);
+    size_t rank = tessera_reshard_plan_num_dims($self);
     tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
     tessera_swig_int64s tmp;
     if (tessera_swig_int64s_oom(a)) return a;
@@ -1195,7 +1195,7 @@ typedef struct {} DTensorMesh;
     tessera_swig_int64s_failed(tmp);
     return a;
   }
-  int64_t total_bytes(tessera_transfer_locality locality, tessera_error** out_error) {
+  int64_t total_bytes(tessera_transfer_locality_t locality, tessera_error** out_error) {
     int64_t n = 0;
     tessera_reshard_plan_total_bytes($self, locality, &n, out_error);
     return n;
@@ -1263,18 +1263,18 @@ typedef struct {} DTensorMesh;
   tessera_swig_text* to_text(tessera_error** out_error) {
     return tessera_dtensor_mesh_to_text($self, out_error);
   }
-  tessera_dtensor_mesh_kind kind() { return tessera_dtensor_mesh_kind_of($self); }
+  tessera_dtensor_mesh_kind_t kind() { return tessera_dtensor_mesh_kind($self); }
   const char* name() { return tessera_dtensor_mesh_name($self); }
   const char* device_type() { return tessera_dtensor_mesh_device_type($self); }
   const char* single_device() { return tessera_dtensor_mesh_single_device($self); }
   bool use_xla_spmd() { return tessera_dtensor_mesh_use_xla_spmd($self); }
-  size_t rank() { return tessera_dtensor_mesh_rank($self); }
+  size_t rank() { return tessera_dtensor_mesh_num_dims($self); }
   const char* dim_name(size_t index, tessera_error** out_error) {
     return tessera_dtensor_mesh_dim_name($self, index, out_error);
   }
   int64_t dim_size(size_t index, tessera_error** out_error) {
     int64_t n = 0;
-    tessera_dtensor_mesh_dim_size($self, index, &n, out_error);
+    tessera_dtensor_mesh_dim_extent($self, index, &n, out_error);
     return n;
   }
   size_t num_global_ids() { return tessera_dtensor_mesh_num_global_ids($self); }
@@ -1330,7 +1330,7 @@ typedef struct {} Coordinator;
     tessera_cluster_options_set_num_processes($self, num_processes, out_error);
   }
   void set_process_id(int64_t process_id, tessera_error** out_error) {
-    tessera_cluster_options_set_process_id($self, process_id, out_error);
+    tessera_cluster_options_set_process_index($self, process_id, out_error);
   }
   void set_local_device_ids(const int64_t* ids, size_t count, tessera_error** out_error) {
     tessera_cluster_options_set_local_device_ids($self, ids, count, out_error);
@@ -1357,8 +1357,8 @@ typedef struct {} Coordinator;
   void set_tls_server_name(const char* name, tessera_error** out_error) {
     tessera_cluster_options_set_tls_server_name($self, name, out_error);
   }
-  void set_tls_reload_interval_s(int64_t interval_s, tessera_error** out_error) {
-    tessera_cluster_options_set_tls_reload_interval_s($self, interval_s, out_error);
+  void set_tls_reload_interval_ms(int64_t interval_ms, tessera_error** out_error) {
+    tessera_cluster_options_set_tls_reload_interval_ms($self, interval_ms, out_error);
   }
   void set_init_timeout_ms(int64_t timeout_ms, tessera_error** out_error) {
     tessera_cluster_options_set_init_timeout_ms($self, timeout_ms, out_error);
@@ -1389,13 +1389,13 @@ typedef struct {} Coordinator;
     tessera_cluster_options_set_detection($self, method, out_error);
   }
   /* The configuration these options and the environment give (connects nowhere). */
-  Detection* detect(tessera_error** out_error) { return tessera_detect($self, out_error); }
+  Detection* detect(tessera_error** out_error) { return tessera_detection_create($self, out_error); }
   /* As detect, over `env` ("NAME=VALUE" strings) instead of the process's. */
   Detection* detect_env(const char* const* env, size_t count, tessera_error** out_error) {
-    return tessera_detect_env($self, env, count, out_error);
+    return tessera_detection_create_from_env($self, env, count, out_error);
   }
-  /* tessera_initialize: joins the job (process 0 also runs the coordinator). */
-  Client* initialize(tessera_error** out_error) { return tessera_initialize($self, out_error); }
+  /* tessera_runtime_initialize: joins the job (process 0 also runs the coordinator). */
+  Client* initialize(tessera_error** out_error) { return tessera_runtime_initialize($self, out_error); }
   /* A plain client of a running coordinator; nothing process-wide changes. */
   Client* connect(tessera_error** out_error) { return tessera_client_connect($self, out_error); }
 }
@@ -1406,9 +1406,9 @@ typedef struct {} Coordinator;
   const char* coordinator_address() { return tessera_detection_coordinator_address($self); }
   const char* bind_address() { return tessera_detection_bind_address($self); }
   int64_t num_processes() { return tessera_detection_num_processes($self); }
-  int64_t process_id() { return tessera_detection_process_id($self); }
+  int64_t process_id() { return tessera_detection_process_index($self); }
   const char* job_id() { return tessera_detection_job_id($self); }
-  size_t local_device_id_count() { return tessera_detection_local_device_id_count($self); }
+  size_t local_device_id_count() { return tessera_detection_num_local_device_ids($self); }
   int64_t local_device_id(size_t index) { return tessera_detection_local_device_id($self, index); }
   const char* explanation() { return tessera_detection_explanation($self); }
 }
@@ -1416,8 +1416,8 @@ typedef struct {} Coordinator;
 %extend Client {
   /* Without shutdown() first, the others see this process stop heartbeating. */
   ~Client() { TESSERA_SWIG_CLIENT_DESTROY($self); }
-  static bool is_initialized() { return tessera_is_initialized(); }
-  int64_t process_id() { return tessera_client_process_id($self); }
+  static bool is_initialized() { return tessera_runtime_is_initialized(); }
+  int64_t process_id() { return tessera_client_process_index($self); }
   int64_t num_processes() { return tessera_client_num_processes($self); }
   /* The uint64 fingerprint's bits as int64. */
   int64_t topology_fingerprint() { return (int64_t)tessera_client_topology_fingerprint($self); }
@@ -1431,16 +1431,16 @@ typedef struct {} Coordinator;
     tessera_client_kv_set($self, key, value, size, allow_overwrite, out_error);
   }
   tessera_buffer* kv_get(const char* key, int64_t timeout_ms, tessera_error** out_error) {
-    return tessera_client_kv_get($self, key, timeout_ms, out_error);
+    return tessera_client_kv_wait($self, key, timeout_ms, out_error);
   }
   tessera_buffer* kv_try_get(const char* key, tessera_error** out_error) {
-    return tessera_client_kv_try_get($self, key, out_error);
+    return tessera_client_kv_lookup($self, key, out_error);
   }
   KvList* kv_list(const char* prefix, tessera_error** out_error) {
     return tessera_client_kv_list($self, prefix, out_error);
   }
   void kv_delete(const char* key, bool recursive, tessera_error** out_error) {
-    tessera_client_kv_delete($self, key, recursive, out_error);
+    tessera_client_kv_remove($self, key, recursive, out_error);
   }
   int64_t kv_increment(const char* key, int64_t delta, tessera_error** out_error) {
     int64_t value = 0;
@@ -1476,12 +1476,12 @@ typedef struct {} Coordinator;
     a.size = live;
     return a;
   }
-  void report_error(tessera_code code, const char* message, tessera_error** out_error) {
+  void report_error(tessera_code_t code, const char* message, tessera_error** out_error) {
     tessera_client_report_error($self, code, message, out_error);
   }
   /* The next queued event (none are queued while a callback is installed). */
   Event* next_event(int64_t timeout_ms, tessera_error** out_error) {
-    return tessera_client_next_event($self, timeout_ms, out_error);
+    return tessera_client_event_wait($self, timeout_ms, out_error);
   }
   void cancel_all() { tessera_client_cancel_all($self); }
   void shutdown(tessera_error** out_error) { tessera_client_shutdown($self, out_error); }
@@ -1489,10 +1489,10 @@ typedef struct {} Coordinator;
 
 %extend Event {
   ~Event() { tessera_event_destroy($self); }
-  tessera_event_kind kind() { return tessera_event_kind_of($self); }
-  int64_t process_id() { return tessera_event_process_id($self); }
-  tessera_task_state task_state() { return tessera_event_task_state($self); }
-  tessera_code code() { return tessera_event_code($self); }
+  tessera_event_kind_t kind() { return tessera_event_kind($self); }
+  int64_t process_id() { return tessera_event_process_index($self); }
+  tessera_task_state_t task_state() { return tessera_event_task_state($self); }
+  tessera_code_t code() { return tessera_event_code($self); }
   const char* message() { return tessera_event_message($self); }
   int64_t generation() { return tessera_event_generation($self); }
   int64_t version() { return tessera_event_version($self); }
@@ -1500,7 +1500,7 @@ typedef struct {} Coordinator;
 
 %extend KvList {
   ~KvList() { tessera_kv_list_destroy($self); }
-  size_t size() { return tessera_kv_list_size($self); }
+  size_t size() { return tessera_kv_list_num_entries($self); }
   const char* key(size_t index) { return tessera_kv_list_key($self, index); }
   tessera_swig_bytes_view value(size_t index) {
     tessera_swig_bytes_view v;

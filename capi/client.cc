@@ -94,7 +94,7 @@ tessera_client* tessera_client_connect(const tessera_cluster_options* options,
   });
 }
 
-int64_t tessera_client_process_id(const tessera_client* client) noexcept {
+int64_t tessera_client_process_index(const tessera_client* client) noexcept {
   return client == nullptr || client->impl == nullptr ? -1 : client->impl->process_id();
 }
 
@@ -136,7 +136,7 @@ bool tessera_client_kv_set(tessera_client* client, const char* key, const void* 
   });
 }
 
-tessera_buffer* tessera_client_kv_get(tessera_client* client, const char* key, int64_t timeout_ms,
+tessera_buffer* tessera_client_kv_wait(tessera_client* client, const char* key, int64_t timeout_ms,
                                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
@@ -147,7 +147,7 @@ tessera_buffer* tessera_client_kv_get(tessera_client* client, const char* key, i
   });
 }
 
-tessera_buffer* tessera_client_kv_try_get(tessera_client* client, const char* key,
+tessera_buffer* tessera_client_kv_lookup(tessera_client* client, const char* key,
                                           tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_buffer*> {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
@@ -168,7 +168,7 @@ tessera_kv_list* tessera_client_kv_list(tessera_client* client, const char* pref
   });
 }
 
-bool tessera_client_kv_delete(tessera_client* client, const char* key, bool recursive,
+bool tessera_client_kv_remove(tessera_client* client, const char* key, bool recursive,
                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
@@ -220,7 +220,7 @@ bool tessera_client_kv_compare_and_swap(tessera_client* client, const char* key,
   });
 }
 
-size_t tessera_kv_list_size(const tessera_kv_list* list) noexcept {
+size_t tessera_kv_list_num_entries(const tessera_kv_list* list) noexcept {
   return list == nullptr ? 0 : list->impl.size();
 }
 
@@ -295,7 +295,7 @@ bool tessera_client_agree_live_processes(tessera_client* client, const int64_t* 
 
 // ---- failures and events --------------------------------------------------------
 
-bool tessera_client_report_error(tessera_client* client, tessera_code code, const char* message,
+bool tessera_client_report_error(tessera_client* client, tessera_code_t code, const char* message,
                                  tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
@@ -310,7 +310,7 @@ bool tessera_client_report_error(tessera_client* client, tessera_code code, cons
   });
 }
 
-bool tessera_client_set_event_callback(tessera_client* client, tessera_event_callback callback,
+bool tessera_client_set_event_callback(tessera_client* client, tessera_event_fn callback,
                                        void* user_data, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
@@ -327,7 +327,7 @@ bool tessera_client_set_event_callback(tessera_client* client, tessera_event_cal
   });
 }
 
-tessera_event* tessera_client_next_event(tessera_client* client, int64_t timeout_ms,
+tessera_event* tessera_client_event_wait(tessera_client* client, int64_t timeout_ms,
                                          tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_event*> {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
@@ -337,26 +337,26 @@ tessera_event* tessera_client_next_event(tessera_client* client, int64_t timeout
   });
 }
 
-tessera_event_kind tessera_event_kind_of(const tessera_event* event) noexcept {
+tessera_event_kind_t tessera_event_kind(const tessera_event* event) noexcept {
   return event == nullptr ? TESSERA_EVENT_TASK_CHANGED
-                          : static_cast<tessera_event_kind>(event->impl.kind);
+                          : static_cast<tessera_event_kind_t>(event->impl.kind);
 }
 
-int64_t tessera_event_process_id(const tessera_event* event) noexcept {
+int64_t tessera_event_process_index(const tessera_event* event) noexcept {
   return event == nullptr ? -1 : event->impl.process_id;
 }
 
-tessera_task_state tessera_event_task_state(const tessera_event* event) noexcept {
+tessera_task_state_t tessera_event_task_state(const tessera_event* event) noexcept {
   if (event == nullptr) return TESSERA_TASK_NEVER_CONNECTED;
   const int state = static_cast<int>(event->impl.task_state);
   if (state < TESSERA_TASK_NEVER_CONNECTED || state > TESSERA_TASK_FAILED) {
     return TESSERA_TASK_NEVER_CONNECTED;
   }
-  return static_cast<tessera_task_state>(state);
+  return static_cast<tessera_task_state_t>(state);
 }
 
-tessera_code tessera_event_code(const tessera_event* event) noexcept {
-  return event == nullptr ? TESSERA_OK : static_cast<tessera_code>(event->impl.code);
+tessera_code_t tessera_event_code(const tessera_event* event) noexcept {
+  return event == nullptr ? TESSERA_OK : static_cast<tessera_code_t>(event->impl.code);
 }
 
 const char* tessera_event_message(const tessera_event* event) noexcept {

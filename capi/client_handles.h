@@ -9,7 +9,7 @@
 #include "core/cluster/client.h"
 #include "tessera/client.h"
 
-// Owns the client (and, from tessera_initialize, the in-process coordinator).
+// Owns the client (and, from tessera_runtime_initialize, the in-process coordinator).
 struct tessera_client {
   std::unique_ptr<tessera::cluster::Client> impl;
 };

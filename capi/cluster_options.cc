@@ -1,4 +1,4 @@
-// tessera_cluster_options setters, tessera_detect and tessera_detection_*.
+// tessera_cluster_options setters, tessera_detection_create and tessera_detection_*.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -115,7 +115,7 @@ bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options,
   });
 }
 
-bool tessera_cluster_options_set_process_id(tessera_cluster_options* options, int64_t process_id,
+bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, int64_t process_id,
                                             tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
     TESSERA_RETURN_IF_ERROR(AtLeast(process_id, 0, "process_id"));
@@ -221,17 +221,18 @@ bool tessera_cluster_options_set_tls_server_name(tessera_cluster_options* option
   });
 }
 
-bool tessera_cluster_options_set_tls_reload_interval_s(tessera_cluster_options* options, int64_t interval_s,
+bool tessera_cluster_options_set_tls_reload_interval_ms(tessera_cluster_options* options, int64_t interval_ms,
                                                        tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(Positive(interval_s, "interval_s"));
-    // gRPC's file watcher counts in 32-bit seconds; a year is plenty.
-    constexpr int64_t kYear = int64_t{365} * 24 * 3600;
-    if (interval_s > kYear) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'interval_s' must be <= ", kYear, " (a year), got ", interval_s));
+    // gRPC's file watcher counts in 32-bit whole seconds: below one second it
+    // would spin, and a year is plenty.
+    constexpr int64_t kSecond = 1000;
+    constexpr int64_t kYear = int64_t{365} * 24 * 3600 * kSecond;
+    if (interval_ms < kSecond || interval_ms > kYear) {
+      return absl::InvalidArgumentError(absl::StrCat("Argument 'interval_ms' must be in [", kSecond, ", ", kYear,
+                                                     "] (a second to a year), got ", interval_ms));
     }
-    o.tls.reload_interval = absl::Seconds(interval_s);
+    o.tls.reload_interval = absl::Seconds((interval_ms + kSecond - 1) / kSecond);
     return absl::OkStatus();
   });
 }
@@ -327,13 +328,13 @@ bool tessera_cluster_options_set_detection(tessera_cluster_options* options, con
   });
 }
 
-tessera_detection* tessera_detect(const tessera_cluster_options* options, tessera_error** out_error) noexcept {
+tessera_detection* tessera_detection_create(const tessera_cluster_options* options, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_detection*> {
     return tessera::capi::NewDetection(options, tessera::cluster::ProcessEnvironment());
   });
 }
 
-tessera_detection* tessera_detect_env(const tessera_cluster_options* options, const char* const* env, size_t count,
+tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env, size_t count,
                                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_detection*> {
     TESSERA_ASSIGN_OR_RETURN(tessera::cluster::Environment parsed, tessera::capi::ParseEnvironment(env, count));
@@ -357,7 +358,7 @@ int64_t tessera_detection_num_processes(const tessera_detection* detection) noex
   return detection == nullptr ? 1 : detection->impl.config.num_processes;
 }
 
-int64_t tessera_detection_process_id(const tessera_detection* detection) noexcept {
+int64_t tessera_detection_process_index(const tessera_detection* detection) noexcept {
   return detection == nullptr ? 0 : detection->impl.config.process_id;
 }
 
@@ -365,7 +366,7 @@ const char* tessera_detection_job_id(const tessera_detection* detection) noexcep
   return detection == nullptr ? "" : detection->impl.config.job_id.c_str();
 }
 
-size_t tessera_detection_local_device_id_count(const tessera_detection* detection) noexcept {
+size_t tessera_detection_num_local_device_ids(const tessera_detection* detection) noexcept {
   return detection == nullptr ? 0 : detection->impl.config.local_device_ids.size();
 }
 

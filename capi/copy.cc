@@ -63,7 +63,7 @@ bool tessera_copy_options_set_process_index(tessera_copy_options* options,
   });
 }
 
-bool tessera_scatter(const tessera_sharding* sharding, const void* global, size_t global_size,
+bool tessera_sharding_scatter(const tessera_sharding* sharding, const void* global, size_t global_size,
                      size_t element_size, void* const* shards, size_t num_shards,
                      const tessera_copy_options* options, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
@@ -74,7 +74,7 @@ bool tessera_scatter(const tessera_sharding* sharding, const void* global, size_
   });
 }
 
-bool tessera_gather(const tessera_sharding* sharding, const void* const* shards,
+bool tessera_sharding_gather(const tessera_sharding* sharding, const void* const* shards,
                     size_t num_shards, size_t element_size, void* global, size_t global_size,
                     const tessera_copy_options* options, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {

@@ -37,9 +37,9 @@ int64_t tessera_device_id(const tessera_device* device) noexcept {
   return device == nullptr ? 0 : device->impl.id;
 }
 
-tessera_platform tessera_device_platform(const tessera_device* device) noexcept {
+tessera_platform_t tessera_device_platform(const tessera_device* device) noexcept {
   return device == nullptr ? TESSERA_PLATFORM_CPU
-                           : static_cast<tessera_platform>(device->impl.platform);
+                           : static_cast<tessera_platform_t>(device->impl.platform);
 }
 
 int64_t tessera_device_process_index(const tessera_device* device) noexcept {
@@ -54,11 +54,11 @@ const char* tessera_device_name(const tessera_device* device) noexcept {
   return device == nullptr ? "" : device->name.c_str();
 }
 
-bool tessera_device_has_coords(const tessera_device* device) noexcept {
+bool tessera_device_has_coordinates(const tessera_device* device) noexcept {
   return device != nullptr && device->impl.coords.has_value();
 }
 
-bool tessera_device_coord(const tessera_device* device, size_t axis, int64_t* out,
+bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_t* out,
                           tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(device);
@@ -79,7 +79,7 @@ int64_t tessera_device_core_on_chip(const tessera_device* device) noexcept {
 
 void tessera_device_destroy(tessera_device* device) noexcept { delete device; }
 
-const char* tessera_platform_name(tessera_platform platform) noexcept {
+const char* tessera_platform_name(tessera_platform_t platform) noexcept {
   const int32_t raw = tessera::capi::RawEnum(platform);
   if (raw < 0 || raw >= static_cast<int32_t>(std::size(tessera::capi::kPlatformNames))) {
     return nullptr;
@@ -96,11 +96,11 @@ tessera_device_list* tessera_device_list_create(const char* type, tessera_error*
   });
 }
 
-size_t tessera_device_list_size(const tessera_device_list* list) noexcept {
+size_t tessera_device_list_num_devices(const tessera_device_list* list) noexcept {
   return list == nullptr ? 0 : list->impl.size();
 }
 
-tessera_device* tessera_device_list_get(const tessera_device_list* list, size_t index,
+tessera_device* tessera_device_list_device(const tessera_device_list* list, size_t index,
                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_device*> {
     TESSERA_CAPI_REQUIRE(list);
@@ -112,7 +112,7 @@ tessera_device* tessera_device_list_get(const tessera_device_list* list, size_t 
 
 void tessera_device_list_destroy(tessera_device_list* list) noexcept { delete list; }
 
-bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error) noexcept {
+bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(*out, tessera::GetDeviceCount(TypeOrDefault(type)));
@@ -142,7 +142,7 @@ tessera_local_devices* tessera_local_devices_discover(tessera_error** out_error)
 
 void tessera_local_devices_destroy(tessera_local_devices* devices) noexcept { delete devices; }
 
-size_t tessera_local_devices_size(const tessera_local_devices* devices) noexcept {
+size_t tessera_local_devices_num_devices(const tessera_local_devices* devices) noexcept {
   return devices == nullptr ? 0 : devices->impl.devices.size();
 }
 
@@ -157,11 +157,11 @@ const char* tessera_local_devices_nvml_unavailable_reason(
 }
 
 bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t index,
-                                    tessera_platform* out, tessera_error** out_error) noexcept {
+                                    tessera_platform_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
-    *out = static_cast<tessera_platform>(device->platform);
+    *out = static_cast<tessera_platform_t>(device->platform);
     return absl::OkStatus();
   });
 }

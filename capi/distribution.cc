@@ -47,7 +47,7 @@ bool tessera_distribution_options_set_auto_shard_dataset(tessera_distribution_op
 }
 
 bool tessera_distribution_options_set_shape_check(tessera_distribution_options* options,
-                                                  tessera_shape_check mode,
+                                                  tessera_shape_check_t mode,
                                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
@@ -60,7 +60,7 @@ bool tessera_distribution_options_set_shape_check(tessera_distribution_options* 
 }
 
 bool tessera_distribution_options_set_dataset_mode(tessera_distribution_options* options,
-                                                   tessera_dataset_mode mode,
+                                                   tessera_dataset_mode_t mode,
                                                    tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
@@ -145,10 +145,10 @@ void tessera_distribution_destroy(tessera_distribution* distribution) noexcept {
 
 // --- Queries -----------------------------------------------------------------
 
-tessera_distribution_kind tessera_distribution_kind_of(const tessera_distribution* distribution) noexcept {
+tessera_distribution_kind_t tessera_distribution_kind(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr
              ? TESSERA_DISTRIBUTION_DATA_PARALLEL
-             : static_cast<tessera_distribution_kind>(distribution->impl->kind());
+             : static_cast<tessera_distribution_kind_t>(distribution->impl->kind());
 }
 
 tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) noexcept {
@@ -166,7 +166,7 @@ int64_t tessera_distribution_num_processes(const tessera_distribution* distribut
   return distribution == nullptr ? 0 : distribution->impl->num_processes();
 }
 
-int64_t tessera_distribution_process_id(const tessera_distribution* distribution) noexcept {
+int64_t tessera_distribution_process_index(const tessera_distribution* distribution) noexcept {
   return distribution == nullptr ? 0 : distribution->impl->process_id();
 }
 
@@ -246,16 +246,16 @@ tessera_buffer* tessera_distribution_to_string(const tessera_distribution* distr
 
 // --- Dataset plans -----------------------------------------------------------
 
-tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan) noexcept {
+tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? TESSERA_DATASET_PLAN_PASSTHROUGH
-                         : static_cast<tessera_dataset_plan_kind>(plan->impl.kind);
+                         : static_cast<tessera_dataset_plan_kind_t>(plan->impl.kind);
 }
 
-int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan) noexcept {
+int64_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.global_batch_size;
 }
 
-int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan) noexcept {
+int64_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.per_process_batch_size;
 }
 
@@ -267,11 +267,11 @@ int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) noexc
   return plan == nullptr ? 0 : plan->impl.shard_index;
 }
 
-size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan) noexcept {
+size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.rebatch_sizes.size();
 }
 
-bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t index,
+bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
                                        int64_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);

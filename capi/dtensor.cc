@@ -121,14 +121,14 @@ tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_mesh* mesh,
 
 void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) noexcept { delete mesh; }
 
-tessera_dtensor_mesh_kind tessera_dtensor_mesh_kind_of(const tessera_dtensor_mesh* mesh) noexcept {
+tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh) noexcept {
   static_assert(TESSERA_DTENSOR_MESH_EMPTY ==
                 static_cast<int>(tessera::DTensorMesh::Kind::kEmpty));
   static_assert(TESSERA_DTENSOR_MESH_TILE == static_cast<int>(tessera::DTensorMesh::Kind::kTile));
   static_assert(TESSERA_DTENSOR_MESH_SINGLE_DEVICE ==
                 static_cast<int>(tessera::DTensorMesh::Kind::kSingleDevice));
   if (mesh == nullptr) return TESSERA_DTENSOR_MESH_EMPTY;
-  return static_cast<tessera_dtensor_mesh_kind>(mesh->impl.kind());
+  return static_cast<tessera_dtensor_mesh_kind_t>(mesh->impl.kind());
 }
 
 const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh) noexcept {
@@ -147,7 +147,7 @@ bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh) noexcep
   return mesh != nullptr && mesh->impl.use_xla_spmd();
 }
 
-size_t tessera_dtensor_mesh_rank(const tessera_dtensor_mesh* mesh) noexcept {
+size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh) noexcept {
   return mesh == nullptr ? 0 : mesh->impl.dims().size();
 }
 
@@ -160,7 +160,7 @@ const char* tessera_dtensor_mesh_dim_name(const tessera_dtensor_mesh* mesh, size
   });
 }
 
-bool tessera_dtensor_mesh_dim_size(const tessera_dtensor_mesh* mesh, size_t index, int64_t* out,
+bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mesh, size_t index, int64_t* out,
                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);

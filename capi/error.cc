@@ -6,7 +6,7 @@
 namespace tessera::capi {
 namespace {
 
-// tessera_code is absl::StatusCode with a C name: StoreError casts between them.
+// tessera_code_t is absl::StatusCode with a C name: StoreError casts between them.
 #define TESSERA_SAME_CODE(c_code, absl_code) \
   static_assert(static_cast<int>(c_code) == static_cast<int>(absl::StatusCode::absl_code))
 TESSERA_SAME_CODE(TESSERA_OK, kOk);
@@ -46,7 +46,7 @@ tessera_error* const kOutOfMemoryError = &out_of_memory_error;
 
 }  // namespace tessera::capi
 
-tessera_code tessera_error_code(const tessera_error* error) noexcept {
+tessera_code_t tessera_error_code(const tessera_error* error) noexcept {
   return error == nullptr ? TESSERA_OK : error->code;
 }
 
@@ -54,7 +54,7 @@ const char* tessera_error_message(const tessera_error* error) noexcept {
   return error == nullptr ? "" : error->message.c_str();
 }
 
-const char* tessera_code_name(tessera_code code) noexcept {
+const char* tessera_code_name(tessera_code_t code) noexcept {
   const int32_t raw = tessera::capi::RawEnum(code);
   if (raw < 0 || raw > TESSERA_UNAUTHENTICATED) return "UNKNOWN_CODE";
   return tessera::capi::kCodeNames[raw];

@@ -29,18 +29,18 @@ bool InRange(const tessera_error* error, size_t index) {
 
 }  // namespace
 
-tessera_error_reason tessera_error_reason_of(const tessera_error* error) noexcept {
+tessera_error_reason_t tessera_error_reason(const tessera_error* error) noexcept {
   if (error == nullptr) return TESSERA_REASON_NONE;
   const int32_t reason = error->detail.reason;
   if (reason < TESSERA_REASON_NONE || reason > TESSERA_REASON_NEVER_CONNECTED) return TESSERA_REASON_NONE;
-  return static_cast<tessera_error_reason>(reason);
+  return static_cast<tessera_error_reason_t>(reason);
 }
 
 int64_t tessera_error_source_process(const tessera_error* error) noexcept {
   return error == nullptr ? -1 : error->detail.source_process;
 }
 
-size_t tessera_error_missing_count(const tessera_error* error) noexcept {
+size_t tessera_error_num_missing(const tessera_error* error) noexcept {
   return error == nullptr ? 0 : error->detail.missing.size();
 }
 
@@ -48,20 +48,20 @@ int64_t tessera_error_missing_process(const tessera_error* error, size_t index) 
   return InRange(error, index) ? error->detail.missing[index] : -1;
 }
 
-tessera_task_state tessera_error_missing_state(const tessera_error* error, size_t index) noexcept {
+tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index) noexcept {
   if (!InRange(error, index)) return TESSERA_TASK_NEVER_CONNECTED;
   const int32_t state = error->detail.missing_states[index];
   if (state < TESSERA_TASK_NEVER_CONNECTED || state > TESSERA_TASK_FAILED) {
     return TESSERA_TASK_NEVER_CONNECTED;
   }
-  return static_cast<tessera_task_state>(state);
+  return static_cast<tessera_task_state_t>(state);
 }
 
 const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index) noexcept {
   return InRange(error, index) ? error->detail.missing_waiting_at[index].c_str() : "";
 }
 
-size_t tessera_error_arrived_count(const tessera_error* error) noexcept {
+size_t tessera_error_num_arrived(const tessera_error* error) noexcept {
   return error == nullptr ? 0 : error->detail.arrived.size();
 }
 

@@ -39,7 +39,7 @@ void StoreError(tessera_error** out_error, const absl::Status& status) noexcept 
   if (out_error == nullptr) return;
   try {
     // Same numbers as absl::StatusCode (static_asserts in error.cc).
-    *out_error = new tessera_error{static_cast<tessera_code>(status.code()),
+    *out_error = new tessera_error{static_cast<tessera_code_t>(status.code()),
                                    std::string(status.message()), DetailFor(status)};
   } catch (...) {
     *out_error = kOutOfMemoryError;

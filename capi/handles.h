@@ -27,10 +27,10 @@ namespace tessera::capi {
 // A cluster error's structured detail (core/cluster/error_detail.h), copied
 // out of the status so tessera_error_* accessors need no protobuf.
 struct ErrorDetail {
-  int32_t reason = 0;  // tessera_error_reason
+  int32_t reason = 0;  // tessera_error_reason_t
   int64_t source_process = -1;
   std::vector<int64_t> missing;
-  std::vector<int32_t> missing_states;  // tessera_task_state
+  std::vector<int32_t> missing_states;  // tessera_task_state_t
   std::vector<std::string> missing_waiting_at;
   std::vector<int64_t> arrived;
 };
@@ -38,7 +38,7 @@ struct ErrorDetail {
 }  // namespace tessera::capi
 
 struct tessera_error {
-  tessera_code code;
+  tessera_code_t code;
   std::string message;
   tessera::capi::ErrorDetail detail = {};
 };

@@ -99,7 +99,7 @@ tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout, const tes
 
 void tessera_layout_destroy(tessera_layout* layout) noexcept { delete layout; }
 
-size_t tessera_layout_rank(const tessera_layout* layout) noexcept {
+size_t tessera_layout_num_dims(const tessera_layout* layout) noexcept {
   return layout == nullptr ? 0 : layout->impl->rank();
 }
 
@@ -112,7 +112,7 @@ tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) noexcept {
   });
 }
 
-bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
+bool tessera_layout_dim_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
                              tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
@@ -123,7 +123,7 @@ bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* o
   });
 }
 
-const char* tessera_layout_axis(const tessera_layout* layout, size_t dim, size_t position,
+const char* tessera_layout_dim_axis(const tessera_layout* layout, size_t dim, size_t position,
                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<const char*> {
     TESSERA_CAPI_REQUIRE(layout);
@@ -135,7 +135,7 @@ const char* tessera_layout_axis(const tessera_layout* layout, size_t dim, size_t
   });
 }
 
-bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_t* out,
+bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
@@ -146,7 +146,7 @@ bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_
 }
 
 bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dims,
-                                size_t num_dims, tessera_shape_check mode,
+                                size_t num_dims, tessera_shape_check_t mode,
                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);

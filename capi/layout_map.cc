@@ -9,7 +9,7 @@
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 
-tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh, tessera_key_match match,
+tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh, tessera_key_match_t match,
                                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout_map*> {
     TESSERA_ASSIGN_OR_RETURN(
@@ -33,7 +33,7 @@ bool tessera_layout_map_set(tessera_layout_map* map, const char* key,
   });
 }
 
-bool tessera_layout_map_delete(tessera_layout_map* map, const char* key,
+bool tessera_layout_map_remove(tessera_layout_map* map, const char* key,
                                tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(map);
@@ -42,7 +42,7 @@ bool tessera_layout_map_delete(tessera_layout_map* map, const char* key,
   });
 }
 
-tessera_layout* tessera_layout_map_get(const tessera_layout_map* map, const char* path,
+tessera_layout* tessera_layout_map_lookup(const tessera_layout_map* map, const char* path,
                                        tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
     TESSERA_CAPI_REQUIRE(map);
@@ -53,7 +53,7 @@ tessera_layout* tessera_layout_map_get(const tessera_layout_map* map, const char
   });
 }
 
-bool tessera_layout_map_find(const tessera_layout_map* map, const char* path,
+bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, const char* path,
                              int64_t* out_index, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(map);
@@ -64,7 +64,7 @@ bool tessera_layout_map_find(const tessera_layout_map* map, const char* path,
   });
 }
 
-size_t tessera_layout_map_size(const tessera_layout_map* map) noexcept {
+size_t tessera_layout_map_num_rules(const tessera_layout_map* map) noexcept {
   return map == nullptr ? 0 : map->impl.size();
 }
 
@@ -93,7 +93,7 @@ tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) noexcept {
   });
 }
 
-tessera_key_match tessera_layout_map_match(const tessera_layout_map* map) noexcept {
+tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map) noexcept {
   return map == nullptr ? TESSERA_KEY_MATCH_SEARCH
-                        : static_cast<tessera_key_match>(map->impl.match());
+                        : static_cast<tessera_key_match_t>(map->impl.match());
 }

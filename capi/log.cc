@@ -5,8 +5,8 @@
 #include "capi/guard.h"
 #include "core/log.h"
 
-bool tessera_set_log_callback(tessera_log_fn callback, void* user_data,
-                              tessera_log_level min_level, tessera_error** out_error) noexcept {
+bool tessera_log_set_callback(tessera_log_fn callback, void* user_data,
+                              tessera_log_level_t min_level, tessera_error** out_error) noexcept {
   using namespace tessera;
   return capi::Guard(out_error, [&]() -> absl::Status {
     TESSERA_ASSIGN_OR_RETURN(
@@ -19,7 +19,7 @@ bool tessera_set_log_callback(tessera_log_fn callback, void* user_data,
         [callback, user_data](LogLevel message_level, absl::string_view message) {
           // The callback is promised a NUL-terminated string.
           const std::string text(message);
-          callback(static_cast<tessera_log_level>(message_level), text.c_str(), text.size(),
+          callback(static_cast<tessera_log_level_t>(message_level), text.c_str(), text.size(),
                    user_data);
         },
         level);

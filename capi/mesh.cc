@@ -39,20 +39,20 @@ tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
 
 void tessera_mesh_destroy(tessera_mesh* mesh) noexcept { delete mesh; }
 
-size_t tessera_mesh_rank(const tessera_mesh* mesh) noexcept {
+size_t tessera_mesh_num_axes(const tessera_mesh* mesh) noexcept {
   return mesh == nullptr ? 0 : mesh->impl->rank();
 }
 
-int64_t tessera_mesh_size(const tessera_mesh* mesh) noexcept {
+int64_t tessera_mesh_num_devices(const tessera_mesh* mesh) noexcept {
   return mesh == nullptr ? 0 : mesh->impl->size();
 }
 
-tessera_platform tessera_mesh_platform(const tessera_mesh* mesh) noexcept {
+tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh) noexcept {
   return mesh == nullptr ? TESSERA_PLATFORM_CPU
-                         : static_cast<tessera_platform>(mesh->impl->platform());
+                         : static_cast<tessera_platform_t>(mesh->impl->platform());
 }
 
-bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_t* out,
+bool tessera_mesh_axis_extent(const tessera_mesh* mesh, size_t index, int64_t* out,
                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
@@ -72,7 +72,7 @@ const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t index,
   });
 }
 
-bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t* out,
+bool tessera_mesh_axis_lookup(const tessera_mesh* mesh, const char* name, size_t* out,
                              tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);
@@ -83,7 +83,7 @@ bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t*
   });
 }
 
-bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* name, int64_t* out,
+bool tessera_mesh_axis_extent_lookup(const tessera_mesh* mesh, const char* name, int64_t* out,
                             tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(mesh);

@@ -122,7 +122,7 @@ tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const char* name,
   });
 }
 
-bool tessera_mesh_coordinate_of(const tessera_mesh* mesh, int64_t device_id, int64_t* out_coords,
+bool tessera_mesh_device_coordinates_lookup(const tessera_mesh* mesh, int64_t device_id, int64_t* out_coords,
                                 size_t capacity, bool* out_found,
                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {

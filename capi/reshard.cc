@@ -52,13 +52,13 @@ size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan) noex
   return plan == nullptr ? 0 : plan->impl.size();
 }
 
-size_t tessera_reshard_plan_rank(const tessera_reshard_plan* plan) noexcept {
+size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan) noexcept {
   return plan == nullptr ? 0 : plan->impl.rank();
 }
 
 bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t index,
                                    size_t* out_source, size_t* out_destination,
-                                   int64_t* out_bytes, tessera_transfer_locality* out_locality,
+                                   int64_t* out_bytes, tessera_transfer_locality_t* out_locality,
                                    tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);
@@ -71,7 +71,7 @@ bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t inde
     *out_source = static_cast<size_t>(transfer.source);
     *out_destination = static_cast<size_t>(transfer.destination);
     *out_bytes = transfer.bytes;
-    *out_locality = static_cast<tessera_transfer_locality>(transfer.locality);
+    *out_locality = static_cast<tessera_transfer_locality_t>(transfer.locality);
     return absl::OkStatus();
   });
 }
@@ -96,7 +96,7 @@ bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan, size
 }
 
 bool tessera_reshard_plan_total_bytes(const tessera_reshard_plan* plan,
-                                      tessera_transfer_locality locality, int64_t* out,
+                                      tessera_transfer_locality_t locality, int64_t* out,
                                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);

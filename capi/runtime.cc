@@ -1,4 +1,4 @@
-// tessera/cluster.h: tessera_initialize and tessera_is_initialized.
+// tessera/cluster.h: tessera_runtime_initialize and tessera_runtime_is_initialized.
 #include <memory>
 #include <utility>
 
@@ -9,7 +9,7 @@
 #include "core/status_macros.h"
 #include "tessera/cluster.h"
 
-tessera_client* tessera_initialize(const tessera_cluster_options* options,
+tessera_client* tessera_runtime_initialize(const tessera_cluster_options* options,
                                    tessera_error** out_error) noexcept {
   return tessera::capi::Guard(out_error, [&]() -> absl::StatusOr<tessera_client*> {
     const tessera::cluster::ClusterOptions defaults;
@@ -19,4 +19,4 @@ tessera_client* tessera_initialize(const tessera_cluster_options* options,
   });
 }
 
-bool tessera_is_initialized(void) noexcept { return tessera::cluster::IsInitialized(); }
+bool tessera_runtime_is_initialized(void) noexcept { return tessera::cluster::IsInitialized(); }

@@ -64,7 +64,7 @@ absl::StatusOr<const tessera::DistinctShard*> DistinctShard(const tessera_shardi
 }  // namespace
 
 tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const int64_t* dims,
-                                          size_t num_dims, tessera_shard_mode mode,
+                                          size_t num_dims, tessera_shard_mode_t mode,
                                           tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_sharding*> {
     TESSERA_CAPI_REQUIRE(layout);
@@ -82,7 +82,7 @@ tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const in
 
 void tessera_sharding_destroy(tessera_sharding* sharding) noexcept { delete sharding; }
 
-size_t tessera_sharding_rank(const tessera_sharding* sharding) noexcept {
+size_t tessera_sharding_num_dims(const tessera_sharding* sharding) noexcept {
   return sharding == nullptr ? 0 : sharding->impl.rank();
 }
 

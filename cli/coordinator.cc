@@ -140,7 +140,7 @@ std::unique_ptr<tessera_cluster_options, OptionsDeleter> BuildOptions(
   Check(tessera_cluster_options_set_bind_address(o, get("--bind")->c_str(), &e), e);
   Check(tessera_cluster_options_set_num_processes(
             o, ParseInt("--num-processes", *get("--num-processes")), &e), e);
-  Check(tessera_cluster_options_set_process_id(o, 0, &e), e);
+  Check(tessera_cluster_options_set_process_index(o, 0, &e), e);
   if (const std::string* id = get("--job-id")) Check(tessera_cluster_options_set_job_id(o, id->c_str(), &e), e);
   const std::string* cert = get("--tls-cert");
   const std::string* key = get("--tls-key");

@@ -42,9 +42,9 @@ using Table = std::vector<std::vector<std::string>>;
 
 Table DeviceRows(const tessera_local_devices* devices) {
   Table rows = {{"platform", "ordinal", "kind", "physical id", "pci bus id", "memory"}};
-  for (size_t i = 0; i < tessera_local_devices_size(devices); ++i) {
+  for (size_t i = 0; i < tessera_local_devices_num_devices(devices); ++i) {
     tessera_error* error = nullptr;
-    tessera_platform platform = TESSERA_PLATFORM_CPU;
+    tessera_platform_t platform = TESSERA_PLATFORM_CPU;
     int64_t ordinal = 0;
     int64_t memory = 0;
     if (!tessera_local_devices_platform(devices, i, &platform, &error) ||
@@ -116,7 +116,7 @@ std::string DevicesReport(const std::vector<std::string>& args) {
   LocalDevices devices(tessera_local_devices_discover(&error));
   if (!devices) throw InputError(TakeMessage(error));
   const std::string provider = tessera_local_devices_provider(devices.get());
-  const size_t count = tessera_local_devices_size(devices.get());
+  const size_t count = tessera_local_devices_num_devices(devices.get());
   std::string out = std::to_string(count) + (count == 1 ? " local device\n" : " local devices\n");
   out += FormatTable(DeviceRows(devices.get()));
   out += ProviderLine(provider);

@@ -69,7 +69,7 @@ std::string DescribeDevices(const MeshSpec& spec) {
                          : "cpu:0 .. cpu:" + std::to_string(spec.num_devices - 1);
   int64_t present = 0;
   tessera_error* error = nullptr;
-  if (!tessera_device_count("cpu", &present, &error)) {
+  if (!tessera_platform_num_devices("cpu", &present, &error)) {
     throw InputError("TESSERA_CPU_DEVICE_COUNT: " + TakeMessage(error));
   }
   if (present < spec.num_devices) {
@@ -91,7 +91,7 @@ Layout CreateLayout(const std::vector<AxisGroup>& axes, const tessera_mesh* mesh
       group_sizes.empty() ? kNoSizes : group_sizes.data(), group_sizes.size(), mesh, error));
 }
 
-LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules, tessera_key_match match) {
+LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules, tessera_key_match_t match) {
   tessera_error* error = nullptr;
   LayoutMap map(tessera_layout_map_create(mesh, match, &error));
   if (!map) throw InputError("layout map: " + TakeMessage(error));
@@ -107,12 +107,12 @@ LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules, tesser
 
 // The axes of `layout` as the CLI writes them.
 std::vector<AxisGroup> AxesOf(const tessera_layout* layout) {
-  std::vector<AxisGroup> axes(tessera_layout_rank(layout));
+  std::vector<AxisGroup> axes(tessera_layout_num_dims(layout));
   for (size_t dim = 0; dim < axes.size(); ++dim) {
     size_t count = 0;
-    tessera_layout_num_axes(layout, dim, &count, nullptr);
+    tessera_layout_dim_num_axes(layout, dim, &count, nullptr);
     for (size_t position = 0; position < count; ++position) {
-      axes[dim].push_back(tessera_layout_axis(layout, dim, position, nullptr));
+      axes[dim].push_back(tessera_layout_dim_axis(layout, dim, position, nullptr));
     }
   }
   return axes;
@@ -124,7 +124,7 @@ std::vector<std::vector<size_t>> AxisPositions(const std::vector<AxisGroup>& axe
   for (size_t dim = 0; dim < axes.size(); ++dim) {
     for (const std::string& name : axes[dim]) {
       size_t position = 0;
-      tessera_mesh_axis_index(mesh, name.c_str(), &position, nullptr);
+      tessera_mesh_axis_lookup(mesh, name.c_str(), &position, nullptr);
       positions[dim].push_back(position);
     }
   }
@@ -167,7 +167,7 @@ Placement PlanVariable(const tessera_layout_map* map, const tessera_mesh* mesh,
   row->shape = FormatShape(var.dims);
   int64_t index = -1;
   tessera_error* error = nullptr;
-  if (!tessera_layout_map_find(map, var.name.c_str(), &index, &error)) {
+  if (!tessera_layout_map_lookup_rule(map, var.name.c_str(), &index, &error)) {
     row->rule = "(several)";
     row->layout = row->shard_shape = "-";
     row->fit = TakeMessage(error);
@@ -187,8 +187,8 @@ Placement PlanVariable(const tessera_layout_map* map, const tessera_mesh* mesh,
 }
 
 std::vector<int64_t> MeshDims(const tessera_mesh* mesh) {
-  std::vector<int64_t> dims(tessera_mesh_rank(mesh));
-  for (size_t i = 0; i < dims.size(); ++i) tessera_mesh_dim(mesh, i, &dims[i], nullptr);
+  std::vector<int64_t> dims(tessera_mesh_num_axes(mesh));
+  for (size_t i = 0; i < dims.size(); ++i) tessera_mesh_axis_extent(mesh, i, &dims[i], nullptr);
   return dims;
 }
 
@@ -197,7 +197,7 @@ std::vector<DeviceTotal> DeviceTotals(const tessera_mesh* mesh,
                                       int64_t dtype_bytes) {
   std::vector<int64_t> mesh_dims = MeshDims(mesh);
   std::vector<DeviceTotal> totals;
-  for (int64_t i = 0; i < tessera_mesh_size(mesh); ++i) {
+  for (int64_t i = 0; i < tessera_mesh_num_devices(mesh); ++i) {
     Device device(tessera_mesh_device(mesh, static_cast<size_t>(i), nullptr));
     std::vector<int64_t> coords(mesh_dims.size());
     tessera_mesh_device_coordinates(mesh, tessera_device_id(device.get()), coords.data(),

@@ -65,13 +65,13 @@ int64_t ParseDtypeBytes(const std::string& text) {
   return value;
 }
 
-tessera_key_match ParseMatch(const std::string& text) {
+tessera_key_match_t ParseMatch(const std::string& text) {
   if (text == "search") return TESSERA_KEY_MATCH_SEARCH;
   if (text == "full") return TESSERA_KEY_MATCH_FULL;
   throw InputError("--match '" + text + "': expected 'search' or 'full'");
 }
 
-tessera_shape_check ParseCheck(const std::string& text) {
+tessera_shape_check_t ParseCheck(const std::string& text) {
   if (text == "strict") return TESSERA_SHAPE_CHECK_STRICT;
   if (text == "chunk") return TESSERA_SHAPE_CHECK_CHUNK;
   throw InputError("--check '" + text + "': expected 'strict' or 'chunk'");

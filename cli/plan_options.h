@@ -25,8 +25,8 @@ struct PlanOptions {
   std::string rules_path;  // empty: built-in rules
   std::string vars_path;   // empty: built-in variables
   int64_t dtype_bytes = 4;
-  tessera_key_match match = TESSERA_KEY_MATCH_SEARCH;
-  tessera_shape_check check = TESSERA_SHAPE_CHECK_STRICT;
+  tessera_key_match_t match = TESSERA_KEY_MATCH_SEARCH;
+  tessera_shape_check_t check = TESSERA_SHAPE_CHECK_STRICT;
   bool help = false;
 };
 

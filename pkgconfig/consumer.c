@@ -53,12 +53,12 @@ int main(void) {
   }
 
   /* NULL with no error means no rule matched; an error means several did. */
-  found = tessera_layout_map_get(map, "decoder/dense_1/kernel", &error);
+  found = tessera_layout_map_lookup(map, "decoder/dense_1/kernel", &error);
   if (found == NULL && error == NULL) { fprintf(stderr, "lookup: no rule matched\n"); goto done; }
   if (found == NULL) { fail("lookup", error); goto done; }
   text = tessera_layout_to_string(found, &error);
   if (text == NULL) { fail("repr", error); goto done; }
-  if (!tessera_layout_shard_count(found, 1, &shards, &error)) {
+  if (!tessera_layout_dim_num_shards(found, 1, &shards, &error)) {
     fail("shard count", error);
     goto done;
   }

@@ -39,6 +39,10 @@ swig                  4.1.0-0.2
 mono-mcs              6.8.0.105+dfsg-3.3+deb12u1
 mono-runtime          6.8.0.105+dfsg-3.3+deb12u1
 maven                 3.8.7-1
+# --- C ABI 0.2: ABI gate, reference docs, compiler cache (issue 10) -------
+abigail-tools         2.2-2
+doxygen               1.9.4-4
+ccache                4.8+really4.7.5-1
 "
 
 die() {

@@ -59,7 +59,7 @@ SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallbac
 static void tessera_cs_raise(tessera_error* err) {
   if (tessera_cs_raise_callback != NULL) {
     tessera_cs_raise_callback((int)tessera_error_code(err), tessera_error_message(err),
-                              (int)tessera_error_reason_of(err), tessera_error_source_process(err),
+                              (int)tessera_error_reason(err), tessera_error_source_process(err),
                               err);
   }
   tessera_error_destroy(err);
@@ -68,7 +68,7 @@ static void tessera_cs_raise(tessera_error* err) {
 /* A failed barrier's or registration's processes (TesseraException's
    MissingProcesses and ArrivedProcesses), read during the raise callback. */
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorMissingCount(const void* err) {
-  return (int64_t)tessera_error_missing_count((const tessera_error*)err);
+  return (int64_t)tessera_error_num_missing((const tessera_error*)err);
 }
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorMissingProcess(const void* err, int64_t index) {
   return tessera_error_missing_process((const tessera_error*)err, (size_t)index);
@@ -81,7 +81,7 @@ SWIGEXPORT const char* SWIGSTDCALL TesseraCsErrorMissingWaitingAt(const void* er
   return tessera_error_missing_waiting_at((const tessera_error*)err, (size_t)index);
 }
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorArrivedCount(const void* err) {
-  return (int64_t)tessera_error_arrived_count((const tessera_error*)err);
+  return (int64_t)tessera_error_num_arrived((const tessera_error*)err);
 }
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorArrivedProcess(const void* err, int64_t index) {
   return tessera_error_arrived_process((const tessera_error*)err, (size_t)index);
@@ -330,7 +330,7 @@ static void tessera_cs_leave(int detach) {
   if (detach) tessera_cs_mono.thread_info_detach();
 }
 
-/* tessera_event_callback: user_data is the GCHandle of the client's C#
+/* tessera_event_fn: user_data is the GCHandle of the client's C#
    callback. */
 static void tessera_cs_on_event(const tessera_event* event, void* user_data) {
   TesseraCsEventFn fn;
@@ -345,7 +345,7 @@ static void tessera_cs_on_event(const tessera_event* event, void* user_data) {
 }
 
 /* tessera_log_fn: the one C# handler is looked up on the C# side. */
-static void tessera_cs_on_log(tessera_log_level level, const char* message, size_t size,
+static void tessera_cs_on_log(tessera_log_level_t level, const char* message, size_t size,
                               void* user_data) {
   TesseraCsLogFn fn;
   (void)user_data;
@@ -364,8 +364,8 @@ static void tessera_cs_on_log(tessera_log_level level, const char* message, size
    like any wrapper's. */
 SWIGEXPORT void SWIGSTDCALL TesseraCsSetLogCallback(int on, int min_level) {
   tessera_error* err = NULL;
-  if (!tessera_set_log_callback(on ? tessera_cs_on_log : NULL, NULL,
-                                (tessera_log_level)min_level, &err)) {
+  if (!tessera_log_set_callback(on ? tessera_cs_on_log : NULL, NULL,
+                                (tessera_log_level_t)min_level, &err)) {
     TESSERA_SWIG_RAISE(err);
   }
 }
@@ -540,19 +540,19 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
    a qualifier: ShardMode.StrictShards (ShapeCheck.Strict),
    ErrorReason.ReasonCoordinatorLost (EventKind.CoordinatorLost),
    ErrorReason.ReasonNeverConnected (TaskState.NeverConnected). */
-/* tessera_event_kind */
+/* tessera_event_kind_t */
 %rename(TaskChanged) TESSERA_EVENT_TASK_CHANGED;
 %rename(JobError) TESSERA_EVENT_JOB_ERROR;
 %rename(ShutdownStarted) TESSERA_EVENT_SHUTDOWN_STARTED;
 %rename(TopologyChanged) TESSERA_EVENT_TOPOLOGY_CHANGED;
 %rename(CoordinatorLost) TESSERA_EVENT_COORDINATOR_LOST;
-/* tessera_task_state */
+/* tessera_task_state_t */
 %rename(NeverConnected) TESSERA_TASK_NEVER_CONNECTED;
 %rename(Pending) TESSERA_TASK_PENDING;
 %rename(Running) TESSERA_TASK_RUNNING;
 %rename(Disconnected) TESSERA_TASK_DISCONNECTED;
 %rename(Failed) TESSERA_TASK_FAILED;
-/* tessera_error_reason */
+/* tessera_error_reason_t */
 %rename(None) TESSERA_REASON_NONE;
 %rename(JobFailed) TESSERA_REASON_JOB_FAILED;
 %rename(ReasonCoordinatorLost) TESSERA_REASON_COORDINATOR_LOST;
@@ -562,25 +562,25 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %rename(WrongJob) TESSERA_REASON_WRONG_JOB;
 %rename(Authentication) TESSERA_REASON_AUTHENTICATION;
 %rename(ReasonNeverConnected) TESSERA_REASON_NEVER_CONNECTED;
-/* tessera_platform */
+/* tessera_platform_t */
 %rename(Cpu) TESSERA_PLATFORM_CPU;
 %rename(Gpu) TESSERA_PLATFORM_GPU;
 %rename(Tpu) TESSERA_PLATFORM_TPU;
-/* tessera_distribution_kind */
+/* tessera_distribution_kind_t */
 %rename(DataParallel) TESSERA_DISTRIBUTION_DATA_PARALLEL;
 %rename(ModelParallel) TESSERA_DISTRIBUTION_MODEL_PARALLEL;
-/* tessera_dataset_mode */
+/* tessera_dataset_mode_t */
 %rename(Current) TESSERA_DATASET_MODE_CURRENT;
 %rename(Keras30) TESSERA_DATASET_MODE_KERAS_3_0;
-/* tessera_dataset_plan_kind */
+/* tessera_dataset_plan_kind_t */
 %rename(Passthrough) TESSERA_DATASET_PLAN_PASSTHROUGH;
 %rename(Replicate) TESSERA_DATASET_PLAN_REPLICATE;
 %rename(Shard) TESSERA_DATASET_PLAN_SHARD;
-/* tessera_dtensor_mesh_kind */
+/* tessera_dtensor_mesh_kind_t */
 %rename(Empty) TESSERA_DTENSOR_MESH_EMPTY;
 %rename(Tile) TESSERA_DTENSOR_MESH_TILE;
 %rename(SingleDevice) TESSERA_DTENSOR_MESH_SINGLE_DEVICE;
-/* tessera_code */
+/* tessera_code_t */
 %rename(Ok) TESSERA_OK;
 %rename(Cancelled) TESSERA_CANCELLED;
 %rename(Unknown) TESSERA_UNKNOWN;
@@ -598,22 +598,22 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %rename(Unavailable) TESSERA_UNAVAILABLE;
 %rename(DataLoss) TESSERA_DATA_LOSS;
 %rename(Unauthenticated) TESSERA_UNAUTHENTICATED;
-/* tessera_shape_check */
+/* tessera_shape_check_t */
 %rename(Strict) TESSERA_SHAPE_CHECK_STRICT;
 %rename(Chunk) TESSERA_SHAPE_CHECK_CHUNK;
-/* tessera_key_match */
+/* tessera_key_match_t */
 %rename(Search) TESSERA_KEY_MATCH_SEARCH;
 %rename(Full) TESSERA_KEY_MATCH_FULL;
-/* tessera_log_level */
+/* tessera_log_level_t */
 %rename(Debug) TESSERA_LOG_DEBUG;
 %rename(Info) TESSERA_LOG_INFO;
 %rename(Warning) TESSERA_LOG_WARNING;
 %rename(Error) TESSERA_LOG_ERROR;
-/* tessera_transfer_locality */
+/* tessera_transfer_locality_t */
 %rename(SameDevice) TESSERA_TRANSFER_SAME_DEVICE;
 %rename(SameProcess) TESSERA_TRANSFER_SAME_PROCESS;
 %rename(CrossProcess) TESSERA_TRANSFER_CROSS_PROCESS;
-/* tessera_shard_mode */
+/* tessera_shard_mode_t */
 %rename(StrictShards) TESSERA_SHARD_MODE_STRICT;
 %rename(ChunkFlat) TESSERA_SHARD_MODE_CHUNK_FLAT;
 %rename(ChunkNested) TESSERA_SHARD_MODE_CHUNK_NESTED;

@@ -60,13 +60,13 @@ static void go_error_destroy(void* error) { tessera_error_destroy((tessera_error
    processes): tessera/client.h. */
 %inline %{
 static int32_t go_error_reason(void* error) {
-  return (int32_t)tessera_error_reason_of((const tessera_error*)error);
+  return (int32_t)tessera_error_reason((const tessera_error*)error);
 }
 static int64_t go_error_source_process(void* error) {
   return tessera_error_source_process((const tessera_error*)error);
 }
 static size_t go_error_missing_count(void* error) {
-  return tessera_error_missing_count((const tessera_error*)error);
+  return tessera_error_num_missing((const tessera_error*)error);
 }
 static int64_t go_error_missing_process(void* error, size_t index) {
   return tessera_error_missing_process((const tessera_error*)error, index);
@@ -78,7 +78,7 @@ static const char* go_error_missing_waiting_at(void* error, size_t index) {
   return tessera_error_missing_waiting_at((const tessera_error*)error, index);
 }
 static size_t go_error_arrived_count(void* error) {
-  return tessera_error_arrived_count((const tessera_error*)error);
+  return tessera_error_num_arrived((const tessera_error*)error);
 }
 static int64_t go_error_arrived_process(void* error, size_t index) {
   return tessera_error_arrived_process((const tessera_error*)error, index);
@@ -96,7 +96,7 @@ static int64_t go_error_arrived_process(void* error, size_t index) {
 %{
 extern void tesseraGoLog(int32_t level, char* message, size_t message_size);
 
-static void tessera_go_log_trampoline(tessera_log_level level, const char* message,
+static void tessera_go_log_trampoline(tessera_log_level_t level, const char* message,
                                       size_t message_size, void* user_data) {
   (void)user_data;
   tesseraGoLog((int32_t)level, (char*)message, message_size);
@@ -107,8 +107,8 @@ static void tessera_go_log_trampoline(tessera_log_level level, const char* messa
 /* install: the trampoline for messages of min_level and above; otherwise
    the library's default (stderr, warnings and above). */
 static bool go_set_log_callback(bool install, int32_t min_level, tessera_error** out_error) {
-  return tessera_set_log_callback(install ? tessera_go_log_trampoline : NULL, NULL,
-                                  (tessera_log_level)min_level, out_error);
+  return tessera_log_set_callback(install ? tessera_go_log_trampoline : NULL, NULL,
+                                  (tessera_log_level_t)min_level, out_error);
 }
 %}
 

@@ -42,18 +42,18 @@
  * ErrorReason.REASON_NEVER_CONNECTED (TaskState.NEVER_CONNECTED).
  */
 %rename("%(strip:[TESSERA_])s", %$isenumitem) "";
-%rename("%(strip:[TESSERA_LOG_])s", %$isenumitem, match$parentNode$name="tessera_log_level") "";
-%rename("%(strip:[TESSERA_PLATFORM_])s", %$isenumitem, match$parentNode$name="tessera_platform") "";
-%rename("%(strip:[TESSERA_SHAPE_])s", %$isenumitem, match$parentNode$name="tessera_shape_check") "";
-%rename("%(strip:[TESSERA_KEY_MATCH_])s", %$isenumitem, match$parentNode$name="tessera_key_match") "";
-%rename("%(strip:[TESSERA_DISTRIBUTION_])s", %$isenumitem, match$parentNode$name="tessera_distribution_kind") "";
-%rename("%(strip:[TESSERA_DATASET_MODE_])s", %$isenumitem, match$parentNode$name="tessera_dataset_mode") "";
-%rename("%(strip:[TESSERA_DATASET_PLAN_])s", %$isenumitem, match$parentNode$name="tessera_dataset_plan_kind") "";
-%rename("%(strip:[TESSERA_SHARD_MODE_])s", %$isenumitem, match$parentNode$name="tessera_shard_mode") "";
-%rename("%(strip:[TESSERA_TRANSFER_])s", %$isenumitem, match$parentNode$name="tessera_transfer_locality") "";
-%rename("%(strip:[TESSERA_DTENSOR_MESH_])s", %$isenumitem, match$parentNode$name="tessera_dtensor_mesh_kind") "";
-%rename("%(strip:[TESSERA_EVENT_])s", %$isenumitem, match$parentNode$name="tessera_event_kind") "";
-%rename("%(strip:[TESSERA_TASK_])s", %$isenumitem, match$parentNode$name="tessera_task_state") "";
+%rename("%(strip:[TESSERA_LOG_])s", %$isenumitem, match$parentNode$name="tessera_log_level_t") "";
+%rename("%(strip:[TESSERA_PLATFORM_])s", %$isenumitem, match$parentNode$name="tessera_platform_t") "";
+%rename("%(strip:[TESSERA_SHAPE_])s", %$isenumitem, match$parentNode$name="tessera_shape_check_t") "";
+%rename("%(strip:[TESSERA_KEY_MATCH_])s", %$isenumitem, match$parentNode$name="tessera_key_match_t") "";
+%rename("%(strip:[TESSERA_DISTRIBUTION_])s", %$isenumitem, match$parentNode$name="tessera_distribution_kind_t") "";
+%rename("%(strip:[TESSERA_DATASET_MODE_])s", %$isenumitem, match$parentNode$name="tessera_dataset_mode_t") "";
+%rename("%(strip:[TESSERA_DATASET_PLAN_])s", %$isenumitem, match$parentNode$name="tessera_dataset_plan_kind_t") "";
+%rename("%(strip:[TESSERA_SHARD_MODE_])s", %$isenumitem, match$parentNode$name="tessera_shard_mode_t") "";
+%rename("%(strip:[TESSERA_TRANSFER_])s", %$isenumitem, match$parentNode$name="tessera_transfer_locality_t") "";
+%rename("%(strip:[TESSERA_DTENSOR_MESH_])s", %$isenumitem, match$parentNode$name="tessera_dtensor_mesh_kind_t") "";
+%rename("%(strip:[TESSERA_EVENT_])s", %$isenumitem, match$parentNode$name="tessera_event_kind_t") "";
+%rename("%(strip:[TESSERA_TASK_])s", %$isenumitem, match$parentNode$name="tessera_task_state_t") "";
 
 /* ---- Errors ---------------------------------------------------------------- */
 
@@ -83,7 +83,7 @@ static jbyteArray tessera_java_cstring(JNIEnv* jenv, const char* text) {
 /* The ids of the processes a cluster error says had arrived (or, with
  * arrived 0, were missing); NULL when none. */
 static jlongArray tessera_java_processes(JNIEnv* jenv, const tessera_error* error, int arrived) {
-  size_t n = arrived ? tessera_error_arrived_count(error) : tessera_error_missing_count(error);
+  size_t n = arrived ? tessera_error_num_arrived(error) : tessera_error_num_missing(error);
   size_t i;
   jlongArray ids;
   if (n == 0 || n > 0x7fffffff) return NULL;
@@ -96,9 +96,9 @@ static jlongArray tessera_java_processes(JNIEnv* jenv, const tessera_error* erro
   return ids;
 }
 
-/* Each missing process's tessera_task_state (NULL when none are missing). */
+/* Each missing process's tessera_task_state_t (NULL when none are missing). */
 static jintArray tessera_java_missing_states(JNIEnv* jenv, const tessera_error* error) {
-  size_t n = tessera_error_missing_count(error), i;
+  size_t n = tessera_error_num_missing(error), i;
   jintArray states;
   if (n == 0 || n > 0x7fffffff) return NULL;
   states = (*jenv)->NewIntArray(jenv, (jsize)n);
@@ -111,7 +111,7 @@ static jintArray tessera_java_missing_states(JNIEnv* jenv, const tessera_error* 
 
 /* Each missing process's barrier ("id#counter", "" when none) as UTF-8. */
 static jobjectArray tessera_java_missing_waiting_at(JNIEnv* jenv, const tessera_error* error) {
-  size_t n = tessera_error_missing_count(error), i;
+  size_t n = tessera_error_num_missing(error), i;
   jclass bytes_class;
   jobjectArray all;
   if (n == 0 || n > 0x7fffffff) return NULL;
@@ -172,7 +172,7 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   exception = (*jenv)->ExceptionCheck(jenv) ? NULL
       : (jthrowable)(*jenv)->CallStaticObjectMethod(
             jenv, exception_class, from_native, (jint)tessera_error_code(error), message,
-            (jint)tessera_error_reason_of(error), (jlong)tessera_error_source_process(error),
+            (jint)tessera_error_reason(error), (jlong)tessera_error_source_process(error),
             missing, states, waiting_at, arrived);
   tessera_error_destroy(error);
   /* fromNative itself failing (out of memory) leaves its own exception. */
@@ -588,8 +588,8 @@ static void tessera_java_on_event(const tessera_event* event, void* user_data) {
   if (env == NULL) return;
   message = tessera_java_cstring(env, tessera_event_message(event));
   (*env)->CallStaticVoidMethod(env, l->dispatch_class, l->dispatch, l->listener,
-                               (jint)tessera_event_kind_of(event),
-                               (jlong)tessera_event_process_id(event),
+                               (jint)tessera_event_kind(event),
+                               (jlong)tessera_event_process_index(event),
                                (jint)tessera_event_task_state(event),
                                (jint)tessera_event_code(event), message,
                                (jlong)tessera_event_generation(event),
@@ -668,7 +668,7 @@ static jobject tessera_java_log_handler(JNIEnv* env) {
   return handler;
 }
 
-static void tessera_java_on_log(tessera_log_level level, const char* message, size_t size,
+static void tessera_java_on_log(tessera_log_level_t level, const char* message, size_t size,
                                 void* user_data) {
   JavaVM* vm;
   JNIEnv* env;
@@ -739,7 +739,7 @@ static void java_set_log_handler(JNIEnv* jenv, jobject handler, int min_level) {
   tessera_error* err = NULL;
   jobject global, old;
   if (handler == NULL) {
-    if (tessera_set_log_callback(NULL, NULL, (tessera_log_level)min_level, &err)) {
+    if (tessera_log_set_callback(NULL, NULL, (tessera_log_level_t)min_level, &err)) {
       old = tessera_java_log_swap(NULL);
       if (old != NULL) (*jenv)->DeleteGlobalRef(jenv, old);
     }
@@ -747,7 +747,7 @@ static void java_set_log_handler(JNIEnv* jenv, jobject handler, int min_level) {
     global = (*jenv)->NewGlobalRef(jenv, handler);
     if (global == NULL) return;
     old = tessera_java_log_swap(global);
-    if (!tessera_set_log_callback(tessera_java_on_log, NULL, (tessera_log_level)min_level,
+    if (!tessera_log_set_callback(tessera_java_on_log, NULL, (tessera_log_level_t)min_level,
                                   &err)) {
       global = tessera_java_log_swap(old);
       old = global;
@@ -763,7 +763,7 @@ static void java_log_handler_shutdown(void) {
   struct timespec deadline;
   clock_gettime(CLOCK_REALTIME, &deadline);
   deadline.tv_sec += 1;
-  tessera_set_log_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL);
+  tessera_log_set_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL);
   pthread_mutex_lock(&tessera_java_log.lock);
   tessera_java_log.closed = 1;
   while (tessera_java_log.in_flight > 0 &&

@@ -1,5 +1,5 @@
 /*
- * tessera/client.h and tessera_initialize: argument validation, the
+ * tessera/client.h and tessera_runtime_initialize: argument validation, the
  * single-process client, error details, and a two-process job on an
  * in-process coordinator (tessera_coordinator_start + tessera_client_connect).
  */
@@ -34,7 +34,7 @@ static tessera_client* single_process_client(void) {
 /* ---- NULL handles ----------------------------------------------------------- */
 
 static void accessors_of_null_client_return_sentinels(void) {
-  ASSERT_EQ(-1, tessera_client_process_id(NULL));
+  ASSERT_EQ(-1, tessera_client_process_index(NULL));
   ASSERT_EQ(0, tessera_client_num_processes(NULL));
   ASSERT_EQ(0, tessera_client_topology_fingerprint(NULL));
   ASSERT_EQ(0, tessera_client_topology_generation(NULL));
@@ -48,7 +48,7 @@ static void calls_on_null_client_name_the_argument(void) {
   int64_t value = 0;
   ASSERT_FALSE(tessera_client_kv_set(NULL, "k", "v", 1, false, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
-  ASSERT_NULL(tessera_client_kv_get(NULL, "k", 0, &err));
+  ASSERT_NULL(tessera_client_kv_wait(NULL, "k", 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
   ASSERT_FALSE(tessera_client_kv_increment(NULL, "k", 1, &value, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
@@ -56,17 +56,17 @@ static void calls_on_null_client_name_the_argument(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
   ASSERT_FALSE(tessera_client_shutdown(NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
-  ASSERT_NULL(tessera_client_next_event(NULL, 0, &err));
+  ASSERT_NULL(tessera_client_event_wait(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
 }
 
 static void accessors_of_null_event_and_list_return_sentinels(void) {
   size_t size = 7;
-  ASSERT_EQ(-1, tessera_event_process_id(NULL));
+  ASSERT_EQ(-1, tessera_event_process_index(NULL));
   ASSERT_EQ(TESSERA_OK, tessera_event_code(NULL));
   ASSERT_STREQ("", tessera_event_message(NULL));
   ASSERT_EQ(0, tessera_event_generation(NULL));
-  ASSERT_EQ(0, tessera_kv_list_size(NULL));
+  ASSERT_EQ(0, tessera_kv_list_num_entries(NULL));
   ASSERT_STREQ("", tessera_kv_list_key(NULL, 0));
   ASSERT_NULL(tessera_kv_list_value(NULL, 0, &size));
   ASSERT_EQ(0, size);
@@ -76,16 +76,16 @@ static void accessors_of_null_event_and_list_return_sentinels(void) {
 
 static void error_details_of_null_or_plain_errors_are_empty(void) {
   tessera_error* err = NULL;
-  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason_of(NULL));
+  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason(NULL));
   ASSERT_EQ(-1, tessera_error_source_process(NULL));
-  ASSERT_EQ(0, tessera_error_missing_count(NULL));
+  ASSERT_EQ(0, tessera_error_num_missing(NULL));
   ASSERT_EQ(-1, tessera_error_missing_process(NULL, 0));
   ASSERT_EQ(TESSERA_TASK_NEVER_CONNECTED, tessera_error_missing_state(NULL, 0));
   ASSERT_STREQ("", tessera_error_missing_waiting_at(NULL, 0));
-  ASSERT_EQ(0, tessera_error_arrived_count(NULL));
+  ASSERT_EQ(0, tessera_error_num_arrived(NULL));
   ASSERT_EQ(-1, tessera_error_arrived_process(NULL, 0));
   ASSERT_FALSE(tessera_client_shutdown(NULL, &err));
-  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason_of(err));
+  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason(err));
   ASSERT_EQ(-1, tessera_error_source_process(err));
   tessera_error_destroy(err);
 }
@@ -106,7 +106,7 @@ static void bad_arguments_are_invalid_argument_naming_them(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'key' is \"\"");
   ASSERT_FALSE(tessera_client_kv_set(client, "k", NULL, 3, false, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'value' is NULL but 'size' is 3");
-  ASSERT_NULL(tessera_client_kv_get(client, "k", -5, &err));
+  ASSERT_NULL(tessera_client_kv_wait(client, "k", -5, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'timeout_ms' must be >= 0, got -5");
   ASSERT_FALSE(tessera_client_barrier(client, "b", 100, ids, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
@@ -122,7 +122,7 @@ static void bad_arguments_are_invalid_argument_naming_them(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'code' is 0");
   ASSERT_FALSE(tessera_client_kv_compare_and_swap(client, "k", NULL, 2, "x", 1, &swapped, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'expected_size' is 2");
-  ASSERT_NULL(tessera_client_next_event(client, -1, &err));
+  ASSERT_NULL(tessera_client_event_wait(client, -1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'timeout_ms' must be >= 0, got -1");
   tessera_client_destroy(client);
 }
@@ -139,21 +139,21 @@ static void single_process_client_serves_the_key_value_store(void) {
   size_t size = 0;
   tessera_client* client = single_process_client();
   ASSERT_NOT_NULL(client);
-  ASSERT_EQ(0, tessera_client_process_id(client));
+  ASSERT_EQ(0, tessera_client_process_index(client));
   ASSERT_EQ(1, tessera_client_num_processes(client));
   ASSERT_STREQ("", tessera_client_coordinator_address(client));
   ASSERT_TRUE(tessera_client_kv_set(client, "dir/a", "bytes\0x", 7, false, &err));
   ASSERT_OK(err);
-  value = tessera_client_kv_get(client, "dir/a", 0, &err);
+  value = tessera_client_kv_wait(client, "dir/a", 0, &err);
   ASSERT_OK(err);
   ASSERT_EQ(7, tessera_buffer_size(value));
   ASSERT_EQ(0, memcmp(tessera_buffer_data(value), "bytes\0x", 7));
   tessera_buffer_destroy(value);
-  ASSERT_NULL(tessera_client_kv_try_get(client, "dir/b", &err));
+  ASSERT_NULL(tessera_client_kv_lookup(client, "dir/b", &err));
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "dir/b");
   list = tessera_client_kv_list(client, "dir", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_kv_list_size(list));
+  ASSERT_EQ(1, tessera_kv_list_num_entries(list));
   ASSERT_STREQ("dir/a", tessera_kv_list_key(list, 0));
   ASSERT_NOT_NULL(tessera_kv_list_value(list, 0, &size));
   ASSERT_EQ(7, size);
@@ -166,8 +166,8 @@ static void single_process_client_serves_the_key_value_store(void) {
   ASSERT_TRUE(swapped);
   ASSERT_EQ(2, tessera_buffer_size(current));
   tessera_buffer_destroy(current);
-  ASSERT_TRUE(tessera_client_kv_delete(client, "dir", true, &err));
-  ASSERT_NULL(tessera_client_kv_try_get(client, "dir/a", &err));
+  ASSERT_TRUE(tessera_client_kv_remove(client, "dir", true, &err));
+  ASSERT_NULL(tessera_client_kv_lookup(client, "dir/a", &err));
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "dir/a");
   ASSERT_TRUE(tessera_client_barrier(client, "b", 100, NULL, 0, &err));
   ASSERT_OK(err);
@@ -180,7 +180,7 @@ static void next_event_without_events_times_out(void) {
   tessera_error* err = NULL;
   tessera_client* client = single_process_client();
   ASSERT_NOT_NULL(client);
-  ASSERT_NULL(tessera_client_next_event(client, 0, &err));
+  ASSERT_NULL(tessera_client_event_wait(client, 0, &err));
   ASSERT_ERROR(err, TESSERA_DEADLINE_EXCEEDED, "no event");
   tessera_client_destroy(client);
 }
@@ -189,14 +189,14 @@ static void initialize_twice_is_failed_precondition(void) {
   tessera_error* err = NULL;
   tessera_cluster_options* options = single_process_options();
   tessera_client* first;
-  ASSERT_FALSE(tessera_is_initialized());
-  first = tessera_initialize(options, &err);
+  ASSERT_FALSE(tessera_runtime_is_initialized());
+  first = tessera_runtime_initialize(options, &err);
   ASSERT_OK(err);
-  ASSERT_TRUE(tessera_is_initialized());
-  ASSERT_NULL(tessera_initialize(options, &err));
+  ASSERT_TRUE(tessera_runtime_is_initialized());
+  ASSERT_NULL(tessera_runtime_initialize(options, &err));
   ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION, "already");
   tessera_client_destroy(first);
-  ASSERT_FALSE(tessera_is_initialized());
+  ASSERT_FALSE(tessera_runtime_is_initialized());
   tessera_cluster_options_destroy(options);
 }
 
@@ -212,7 +212,7 @@ static tessera_cluster_options* job_options(const char* address, int64_t process
   tessera_cluster_options* options = tessera_cluster_options_create();
   tessera_cluster_options_set_detection(options, "none", NULL);
   tessera_cluster_options_set_num_processes(options, 2, NULL);
-  tessera_cluster_options_set_process_id(options, process_id, NULL);
+  tessera_cluster_options_set_process_index(options, process_id, NULL);
   tessera_cluster_options_set_job_id(options, "capi-job", NULL);
   tessera_cluster_options_set_job_token(options, "capi-token", NULL);
   tessera_cluster_options_set_heartbeat(options, 100, 2000, NULL);
@@ -306,7 +306,7 @@ static void two_processes_share_the_store_and_a_barrier(void) {
   ASSERT_STREQ(j.address, tessera_client_coordinator_address(j.clients[1]));
   ASSERT_TRUE(tessera_client_kv_set(j.clients[1], "from/1", "hello", 5, false, &err));
   ASSERT_OK(err);
-  value = tessera_client_kv_get(j.clients[0], "from/1", 5000, &err);
+  value = tessera_client_kv_wait(j.clients[0], "from/1", 5000, &err);
   ASSERT_OK(err);
   ASSERT_EQ(5, tessera_buffer_size(value));
   tessera_buffer_destroy(value);
@@ -331,19 +331,19 @@ static void a_reported_error_fails_the_other_process_with_its_source(void) {
   ASSERT_TRUE(tessera_client_report_error(j.clients[1], TESSERA_INTERNAL, "rank 1 broke", &err));
   ASSERT_OK(err);
   for (tries = 0; tries < 20; ++tries) {
-    event = tessera_client_next_event(j.clients[0], 5000, &err);
+    event = tessera_client_event_wait(j.clients[0], 5000, &err);
     ASSERT_OK(err);
-    if (tessera_event_kind_of(event) == TESSERA_EVENT_JOB_ERROR) break;
+    if (tessera_event_kind(event) == TESSERA_EVENT_JOB_ERROR) break;
     tessera_event_destroy(event);
     event = NULL;
   }
   ASSERT_NOT_NULL(event);
-  ASSERT_EQ(1, tessera_event_process_id(event));
+  ASSERT_EQ(1, tessera_event_process_index(event));
   ASSERT_CONTAINS(tessera_event_message(event), "rank 1 broke");
   tessera_event_destroy(event);
   ASSERT_FALSE(tessera_client_kv_set(j.clients[0], "k", "v", 1, false, &err));
   ASSERT_ERROR_CONTAINS(err, TESSERA_ABORTED, "rank 1 broke");
-  ASSERT_EQ(TESSERA_REASON_JOB_FAILED, tessera_error_reason_of(err));
+  ASSERT_EQ(TESSERA_REASON_JOB_FAILED, tessera_error_reason(err));
   ASSERT_EQ(1, tessera_error_source_process(err));
   tessera_error_destroy(err);
   stop_job(&j);
@@ -360,16 +360,16 @@ static void reserved_keys_are_permission_denied_in_a_job(void) {
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED,
                "key '/_mc/topology' is in the reserved key space '/_mc/': keys there belong to "
                "the library (topology, internal state); use another key");
-  ASSERT_NULL(tessera_client_kv_get(j.clients[0], "_mc/topology", 5000, &err));
+  ASSERT_NULL(tessera_client_kv_wait(j.clients[0], "_mc/topology", 5000, &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '_mc/topology' is in the reserved");
-  ASSERT_NULL(tessera_client_kv_try_get(j.clients[1], "//_mc", &err));
+  ASSERT_NULL(tessera_client_kv_lookup(j.clients[1], "//_mc", &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '//_mc' is in the reserved");
   ASSERT_FALSE(tessera_client_kv_increment(j.clients[0], "_mc/n", 1, &counter, &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_mc/'");
   ASSERT_FALSE(tessera_client_kv_compare_and_swap(j.clients[0], "_mc/n", NULL, 0, "1", 1, &swapped,
                                                   NULL, &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_mc/'");
-  ASSERT_FALSE(tessera_client_kv_delete(j.clients[0], "/_mc/", true, &err));
+  ASSERT_FALSE(tessera_client_kv_remove(j.clients[0], "/_mc/", true, &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '/_mc/' is in the reserved");
   ASSERT_NULL(tessera_client_kv_list(j.clients[0], "_mc", &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "prefix '_mc' is in the reserved");
@@ -377,7 +377,7 @@ static void reserved_keys_are_permission_denied_in_a_job(void) {
   ASSERT_OK(err);
   list = tessera_client_kv_list(j.clients[1], "/", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_kv_list_size(list));
+  ASSERT_EQ(1, tessera_kv_list_num_entries(list));
   ASSERT_STREQ("_mc0", tessera_kv_list_key(list, 0));
   tessera_kv_list_destroy(list);
   stop_job(&j);
@@ -389,10 +389,10 @@ static void barrier_timeout_lists_arrived_and_missing_processes(void) {
   ASSERT_TRUE(start_job(&j));
   ASSERT_FALSE(tessera_client_barrier(j.clients[0], "alone", 200, NULL, 0, &err));
   ASSERT_ERROR_CONTAINS(err, TESSERA_DEADLINE_EXCEEDED, "alone");
-  ASSERT_EQ(TESSERA_REASON_BARRIER_FAILED, tessera_error_reason_of(err));
-  ASSERT_EQ(1, tessera_error_arrived_count(err));
+  ASSERT_EQ(TESSERA_REASON_BARRIER_FAILED, tessera_error_reason(err));
+  ASSERT_EQ(1, tessera_error_num_arrived(err));
   ASSERT_EQ(0, tessera_error_arrived_process(err, 0));
-  ASSERT_EQ(1, tessera_error_missing_count(err));
+  ASSERT_EQ(1, tessera_error_num_missing(err));
   ASSERT_EQ(1, tessera_error_missing_process(err, 0));
   ASSERT_EQ(TESSERA_TASK_RUNNING, tessera_error_missing_state(err, 0));
   ASSERT_EQ(-1, tessera_error_missing_process(err, 1));
@@ -408,7 +408,7 @@ typedef struct wait_args {
 
 static void* next_event_thread(void* raw) {
   wait_args* args = (wait_args*)raw;
-  tessera_event* event = tessera_client_next_event(args->client, 30000, &args->error);
+  tessera_event* event = tessera_client_event_wait(args->client, 30000, &args->error);
   tessera_event_destroy(event);
   args->done = 1;
   return NULL;
@@ -439,7 +439,7 @@ static void cancel_all_reaches_only_calls_in_progress(void) {
   tessera_client* client = single_process_client();
   ASSERT_NOT_NULL(client);
   tessera_client_cancel_all(client);
-  ASSERT_NULL(tessera_client_next_event(client, 10, &err));
+  ASSERT_NULL(tessera_client_event_wait(client, 10, &err));
   ASSERT_ERROR(err, TESSERA_DEADLINE_EXCEEDED, "no event");
   tessera_client_destroy(client);
 }

@@ -1,5 +1,5 @@
 /* Cluster options setters (validation messages) and configuration resolution
- * through tessera_detect_env / tessera_detect. */
+ * through tessera_detection_create_from_env / tessera_detection_create. */
 #include <stdint.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@ static void setters_accept_valid_values(void) {
   ASSERT_TRUE(tessera_cluster_options_set_coordinator_address(options, "10.0.0.1:8476", &err));
   ASSERT_TRUE(tessera_cluster_options_set_bind_address(options, "[::]:0", &err));
   ASSERT_TRUE(tessera_cluster_options_set_num_processes(options, 4, &err));
-  ASSERT_TRUE(tessera_cluster_options_set_process_id(options, 3, &err));
+  ASSERT_TRUE(tessera_cluster_options_set_process_index(options, 3, &err));
   ASSERT_TRUE(tessera_cluster_options_set_local_device_ids(options, ids, 2, &err));
   ASSERT_TRUE(tessera_cluster_options_set_job_id(options, "job-1", &err));
   ASSERT_TRUE(tessera_cluster_options_set_job_token(options, "secret", &err));
@@ -49,7 +49,7 @@ static void bad_values_name_argument_value_and_expectation(void) {
   const int64_t repeated[] = {1, 1};
   ASSERT_FALSE(tessera_cluster_options_set_num_processes(options, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_processes' must be >= 1, got 0");
-  ASSERT_FALSE(tessera_cluster_options_set_process_id(options, -1, &err));
+  ASSERT_FALSE(tessera_cluster_options_set_process_index(options, -1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' must be >= 0, got -1");
   ASSERT_FALSE(tessera_cluster_options_set_init_timeout_ms(options, -5, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'timeout_ms' must be > 0, got -5");
@@ -74,16 +74,18 @@ static void bad_values_name_argument_value_and_expectation(void) {
   tessera_cluster_options_destroy(options);
 }
 
-static void tls_reload_interval_is_one_second_to_a_year(void) {
+static void tls_reload_interval_is_one_second_to_a_year_in_milliseconds(void) {
   tessera_cluster_options* options = tessera_cluster_options_create();
   tessera_error* err = NULL;
-  ASSERT_TRUE(tessera_cluster_options_set_tls_reload_interval_s(options, 1, &err));
-  ASSERT_TRUE(tessera_cluster_options_set_tls_reload_interval_s(options, 31536000, &err));
+  ASSERT_TRUE(tessera_cluster_options_set_tls_reload_interval_ms(options, 1000, &err));
+  ASSERT_TRUE(tessera_cluster_options_set_tls_reload_interval_ms(options, 31536000000, &err));
   ASSERT_OK(err);
-  ASSERT_FALSE(tessera_cluster_options_set_tls_reload_interval_s(options, 0, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'interval_s' must be > 0, got 0");
-  ASSERT_FALSE(tessera_cluster_options_set_tls_reload_interval_s(options, 31536001, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'interval_s' must be <= 31536000 (a year), got 31536001");
+  ASSERT_FALSE(tessera_cluster_options_set_tls_reload_interval_ms(options, 999, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'interval_ms' must be in [1000, 31536000000] (a second to a year), got 999");
+  ASSERT_FALSE(tessera_cluster_options_set_tls_reload_interval_ms(options, 31536000001, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'interval_ms' must be in [1000, 31536000000] (a second to a year), got 31536000001");
   tessera_cluster_options_destroy(options);
 }
 
@@ -115,16 +117,16 @@ static void detect_env_resolves_slurm(void) {
   static const char* const env[] = {"SLURM_JOB_ID=12345", "SLURM_STEP_NODELIST=n[001-015],h2", "SLURM_NTASKS=16",
                                     "SLURM_PROCID=3", "SLURM_LOCALID=1"};
   tessera_error* err = NULL;
-  tessera_detection* d = tessera_detect_env(NULL, env, 5, &err);
+  tessera_detection* d = tessera_detection_create_from_env(NULL, env, 5, &err);
   ASSERT_OK(err);
   ASSERT_NOT_NULL(d);
   ASSERT_STREQ("slurm", tessera_detection_source(d));
   ASSERT_STREQ("n001:61497", tessera_detection_coordinator_address(d));
   ASSERT_STREQ("[::]:61497", tessera_detection_bind_address(d));
   ASSERT_EQ(16, tessera_detection_num_processes(d));
-  ASSERT_EQ(3, tessera_detection_process_id(d));
+  ASSERT_EQ(3, tessera_detection_process_index(d));
   ASSERT_STREQ("12345", tessera_detection_job_id(d));
-  ASSERT_EQ(1, tessera_detection_local_device_id_count(d));
+  ASSERT_EQ(1, tessera_detection_num_local_device_ids(d));
   ASSERT_EQ(1, tessera_detection_local_device_id(d, 0));
   ASSERT_EQ(-1, tessera_detection_local_device_id(d, 1));
   ASSERT_CONTAINS(tessera_detection_explanation(d),
@@ -135,7 +137,7 @@ static void detect_env_resolves_slurm(void) {
 
 static void detect_env_explains_a_partial_set(void) {
   static const char* const env[] = {"SLURM_JOB_ID=7", "SLURM_NTASKS=2"};
-  tessera_detection* d = tessera_detect_env(NULL, env, 2, NULL);
+  tessera_detection* d = tessera_detection_create_from_env(NULL, env, 2, NULL);
   ASSERT_NOT_NULL(d);
   ASSERT_STREQ("single-process", tessera_detection_source(d));
   ASSERT_EQ(1, tessera_detection_num_processes(d));
@@ -152,12 +154,12 @@ static void options_override_the_environment(void) {
   tessera_cluster_options* options = tessera_cluster_options_create();
   tessera_detection* d;
   ASSERT_TRUE(tessera_cluster_options_set_num_processes(options, 2, NULL));
-  ASSERT_TRUE(tessera_cluster_options_set_process_id(options, 1, NULL));
-  d = tessera_detect_env(options, env, 3, NULL);
+  ASSERT_TRUE(tessera_cluster_options_set_process_index(options, 1, NULL));
+  d = tessera_detection_create_from_env(options, env, 3, NULL);
   ASSERT_NOT_NULL(d);
   ASSERT_STREQ("options", tessera_detection_source(d));
   ASSERT_EQ(2, tessera_detection_num_processes(d));
-  ASSERT_EQ(1, tessera_detection_process_id(d));
+  ASSERT_EQ(1, tessera_detection_process_index(d));
   ASSERT_STREQ("10.0.0.9:1", tessera_detection_coordinator_address(d));
   tessera_detection_destroy(d);
   tessera_cluster_options_destroy(options);
@@ -165,7 +167,7 @@ static void options_override_the_environment(void) {
 
 static void later_entries_replace_earlier_ones(void) {
   static const char* const env[] = {"TESSERA_NUM_PROCESSES=8", "TESSERA_NUM_PROCESSES=1"};
-  tessera_detection* d = tessera_detect_env(NULL, env, 2, NULL);
+  tessera_detection* d = tessera_detection_create_from_env(NULL, env, 2, NULL);
   ASSERT_NOT_NULL(d);
   ASSERT_EQ(1, tessera_detection_num_processes(d));
   tessera_detection_destroy(d);
@@ -176,22 +178,22 @@ static void malformed_entries_name_their_index(void) {
   static const char* const no_name[] = {"=x"};
   static const char* const null_entry[] = {"A=1", "B=2", NULL};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_detect_env(NULL, no_equals, 2, &err));
+  ASSERT_NULL(tessera_detection_create_from_env(NULL, no_equals, 2, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'env[1]' must be \"NAME=VALUE\" with a non-empty NAME, got \"NOEQUALS\"");
-  ASSERT_NULL(tessera_detect_env(NULL, no_name, 1, &err));
+  ASSERT_NULL(tessera_detection_create_from_env(NULL, no_name, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'env[0]'");
-  ASSERT_NULL(tessera_detect_env(NULL, null_entry, 3, &err));
+  ASSERT_NULL(tessera_detection_create_from_env(NULL, null_entry, 3, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'env[2]' is NULL");
-  ASSERT_NULL(tessera_detect_env(NULL, NULL, 1, &err));
+  ASSERT_NULL(tessera_detection_create_from_env(NULL, NULL, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "env");
 }
 
 static void empty_environment_is_one_process(void) {
-  tessera_detection* d = tessera_detect_env(NULL, NULL, 0, NULL);
+  tessera_detection* d = tessera_detection_create_from_env(NULL, NULL, 0, NULL);
   ASSERT_NOT_NULL(d);
   ASSERT_STREQ("single-process", tessera_detection_source(d));
   ASSERT_EQ(1, tessera_detection_num_processes(d));
-  ASSERT_EQ(0, tessera_detection_process_id(d));
+  ASSERT_EQ(0, tessera_detection_process_index(d));
   ASSERT_STREQ("127.0.0.1:0", tessera_detection_bind_address(d));
   tessera_detection_destroy(d);
 }
@@ -200,7 +202,7 @@ static void inconsistent_source_is_invalid_argument(void) {
   static const char* const env[] = {"KERAS_DISTRIBUTION_JOB_ADDRESSES=a:1,b:1,c:1", "KERAS_DISTRIBUTION_NUM_PROCESSES=2",
                                     "KERAS_DISTRIBUTION_PROCESS_ID=0"};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_detect_env(NULL, env, 3, &err));
+  ASSERT_NULL(tessera_detection_create_from_env(NULL, env, 3, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "The provided job_addresses ['a:1', 'b:1', 'c:1'] has 3 jobs, but num_processes is 2");
 }
@@ -215,8 +217,8 @@ static void detect_reads_the_process_environment(void) {
   ASSERT_TRUE(tessera_cluster_options_set_detection(options, "none", NULL));
   ASSERT_TRUE(tessera_cluster_options_set_coordinator_address(options, "10.0.0.2:5000", NULL));
   ASSERT_TRUE(tessera_cluster_options_set_num_processes(options, 3, NULL));
-  ASSERT_TRUE(tessera_cluster_options_set_process_id(options, 2, NULL));
-  d = tessera_detect(options, &err);
+  ASSERT_TRUE(tessera_cluster_options_set_process_index(options, 2, NULL));
+  d = tessera_detection_create(options, &err);
   ASSERT_OK(err);
   ASSERT_NOT_NULL(d);
   ASSERT_STREQ("options", tessera_detection_source(d));
@@ -233,8 +235,8 @@ static void null_detection_accessors_are_safe(void) {
   ASSERT_STREQ("", tessera_detection_job_id(NULL));
   ASSERT_STREQ("", tessera_detection_explanation(NULL));
   ASSERT_EQ(1, tessera_detection_num_processes(NULL));
-  ASSERT_EQ(0, tessera_detection_process_id(NULL));
-  ASSERT_EQ(0, tessera_detection_local_device_id_count(NULL));
+  ASSERT_EQ(0, tessera_detection_process_index(NULL));
+  ASSERT_EQ(0, tessera_detection_num_local_device_ids(NULL));
   ASSERT_EQ(-1, tessera_detection_local_device_id(NULL, 0));
   tessera_detection_destroy(NULL);
 }
@@ -244,7 +246,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(setters_accept_valid_values),
       HARNESS_TEST(null_options_is_invalid_argument),
       HARNESS_TEST(bad_values_name_argument_value_and_expectation),
-      HARNESS_TEST(tls_reload_interval_is_one_second_to_a_year),
+      HARNESS_TEST(tls_reload_interval_is_one_second_to_a_year_in_milliseconds),
       HARNESS_TEST(addresses_are_checked),
       HARNESS_TEST(unknown_detection_method_lists_the_accepted_ones),
       HARNESS_TEST(detect_env_resolves_slurm),

@@ -16,7 +16,7 @@ static void loopback_options(int64_t num_processes, tessera_cluster_options** ou
   ASSERT_TRUE(tessera_cluster_options_set_detection(options, "none", &err));
   ASSERT_TRUE(tessera_cluster_options_set_bind_address(options, "127.0.0.1:0", &err));
   ASSERT_TRUE(tessera_cluster_options_set_num_processes(options, num_processes, &err));
-  ASSERT_TRUE(tessera_cluster_options_set_process_id(options, 0, &err));
+  ASSERT_TRUE(tessera_cluster_options_set_process_index(options, 0, &err));
   ASSERT_TRUE(tessera_cluster_options_set_job_id(options, "capi-coordinator", &err));
   ASSERT_TRUE(tessera_cluster_options_set_job_token(options, "token", &err));
   ASSERT_OK(err);

@@ -50,9 +50,9 @@ static void scatter_then_gather_round_trips_on_threads(void) {
   reset_shards();
   ASSERT_TRUE(tessera_copy_options_set_threads(options, 3, &err));
   ASSERT_TRUE(tessera_copy_options_set_verify_replicas(options, true, &err));
-  ASSERT_TRUE(tessera_scatter(s, global, sizeof global, 4, g_shards, 8, options, &err));
+  ASSERT_TRUE(tessera_sharding_scatter(s, global, sizeof global, 4, g_shards, 8, options, &err));
   ASSERT_OK(err);
-  ASSERT_TRUE(tessera_gather(s, g_const_shards, 8, 4, back, sizeof back, options, &err));
+  ASSERT_TRUE(tessera_sharding_gather(s, g_const_shards, 8, 4, back, sizeof back, options, &err));
   ASSERT_OK(err);
   ASSERT_TRUE(memcmp(global, back, sizeof global) == 0);
   tessera_copy_options_destroy(options);
@@ -67,7 +67,7 @@ static void column_shards_hold_strided_rows(void) {
   size_t i;
   for (i = 0; i < 16; ++i) global[i] = (unsigned char)i;
   reset_shards();
-  ASSERT_TRUE(tessera_scatter(s, global, 16, 1, g_shards, 8, NULL, &err));
+  ASSERT_TRUE(tessera_sharding_scatter(s, global, 16, 1, g_shards, 8, NULL, &err));
   ASSERT_OK(err);
   ASSERT_EQ(2, g_shard_bytes[1][0]);
   ASSERT_EQ(3, g_shard_bytes[1][1]);
@@ -84,10 +84,10 @@ static void verify_replicas_reports_data_loss(void) {
   tessera_copy_options* options = tessera_copy_options_create();
   unsigned char global[8] = {1, 2, 3, 4, 5, 6, 7, 8}, back[8];
   reset_shards();
-  ASSERT_TRUE(tessera_scatter(s, global, 8, 1, g_shards, 8, NULL, &err));
+  ASSERT_TRUE(tessera_sharding_scatter(s, global, 8, 1, g_shards, 8, NULL, &err));
   g_shard_bytes[3][2] = 99;
   ASSERT_TRUE(tessera_copy_options_set_verify_replicas(options, true, &err));
-  ASSERT_FALSE(tessera_gather(s, g_const_shards, 8, 1, back, 8, options, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, g_const_shards, 8, 1, back, 8, options, &err));
   ASSERT_ERROR(err, TESSERA_DATA_LOSS,
                "The shard of device 3 (replica 3) differs from the shard of device 0 "
                "(replica 0) at byte offset 2");
@@ -103,10 +103,10 @@ static void another_process_needs_no_buffers(void) {
   unsigned char global[16] = {0};
   /* Every device of the fixture mesh is owned by process 0. */
   ASSERT_TRUE(tessera_copy_options_set_process_index(options, 1, &err));
-  ASSERT_TRUE(tessera_scatter(s, global, 16, 1, none, 8, options, &err));
+  ASSERT_TRUE(tessera_sharding_scatter(s, global, 16, 1, none, 8, options, &err));
   ASSERT_OK(err);
   ASSERT_TRUE(tessera_copy_options_set_process_index(options, 0, &err));
-  ASSERT_FALSE(tessera_scatter(s, global, 16, 1, none, 8, options, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, global, 16, 1, none, 8, options, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shards' entry 0 is NULL");
   tessera_copy_options_destroy(options);
   tessera_sharding_destroy(s);
@@ -155,20 +155,20 @@ static void scatter_rejects_bad_input_by_name(void) {
   tessera_sharding* s = sharding_2x4("batch", "model", 4, 4);
   unsigned char global[64] = {0};
   reset_shards();
-  ASSERT_FALSE(tessera_scatter(NULL, global, 64, 4, g_shards, 8, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(NULL, global, 64, 4, g_shards, 8, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'sharding'");
-  ASSERT_FALSE(tessera_scatter(s, global, 64, 4, NULL, 8, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, global, 64, 4, NULL, 8, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'shards'");
-  ASSERT_FALSE(tessera_scatter(s, NULL, 64, 4, g_shards, 8, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, NULL, 64, 4, g_shards, 8, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'global' is NULL");
-  ASSERT_FALSE(tessera_scatter(s, global, 0, 0, g_shards, 8, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, global, 0, 0, g_shards, 8, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'element_size' is 0; expected 1 to 16");
-  ASSERT_FALSE(tessera_scatter(s, global, 63, 4, g_shards, 8, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, global, 63, 4, g_shards, 8, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'global_size' is 63; expected 64");
-  ASSERT_FALSE(tessera_scatter(s, global, 64, 4, g_shards, 7, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, global, 64, 4, g_shards, 7, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_shards' is 7; expected 8");
   g_shards[5] = NULL;
-  ASSERT_FALSE(tessera_scatter(s, global, 64, 4, g_shards, 8, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_scatter(s, global, 64, 4, g_shards, 8, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shards' entry 5 is NULL");
   ASSERT_EQ(0xEE, g_shard_bytes[0][0]);
   tessera_sharding_destroy(s);
@@ -179,27 +179,27 @@ static void gather_rejects_bad_input_by_name(void) {
   tessera_sharding* s = sharding_2x4("batch", "model", 4, 4);
   unsigned char global[16];
   reset_shards();
-  ASSERT_FALSE(tessera_gather(NULL, g_const_shards, 8, 1, global, 16, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(NULL, g_const_shards, 8, 1, global, 16, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'sharding'");
-  ASSERT_FALSE(tessera_gather(s, NULL, 8, 1, global, 16, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, NULL, 8, 1, global, 16, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'shards'");
-  ASSERT_FALSE(tessera_gather(s, g_const_shards, 8, 1, NULL, 16, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, g_const_shards, 8, 1, NULL, 16, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'global' is NULL");
-  ASSERT_FALSE(tessera_gather(s, g_const_shards, 8, 17, global, 16, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, g_const_shards, 8, 17, global, 16, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'element_size' is 17");
-  ASSERT_FALSE(tessera_gather(s, g_const_shards, 8, 1, global, 15, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, g_const_shards, 8, 1, global, 15, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'global_size' is 15; expected 16");
-  ASSERT_FALSE(tessera_gather(s, g_const_shards, 9, 1, global, 16, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, g_const_shards, 9, 1, global, 16, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_shards' is 9; expected 8");
   g_const_shards[6] = NULL;
-  ASSERT_FALSE(tessera_gather(s, g_const_shards, 8, 1, global, 16, NULL, &err));
+  ASSERT_FALSE(tessera_sharding_gather(s, g_const_shards, 8, 1, global, 16, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shards' entry 6 is NULL");
   tessera_sharding_destroy(s);
 }
 
 static void errors_without_an_error_pointer_only_return_false(void) {
-  ASSERT_FALSE(tessera_scatter(NULL, NULL, 0, 4, NULL, 0, NULL, NULL));
-  ASSERT_FALSE(tessera_gather(NULL, NULL, 0, 4, NULL, 0, NULL, NULL));
+  ASSERT_FALSE(tessera_sharding_scatter(NULL, NULL, 0, 4, NULL, 0, NULL, NULL));
+  ASSERT_FALSE(tessera_sharding_gather(NULL, NULL, 0, 4, NULL, 0, NULL, NULL));
   ASSERT_NULL(tessera_reshard_plan_create(NULL, NULL, 4, NULL));
 }
 
@@ -214,10 +214,10 @@ static void plan_from_rows_to_columns(void) {
   tessera_reshard_plan* plan = tessera_reshard_plan_create(a, b, 4, &err);
   size_t source = 99, destination = 99;
   int64_t bytes = -1, starts[2] = {-1, -1}, stops[2] = {-1, -1}, total = -1;
-  tessera_transfer_locality locality = TESSERA_TRANSFER_CROSS_PROCESS;
+  tessera_transfer_locality_t locality = TESSERA_TRANSFER_CROSS_PROCESS;
   ASSERT_OK(err);
   ASSERT_NOT_NULL(plan);
-  ASSERT_EQ(2, tessera_reshard_plan_rank(plan));
+  ASSERT_EQ(2, tessera_reshard_plan_num_dims(plan));
   ASSERT_EQ(16, tessera_reshard_plan_num_transfers(plan));
   ASSERT_TRUE(tessera_reshard_plan_transfer(plan, 0, &source, &destination, &bytes, &locality,
                                             &err));
@@ -263,7 +263,7 @@ static void plan_rejects_bad_input_by_name(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'element_size' is 0");
   tessera_reshard_plan_destroy(NULL);
   ASSERT_EQ(0, tessera_reshard_plan_num_transfers(NULL));
-  ASSERT_EQ(0, tessera_reshard_plan_rank(NULL));
+  ASSERT_EQ(0, tessera_reshard_plan_num_dims(NULL));
   tessera_sharding_destroy(a);
   tessera_sharding_destroy(c);
 }
@@ -274,9 +274,9 @@ static void plan_accessors_reject_bad_input(void) {
   tessera_reshard_plan* plan = tessera_reshard_plan_create(a, a, 4, NULL);
   size_t source, destination;
   int64_t bytes, starts[2], stops[2], total;
-  tessera_transfer_locality locality;
+  tessera_transfer_locality_t locality;
   int32_t raw = 7;
-  tessera_transfer_locality bad;
+  tessera_transfer_locality_t bad;
   memcpy(&bad, &raw, sizeof bad);
   ASSERT_NOT_NULL(plan);
   ASSERT_EQ(8, tessera_reshard_plan_num_transfers(plan));

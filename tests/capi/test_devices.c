@@ -15,8 +15,8 @@ static void without_the_variable_there_is_one_cpu_device(void) {
   ASSERT_TRUE(fixture_set_cpu_devices(NULL));
   list = tessera_device_list_create(NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_device_list_size(list));
-  device = tessera_device_list_get(list, 0, &err);
+  ASSERT_EQ(1, tessera_device_list_num_devices(list));
+  device = tessera_device_list_device(list, 0, &err);
   ASSERT_OK(err);
   ASSERT_STREQ("cpu:0", tessera_device_name(device));
   tessera_device_destroy(device);
@@ -30,9 +30,9 @@ static void the_variable_sets_the_number_of_cpu_devices(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
   list = tessera_device_list_create("cpu", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_device_list_size(list));
+  ASSERT_EQ(4, tessera_device_list_num_devices(list));
   for (i = 0; i < 4; ++i) {
-    tessera_device* device = tessera_device_list_get(list, i, &err);
+    tessera_device* device = tessera_device_list_device(list, i, &err);
     ASSERT_OK(err);
     ASSERT_EQ(i, tessera_device_id(device));
     ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_device_platform(device));
@@ -47,10 +47,10 @@ static void device_count_counts_the_default_type(void) {
   tessera_error* err = NULL;
   int64_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("3"));
-  ASSERT_TRUE(tessera_device_count(NULL, &count, &err));
+  ASSERT_TRUE(tessera_platform_num_devices(NULL, &count, &err));
   ASSERT_OK(err);
   ASSERT_EQ(3, count);
-  ASSERT_TRUE(tessera_device_count("", &count, &err));
+  ASSERT_TRUE(tessera_platform_num_devices("", &count, &err));
   ASSERT_EQ(3, count);
 }
 
@@ -58,7 +58,7 @@ static void type_names_are_case_insensitive(void) {
   tessera_error* err = NULL;
   int64_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
-  ASSERT_TRUE(tessera_device_count("CPU", &count, &err));
+  ASSERT_TRUE(tessera_platform_num_devices("CPU", &count, &err));
   ASSERT_OK(err);
   ASSERT_EQ(2, count);
 }
@@ -69,9 +69,9 @@ static void a_platform_without_devices_gives_an_empty_list(void) {
   int64_t count = -1;
   ASSERT_OK(err);
   ASSERT_NOT_NULL(list);
-  ASSERT_EQ(0, tessera_device_list_size(list));
+  ASSERT_EQ(0, tessera_device_list_num_devices(list));
   tessera_device_list_destroy(list);
-  ASSERT_TRUE(tessera_device_count("tpu", &count, &err));
+  ASSERT_TRUE(tessera_platform_num_devices("tpu", &count, &err));
   ASSERT_EQ(0, count);
 }
 
@@ -80,7 +80,7 @@ static void unknown_type_is_invalid_argument_naming_it(void) {
   int64_t count = 0;
   ASSERT_NULL(tessera_device_list_create("npu", &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device type 'npu' is unknown");
-  ASSERT_FALSE(tessera_device_count("npu", &count, &err));
+  ASSERT_FALSE(tessera_platform_num_devices("npu", &count, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device type 'npu' is unknown");
 }
 
@@ -99,14 +99,14 @@ static void unusable_device_count_variable_is_invalid_argument(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("1048576"));
   {
     int64_t count = 0;
-    ASSERT_TRUE(tessera_device_count("cpu", &count, NULL));
+    ASSERT_TRUE(tessera_platform_num_devices("cpu", &count, NULL));
     ASSERT_EQ(1048576, count);
   }
 }
 
 static void device_count_with_null_out_is_invalid_argument(void) {
   tessera_error* err = NULL;
-  ASSERT_FALSE(tessera_device_count(NULL, NULL, &err));
+  ASSERT_FALSE(tessera_platform_num_devices(NULL, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
 }
 
@@ -115,18 +115,18 @@ static void list_get_past_the_end_is_out_of_range(void) {
   tessera_device_list* list;
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
   list = tessera_device_list_create(NULL, NULL);
-  ASSERT_NULL(tessera_device_list_get(list, 4, &err));
+  ASSERT_NULL(tessera_device_list_device(list, 4, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 4; expected less than 4");
-  ASSERT_NULL(tessera_device_list_get(list, (size_t)-1, &err));
+  ASSERT_NULL(tessera_device_list_device(list, (size_t)-1, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 18446744073709551615");
   tessera_device_list_destroy(list);
 }
 
 static void list_functions_reject_or_tolerate_a_null_list(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_device_list_get(NULL, 0, &err));
+  ASSERT_NULL(tessera_device_list_device(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL");
-  ASSERT_EQ(0, tessera_device_list_size(NULL));
+  ASSERT_EQ(0, tessera_device_list_num_devices(NULL));
   tessera_device_list_destroy(NULL);
 }
 
@@ -135,7 +135,7 @@ static void a_device_outlives_its_list(void) {
   tessera_device* device;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   list = tessera_device_list_create(NULL, NULL);
-  device = tessera_device_list_get(list, 1, NULL);
+  device = tessera_device_list_device(list, 1, NULL);
   tessera_device_list_destroy(list);
   ASSERT_STREQ("cpu:1", tessera_device_name(device));
   tessera_device_destroy(device);
@@ -207,8 +207,8 @@ static void platform_name_names_each_platform(void) {
 }
 
 static void platform_name_of_unknown_value_is_null(void) {
-  ASSERT_NULL(tessera_platform_name((tessera_platform)3));
-  ASSERT_NULL(tessera_platform_name((tessera_platform)-1));
+  ASSERT_NULL(tessera_platform_name((tessera_platform_t)3));
+  ASSERT_NULL(tessera_platform_name((tessera_platform_t)-1));
 }
 
 /* Local discovery with an explicit TESSERA_DEVICES list; NULL unsets it. */
@@ -221,12 +221,12 @@ static tessera_local_devices* discover_with(const char* spec, tessera_error** er
 static void local_discovery_reports_explicit_devices_then_cpus(void) {
   tessera_error* err = NULL;
   tessera_local_devices* found;
-  tessera_platform platform = TESSERA_PLATFORM_CPU;
+  tessera_platform_t platform = TESSERA_PLATFORM_CPU;
   int64_t value = -1;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   found = discover_with("gpu:NVIDIA H100 80GB HBM3:GPU-abc:85520809984,gpu", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_local_devices_size(found));
+  ASSERT_EQ(4, tessera_local_devices_num_devices(found));
   ASSERT_STREQ("explicit", tessera_local_devices_provider(found));
   ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(found));
   ASSERT_TRUE(tessera_local_devices_platform(found, 0, &platform, &err));
@@ -253,7 +253,7 @@ static void explicit_gpus_become_the_default_device_type(void) {
   int64_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("1"));
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "gpu*8", 1));
-  ASSERT_TRUE(tessera_device_count(NULL, &count, &err));
+  ASSERT_TRUE(tessera_platform_num_devices(NULL, &count, &err));
   ASSERT_OK(err);
   ASSERT_EQ(8, count);
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
@@ -271,12 +271,12 @@ static void malformed_device_list_is_invalid_argument_naming_the_entry(void) {
 static void local_device_accessors_check_their_arguments(void) {
   tessera_error* err = NULL;
   tessera_local_devices* found;
-  tessera_platform platform;
+  tessera_platform_t platform;
   int64_t value;
   ASSERT_TRUE(fixture_set_cpu_devices("1"));
   found = discover_with("", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_local_devices_size(found));
+  ASSERT_EQ(1, tessera_local_devices_num_devices(found));
   ASSERT_FALSE(tessera_local_devices_platform(found, 1, &platform, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 1");
   ASSERT_NULL(tessera_local_devices_kind(found, 5, &err));
@@ -285,7 +285,7 @@ static void local_device_accessors_check_their_arguments(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices'");
   ASSERT_FALSE(tessera_local_devices_memory_bytes(found, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out'");
-  ASSERT_EQ(0, tessera_local_devices_size(NULL));
+  ASSERT_EQ(0, tessera_local_devices_num_devices(NULL));
   ASSERT_STREQ("", tessera_local_devices_provider(NULL));
   ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(NULL));
   tessera_local_devices_destroy(NULL);
@@ -297,11 +297,11 @@ static void local_device_accessors_check_their_arguments(void) {
 static void coords_text(const tessera_device* device, char* text, size_t size) {
   int64_t c[3] = {-1, -1, -1};
   size_t axis;
-  if (!tessera_device_has_coords(device)) {
+  if (!tessera_device_has_coordinates(device)) {
     snprintf(text, size, "-");
     return;
   }
-  for (axis = 0; axis < 3; ++axis) tessera_device_coord(device, axis, &c[axis], NULL);
+  for (axis = 0; axis < 3; ++axis) tessera_device_coordinate(device, axis, &c[axis], NULL);
   snprintf(text, size, "%lld.%lld.%lld/%lld", (long long)c[0], (long long)c[1], (long long)c[2],
            (long long)tessera_device_core_on_chip(device));
 }
@@ -314,16 +314,16 @@ static void listed_tpus_carry_their_chip_coordinates(void) {
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*4:TPU v4@2x2x1+0.0.1,tpu:TPU v3@5.6.0.1,tpu", 1));
   list = tessera_device_list_create("tpu", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(6, tessera_device_list_size(list));
-  device = tessera_device_list_get(list, 3, &err);
+  ASSERT_EQ(6, tessera_device_list_num_devices(list));
+  device = tessera_device_list_device(list, 3, &err);
   coords_text(device, text, sizeof text);
   ASSERT_STREQ("1.1.1/0", text);
   tessera_device_destroy(device);
-  device = tessera_device_list_get(list, 4, &err);
+  device = tessera_device_list_device(list, 4, &err);
   coords_text(device, text, sizeof text);
   ASSERT_STREQ("5.6.0/1", text);
   tessera_device_destroy(device);
-  device = tessera_device_list_get(list, 5, &err);
+  device = tessera_device_list_device(list, 5, &err);
   coords_text(device, text, sizeof text);
   ASSERT_STREQ("-", text);
   tessera_device_destroy(device);
@@ -338,22 +338,22 @@ static void coord_checks_its_arguments(void) {
   tessera_device* tpu;
   int64_t value = -1;
   ASSERT_OK(err);
-  ASSERT_FALSE(tessera_device_coord(NULL, 0, &value, &err));
+  ASSERT_FALSE(tessera_device_coordinate(NULL, 0, &value, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL");
-  ASSERT_FALSE(tessera_device_coord(cpu, 0, NULL, &err));
+  ASSERT_FALSE(tessera_device_coordinate(cpu, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
-  ASSERT_FALSE(tessera_device_coord(cpu, 0, &value, &err));
+  ASSERT_FALSE(tessera_device_coordinate(cpu, 0, &value, &err));
   ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION,
                "Device cpu:0 has no coordinates (only TPU devices listed with a place have them)");
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu@1.2.3", 1));
   tpu = tessera_device_parse("tpu:0", &err);
   ASSERT_OK(err);
-  ASSERT_FALSE(tessera_device_coord(tpu, 3, &value, &err));
+  ASSERT_FALSE(tessera_device_coordinate(tpu, 3, &value, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'axis' is 3; expected less than 3");
-  ASSERT_TRUE(tessera_device_coord(tpu, 2, &value, &err));
+  ASSERT_TRUE(tessera_device_coordinate(tpu, 2, &value, &err));
   ASSERT_EQ(3, value);
-  ASSERT_FALSE(tessera_device_has_coords(cpu));
-  ASSERT_FALSE(tessera_device_has_coords(NULL));
+  ASSERT_FALSE(tessera_device_has_coordinates(cpu));
+  ASSERT_FALSE(tessera_device_has_coordinates(NULL));
   ASSERT_EQ(0, tessera_device_core_on_chip(NULL));
   tessera_device_destroy(tpu);
   tessera_device_destroy(cpu);
@@ -371,7 +371,7 @@ static void mesh_over_a_tpu_v4_slice_follows_chip_coordinates(void) {
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*64:TPU v4@4x4x4", 1));
   mesh = tessera_mesh_make(shape, 3, names, 3, NULL, 0, "TPU v4", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(64, tessera_mesh_size(mesh));
+  ASSERT_EQ(64, tessera_mesh_num_devices(mesh));
   for (j = 0; j < 16; ++j) {
     for (k = 0; k < 4; ++k) {
       tessera_device* device = tessera_mesh_device(mesh, (size_t)(j * 4 + k), &err);

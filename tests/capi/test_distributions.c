@@ -33,12 +33,12 @@ static void data_parallel_uses_every_device_and_the_first_axis(void) {
   tessera_distribution* dp = tessera_distribution_create_data_parallel(mesh, NULL, &err);
   tessera_mesh* dp_mesh = tessera_distribution_mesh(dp);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind_of(dp));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(dp));
   ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(dp));
   ASSERT_TRUE(tessera_mesh_equal(mesh, dp_mesh));
   ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp));
   ASSERT_EQ(1, tessera_distribution_num_processes(dp));
-  ASSERT_EQ(0, tessera_distribution_process_id(dp));
+  ASSERT_EQ(0, tessera_distribution_process_index(dp));
   ASSERT_EQ(1, tessera_distribution_num_data_shards(dp));
   ASSERT_EQ(0, tessera_distribution_data_shard_id(dp));
   tessera_mesh_destroy(dp_mesh);
@@ -108,11 +108,11 @@ static void data_layout_shards_the_first_dimension_on_the_batch_axis(void) {
   tessera_layout* layout = tessera_distribution_data_layout(dp, dims, 3, &err);
   size_t count = 9;
   ASSERT_OK(err);
-  ASSERT_EQ(3, tessera_layout_rank(layout));
-  ASSERT_STREQ("batch", tessera_layout_axis(layout, 0, 0, &err));
-  ASSERT_TRUE(tessera_layout_num_axes(layout, 1, &count, &err));
+  ASSERT_EQ(3, tessera_layout_num_dims(layout));
+  ASSERT_STREQ("batch", tessera_layout_dim_axis(layout, 0, 0, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 1, &count, &err));
   ASSERT_EQ(0, count);
-  ASSERT_TRUE(tessera_layout_num_axes(layout, 2, &count, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 2, &count, &err));
   ASSERT_EQ(0, count);
   tessera_layout_destroy(layout);
   tessera_distribution_destroy(dp);
@@ -178,11 +178,11 @@ static void model_parallel_takes_variable_layouts_from_the_map(void) {
   const int64_t dims[] = {16, 8};
   tessera_layout* layout;
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DISTRIBUTION_MODEL_PARALLEL, tessera_distribution_kind_of(mp));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_MODEL_PARALLEL, tessera_distribution_kind(mp));
   ASSERT_EQ(2, tessera_distribution_num_model_replicas(mp));
   layout = tessera_distribution_variable_layout(mp, "model/dense/kernel", dims, 2, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_STREQ("model", tessera_layout_axis(layout, 1, 0, &err));
+  ASSERT_STREQ("model", tessera_layout_dim_axis(layout, 1, 0, &err));
   tessera_layout_destroy(layout);
   tessera_distribution_destroy(mp);
 }
@@ -306,7 +306,7 @@ static void options_set_process_overrides_the_runtime(void) {
   tessera_distribution* mp = model_parallel(options, &err);
   ASSERT_OK(err);
   ASSERT_EQ(4, tessera_distribution_num_processes(mp));
-  ASSERT_EQ(3, tessera_distribution_process_id(mp));
+  ASSERT_EQ(3, tessera_distribution_process_index(mp));
   ASSERT_EQ(2, tessera_distribution_num_data_shards(mp)); /* min(R=2, P=4) */
   ASSERT_EQ(1, tessera_distribution_data_shard_id(mp));   /* 3 / (4 / 2) */
   tessera_distribution_destroy(mp);
@@ -328,10 +328,10 @@ static void options_reject_impossible_process_numbers(void) {
 static void options_reject_unknown_enum_values_naming_them(void) {
   tessera_distribution_options* options = tessera_distribution_options_create();
   tessera_error* err = NULL;
-  ASSERT_FALSE(tessera_distribution_options_set_shape_check(options, (tessera_shape_check)5, &err));
+  ASSERT_FALSE(tessera_distribution_options_set_shape_check(options, (tessera_shape_check_t)5, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mode' is 5");
   ASSERT_FALSE(
-      tessera_distribution_options_set_dataset_mode(options, (tessera_dataset_mode)9, &err));
+      tessera_distribution_options_set_dataset_mode(options, (tessera_dataset_mode_t)9, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'mode' is 9; expected one of TESSERA_DATASET_MODE_CURRENT (0), "
                "TESSERA_DATASET_MODE_KERAS_3_0 (1)");
@@ -357,12 +357,12 @@ static void a_single_process_reads_the_dataset_as_it_is(void) {
   tessera_distribution* mp = model_parallel(NULL, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind_of(plan));
-  ASSERT_EQ(32, tessera_dataset_plan_global_batch_size(plan));
-  ASSERT_EQ(32, tessera_dataset_plan_per_process_batch_size(plan));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(plan));
+  ASSERT_EQ(32, tessera_dataset_plan_global_batch_num_examples(plan));
+  ASSERT_EQ(32, tessera_dataset_plan_per_process_batch_num_examples(plan));
   ASSERT_EQ(1, tessera_dataset_plan_num_shards(plan));
   ASSERT_EQ(0, tessera_dataset_plan_shard_index(plan));
-  ASSERT_EQ(0, tessera_dataset_plan_num_rebatch_sizes(plan));
+  ASSERT_EQ(0, tessera_dataset_plan_num_rebatches(plan));
   tessera_dataset_plan_destroy(plan);
   tessera_distribution_destroy(mp);
 }
@@ -373,8 +373,8 @@ static void processes_read_contiguous_shards_of_each_batch(void) {
   tessera_distribution* mp = model_parallel(options, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DATASET_PLAN_SHARD, tessera_dataset_plan_kind_of(plan));
-  ASSERT_EQ(16, tessera_dataset_plan_per_process_batch_size(plan));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_SHARD, tessera_dataset_plan_kind(plan));
+  ASSERT_EQ(16, tessera_dataset_plan_per_process_batch_num_examples(plan));
   ASSERT_EQ(2, tessera_dataset_plan_num_shards(plan));
   ASSERT_EQ(1, tessera_dataset_plan_shard_index(plan));
   tessera_dataset_plan_destroy(plan);
@@ -391,7 +391,7 @@ static void auto_shard_off_leaves_the_dataset_alone(void) {
   mp = model_parallel(options, &err);
   plan = tessera_distribution_plan_dataset(mp, 32, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind_of(plan));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(plan));
   tessera_dataset_plan_destroy(plan);
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
@@ -431,10 +431,10 @@ static void keras_3_0_data_parallel_plans_uneven_rebatch_sizes(void) {
   dp = tessera_distribution_create_data_parallel(mesh, options, &err);
   plan = tessera_distribution_plan_dataset(dp, 10, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_dataset_plan_num_rebatch_sizes(plan));
+  ASSERT_EQ(4, tessera_dataset_plan_num_rebatches(plan));
   for (i = 0; i < 4; ++i) {
     int64_t size = 0;
-    ASSERT_TRUE(tessera_dataset_plan_rebatch_size(plan, i, &size, &err));
+    ASSERT_TRUE(tessera_dataset_plan_rebatch_num_examples(plan, i, &size, &err));
     ASSERT_EQ(expected[i], size);
   }
   tessera_dataset_plan_destroy(plan);
@@ -448,12 +448,12 @@ static void rebatch_size_past_the_count_is_out_of_range(void) {
   tessera_distribution* mp = model_parallel(NULL, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
   int64_t size = -3;
-  ASSERT_FALSE(tessera_dataset_plan_rebatch_size(plan, 0, &size, &err));
+  ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(plan, 0, &size, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 0; expected less than 0");
   ASSERT_EQ(-3, size);
-  ASSERT_FALSE(tessera_dataset_plan_rebatch_size(plan, 0, NULL, &err));
+  ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(plan, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
-  ASSERT_FALSE(tessera_dataset_plan_rebatch_size(NULL, 0, &size, &err));
+  ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(NULL, 0, &size, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL");
   tessera_dataset_plan_destroy(plan);
   tessera_distribution_destroy(mp);
@@ -461,12 +461,12 @@ static void rebatch_size_past_the_count_is_out_of_range(void) {
 
 static void plan_accessors_of_null_give_defaults(void) {
   tessera_error* err = NULL;
-  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind_of(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_global_batch_size(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_per_process_batch_size(NULL));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(NULL));
+  ASSERT_EQ(0, tessera_dataset_plan_global_batch_num_examples(NULL));
+  ASSERT_EQ(0, tessera_dataset_plan_per_process_batch_num_examples(NULL));
   ASSERT_EQ(0, tessera_dataset_plan_num_shards(NULL));
   ASSERT_EQ(0, tessera_dataset_plan_shard_index(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_num_rebatch_sizes(NULL));
+  ASSERT_EQ(0, tessera_dataset_plan_num_rebatches(NULL));
   ASSERT_NULL(tessera_distribution_plan_dataset(NULL, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL");
   tessera_dataset_plan_destroy(NULL);
@@ -475,11 +475,11 @@ static void plan_accessors_of_null_give_defaults(void) {
 static void distribution_accessors_of_null_give_defaults(void) {
   tessera_error* err = NULL;
   const int64_t dims[] = {2};
-  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind_of(NULL));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(NULL));
   ASSERT_NULL(tessera_distribution_mesh(NULL));
   ASSERT_STREQ("", tessera_distribution_batch_dim_name(NULL));
   ASSERT_EQ(0, tessera_distribution_num_processes(NULL));
-  ASSERT_EQ(0, tessera_distribution_process_id(NULL));
+  ASSERT_EQ(0, tessera_distribution_process_index(NULL));
   ASSERT_EQ(0, tessera_distribution_num_model_replicas(NULL));
   ASSERT_EQ(0, tessera_distribution_num_data_shards(NULL));
   ASSERT_EQ(0, tessera_distribution_data_shard_id(NULL));
@@ -524,7 +524,7 @@ static void a_distribution_keeps_its_mesh_alive(void) {
   tessera_mesh_destroy(mesh);
   layout = tessera_distribution_data_layout(dp, dims, 1, NULL);
   tessera_distribution_destroy(dp);
-  ASSERT_STREQ("batch", tessera_layout_axis(layout, 0, 0, NULL));
+  ASSERT_STREQ("batch", tessera_layout_dim_axis(layout, 0, 0, NULL));
   tessera_layout_destroy(layout);
 }
 

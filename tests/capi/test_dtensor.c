@@ -89,14 +89,14 @@ static void dtensor_mesh_accessors_read_every_field(void) {
   tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(RICH_MESH, &err);
   int64_t value = -1;
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_TILE, tessera_dtensor_mesh_kind_of(mesh));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_TILE, tessera_dtensor_mesh_kind(mesh));
   ASSERT_STREQ("pod", tessera_dtensor_mesh_name(mesh));
   ASSERT_STREQ("TPU", tessera_dtensor_mesh_device_type(mesh));
   ASSERT_STREQ("", tessera_dtensor_mesh_single_device(mesh));
   ASSERT_TRUE(tessera_dtensor_mesh_use_xla_spmd(mesh));
-  ASSERT_EQ(1, tessera_dtensor_mesh_rank(mesh));
+  ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh));
   ASSERT_STREQ("x", tessera_dtensor_mesh_dim_name(mesh, 0, &err));
-  ASSERT_TRUE(tessera_dtensor_mesh_dim_size(mesh, 0, &value, &err));
+  ASSERT_TRUE(tessera_dtensor_mesh_dim_extent(mesh, 0, &value, &err));
   ASSERT_EQ(2, value);
   ASSERT_EQ(2, tessera_dtensor_mesh_num_global_ids(mesh));
   ASSERT_TRUE(tessera_dtensor_mesh_global_id(mesh, 1, &value, &err));
@@ -129,7 +129,7 @@ static void dtensor_mesh_index_past_the_end_is_out_of_range(void) {
   int64_t value = 0;
   ASSERT_NULL(tessera_dtensor_mesh_dim_name(mesh, 1, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 1");
-  ASSERT_FALSE(tessera_dtensor_mesh_dim_size(mesh, 5, &value, &err));
+  ASSERT_FALSE(tessera_dtensor_mesh_dim_extent(mesh, 5, &value, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "index");
   ASSERT_FALSE(tessera_dtensor_mesh_global_id(mesh, 2, &value, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "global ids");
@@ -146,10 +146,10 @@ static void single_device_and_empty_meshes_have_their_kinds(void) {
   tessera_dtensor_mesh* single =
       tessera_dtensor_mesh_parse("/job:localhost/task:0/device:CPU:0", NULL);
   tessera_dtensor_mesh* empty = tessera_dtensor_mesh_parse("empty_mesh", NULL);
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_SINGLE_DEVICE, tessera_dtensor_mesh_kind_of(single));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_SINGLE_DEVICE, tessera_dtensor_mesh_kind(single));
   ASSERT_STREQ("/job:localhost/task:0/device:CPU:0", tessera_dtensor_mesh_single_device(single));
   ASSERT_STREQ("CPU", tessera_dtensor_mesh_device_type(single));
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind_of(empty));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind(empty));
   ASSERT_STREQ("", tessera_dtensor_mesh_device_type(empty));
   tessera_dtensor_mesh_destroy(single);
   tessera_dtensor_mesh_destroy(empty);
@@ -230,12 +230,12 @@ static void null_arguments_are_invalid_argument_naming_them(void) {
 }
 
 static void null_handles_read_as_empty(void) {
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind_of(NULL));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind(NULL));
   ASSERT_STREQ("", tessera_dtensor_mesh_name(NULL));
   ASSERT_STREQ("", tessera_dtensor_mesh_device_type(NULL));
   ASSERT_STREQ("", tessera_dtensor_mesh_single_device(NULL));
   ASSERT_FALSE(tessera_dtensor_mesh_use_xla_spmd(NULL));
-  ASSERT_EQ(0, tessera_dtensor_mesh_rank(NULL));
+  ASSERT_EQ(0, tessera_dtensor_mesh_num_dims(NULL));
   ASSERT_EQ(0, tessera_dtensor_mesh_num_global_ids(NULL));
   ASSERT_EQ(0, tessera_dtensor_mesh_num_local_ids(NULL));
   ASSERT_EQ(0, tessera_dtensor_mesh_num_global_devices(NULL));
@@ -245,7 +245,7 @@ static void null_handles_read_as_empty(void) {
 static void null_output_is_invalid_argument(void) {
   tessera_error* err = NULL;
   tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(RICH_MESH, NULL);
-  ASSERT_FALSE(tessera_dtensor_mesh_dim_size(mesh, 0, NULL, &err));
+  ASSERT_FALSE(tessera_dtensor_mesh_dim_extent(mesh, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'out'");
   ASSERT_FALSE(tessera_dtensor_mesh_local_id(mesh, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'out'");

@@ -26,13 +26,13 @@ static void code_name_names_every_code(void) {
       "UNAUTHENTICATED"};
   int code;
   for (code = 0; code <= 16; ++code) {
-    ASSERT_STREQ(expected[code], tessera_code_name((tessera_code)code));
+    ASSERT_STREQ(expected[code], tessera_code_name((tessera_code_t)code));
   }
 }
 
 static void code_name_of_unknown_value_is_unknown_code(void) {
-  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name((tessera_code)17));
-  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name((tessera_code)-1));
+  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name((tessera_code_t)17));
+  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name((tessera_code_t)-1));
   ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name(TESSERA_CODE_FORCE_INT32));
 }
 
@@ -55,8 +55,8 @@ static void failure_stores_a_new_error_with_code_and_message(void) {
 static void failure_without_out_error_still_returns_the_sentinel(void) {
   int64_t count = -7;
   ASSERT_NULL(tessera_device_parse(NULL, NULL));
-  ASSERT_FALSE(tessera_device_count(NULL, NULL, NULL));
-  ASSERT_FALSE(tessera_device_count("no-such-type", &count, NULL));
+  ASSERT_FALSE(tessera_platform_num_devices(NULL, NULL, NULL));
+  ASSERT_FALSE(tessera_platform_num_devices("no-such-type", &count, NULL));
   ASSERT_EQ(-7, count);
 }
 

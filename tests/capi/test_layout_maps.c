@@ -6,7 +6,7 @@
 #include "harness.h"
 
 /* A map on the (2, 4) mesh with `key` -> (None, "model"). */
-static tessera_layout_map* map_with_rule(tessera_key_match match, const char* key) {
+static tessera_layout_map* map_with_rule(tessera_key_match_t match, const char* key) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout_map* map = tessera_layout_map_create(mesh, match, NULL);
   tessera_layout* layout = fixture_layout_2d(NULL, "model", NULL);
@@ -33,7 +33,7 @@ static void new_map_is_empty_with_its_mesh_and_mode(void) {
   tessera_layout_map* map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_FULL, &err);
   tessera_mesh* map_mesh = tessera_layout_map_mesh(map);
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_layout_map_size(map));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(map));
   ASSERT_EQ(TESSERA_KEY_MATCH_FULL, tessera_layout_map_match(map));
   ASSERT_TRUE(tessera_mesh_equal(mesh, map_mesh));
   tessera_mesh_destroy(map_mesh);
@@ -50,7 +50,7 @@ static void map_without_a_mesh_has_none(void) {
 
 static void unknown_match_mode_is_invalid_argument_naming_it(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_layout_map_create(NULL, (tessera_key_match)2, &err));
+  ASSERT_NULL(tessera_layout_map_create(NULL, (tessera_key_match_t)2, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'match' is 2; expected one of TESSERA_KEY_MATCH_SEARCH (0), "
                "TESSERA_KEY_MATCH_FULL (1)");
@@ -59,11 +59,11 @@ static void unknown_match_mode_is_invalid_argument_naming_it(void) {
 static void exact_key_selects_its_rule(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense/kernel");
-  tessera_layout* layout = tessera_layout_map_get(map, "dense/kernel", &err);
+  tessera_layout* layout = tessera_layout_map_lookup(map, "dense/kernel", &err);
   int64_t index = -7;
   ASSERT_OK(err);
-  ASSERT_STREQ("model", tessera_layout_axis(layout, 1, 0, &err));
-  ASSERT_TRUE(tessera_layout_map_find(map, "dense/kernel", &index, &err));
+  ASSERT_STREQ("model", tessera_layout_dim_axis(layout, 1, 0, &err));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, &err));
   ASSERT_EQ(0, index);
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
@@ -72,7 +72,7 @@ static void exact_key_selects_its_rule(void) {
 static void search_mode_matches_a_pattern_anywhere_in_the_path(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
   int64_t index = -7;
-  ASSERT_TRUE(tessera_layout_map_find(map, "model/dense_1/kernel/0", &index, NULL));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "model/dense_1/kernel/0", &index, NULL));
   ASSERT_EQ(0, index);
   tessera_layout_map_destroy(map);
 }
@@ -80,9 +80,9 @@ static void search_mode_matches_a_pattern_anywhere_in_the_path(void) {
 static void full_mode_matches_only_the_whole_path(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_FULL, "dense.*kernel");
   int64_t index = -7;
-  ASSERT_TRUE(tessera_layout_map_find(map, "model/dense_1/kernel", &index, NULL));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "model/dense_1/kernel", &index, NULL));
   ASSERT_EQ(-1, index);
-  ASSERT_TRUE(tessera_layout_map_find(map, "dense_1/kernel", &index, NULL));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense_1/kernel", &index, NULL));
   ASSERT_EQ(0, index);
   tessera_layout_map_destroy(map);
 }
@@ -91,7 +91,7 @@ static void exact_key_wins_over_matching_patterns(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*");
   int64_t index = -7;
   ASSERT_TRUE(add_rule(map, "dense/kernel"));
-  ASSERT_TRUE(tessera_layout_map_find(map, "dense/kernel", &index, NULL));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, NULL));
   ASSERT_EQ(1, index);
   tessera_layout_map_destroy(map);
 }
@@ -100,9 +100,9 @@ static void no_match_is_null_without_an_error(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
   int64_t index = -7;
-  ASSERT_NULL(tessera_layout_map_get(map, "conv/bias", &err));
+  ASSERT_NULL(tessera_layout_map_lookup(map, "conv/bias", &err));
   ASSERT_OK(err);
-  ASSERT_TRUE(tessera_layout_map_find(map, "conv/bias", &index, &err));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "conv/bias", &index, &err));
   ASSERT_EQ(-1, index);
   tessera_layout_map_destroy(map);
 }
@@ -113,7 +113,7 @@ static void several_matches_are_an_error_listing_keys_in_insertion_order(void) {
   const char* message;
   ASSERT_TRUE(add_rule(map, "bias"));
   ASSERT_TRUE(add_rule(map, "dense"));
-  ASSERT_NULL(tessera_layout_map_get(map, "dense/kernel", &err));
+  ASSERT_NULL(tessera_layout_map_lookup(map, "dense/kernel", &err));
   ASSERT_ERROR_CONTAINS(err, TESSERA_FAILED_PRECONDITION,
                         "Path 'dense/kernel' matches multiple layout specification keys");
   message = tessera_error_message(err);
@@ -129,7 +129,7 @@ static void find_reports_several_matches_like_get(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
   int64_t index = -7;
   ASSERT_TRUE(add_rule(map, "dense"));
-  ASSERT_FALSE(tessera_layout_map_find(map, "dense/kernel", &index, &err));
+  ASSERT_FALSE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, &err));
   ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION, "dense/kernel");
   ASSERT_EQ(-7, index);
   tessera_layout_map_destroy(map);
@@ -141,7 +141,7 @@ static void duplicate_key_is_already_exists_naming_it(void) {
   tessera_layout* layout = fixture_layout_2d(NULL, NULL, NULL);
   ASSERT_FALSE(tessera_layout_map_set(map, "dense.*kernel", layout, &err));
   ASSERT_ERROR(err, TESSERA_ALREADY_EXISTS, "dense.*kernel already exist in the LayoutMap");
-  ASSERT_EQ(1, tessera_layout_map_size(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
 }
@@ -155,7 +155,7 @@ static void invalid_pattern_is_invalid_argument_naming_it(void) {
                "Argument 'key' 'dense[0' is not a valid RE2 pattern: missing ]");
   ASSERT_FALSE(tessera_layout_map_set(map, "(?<=x)kernel", layout, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'key' '(?<=x)kernel' is not a valid RE2 pattern");
-  ASSERT_EQ(0, tessera_layout_map_size(map));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(map));
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
 }
@@ -178,7 +178,7 @@ static void layout_with_axes_the_map_mesh_lacks_is_invalid_argument(void) {
   ASSERT_FALSE(tessera_layout_map_set(map, "kernel", layout, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Invalid axis names for Layout. Valid axis names: {'data'}, Got {'model'}");
-  ASSERT_EQ(0, tessera_layout_map_size(map));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(map));
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
   tessera_mesh_destroy(mesh);
@@ -205,7 +205,7 @@ static void stored_layout_gets_the_map_mesh_and_the_callers_does_not(void) {
 static void rules_are_listed_in_insertion_order(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "z.*");
   ASSERT_TRUE(add_rule(map, "a.*"));
-  ASSERT_EQ(2, tessera_layout_map_size(map));
+  ASSERT_EQ(2, tessera_layout_map_num_rules(map));
   ASSERT_STREQ("z.*", tessera_layout_map_key(map, 0, NULL));
   ASSERT_STREQ("a.*", tessera_layout_map_key(map, 1, NULL));
   tessera_layout_map_destroy(map);
@@ -226,11 +226,11 @@ static void delete_removes_the_rule_with_exactly_that_key(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
   int64_t index = -7;
   ASSERT_TRUE(add_rule(map, "bias"));
-  ASSERT_TRUE(tessera_layout_map_delete(map, "dense.*kernel", &err));
+  ASSERT_TRUE(tessera_layout_map_remove(map, "dense.*kernel", &err));
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_layout_map_size(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
   ASSERT_STREQ("bias", tessera_layout_map_key(map, 0, NULL));
-  ASSERT_TRUE(tessera_layout_map_find(map, "dense/kernel", &index, &err));
+  ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, &err));
   ASSERT_EQ(-1, index);
   tessera_layout_map_destroy(map);
 }
@@ -238,17 +238,17 @@ static void delete_removes_the_rule_with_exactly_that_key(void) {
 static void delete_of_a_key_not_present_is_not_found_naming_it(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
-  ASSERT_FALSE(tessera_layout_map_delete(map, "dense/kernel", &err));
+  ASSERT_FALSE(tessera_layout_map_remove(map, "dense/kernel", &err));
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "Argument 'key' 'dense/kernel' is not a key of the LayoutMap");
-  ASSERT_EQ(1, tessera_layout_map_size(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
   tessera_layout_map_destroy(map);
 }
 
 static void a_key_can_be_set_again_after_delete(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
-  ASSERT_TRUE(tessera_layout_map_delete(map, "kernel", NULL));
+  ASSERT_TRUE(tessera_layout_map_remove(map, "kernel", NULL));
   ASSERT_TRUE(add_rule(map, "kernel"));
-  ASSERT_EQ(1, tessera_layout_map_size(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
   tessera_layout_map_destroy(map);
 }
 
@@ -263,21 +263,21 @@ static void map_functions_reject_null_arguments_by_name(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'key' is NULL");
   ASSERT_FALSE(tessera_layout_map_set(map, "k", NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'layout' is NULL");
-  ASSERT_FALSE(tessera_layout_map_delete(map, NULL, &err));
+  ASSERT_FALSE(tessera_layout_map_remove(map, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'key' is NULL");
-  ASSERT_NULL(tessera_layout_map_get(map, NULL, &err));
+  ASSERT_NULL(tessera_layout_map_lookup(map, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'path' is NULL");
-  ASSERT_NULL(tessera_layout_map_get(NULL, "kernel", &err));
+  ASSERT_NULL(tessera_layout_map_lookup(NULL, "kernel", &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL");
-  ASSERT_FALSE(tessera_layout_map_find(map, "kernel", NULL, &err));
+  ASSERT_FALSE(tessera_layout_map_lookup_rule(map, "kernel", NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out_index' is NULL");
-  ASSERT_FALSE(tessera_layout_map_find(map, NULL, &index, &err));
+  ASSERT_FALSE(tessera_layout_map_lookup_rule(map, NULL, &index, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'path' is NULL");
   ASSERT_NULL(tessera_layout_map_key(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL");
   ASSERT_NULL(tessera_layout_map_layout(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL");
-  ASSERT_EQ(0, tessera_layout_map_size(NULL));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(NULL));
   ASSERT_NULL(tessera_layout_map_mesh(NULL));
   ASSERT_EQ(TESSERA_KEY_MATCH_SEARCH, tessera_layout_map_match(NULL));
   tessera_layout_map_destroy(NULL);
@@ -287,10 +287,10 @@ static void map_functions_reject_null_arguments_by_name(void) {
 
 static void looked_up_layout_outlives_the_map(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
-  tessera_layout* layout = tessera_layout_map_get(map, "dense/kernel", NULL);
+  tessera_layout* layout = tessera_layout_map_lookup(map, "dense/kernel", NULL);
   int64_t shards = 0;
   tessera_layout_map_destroy(map);
-  ASSERT_TRUE(tessera_layout_shard_count(layout, 1, &shards, NULL));
+  ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, NULL));
   ASSERT_EQ(4, shards);
   tessera_layout_destroy(layout);
 }
@@ -299,7 +299,7 @@ static void map_outlives_the_mesh_and_layout_handles_it_was_given(void) {
   /* map_with_rule destroys both handles before returning the map. */
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
   tessera_mesh* mesh = tessera_layout_map_mesh(map);
-  ASSERT_EQ(8, tessera_mesh_size(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
   tessera_mesh_destroy(mesh);
   tessera_layout_map_destroy(map);
 }

@@ -10,11 +10,11 @@ static void layout_maps_each_dimension_to_at_most_one_axis(void) {
   tessera_layout* layout = fixture_layout_2d("batch", NULL, mesh);
   size_t count = 9;
   ASSERT_NOT_NULL(layout);
-  ASSERT_EQ(2, tessera_layout_rank(layout));
-  ASSERT_TRUE(tessera_layout_num_axes(layout, 0, &count, &err));
+  ASSERT_EQ(2, tessera_layout_num_dims(layout));
+  ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 0, &count, &err));
   ASSERT_EQ(1, count);
-  ASSERT_STREQ("batch", tessera_layout_axis(layout, 0, 0, &err));
-  ASSERT_TRUE(tessera_layout_num_axes(layout, 1, &count, &err));
+  ASSERT_STREQ("batch", tessera_layout_dim_axis(layout, 0, 0, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 1, &count, &err));
   ASSERT_EQ(0, count);
   ASSERT_OK(err);
   tessera_layout_destroy(layout);
@@ -25,7 +25,7 @@ static void empty_axis_name_means_replicated(void) {
   tessera_layout* layout = fixture_layout_2d("", "model", NULL);
   size_t count = 9;
   ASSERT_NOT_NULL(layout);
-  ASSERT_TRUE(tessera_layout_num_axes(layout, 0, &count, NULL));
+  ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 0, &count, NULL));
   ASSERT_EQ(0, count);
   tessera_layout_destroy(layout);
 }
@@ -34,7 +34,7 @@ static void scalar_layout_has_rank_zero(void) {
   tessera_error* err = NULL;
   tessera_layout* layout = tessera_layout_create(NULL, 0, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_layout_rank(layout));
+  ASSERT_EQ(0, tessera_layout_num_dims(layout));
   tessera_layout_destroy(layout);
 }
 
@@ -43,9 +43,9 @@ static void shard_count_is_the_product_of_the_axes(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d("model", NULL, mesh);
   int64_t shards = 0;
-  ASSERT_TRUE(tessera_layout_shard_count(layout, 0, &shards, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 0, &shards, &err));
   ASSERT_EQ(4, shards);
-  ASSERT_TRUE(tessera_layout_shard_count(layout, 1, &shards, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, &err));
   ASSERT_EQ(1, shards);
   ASSERT_OK(err);
   tessera_layout_destroy(layout);
@@ -61,11 +61,11 @@ static void grouped_layout_splits_a_dimension_over_several_axes(void) {
   size_t count = 0;
   int64_t shards = 0;
   ASSERT_OK(err);
-  ASSERT_TRUE(tessera_layout_num_axes(layout, 1, &count, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 1, &count, &err));
   ASSERT_EQ(2, count);
-  ASSERT_STREQ("model", tessera_layout_axis(layout, 1, 0, &err));
-  ASSERT_STREQ("batch", tessera_layout_axis(layout, 1, 1, &err));
-  ASSERT_TRUE(tessera_layout_shard_count(layout, 1, &shards, &err));
+  ASSERT_STREQ("model", tessera_layout_dim_axis(layout, 1, 0, &err));
+  ASSERT_STREQ("batch", tessera_layout_dim_axis(layout, 1, 1, &err));
+  ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, &err));
   ASSERT_EQ(8, shards);
   ASSERT_OK(err);
   tessera_layout_destroy(layout);
@@ -115,10 +115,10 @@ static void replicated_layout_has_no_axes(void) {
   tessera_layout* layout = tessera_layout_create_replicated(3, mesh, &err);
   size_t dim;
   ASSERT_OK(err);
-  ASSERT_EQ(3, tessera_layout_rank(layout));
+  ASSERT_EQ(3, tessera_layout_num_dims(layout));
   for (dim = 0; dim < 3; ++dim) {
     size_t count = 9;
-    ASSERT_TRUE(tessera_layout_num_axes(layout, dim, &count, &err));
+    ASSERT_TRUE(tessera_layout_dim_num_axes(layout, dim, &count, &err));
     ASSERT_EQ(0, count);
   }
   tessera_layout_destroy(layout);
@@ -197,7 +197,7 @@ static void shard_count_needs_a_mesh(void) {
   tessera_error* err = NULL;
   tessera_layout* bare = fixture_layout_2d("model", NULL, NULL);
   int64_t shards = 0;
-  ASSERT_FALSE(tessera_layout_shard_count(bare, 0, &shards, &err));
+  ASSERT_FALSE(tessera_layout_dim_num_shards(bare, 0, &shards, &err));
   ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION,
                "Layout <TensorLayout axes=('model', None), device_mesh=None> has no device mesh");
   tessera_layout_destroy(bare);
@@ -209,11 +209,11 @@ static void dimension_past_the_rank_is_out_of_range(void) {
   tessera_layout* layout = fixture_layout_2d("batch", NULL, mesh);
   size_t count = 0;
   int64_t shards = 0;
-  ASSERT_FALSE(tessera_layout_num_axes(layout, 2, &count, &err));
+  ASSERT_FALSE(tessera_layout_dim_num_axes(layout, 2, &count, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'dim' is 2; expected less than 2");
-  ASSERT_NULL(tessera_layout_axis(layout, 7, 0, &err));
+  ASSERT_NULL(tessera_layout_dim_axis(layout, 7, 0, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'dim' is 7");
-  ASSERT_FALSE(tessera_layout_shard_count(layout, 2, &shards, &err));
+  ASSERT_FALSE(tessera_layout_dim_num_shards(layout, 2, &shards, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'dim' is 2");
   tessera_layout_destroy(layout);
   tessera_mesh_destroy(mesh);
@@ -222,10 +222,10 @@ static void dimension_past_the_rank_is_out_of_range(void) {
 static void axis_position_past_the_group_is_out_of_range(void) {
   tessera_error* err = NULL;
   tessera_layout* layout = fixture_layout_2d("batch", NULL, NULL);
-  ASSERT_NULL(tessera_layout_axis(layout, 0, 1, &err));
+  ASSERT_NULL(tessera_layout_dim_axis(layout, 0, 1, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
                "Argument 'position' is 1; expected less than 1 (the number of axes of dimension 0)");
-  ASSERT_NULL(tessera_layout_axis(layout, 1, 0, &err));
+  ASSERT_NULL(tessera_layout_dim_axis(layout, 1, 0, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'position' is 0; expected less than 0");
   tessera_layout_destroy(layout);
 }
@@ -294,11 +294,11 @@ static void check_shape_rejects_an_unknown_mode_naming_it(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d("batch", NULL, mesh);
   const int64_t dims[] = {8, 4};
-  ASSERT_FALSE(tessera_layout_check_shape(layout, dims, 2, (tessera_shape_check)7, &err));
+  ASSERT_FALSE(tessera_layout_check_shape(layout, dims, 2, (tessera_shape_check_t)7, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'mode' is 7; expected one of TESSERA_SHAPE_CHECK_STRICT (0), "
                "TESSERA_SHAPE_CHECK_CHUNK (1)");
-  ASSERT_FALSE(tessera_layout_check_shape(layout, dims, 2, (tessera_shape_check)-1, &err));
+  ASSERT_FALSE(tessera_layout_check_shape(layout, dims, 2, (tessera_shape_check_t)-1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mode' is -1");
   tessera_layout_destroy(layout);
   tessera_mesh_destroy(mesh);
@@ -382,10 +382,10 @@ static void a_layout_keeps_its_mesh_alive(void) {
   tessera_mesh* again;
   int64_t shards = 0;
   tessera_mesh_destroy(mesh);
-  ASSERT_TRUE(tessera_layout_shard_count(layout, 1, &shards, NULL));
+  ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, NULL));
   ASSERT_EQ(4, shards);
   again = tessera_layout_mesh(layout);
-  ASSERT_EQ(8, tessera_mesh_size(again));
+  ASSERT_EQ(8, tessera_mesh_num_devices(again));
   tessera_layout_destroy(layout);
   ASSERT_STREQ("model", tessera_mesh_axis_name(again, 1, NULL));
   tessera_mesh_destroy(again);
@@ -394,9 +394,9 @@ static void a_layout_keeps_its_mesh_alive(void) {
 static void accessors_of_a_null_layout_give_defaults(void) {
   tessera_error* err = NULL;
   size_t count = 0;
-  ASSERT_EQ(0, tessera_layout_rank(NULL));
+  ASSERT_EQ(0, tessera_layout_num_dims(NULL));
   ASSERT_NULL(tessera_layout_mesh(NULL));
-  ASSERT_FALSE(tessera_layout_num_axes(NULL, 0, &count, &err));
+  ASSERT_FALSE(tessera_layout_dim_num_axes(NULL, 0, &count, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'layout' is NULL");
   ASSERT_NULL(tessera_layout_to_string(NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'layout' is NULL");

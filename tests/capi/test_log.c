@@ -7,13 +7,13 @@
 
 typedef struct recorded_log {
   int calls;
-  tessera_log_level level;
+  tessera_log_level_t level;
   char message[512];
   size_t message_size;
   int nul_terminated;
 } recorded_log;
 
-static void record(tessera_log_level level, const char* message, size_t message_size,
+static void record(tessera_log_level_t level, const char* message, size_t message_size,
                    void* user_data) {
   recorded_log* log = (recorded_log*)user_data;
   log->calls += 1;
@@ -37,10 +37,10 @@ static void callback_receives_warnings_with_its_user_data(void) {
   recorded_log log;
   tessera_error* err = NULL;
   memset(&log, 0, sizeof log);
-  ASSERT_TRUE(tessera_set_log_callback(record, &log, TESSERA_LOG_WARNING, &err));
+  ASSERT_TRUE(tessera_log_set_callback(record, &log, TESSERA_LOG_WARNING, &err));
   ASSERT_OK(err);
   ASSERT_TRUE(warn_once());
-  ASSERT_TRUE(tessera_set_log_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
+  ASSERT_TRUE(tessera_log_set_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
   ASSERT_EQ(1, log.calls);
   ASSERT_EQ(TESSERA_LOG_WARNING, log.level);
   ASSERT_CONTAINS(log.message, "The first axis will be used for data-parallel sharding");
@@ -51,17 +51,17 @@ static void callback_receives_warnings_with_its_user_data(void) {
 static void messages_below_the_minimum_level_are_dropped(void) {
   recorded_log log;
   memset(&log, 0, sizeof log);
-  ASSERT_TRUE(tessera_set_log_callback(record, &log, TESSERA_LOG_ERROR, NULL));
+  ASSERT_TRUE(tessera_log_set_callback(record, &log, TESSERA_LOG_ERROR, NULL));
   ASSERT_TRUE(warn_once());
-  ASSERT_TRUE(tessera_set_log_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
+  ASSERT_TRUE(tessera_log_set_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
   ASSERT_EQ(0, log.calls);
 }
 
 static void null_callback_stops_calling_the_old_one(void) {
   recorded_log log;
   memset(&log, 0, sizeof log);
-  ASSERT_TRUE(tessera_set_log_callback(record, &log, TESSERA_LOG_DEBUG, NULL));
-  ASSERT_TRUE(tessera_set_log_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
+  ASSERT_TRUE(tessera_log_set_callback(record, &log, TESSERA_LOG_DEBUG, NULL));
+  ASSERT_TRUE(tessera_log_set_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
   ASSERT_TRUE(warn_once()); /* goes to stderr */
   ASSERT_EQ(0, log.calls);
 }
@@ -70,15 +70,15 @@ static void unknown_level_is_invalid_argument_and_keeps_the_callback(void) {
   recorded_log log;
   tessera_error* err = NULL;
   memset(&log, 0, sizeof log);
-  ASSERT_TRUE(tessera_set_log_callback(record, &log, TESSERA_LOG_WARNING, NULL));
-  ASSERT_FALSE(tessera_set_log_callback(NULL, NULL, (tessera_log_level)4, &err));
+  ASSERT_TRUE(tessera_log_set_callback(record, &log, TESSERA_LOG_WARNING, NULL));
+  ASSERT_FALSE(tessera_log_set_callback(NULL, NULL, (tessera_log_level_t)4, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'min_level' is 4; expected one of TESSERA_LOG_DEBUG (0), "
                "TESSERA_LOG_INFO (1), TESSERA_LOG_WARNING (2), TESSERA_LOG_ERROR (3)");
-  ASSERT_FALSE(tessera_set_log_callback(record, &log, (tessera_log_level)-1, &err));
+  ASSERT_FALSE(tessera_log_set_callback(record, &log, (tessera_log_level_t)-1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'min_level' is -1");
   ASSERT_TRUE(warn_once());
-  ASSERT_TRUE(tessera_set_log_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
+  ASSERT_TRUE(tessera_log_set_callback(NULL, NULL, TESSERA_LOG_WARNING, NULL));
   ASSERT_EQ(1, log.calls);
 }
 

@@ -25,7 +25,7 @@ static void make_truncates_to_the_product_of_the_shape(void) {
   const char* const names[] = {"x", "y"};
   tessera_mesh* mesh = tessera_mesh_make(shape, 2, names, 2, kGpus, 8, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_mesh_size(mesh));
+  ASSERT_EQ(4, tessera_mesh_num_devices(mesh));
   ASSERT_EQ(3, device_id_at(mesh, 3));
   tessera_mesh_destroy(mesh);
 }
@@ -38,7 +38,7 @@ static void make_over_all_devices_when_devices_is_null(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("8"));
   mesh = tessera_mesh_make(shape, 2, names, 2, NULL, 0, "", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_mesh_size(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
   tessera_mesh_destroy(mesh);
 }
 
@@ -90,7 +90,7 @@ static void hybrid_of_one_granule_is_its_mesh(void) {
   tessera_mesh* mesh =
       tessera_mesh_make_hybrid(mesh_shape, dcn, 2, names, 2, kGpus, 8, false, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_mesh_size(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
   ASSERT_EQ(5, device_id_at(mesh, 5));
   tessera_mesh_destroy(mesh);
 }
@@ -101,7 +101,7 @@ static void submesh_holds_the_given_device(void) {
   const char* const model[] = {"model"};
   tessera_mesh* sub = tessera_mesh_submesh(mesh, model, 1, 6, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_mesh_size(sub));
+  ASSERT_EQ(4, tessera_mesh_num_devices(sub));
   ASSERT_EQ(4, device_id_at(sub, 0));
   ASSERT_EQ(7, device_id_at(sub, 3));
   tessera_mesh_destroy(sub);
@@ -127,7 +127,7 @@ static void flatten_joins_the_axis_names(void) {
   tessera_mesh* flat = tessera_mesh_flatten(mesh, NULL, &err);
   ASSERT_OK(err);
   ASSERT_STREQ("batch_model", tessera_mesh_axis_name(flat, 0, &err));
-  ASSERT_EQ(8, tessera_mesh_size(flat));
+  ASSERT_EQ(8, tessera_mesh_num_devices(flat));
   tessera_mesh_destroy(flat);
   tessera_mesh_destroy(mesh);
 }
@@ -137,17 +137,17 @@ static void coordinate_of_an_absent_device_is_not_found_without_error(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   int64_t coords[2] = {-1, -1};
   bool found = false;
-  ASSERT_TRUE(tessera_mesh_coordinate_of(mesh, 6, coords, 2, &found, &err));
+  ASSERT_TRUE(tessera_mesh_device_coordinates_lookup(mesh, 6, coords, 2, &found, &err));
   ASSERT_OK(err);
   ASSERT_TRUE(found);
   ASSERT_EQ(1, coords[0]);
   ASSERT_EQ(2, coords[1]);
   coords[0] = coords[1] = -1;
-  ASSERT_TRUE(tessera_mesh_coordinate_of(mesh, 99, coords, 2, &found, &err));
+  ASSERT_TRUE(tessera_mesh_device_coordinates_lookup(mesh, 99, coords, 2, &found, &err));
   ASSERT_OK(err);
   ASSERT_FALSE(found);
   ASSERT_EQ(-1, coords[0]);
-  ASSERT_FALSE(tessera_mesh_coordinate_of(mesh, 6, coords, 1, &found, &err));
+  ASSERT_FALSE(tessera_mesh_device_coordinates_lookup(mesh, 6, coords, 1, &found, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "capacity");
   tessera_mesh_destroy(mesh);
 }
@@ -185,7 +185,7 @@ static void dtensor_create_defaults_to_one_x_axis_over_local_cpus(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
   mesh = tessera_dtensor_mesh_create(NULL, NULL, 0, NULL, NULL, 0, NULL, false, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_dtensor_mesh_rank(mesh));
+  ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh));
   ASSERT_STREQ("x", tessera_dtensor_mesh_dim_name(mesh, 0, &err));
   ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh));
   ASSERT_TRUE(tessera_dtensor_mesh_local_id(mesh, 3, &id, &err));

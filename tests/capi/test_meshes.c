@@ -13,12 +13,12 @@ static void mesh_has_the_shape_and_axes_it_was_given(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   int64_t dim = 0;
   ASSERT_NOT_NULL(mesh);
-  ASSERT_EQ(2, tessera_mesh_rank(mesh));
-  ASSERT_EQ(8, tessera_mesh_size(mesh));
+  ASSERT_EQ(2, tessera_mesh_num_axes(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
   ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_mesh_platform(mesh));
-  ASSERT_TRUE(tessera_mesh_dim(mesh, 0, &dim, &err));
+  ASSERT_TRUE(tessera_mesh_axis_extent(mesh, 0, &dim, &err));
   ASSERT_EQ(2, dim);
-  ASSERT_TRUE(tessera_mesh_dim(mesh, 1, &dim, &err));
+  ASSERT_TRUE(tessera_mesh_axis_extent(mesh, 1, &dim, &err));
   ASSERT_EQ(4, dim);
   ASSERT_STREQ("batch", tessera_mesh_axis_name(mesh, 0, &err));
   ASSERT_STREQ("model", tessera_mesh_axis_name(mesh, 1, &err));
@@ -31,9 +31,9 @@ static void axes_are_found_by_name(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   size_t index = 9;
   int64_t size = 0;
-  ASSERT_TRUE(tessera_mesh_axis_index(mesh, "model", &index, &err));
+  ASSERT_TRUE(tessera_mesh_axis_lookup(mesh, "model", &index, &err));
   ASSERT_EQ(1, index);
-  ASSERT_TRUE(tessera_mesh_axis_size(mesh, "model", &size, &err));
+  ASSERT_TRUE(tessera_mesh_axis_extent_lookup(mesh, "model", &size, &err));
   ASSERT_EQ(4, size);
   ASSERT_OK(err);
   tessera_mesh_destroy(mesh);
@@ -79,7 +79,7 @@ static void null_devices_mean_all_devices_of_the_default_type(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("8"));
   mesh = tessera_mesh_create(shape, 2, kNames2, 2, NULL, 0, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_mesh_size(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
   last = tessera_mesh_device(mesh, 7, &err);
   ASSERT_STREQ("cpu:7", tessera_device_name(last));
   tessera_device_destroy(last);
@@ -92,7 +92,7 @@ static void num_devices_is_ignored_when_devices_is_null(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = tessera_mesh_create(shape, 1, names, 1, NULL, 3, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_mesh_size(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
   tessera_mesh_destroy(mesh);
 }
 
@@ -233,7 +233,7 @@ static void dim_past_the_rank_is_out_of_range(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_2x4();
   int64_t dim = -1;
-  ASSERT_FALSE(tessera_mesh_dim(mesh, 2, &dim, &err));
+  ASSERT_FALSE(tessera_mesh_axis_extent(mesh, 2, &dim, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 2; expected less than 2");
   ASSERT_EQ(-1, dim);
   ASSERT_NULL(tessera_mesh_axis_name(mesh, 5, &err));
@@ -246,9 +246,9 @@ static void unknown_axis_is_not_found_listing_the_axes(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   size_t index = 0;
   int64_t size = 0;
-  ASSERT_FALSE(tessera_mesh_axis_index(mesh, "data", &index, &err));
+  ASSERT_FALSE(tessera_mesh_axis_lookup(mesh, "data", &index, &err));
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "Axis 'data' is not in the mesh; its axes are ['batch', 'model']");
-  ASSERT_FALSE(tessera_mesh_axis_size(mesh, "data", &size, &err));
+  ASSERT_FALSE(tessera_mesh_axis_extent_lookup(mesh, "data", &size, &err));
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "data");
   tessera_mesh_destroy(mesh);
 }
@@ -315,17 +315,17 @@ static void queries_reject_null_arguments_by_name(void) {
   int64_t value = 0;
   size_t index = 0;
   int64_t coords[2];
-  ASSERT_FALSE(tessera_mesh_dim(NULL, 0, &value, &err));
+  ASSERT_FALSE(tessera_mesh_axis_extent(NULL, 0, &value, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL");
-  ASSERT_FALSE(tessera_mesh_dim(mesh, 0, NULL, &err));
+  ASSERT_FALSE(tessera_mesh_axis_extent(mesh, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
   ASSERT_NULL(tessera_mesh_axis_name(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL");
-  ASSERT_FALSE(tessera_mesh_axis_index(mesh, NULL, &index, &err));
+  ASSERT_FALSE(tessera_mesh_axis_lookup(mesh, NULL, &index, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'name' is NULL");
-  ASSERT_FALSE(tessera_mesh_axis_index(mesh, "batch", NULL, &err));
+  ASSERT_FALSE(tessera_mesh_axis_lookup(mesh, "batch", NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
-  ASSERT_FALSE(tessera_mesh_axis_size(NULL, "batch", &value, &err));
+  ASSERT_FALSE(tessera_mesh_axis_extent_lookup(NULL, "batch", &value, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL");
   ASSERT_NULL(tessera_mesh_device(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL");
@@ -337,8 +337,8 @@ static void queries_reject_null_arguments_by_name(void) {
 }
 
 static void accessors_of_a_null_mesh_give_defaults(void) {
-  ASSERT_EQ(0, tessera_mesh_rank(NULL));
-  ASSERT_EQ(0, tessera_mesh_size(NULL));
+  ASSERT_EQ(0, tessera_mesh_num_axes(NULL));
+  ASSERT_EQ(0, tessera_mesh_num_devices(NULL));
   ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_mesh_platform(NULL));
   tessera_mesh_destroy(NULL);
 }

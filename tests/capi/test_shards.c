@@ -23,7 +23,7 @@ static tessera_layout* layout_xy(const tessera_mesh* mesh) {
 
 /* A sharding of fixture_layout_2d(axis0, axis1) on the 2x4 mesh. */
 static tessera_sharding* sharding_2x4(const char* axis0, const char* axis1, int64_t rows,
-                                      int64_t cols, tessera_shard_mode mode) {
+                                      int64_t cols, tessera_shard_mode_t mode) {
   const int64_t dims[2] = {rows, cols};
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d(axis0, axis1, mesh);
@@ -40,7 +40,7 @@ static void strict_sharding_tiles_each_dimension(void) {
   tessera_sharding* s = sharding_2x4("batch", "model", 8, 16, TESSERA_SHARD_MODE_STRICT);
   int64_t starts[2] = {-1, -1}, stops[2] = {-1, -1};
   ASSERT_NOT_NULL(s);
-  ASSERT_EQ(2, tessera_sharding_rank(s));
+  ASSERT_EQ(2, tessera_sharding_num_dims(s));
   ASSERT_EQ(8, tessera_sharding_num_devices(s));
   /* Device 5 is at (1, 1). */
   ASSERT_TRUE(tessera_sharding_device_ranges(s, 5, starts, stops, 2, &err));
@@ -199,7 +199,7 @@ static void scalar_sharding_has_no_ranges(void) {
   tessera_sharding* s = tessera_sharding_create(layout, NULL, 0, TESSERA_SHARD_MODE_STRICT, &err);
   size_t num = 9;
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_sharding_rank(s));
+  ASSERT_EQ(0, tessera_sharding_num_dims(s));
   ASSERT_TRUE(tessera_sharding_device_ranges(s, 7, NULL, NULL, 0, &err));
   ASSERT_TRUE(tessera_sharding_index_map(s, NULL, 0, &num, &err));
   ASSERT_OK(err);
@@ -322,10 +322,10 @@ static void create_rejects_an_unknown_mode_naming_it(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d("batch", NULL, mesh);
-  ASSERT_NULL(tessera_sharding_create(layout, dims, 2, (tessera_shard_mode)3, &err));
+  ASSERT_NULL(tessera_sharding_create(layout, dims, 2, (tessera_shard_mode_t)3, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'mode' is 3; expected one of TESSERA_SHARD_MODE_STRICT (0)");
-  ASSERT_NULL(tessera_sharding_create(layout, dims, 2, (tessera_shard_mode)-1, &err));
+  ASSERT_NULL(tessera_sharding_create(layout, dims, 2, (tessera_shard_mode_t)-1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mode' is -1");
   tessera_layout_destroy(layout);
   tessera_mesh_destroy(mesh);
@@ -494,7 +494,7 @@ static void null_sharding_is_invalid_argument_everywhere(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL");
   ASSERT_FALSE(tessera_sharding_is_fully_replicated(NULL, &answer, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL");
-  ASSERT_EQ(0, tessera_sharding_rank(NULL));
+  ASSERT_EQ(0, tessera_sharding_num_dims(NULL));
   ASSERT_EQ(0, tessera_sharding_num_devices(NULL));
   tessera_sharding_destroy(NULL);
 }

@@ -57,7 +57,7 @@ std::string Describe(const std::optional<StepResult>& result) {
   return text + " msg=" + result->message;
 }
 
-// A job whose process 0 hosts the coordinator (tessera_initialize), or whose
+// A job whose process 0 hosts the coordinator (tessera_runtime_initialize), or whose
 // coordinator runs in this driver (workers then use "connect").
 struct Job {
   int port = 0;
@@ -533,7 +533,7 @@ TEST(ClusterAddress, DeadHttpProxyInEnvironmentIsIgnored) {
 // The driver's own log (its in-process coordinator), gathered from any thread.
 std::mutex g_log_mu;
 std::vector<std::string>* g_log_lines = nullptr;
-void CaptureLog(tessera_log_level, const char* message, size_t, void*) {
+void CaptureLog(tessera_log_level_t, const char* message, size_t, void*) {
   std::lock_guard<std::mutex> lock(g_log_mu);
   if (g_log_lines != nullptr) g_log_lines->push_back(message);
 }
@@ -545,7 +545,7 @@ TEST(ClusterSecurity, WrongTokenIsUnauthenticatedFastAndNeverPrinted) {
   const std::string wrong = "wrong-secret-2b8e1d";
   std::vector<std::string> logs;
   g_log_lines = &logs;
-  tessera_set_log_callback(CaptureLog, nullptr, TESSERA_LOG_DEBUG, nullptr);
+  tessera_log_set_callback(CaptureLog, nullptr, TESSERA_LOG_DEBUG, nullptr);
   auto coordinator = Coordinator::Start(1, "job-tok", [&](tessera_cluster_options* o) {
     tessera_cluster_options_set_job_token(o, right.c_str(), nullptr);
   });
@@ -560,7 +560,7 @@ TEST(ClusterSecurity, WrongTokenIsUnauthenticatedFastAndNeverPrinted) {
   member->WaitExit(10000);
   intruder->WaitExit(5000);
   anonymous->WaitExit(5000);
-  tessera_set_log_callback(nullptr, nullptr, TESSERA_LOG_WARNING, nullptr);
+  tessera_log_set_callback(nullptr, nullptr, TESSERA_LOG_WARNING, nullptr);
   {
     std::lock_guard<std::mutex> lock(g_log_mu);
     g_log_lines = nullptr;
@@ -649,7 +649,7 @@ std::unique_ptr<Coordinator> StartTlsCoordinator(const std::string& cert = TestC
       1, "job-tls",
       [&](tessera_cluster_options* o) {
         tessera_cluster_options_set_tls(o, cert.c_str(), key.c_str(), certs.ca.c_str(), nullptr);
-        if (reload_s > 0) tessera_cluster_options_set_tls_reload_interval_s(o, reload_s, nullptr);
+        if (reload_s > 0) tessera_cluster_options_set_tls_reload_interval_ms(o, reload_s * 1000, nullptr);
       },
       &error);
   if (out_error != nullptr) {

@@ -1,5 +1,5 @@
 /* One process of a job started by Open MPI's mpirun: it joins through
- * tessera_initialize(NULL), that is through detection alone (Open MPI's
+ * tessera_runtime_initialize(NULL), that is through detection alone (Open MPI's
  * variables), then checks the job it got: the process count, an id equal to
  * its MPI rank, a barrier, and a KV exchange in which every process
  * publishes its pid under its id and reads everyone else's (distinct ids:
@@ -33,9 +33,9 @@ static int check_identity(const tessera_client* client, int64_t expected) {
             (long long)tessera_client_num_processes(client), (long long)expected);
     return 1;
   }
-  if (rank == NULL || tessera_client_process_id(client) != strtoll(rank, NULL, 10)) {
+  if (rank == NULL || tessera_client_process_index(client) != strtoll(rank, NULL, 10)) {
     fprintf(stderr, "mpirun_worker: process_id %lld is not OMPI_COMM_WORLD_RANK %s\n",
-            (long long)tessera_client_process_id(client), rank ? rank : "(unset)");
+            (long long)tessera_client_process_index(client), rank ? rank : "(unset)");
     return 1;
   }
   return 0;
@@ -46,7 +46,7 @@ static int exchange(tessera_client* client, int64_t n) {
   char key[64];
   char value[32];
   long pids[MAX_PROCESSES];
-  int64_t id = tessera_client_process_id(client);
+  int64_t id = tessera_client_process_index(client);
   int64_t i, j;
   tessera_error* error = NULL;
   snprintf(key, sizeof key, "pid/%lld", (long long)id);
@@ -57,7 +57,7 @@ static int exchange(tessera_client* client, int64_t n) {
     char text[32];
     size_t size;
     snprintf(key, sizeof key, "pid/%lld", (long long)i);
-    buffer = tessera_client_kv_get(client, key, STEP_TIMEOUT_MS, &error);
+    buffer = tessera_client_kv_wait(client, key, STEP_TIMEOUT_MS, &error);
     if (buffer == NULL) return fail("kv_get", error);
     size = tessera_buffer_size(buffer) < sizeof text - 1 ? tessera_buffer_size(buffer) : sizeof text - 1;
     memcpy(text, tessera_buffer_data(buffer), size);
@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "mpirun_worker: expected 1..%d processes, got %s\n", MAX_PROCESSES, argv[1]);
     return 2;
   }
-  client = tessera_initialize(NULL, &error);
-  if (client == NULL) return fail("tessera_initialize", error);
+  client = tessera_runtime_initialize(NULL, &error);
+  if (client == NULL) return fail("tessera_runtime_initialize", error);
   status = check_identity(client, expected);
   if (status == 0 && !tessera_client_barrier(client, "mpirun/after-init", STEP_TIMEOUT_MS, NULL, 0, &error)) {
     status = fail("barrier", error);

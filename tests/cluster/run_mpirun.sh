@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs mpirun_worker under Open MPI's mpirun: NP processes that join through
-# detection alone (tessera_initialize(NULL) reading OMPI_* variables).
+# detection alone (tessera_runtime_initialize(NULL) reading OMPI_* variables).
 #
 # Usage: run_mpirun.sh WORKER NP
 # Exits 77 (meson's "skipped") when no Open MPI mpirun is installed; the

@@ -19,7 +19,7 @@
  *       missing=<ids> arrived=<ids> msg=<message, newlines as spaces>
  * A failed step does not stop the run: later steps report their own result.
  *
- *   init                    tessera_initialize (process 0 hosts the coordinator)
+ *   init                    tessera_runtime_initialize (process 0 hosts the coordinator)
  *   connect                 tessera_client_connect (coordinator runs elsewhere)
  *   barrier:ID:MS[:P,P..]   tessera_client_barrier (participants optional)
  *   cancel_barrier:ID
@@ -58,7 +58,7 @@ static tessera_client* g_client = NULL;
 
 /* Every library log line goes to stderr, debug included, so the driver can
  * check what the library says (e.g. that no token is ever printed). */
-static void log_to_stderr(tessera_log_level level, const char* message, size_t size, void* user_data) {
+static void log_to_stderr(tessera_log_level_t level, const char* message, size_t size, void* user_data) {
   (void)user_data;
   fprintf(stderr, "log[%d] %.*s\n", (int)level, (int)size, message);
 }
@@ -106,13 +106,13 @@ static void print_ok_begin(int index, const char* name, int64_t start) {
 static void print_error(int index, const char* name, int64_t start, tessera_error* error) {
   size_t i;
   printf("R %d %s err ms=%lld code=%s reason=%d source=%lld missing=", index, name, (long long)(now_ms() - start),
-         tessera_code_name(tessera_error_code(error)), (int)tessera_error_reason_of(error),
+         tessera_code_name(tessera_error_code(error)), (int)tessera_error_reason(error),
          (long long)tessera_error_source_process(error));
-  for (i = 0; i < tessera_error_missing_count(error); ++i) {
+  for (i = 0; i < tessera_error_num_missing(error); ++i) {
     printf("%s%lld", i ? "," : "", (long long)tessera_error_missing_process(error, i));
   }
   printf(" arrived=");
-  for (i = 0; i < tessera_error_arrived_count(error); ++i) {
+  for (i = 0; i < tessera_error_num_arrived(error); ++i) {
     printf("%s%lld", i ? "," : "", (long long)tessera_error_arrived_process(error, i));
   }
   printf(" msg=");
@@ -149,7 +149,7 @@ static tessera_cluster_options* options_from_args(int argc, char** argv, int* ne
     } else if (strcmp(arg, "n") == 0) {
       ok = tessera_cluster_options_set_num_processes(options, strtoll(value, NULL, 10), &error);
     } else if (strcmp(arg, "id") == 0) {
-      ok = tessera_cluster_options_set_process_id(options, strtoll(value, NULL, 10), &error);
+      ok = tessera_cluster_options_set_process_index(options, strtoll(value, NULL, 10), &error);
     } else if (strcmp(arg, "job") == 0) {
       ok = tessera_cluster_options_set_job_id(options, value, &error);
     } else if (strcmp(arg, "token") == 0) {
@@ -214,13 +214,13 @@ static void print_buffer(const char* label, const tessera_buffer* buffer) {
 static void step_join(int index, const char* name, const tessera_cluster_options* options, bool host) {
   int64_t start = now_ms();
   tessera_error* error = NULL;
-  g_client = host ? tessera_initialize(options, &error) : tessera_client_connect(options, &error);
+  g_client = host ? tessera_runtime_initialize(options, &error) : tessera_client_connect(options, &error);
   if (g_client == NULL) {
     print_error(index, name, start, error);
     return;
   }
   print_ok_begin(index, name, start);
-  printf(" id=%lld n=%lld gen=%lld fp=%llu addr=%s\n", (long long)tessera_client_process_id(g_client),
+  printf(" id=%lld n=%lld gen=%lld fp=%llu addr=%s\n", (long long)tessera_client_process_index(g_client),
          (long long)tessera_client_num_processes(g_client), (long long)tessera_client_topology_generation(g_client),
          (unsigned long long)tessera_client_topology_fingerprint(g_client),
          tessera_client_coordinator_address(g_client));
@@ -236,9 +236,9 @@ static void step_devices(int index, const char* name) {
     return;
   }
   print_ok_begin(index, name, start);
-  printf(" count=%zu ids=", tessera_device_list_size(list));
-  for (i = 0; i < tessera_device_list_size(list); ++i) {
-    tessera_device* device = tessera_device_list_get(list, i, NULL);
+  printf(" count=%zu ids=", tessera_device_list_num_devices(list));
+  for (i = 0; i < tessera_device_list_num_devices(list); ++i) {
+    tessera_device* device = tessera_device_list_device(list, i, NULL);
     printf("%s%lld:%lld:%lld", i ? "," : "", (long long)tessera_device_id(device),
            (long long)tessera_device_process_index(device), (long long)tessera_device_local_ordinal(device));
     tessera_device_destroy(device);
@@ -253,7 +253,7 @@ static void step_events(int index, const char* name, int64_t quiet_ms) {
   /* Bounded: at most 1000 events, each wait at most quiet_ms. */
   while (printed < 1000) {
     tessera_error* error = NULL;
-    tessera_event* event = tessera_client_next_event(g_client, quiet_ms, &error);
+    tessera_event* event = tessera_client_event_wait(g_client, quiet_ms, &error);
     if (event == NULL) {
       if (tessera_error_code(error) != TESSERA_DEADLINE_EXCEEDED) {
         print_error(index, name, start, error);
@@ -262,8 +262,8 @@ static void step_events(int index, const char* name, int64_t quiet_ms) {
       tessera_error_destroy(error);
       break;
     }
-    printf("E kind=%d pid=%lld state=%d code=%s gen=%lld msg=", (int)tessera_event_kind_of(event),
-           (long long)tessera_event_process_id(event), (int)tessera_event_task_state(event),
+    printf("E kind=%d pid=%lld state=%d code=%s gen=%lld msg=", (int)tessera_event_kind(event),
+           (long long)tessera_event_process_index(event), (int)tessera_event_task_state(event),
            tessera_code_name(tessera_event_code(event)), (long long)tessera_event_generation(event));
     print_message(tessera_event_message(event));
     printf("\n");
@@ -335,8 +335,8 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
     }
   } else if ((strcmp(name, "get") == 0 && count >= 3) || (strcmp(name, "tryget") == 0 && count >= 2)) {
     tessera_buffer* value = strcmp(name, "get") == 0
-                                ? tessera_client_kv_get(g_client, f[1], strtoll(f[2], NULL, 10), &error)
-                                : tessera_client_kv_try_get(g_client, f[1], &error);
+                                ? tessera_client_kv_wait(g_client, f[1], strtoll(f[2], NULL, 10), &error)
+                                : tessera_client_kv_lookup(g_client, f[1], &error);
     if (value == NULL) {
       print_error(index, name, start, error);
       return true;
@@ -355,12 +355,12 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
     }
     print_ok_begin(index, name, start);
     printf(" keys=");
-    for (i = 0; i < tessera_kv_list_size(list); ++i) printf("%s%s", i ? "," : "", tessera_kv_list_key(list, i));
+    for (i = 0; i < tessera_kv_list_num_entries(list); ++i) printf("%s%s", i ? "," : "", tessera_kv_list_key(list, i));
     printf("\n");
     tessera_kv_list_destroy(list);
     return true;
   } else if (strcmp(name, "del") == 0 && count >= 2) {
-    if (!tessera_client_kv_delete(g_client, f[1], count >= 3 && strcmp(f[2], "rec") == 0, &error)) {
+    if (!tessera_client_kv_remove(g_client, f[1], count >= 3 && strcmp(f[2], "rec") == 0, &error)) {
       print_error(index, name, start, error);
       return true;
     }
@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
   tessera_cluster_options* options;
   /* Line-buffered: the driver reacts to each line as it is printed. */
   setvbuf(stdout, NULL, _IOLBF, 0);
-  tessera_set_log_callback(log_to_stderr, NULL, TESSERA_LOG_DEBUG, NULL);
+  tessera_log_set_callback(log_to_stderr, NULL, TESSERA_LOG_DEBUG, NULL);
   options = options_from_args(argc, argv, &next, &alarm_s);
   /* A worker never outlives a broken test: SIGALRM's default action ends it. */
   alarm(alarm_s);

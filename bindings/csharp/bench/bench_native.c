@@ -50,7 +50,7 @@ void bench_destroy_map(void* map) { tessera_layout_map_destroy((tessera_layout_m
 int64_t bench_lookup_ns(void* map, const char* path, int64_t iterations) {
   int64_t start = now_ns();
   for (int64_t i = 0; i < iterations; ++i) {
-    tessera_layout* layout = tessera_layout_map_get((const tessera_layout_map*)map, path, NULL);
+    tessera_layout* layout = tessera_layout_map_lookup((const tessera_layout_map*)map, path, NULL);
     if (layout == NULL) return -1;
     tessera_layout_destroy(layout);
   }

@@ -24,9 +24,9 @@ public static class ClusterTests {
   static void RequireClusterAbi() {
     using (new DistributionOptions()) {}  // loads libtessera_csharp.so, hence libtessera.so.0
     IntPtr library = dlopen("libtessera.so.0", 1 | 4 /* RTLD_LAZY | RTLD_NOLOAD: the copy in use */);
-    foreach (string name in new[] {"tessera_cluster_options_create", "tessera_detect", "tessera_initialize", "tessera_client_kv_set", "tessera_client_barrier",
+    foreach (string name in new[] {"tessera_cluster_options_create", "tessera_detection_create", "tessera_runtime_initialize", "tessera_client_kv_set", "tessera_client_barrier",
                                    "tessera_client_shutdown", "tessera_coordinator_start",
-                                   "tessera_client_next_event", "tessera_client_connect"}) {
+                                   "tessera_client_event_wait", "tessera_client_connect"}) {
       if (library == IntPtr.Zero || dlsym(library, name) == IntPtr.Zero) {
         throw new AssertionException("libtessera.so.0 does not export " + name + " (cluster C ABI not implemented)");
       }

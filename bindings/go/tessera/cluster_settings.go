@@ -1,5 +1,7 @@
 package tessera
 
+import "time"
+
 // The cluster settings beyond the basics of cluster.go: devices, auth, TLS,
 // recovery, partitions and key-value limits (tessera/cluster.h).
 
@@ -44,10 +46,10 @@ func (o *ClusterOptions) SetTLSServerName(name string) error {
 	return o.set(func(e []uintptr) { o.raw().SetTlsServerName(name, e) })
 }
 
-// SetTLSReloadIntervalS is how often (seconds) the TLS files are re-read, so
-// rotating them needs no restart.
-func (o *ClusterOptions) SetTLSReloadIntervalS(seconds int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetTlsReloadIntervalS(seconds, e) })
+// SetTLSReloadInterval is how often the TLS files are re-read, so rotating
+// them needs no restart (a second to a year, counted in whole seconds).
+func (o *ClusterOptions) SetTLSReloadInterval(interval time.Duration) error {
+	return o.set(func(e []uintptr) { o.raw().SetTlsReloadIntervalMs(interval.Milliseconds(), e) })
 }
 
 // SetRecoverable lets the job survive a process failure (others get events).

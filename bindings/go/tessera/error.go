@@ -8,7 +8,7 @@ import (
 )
 
 // Code is a Tessera error code: absl's canonical codes, same numbers as
-// tessera_code. A Code is also an error, so errors.Is(err, CodeNotFound)
+// tessera_code_t. A Code is also an error, so errors.Is(err, CodeNotFound)
 // asks whether err is a *Error with that code.
 type Code int32
 

@@ -7,7 +7,7 @@ import (
 	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
 )
 
-// LogLevel is the severity of a library log message (tessera_log_level).
+// LogLevel is the severity of a library log message (tessera_log_level_t).
 type LogLevel int32
 
 const (

@@ -71,7 +71,7 @@ func (s *Sharding) ShardSize(device int, elementSize int64) (int64, error) {
 // TransferLocality says where a transfer's two ends are.
 type TransferLocality int32
 
-// The localities (tessera_transfer_locality).
+// The localities (tessera_transfer_locality_t).
 const (
 	TransferSameDevice   TransferLocality = 0
 	TransferSameProcess  TransferLocality = 1

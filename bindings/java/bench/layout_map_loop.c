@@ -1,6 +1,6 @@
 /*
  * The C side of the Java binding's overhead benchmark: the same layout map and
- * lookups as LayoutMapBench.java, and tessera_mesh_rank (a call that does no
+ * lookups as LayoutMapBench.java, and tessera_mesh_num_axes (a call that does no
  * work), timed the same way (median of 15 rounds of 200,000 calls), printed as
  * "<name> <ns per call>".
  */
@@ -67,13 +67,13 @@ int main(void) {
       double start = now_ns();
       for (i = 0; i < kCalls; ++i) {
         if (p == 4) {
-          sink += (int64_t)tessera_mesh_rank(mesh);
+          sink += (int64_t)tessera_mesh_num_axes(mesh);
         } else if (p < 3) {
           int64_t index = 0;
-          tessera_layout_map_find(map, path, &index, NULL);
+          tessera_layout_map_lookup_rule(map, path, &index, NULL);
           sink += index;
         } else {
-          tessera_layout* found = tessera_layout_map_get(map, path, NULL);
+          tessera_layout* found = tessera_layout_map_lookup(map, path, NULL);
           sink += found != NULL;
           tessera_layout_destroy(found);
         }

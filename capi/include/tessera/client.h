@@ -3,7 +3,7 @@
  * key-value store, barriers, live-process agreement, failure events and the
  * shutdown barrier.
  *
- * A client comes from tessera_initialize (which also installs the global
+ * A client comes from tessera_runtime_initialize (which also installs the global
  * device list) or from tessera_client_connect (a plain client: nothing
  * process-wide changes; many may live in one process, e.g. in tests and
  * benchmarks).
@@ -14,7 +14,7 @@
  * CANCELLED when tessera_client_cancel_all runs on another thread.
  *
  * Failure: in the default fate-sharing mode, once any process fails every
- * later call returns ABORTED with tessera_error_reason() ==
+ * later call returns ABORTED with tessera_error_reason_t() ==
  * TESSERA_REASON_JOB_FAILED and the source process; losing the coordinator
  * gives UNAVAILABLE with TESSERA_REASON_COORDINATOR_LOST. Nothing aborts the
  * host process.
@@ -39,10 +39,10 @@ typedef struct tessera_event tessera_event;
 /** A snapshot of key-value entries. Immutable. */
 typedef struct tessera_kv_list tessera_kv_list;
 
-typedef enum tessera_event_kind {
-  /** A process changed state (tessera_event_process_id, tessera_event_task_state). */
+typedef enum tessera_event_kind_t {
+  /** A process changed state (tessera_event_process_index, tessera_event_task_state). */
   TESSERA_EVENT_TASK_CHANGED = 0,
-  /** The job failed (tessera_event_process_id is the source, -1 when none). */
+  /** The job failed (tessera_event_process_index is the source, -1 when none). */
   TESSERA_EVENT_JOB_ERROR = 1,
   /** Some process started the shutdown barrier. */
   TESSERA_EVENT_SHUTDOWN_STARTED = 2,
@@ -51,24 +51,24 @@ typedef enum tessera_event_kind {
   /** This client lost the coordinator (no heartbeat answered within the timeout). */
   TESSERA_EVENT_COORDINATOR_LOST = 4,
   TESSERA_EVENT_KIND_FORCE_INT32 = 0x7fffffff
-} tessera_event_kind;
+} tessera_event_kind_t;
 
-typedef enum tessera_task_state {
+typedef enum tessera_task_state_t {
   TESSERA_TASK_NEVER_CONNECTED = 1,
   TESSERA_TASK_PENDING = 2,
   TESSERA_TASK_RUNNING = 3,
   TESSERA_TASK_DISCONNECTED = 4,
   TESSERA_TASK_FAILED = 5,
   TESSERA_TASK_STATE_FORCE_INT32 = 0x7fffffff
-} tessera_task_state;
+} tessera_task_state_t;
 
 /** Called on a library thread, never concurrently with itself for one client. Must not destroy the client. */
-typedef void (*tessera_event_callback)(const tessera_event* event, void* user_data);
+typedef void (*tessera_event_fn)(const tessera_event* event, void* user_data);
 
 /**
  * Connects to a running coordinator as one process (registration plus the
  * wait for every process), without starting a server or changing
- * process-wide state. Configuration as in tessera_initialize.
+ * process-wide state. Configuration as in tessera_runtime_initialize.
  * @return a new client owned by the caller, or NULL.
  * @since 0.1
  */
@@ -76,7 +76,7 @@ TESSERA_API tessera_client* tessera_client_connect(const tessera_cluster_options
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** This process's id; -1 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_client_process_id(const tessera_client* client) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_client_process_index(const tessera_client* client) TESSERA_NOEXCEPT;
 /** Number of processes in the job; 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_client_num_processes(const tessera_client* client) TESSERA_NOEXCEPT;
 /** The topology's fingerprint, equal on every process; 0 when NULL. @since 0.1 */
@@ -123,16 +123,16 @@ TESSERA_API bool tessera_client_kv_set(tessera_client* client, const char* key, 
  * DEADLINE_EXCEEDED names the key; a job failure while waiting returns that
  * error instead. @return a new buffer owned by the caller, or NULL. @since 0.1
  */
-TESSERA_API tessera_buffer* tessera_client_kv_get(tessera_client* client, const char* key, int64_t timeout_ms,
+TESSERA_API tessera_buffer* tessera_client_kv_wait(tessera_client* client, const char* key, int64_t timeout_ms,
                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The value of `key` now, or NULL with NOT_FOUND. @since 0.1 */
-TESSERA_API tessera_buffer* tessera_client_kv_try_get(tessera_client* client, const char* key,
+TESSERA_API tessera_buffer* tessera_client_kv_lookup(tessera_client* client, const char* key,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Every entry under `prefix` + "/" ("a/b" never lists "a/bc"); may be empty. @since 0.1 */
 TESSERA_API tessera_kv_list* tessera_client_kv_list(tessera_client* client, const char* prefix,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Deletes `key` and, when `recursive`, everything under `key` + "/". Absent keys are not an error. @since 0.1 */
-TESSERA_API bool tessera_client_kv_delete(tessera_client* client, const char* key, bool recursive,
+TESSERA_API bool tessera_client_kv_remove(tessera_client* client, const char* key, bool recursive,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Atomically adds `delta` (an absent key counts as 0); the new value goes to *out_value. @since 0.1 */
 TESSERA_API bool tessera_client_kv_increment(tessera_client* client, const char* key, int64_t delta,
@@ -150,7 +150,7 @@ TESSERA_API bool tessera_client_kv_compare_and_swap(tessera_client* client, cons
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of entries; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_kv_list_size(const tessera_kv_list* list) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list) TESSERA_NOEXCEPT;
 /** Key of entry `index`; "" when out of range. Lifetime of `list`. @since 0.1 */
 TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index) TESSERA_NOEXCEPT;
 /** Value bytes of entry `index` (size in *out_size); NULL when out of range. Lifetime of `list`. @since 0.1 */
@@ -168,7 +168,7 @@ TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT
  * deadline. On failure the error's code says why (DEADLINE_EXCEEDED,
  * CANCELLED, ABORTED for a failed participant, INVALID_ARGUMENT for differing
  * participant sets or a caller that is not a participant) and
- * tessera_error_reason() is TESSERA_REASON_BARRIER_FAILED with the arrived
+ * tessera_error_reason_t() is TESSERA_REASON_BARRIER_FAILED with the arrived
  * and missing processes, each missing one with its state and the barrier it
  * waits at. A caller that is not a participant, or passes another set, gets
  * that INVALID_ARGUMENT also once the barrier has passed or failed (whose
@@ -199,15 +199,15 @@ TESSERA_API bool tessera_client_agree_live_processes(tessera_client* client, con
 /* ---- failures and events ------------------------------------------------ */
 
 /** Reports a fatal error of this process to the job (fate sharing: the job fails). @since 0.1 */
-TESSERA_API bool tessera_client_report_error(tessera_client* client, tessera_code code, const char* message,
+TESSERA_API bool tessera_client_report_error(tessera_client* client, tessera_code_t code, const char* message,
                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Installs `callback` (NULL removes it), called on a library thread for every
- * event from now on. Events are also queued for tessera_client_next_event
+ * event from now on. Events are also queued for tessera_client_event_wait
  * only while no callback is installed.
  * @since 0.1
  */
-TESSERA_API bool tessera_client_set_event_callback(tessera_client* client, tessera_event_callback callback,
+TESSERA_API bool tessera_client_set_event_callback(tessera_client* client, tessera_event_fn callback,
                                                    void* user_data, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Takes the next queued event, waiting up to `timeout_ms` (0: do not wait).
@@ -215,17 +215,17 @@ TESSERA_API bool tessera_client_set_event_callback(tessera_client* client, tesse
  *         none arrived in time (CANCELLED after tessera_client_cancel_all).
  * @since 0.1
  */
-TESSERA_API tessera_event* tessera_client_next_event(tessera_client* client, int64_t timeout_ms,
+TESSERA_API tessera_event* tessera_client_event_wait(tessera_client* client, int64_t timeout_ms,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The kind of `event`. @since 0.1 */
-TESSERA_API tessera_event_kind tessera_event_kind_of(const tessera_event* event) TESSERA_NOEXCEPT;
+TESSERA_API tessera_event_kind_t tessera_event_kind(const tessera_event* event) TESSERA_NOEXCEPT;
 /** The process the event is about; -1 when none or NULL. @since 0.1 */
-TESSERA_API int64_t tessera_event_process_id(const tessera_event* event) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_event_process_index(const tessera_event* event) TESSERA_NOEXCEPT;
 /** For TASK_CHANGED: the new state. @since 0.1 */
-TESSERA_API tessera_task_state tessera_event_task_state(const tessera_event* event) TESSERA_NOEXCEPT;
+TESSERA_API tessera_task_state_t tessera_event_task_state(const tessera_event* event) TESSERA_NOEXCEPT;
 /** For JOB_ERROR and COORDINATOR_LOST: the code; TESSERA_OK otherwise. @since 0.1 */
-TESSERA_API tessera_code tessera_event_code(const tessera_event* event) TESSERA_NOEXCEPT;
+TESSERA_API tessera_code_t tessera_event_code(const tessera_event* event) TESSERA_NOEXCEPT;
 /** A description; "" when none. Lifetime of `event`. @since 0.1 */
 TESSERA_API const char* tessera_event_message(const tessera_event* event) TESSERA_NOEXCEPT;
 /** For TOPOLOGY_CHANGED: the generation; 0 otherwise. @since 0.1 */
@@ -238,7 +238,7 @@ TESSERA_API void tessera_event_destroy(tessera_event* event) TESSERA_NOEXCEPT;
 /* ---- error details ------------------------------------------------------ */
 
 /** Why a cluster call failed, beyond its code. */
-typedef enum tessera_error_reason {
+typedef enum tessera_error_reason_t {
   TESSERA_REASON_NONE = 0,
   /** Fate sharing: another process failed (tessera_error_source_process). */
   TESSERA_REASON_JOB_FAILED = 1,
@@ -257,22 +257,22 @@ typedef enum tessera_error_reason {
   /** Registration timed out: see the missing processes and whether each was ever seen. */
   TESSERA_REASON_NEVER_CONNECTED = 8,
   TESSERA_REASON_FORCE_INT32 = 0x7fffffff
-} tessera_error_reason;
+} tessera_error_reason_t;
 
 /** The reason of `error`; TESSERA_REASON_NONE for NULL or errors without one. @since 0.1 */
-TESSERA_API tessera_error_reason tessera_error_reason_of(const tessera_error* error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_error_reason_t tessera_error_reason(const tessera_error* error) TESSERA_NOEXCEPT;
 /** The process that caused `error`; -1 when none. @since 0.1 */
 TESSERA_API int64_t tessera_error_source_process(const tessera_error* error) TESSERA_NOEXCEPT;
 /** Number of processes a barrier or registration was missing; 0 when none. @since 0.1 */
-TESSERA_API size_t tessera_error_missing_count(const tessera_error* error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_num_missing(const tessera_error* error) TESSERA_NOEXCEPT;
 /** Id of missing process `index`; -1 when out of range. @since 0.1 */
 TESSERA_API int64_t tessera_error_missing_process(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
 /** State of missing process `index`; TESSERA_TASK_NEVER_CONNECTED when out of range. @since 0.1 */
-TESSERA_API tessera_task_state tessera_error_missing_state(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
+TESSERA_API tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
 /** The barrier ("id#counter") missing process `index` waits at; "" when none. Lifetime of `error`. @since 0.1 */
 TESSERA_API const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
 /** Number of processes that had arrived at a failed barrier. @since 0.1 */
-TESSERA_API size_t tessera_error_arrived_count(const tessera_error* error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_num_arrived(const tessera_error* error) TESSERA_NOEXCEPT;
 /** Id of arrived process `index`; -1 when out of range. @since 0.1 */
 TESSERA_API int64_t tessera_error_arrived_process(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
 
@@ -292,7 +292,7 @@ TESSERA_API void tessera_client_cancel_all(tessera_client* client) TESSERA_NOEXC
 TESSERA_API bool tessera_client_shutdown(tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Frees `client`. Without tessera_client_shutdown the others see this process
- * stop heartbeating (a failure, not a crash). A client from tessera_initialize
+ * stop heartbeating (a failure, not a crash). A client from tessera_runtime_initialize
  * also restores local device discovery and stops the in-process coordinator
  * once it has no clients left, so process 0's destroy blocks until then: up
  * to the shutdown timeout after tessera_client_shutdown, up to about two

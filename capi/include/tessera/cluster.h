@@ -1,6 +1,6 @@
 /*
  * Multi-host start-up: the cluster options, launcher detection and
- * tessera_initialize.
+ * tessera_runtime_initialize.
  *
  * Where the configuration comes from, first match wins per field:
  *   1. the options set on tessera_cluster_options;
@@ -29,7 +29,7 @@
  * is skipped with a diagnostic naming the present and missing ones, never
  * half-used. Open MPI and Slurm set the local device ids to the local rank, as
  * JAX does. Nothing set at all means one process without a coordinator.
- * tessera_detect explains the decision without connecting anywhere.
+ * tessera_detection_create explains the decision without connecting anywhere.
  *
  * Security: the job token is never sent or logged in clear; each call carries
  * an HMAC-SHA256 of the job id under the token. Without TLS the HMAC can be
@@ -80,7 +80,7 @@ TESSERA_API bool tessera_cluster_options_set_bind_address(tessera_cluster_option
 TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, int64_t num_processes,
                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 /** This process's id, 0 <= id < num_processes. */
-TESSERA_API bool tessera_cluster_options_set_process_id(tessera_cluster_options* options, int64_t process_id,
+TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, int64_t process_id,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Which local devices this process uses (distinct indices >= 0 into local discovery); count 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
@@ -114,11 +114,13 @@ TESSERA_API bool tessera_cluster_options_set_tls_server_name(tessera_cluster_opt
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * How often the coordinator and the clients re-read their TLS certificate, key
- * and CA files, in seconds (default 600; 1 to 31536000): replacing the files
- * rotates them without a restart. New connections use what was read last.
+ * and CA files, in milliseconds (default 600000; 1000 to 31536000000, counted
+ * in whole seconds, rounded up): replacing the files rotates them without a
+ * restart. New connections use what was read last. Out of range:
+ * INVALID_ARGUMENT naming `interval_ms`.
  */
-TESSERA_API bool tessera_cluster_options_set_tls_reload_interval_s(tessera_cluster_options* options,
-                                                                   int64_t interval_s,
+TESSERA_API bool tessera_cluster_options_set_tls_reload_interval_ms(tessera_cluster_options* options,
+                                                                   int64_t interval_ms,
                                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Time to register and for every process to arrive (default 300000 ms; TESSERA_INIT_TIMEOUT in seconds). */
 TESSERA_API bool tessera_cluster_options_set_init_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
@@ -162,16 +164,16 @@ TESSERA_API bool tessera_cluster_options_set_detection(tessera_cluster_options* 
  *         processes, DTENSOR_CLIENT_ID out of range); the message names it.
  * @since 0.1
  */
-TESSERA_API tessera_detection* tessera_detect(const tessera_cluster_options* options,
+TESSERA_API tessera_detection* tessera_detection_create(const tessera_cluster_options* options,
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
- * tessera_detect over an explicit environment instead of the process's:
+ * tessera_detection_create over an explicit environment instead of the process's:
  * `env` holds `count` "NAME=VALUE" strings (a later entry replaces an
  * earlier one; an entry without '=' or without a name is INVALID_ARGUMENT
  * naming "env[i]"). For tests and dry runs.
  * @since 0.1
  */
-TESSERA_API tessera_detection* tessera_detect_env(const tessera_cluster_options* options, const char* const* env,
+TESSERA_API tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env,
                                                   size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.1 */
@@ -183,11 +185,11 @@ TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* 
 /** Number of processes; 1 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_detection_num_processes(const tessera_detection* detection) TESSERA_NOEXCEPT;
 /** This process's id; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_detection_process_id(const tessera_detection* detection) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_detection_process_index(const tessera_detection* detection) TESSERA_NOEXCEPT;
 /** Job id ("" when none). Lifetime of `detection`. @since 0.1 */
 TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection) TESSERA_NOEXCEPT;
 /** Number of local device ids chosen (0: all local devices). @since 0.1 */
-TESSERA_API size_t tessera_detection_local_device_id_count(const tessera_detection* detection) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_detection_num_local_device_ids(const tessera_detection* detection) TESSERA_NOEXCEPT;
 /** Local device id `index`; -1 when out of range. @since 0.1 */
 TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index) TESSERA_NOEXCEPT;
 /**
@@ -204,7 +206,7 @@ TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA
 /**
  * Starts this process's part in a job (jax.distributed.initialize,
  * dtensor.initialize_multi_client): resolves the configuration as
- * tessera_detect does, starts the coordinator inside this library instance
+ * tessera_detection_create does, starts the coordinator inside this library instance
  * when this is process 0, registers with it, and waits (up to the init
  * timeout) for every process. Then tessera_device_list_create returns the
  * job's global devices and distributions see the process count and id.
@@ -222,11 +224,11 @@ TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA
  *         tessera_client_destroy end the membership. NULL on failure.
  * @since 0.1
  */
-TESSERA_API tessera_client* tessera_initialize(const tessera_cluster_options* options,
+TESSERA_API tessera_client* tessera_runtime_initialize(const tessera_cluster_options* options,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** True between a successful tessera_initialize and the destruction of its client. @since 0.1 */
-TESSERA_API bool tessera_is_initialized(void) TESSERA_NOEXCEPT;
+/** True between a successful tessera_runtime_initialize and the destruction of its client. @since 0.1 */
+TESSERA_API bool tessera_runtime_is_initialized(void) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -1,6 +1,6 @@
 /*
  * The coordinator service on its own (`tessera coordinator`, tests,
- * benchmarks). tessera_initialize starts one inside process 0 by itself; use
+ * benchmarks). tessera_runtime_initialize starts one inside process 0 by itself; use
  * this header to run it anywhere else.
  *
  * Thread safety: every call is thread-safe except tessera_coordinator_destroy.
@@ -25,7 +25,7 @@ typedef struct tessera_coordinator tessera_coordinator;
  * Starts serving on the options' bind address (or the coordinator address's
  * port on the wildcard address) for `num_processes` processes. Needs
  * num_processes; uses the job id, token, TLS, timeouts, recoverable mode and
- * KV limits of `options`. Configuration is resolved as tessera_detect does.
+ * KV limits of `options`. Configuration is resolved as tessera_detection_create does.
  * @return a new coordinator owned by the caller, or NULL: UNAVAILABLE for a
  *         failed bind ("bind 0.0.0.0:8476: Address already in use (EADDRINUSE)"),
  *         INVALID_ARGUMENT for bad options, FAILED_PRECONDITION when

@@ -28,7 +28,7 @@
 TESSERA_BEGIN_DECLS
 
 /**
- * Options of tessera_scatter and tessera_gather. Defaults: the calling
+ * Options of tessera_sharding_scatter and tessera_sharding_gather. Defaults: the calling
  * thread only, no replica check, every process. An options object must be
  * used by one thread at a time; it may be destroyed as soon as the copy
  * that used it returns.
@@ -98,7 +98,7 @@ TESSERA_API bool tessera_copy_options_set_process_index(tessera_copy_options* op
  *         names the device index), or a size that overflows.
  * @since 0.1
  */
-TESSERA_API bool tessera_scatter(const tessera_sharding* sharding, const void* global,
+TESSERA_API bool tessera_sharding_scatter(const tessera_sharding* sharding, const void* global,
                                  size_t global_size, size_t element_size, void* const* shards,
                                  size_t num_shards, const tessera_copy_options* options,
                                  tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -112,12 +112,12 @@ TESSERA_API bool tessera_scatter(const tessera_sharding* sharding, const void* g
  *                  devices read need one (every holder with
  *                  verify_replicas). Read only.
  * @param global    receives the tensor, row-major (global_size bytes).
- * Other parameters as tessera_scatter.
- * @return true on success; errors as tessera_scatter, plus DATA_LOSS
+ * Other parameters as tessera_sharding_scatter.
+ * @return true on success; errors as tessera_sharding_scatter, plus DATA_LOSS
  *         (nothing written) when verify_replicas finds replicas that differ.
  * @since 0.1
  */
-TESSERA_API bool tessera_gather(const tessera_sharding* sharding, const void* const* shards,
+TESSERA_API bool tessera_sharding_gather(const tessera_sharding* sharding, const void* const* shards,
                                 size_t num_shards, size_t element_size, void* global,
                                 size_t global_size, const tessera_copy_options* options,
                                 tessera_error** out_error) TESSERA_NOEXCEPT;

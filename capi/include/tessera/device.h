@@ -10,7 +10,7 @@
  * [:<memory_bytes>]]][@<place>], e.g. "gpu*8" or
  * "gpu:NVIDIA H100 80GB HBM3:GPU-1:85520809984";
  * its cpu entries, if any, replace the CPU provider's devices. A place puts
- * TPU devices in their slice's torus (tessera_device_coord): "@x.y.z[.core]"
+ * TPU devices in their slice's torus (tessera_device_coordinate): "@x.y.z[.core]"
  * for one device, or "@XxYxZ[xCORES][+x.y.z]" for a block of X*Y*Z chips
  * from that corner, device i being core i % CORES, then x, y, z (x fastest),
  * e.g. "tpu*64:TPU v4@4x4x4".
@@ -27,12 +27,12 @@
 
 TESSERA_BEGIN_DECLS
 
-typedef enum tessera_platform {
+typedef enum tessera_platform_t {
   TESSERA_PLATFORM_CPU = 0,
   TESSERA_PLATFORM_GPU = 1,
   TESSERA_PLATFORM_TPU = 2,
   TESSERA_PLATFORM_FORCE_INT32 = 0x7fffffff
-} tessera_platform;
+} tessera_platform_t;
 
 /** One device. Immutable. */
 typedef struct tessera_device tessera_device;
@@ -54,7 +54,7 @@ TESSERA_API tessera_device* tessera_device_parse(const char* text, tessera_error
 /** The global id of `device`; 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_device_id(const tessera_device* device) TESSERA_NOEXCEPT;
 /** The platform of `device`; TESSERA_PLATFORM_CPU when NULL. @since 0.1 */
-TESSERA_API tessera_platform tessera_device_platform(const tessera_device* device) TESSERA_NOEXCEPT;
+TESSERA_API tessera_platform_t tessera_device_platform(const tessera_device* device) TESSERA_NOEXCEPT;
 /** Index of the process that owns `device`; 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_device_process_index(const tessera_device* device) TESSERA_NOEXCEPT;
 /** Index of `device` among its process's devices; 0 when NULL. @since 0.1 */
@@ -70,17 +70,17 @@ TESSERA_API const char* tessera_device_name(const tessera_device* device) TESSER
  * TpuDevice.coords): a TPU listed with a place. false when NULL.
  * @since 0.1
  */
-TESSERA_API bool tessera_device_has_coords(const tessera_device* device) TESSERA_NOEXCEPT;
+TESSERA_API bool tessera_device_has_coordinates(const tessera_device* device) TESSERA_NOEXCEPT;
 /**
  * Coordinate `axis` (0 = x, 1 = y, 2 = z) of `device`'s chip in its TPU
  * slice; JAX's create_device_mesh follows them (tessera_mesh_make).
  * @param[out] out  receives the coordinate.
  * @return true on success; false with INVALID_ARGUMENT for a NULL device or
  *         out, OUT_OF_RANGE for axis > 2, FAILED_PRECONDITION when the
- *         device has no coordinates (tessera_device_has_coords).
+ *         device has no coordinates (tessera_device_has_coordinates).
  * @since 0.1
  */
-TESSERA_API bool tessera_device_coord(const tessera_device* device, size_t axis, int64_t* out,
+TESSERA_API bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_t* out,
                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The core of `device` on its chip (JAX's core_on_chip); 0 when NULL or unknown. @since 0.1 */
 TESSERA_API int64_t tessera_device_core_on_chip(const tessera_device* device) TESSERA_NOEXCEPT;
@@ -88,7 +88,7 @@ TESSERA_API int64_t tessera_device_core_on_chip(const tessera_device* device) TE
 TESSERA_API void tessera_device_destroy(tessera_device* device) TESSERA_NOEXCEPT;
 
 /** "cpu", "gpu" or "tpu"; static storage; NULL for an unknown value. @since 0.1 */
-TESSERA_API const char* tessera_platform_name(tessera_platform platform) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_platform_name(tessera_platform_t platform) TESSERA_NOEXCEPT;
 
 /**
  * Lists the devices of one platform (Keras's list_devices).
@@ -104,7 +104,7 @@ TESSERA_API tessera_device_list* tessera_device_list_create(const char* type,
                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of devices in `list`; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_device_list_size(const tessera_device_list* list) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_device_list_num_devices(const tessera_device_list* list) TESSERA_NOEXCEPT;
 
 /**
  * Device `index` of `list`.
@@ -112,7 +112,7 @@ TESSERA_API size_t tessera_device_list_size(const tessera_device_list* list) TES
  *         NULL list, OUT_OF_RANGE for index >= size).
  * @since 0.1
  */
-TESSERA_API tessera_device* tessera_device_list_get(const tessera_device_list* list, size_t index,
+TESSERA_API tessera_device* tessera_device_list_device(const tessera_device_list* list, size_t index,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `list`. NULL is allowed. Any thread. @since 0.1 */
@@ -125,7 +125,7 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_
  * @return true on success.
  * @since 0.1
  */
-TESSERA_API bool tessera_device_count(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * What local discovery found: this process's devices with their hardware
@@ -149,7 +149,7 @@ TESSERA_API tessera_local_devices* tessera_local_devices_discover(tessera_error*
 TESSERA_API void tessera_local_devices_destroy(tessera_local_devices* devices) TESSERA_NOEXCEPT;
 
 /** Number of devices (accelerators first, then CPUs); 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_local_devices_size(const tessera_local_devices* devices)
+TESSERA_API size_t tessera_local_devices_num_devices(const tessera_local_devices* devices)
     TESSERA_NOEXCEPT;
 
 /**
@@ -176,7 +176,7 @@ TESSERA_API const char* tessera_local_devices_nvml_unavailable_reason(
  * @since 0.1
  */
 TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t index,
-                                                tessera_platform* out,
+                                                tessera_platform_t* out,
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

@@ -26,14 +26,14 @@ typedef struct tessera_distribution_options tessera_distribution_options;
 /** How this process reads a dataset. Immutable. */
 typedef struct tessera_dataset_plan tessera_dataset_plan;
 
-typedef enum tessera_distribution_kind {
+typedef enum tessera_distribution_kind_t {
   TESSERA_DISTRIBUTION_DATA_PARALLEL = 0,
   TESSERA_DISTRIBUTION_MODEL_PARALLEL = 1,
   TESSERA_DISTRIBUTION_KIND_FORCE_INT32 = 0x7fffffff
-} tessera_distribution_kind;
+} tessera_distribution_kind_t;
 
 /** Which Keras arithmetic the dataset plan follows. */
-typedef enum tessera_dataset_mode {
+typedef enum tessera_dataset_mode_t {
   /** Current Keras: num_data_shards = min(R, P), contiguous replica groups. */
   TESSERA_DATASET_MODE_CURRENT = 0,
   /**
@@ -44,9 +44,9 @@ typedef enum tessera_dataset_mode {
    */
   TESSERA_DATASET_MODE_KERAS_3_0 = 1,
   TESSERA_DATASET_MODE_FORCE_INT32 = 0x7fffffff
-} tessera_dataset_mode;
+} tessera_dataset_mode_t;
 
-typedef enum tessera_dataset_plan_kind {
+typedef enum tessera_dataset_plan_kind_t {
   /** Leave the dataset as it is. */
   TESSERA_DATASET_PLAN_PASSTHROUGH = 0,
   /** Every process reads every global batch. */
@@ -54,7 +54,7 @@ typedef enum tessera_dataset_plan_kind {
   /** This process reads shard `shard_index` of `num_shards` of each batch. */
   TESSERA_DATASET_PLAN_SHARD = 2,
   TESSERA_DATASET_PLAN_KIND_FORCE_INT32 = 0x7fffffff
-} tessera_dataset_plan_kind;
+} tessera_dataset_plan_kind_t;
 
 /** New options with defaults: auto-shard on, strict shape check, current dataset mode, process info from the runtime. @since 0.1 */
 TESSERA_API tessera_distribution_options* tessera_distribution_options_create(void) TESSERA_NOEXCEPT;
@@ -65,10 +65,10 @@ TESSERA_API bool tessera_distribution_options_set_auto_shard_dataset(
     tessera_distribution_options* options, bool auto_shard, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** How variable layouts are checked against variable shapes. @since 0.1 */
 TESSERA_API bool tessera_distribution_options_set_shape_check(
-    tessera_distribution_options* options, tessera_shape_check mode, tessera_error** out_error) TESSERA_NOEXCEPT;
+    tessera_distribution_options* options, tessera_shape_check_t mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Which dataset arithmetic to follow. @since 0.1 */
 TESSERA_API bool tessera_distribution_options_set_dataset_mode(
-    tessera_distribution_options* options, tessera_dataset_mode mode, tessera_error** out_error) TESSERA_NOEXCEPT;
+    tessera_distribution_options* options, tessera_dataset_mode_t mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Overrides the process count and id read from the runtime (for planning a
  * job from outside it, and for tests). INVALID_ARGUMENT unless
@@ -118,7 +118,7 @@ TESSERA_API tessera_distribution* tessera_distribution_create_model_parallel(
 TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
 /** Kind of `distribution`; DATA_PARALLEL when NULL. @since 0.1 */
-TESSERA_API tessera_distribution_kind tessera_distribution_kind_of(
+TESSERA_API tessera_distribution_kind_t tessera_distribution_kind(
     const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** The mesh as a new reference; NULL when `distribution` is NULL. @since 0.1 */
 TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
@@ -128,7 +128,7 @@ TESSERA_API const char* tessera_distribution_batch_dim_name(
 /** P, read at creation; 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** This process's id, read at creation; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_distribution_process_id(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_distribution_process_index(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 /** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_distribution_num_model_replicas(
     const tessera_distribution* distribution) TESSERA_NOEXCEPT;
@@ -189,23 +189,23 @@ TESSERA_API tessera_buffer* tessera_distribution_to_string(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Kind of plan; PASSTHROUGH when NULL. @since 0.1 */
-TESSERA_API tessera_dataset_plan_kind tessera_dataset_plan_kind_of(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
+TESSERA_API tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** The global batch size planned for; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_dataset_plan_global_batch_size(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** Rows this process reads per step; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_dataset_plan_per_process_batch_size(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** Number of shards (1 unless SHARD); 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** This process's shard; 0 when NULL. @since 0.1 */
 TESSERA_API int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise). @since 0.1 */
-TESSERA_API size_t tessera_dataset_plan_num_rebatch_sizes(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /**
  * Rebatch size `index` (TF's batch_sizes_for_worker order).
  * @return true on success; OUT_OF_RANGE when index >= the count.
  * @since 0.1
  */
-TESSERA_API bool tessera_dataset_plan_rebatch_size(const tessera_dataset_plan* plan, size_t index,
+TESSERA_API bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
                                                    int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `plan`. NULL is allowed. @since 0.1 */
 TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) TESSERA_NOEXCEPT;

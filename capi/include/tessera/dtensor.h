@@ -52,7 +52,7 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_dtensor_mesh tessera_dtensor_mesh;
 
 /** What kind of mesh a DTensor mesh is. */
-typedef enum tessera_dtensor_mesh_kind {
+typedef enum tessera_dtensor_mesh_kind_t {
   /** "empty_mesh": no dimensions, no devices. */
   TESSERA_DTENSOR_MESH_EMPTY = 0,
   /** A grid of devices with named dimensions. */
@@ -60,7 +60,7 @@ typedef enum tessera_dtensor_mesh_kind {
   /** One device, named by its string; no dimensions. */
   TESSERA_DTENSOR_MESH_SINGLE_DEVICE = 2,
   TESSERA_DTENSOR_MESH_KIND_FORCE_INT32 = 0x7fffffff
-} tessera_dtensor_mesh_kind;
+} tessera_dtensor_mesh_kind_t;
 
 /**
  * DTensor mesh text for `mesh`, as seen by process 0 with an empty name
@@ -182,7 +182,7 @@ TESSERA_API tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_m
 TESSERA_API void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
 /** The kind of `mesh`; TESSERA_DTENSOR_MESH_EMPTY when NULL. @since 0.1 */
-TESSERA_API tessera_dtensor_mesh_kind tessera_dtensor_mesh_kind_of(const tessera_dtensor_mesh* mesh)
+TESSERA_API tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
 /** The name ("" when none or NULL). UTF-8; has the lifetime of `mesh`. @since 0.1 */
@@ -205,7 +205,7 @@ TESSERA_API const char* tessera_dtensor_mesh_single_device(const tessera_dtensor
 TESSERA_API bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
 /** Number of mesh dimensions; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_dtensor_mesh_rank(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
 /**
  * Name of dimension `index`. UTF-8; has the lifetime of `mesh`.
@@ -221,7 +221,7 @@ TESSERA_API const char* tessera_dtensor_mesh_dim_name(const tessera_dtensor_mesh
  * @return true on success; INVALID_ARGUMENT for NULL, OUT_OF_RANGE when index >= rank.
  * @since 0.1
  */
-TESSERA_API bool tessera_dtensor_mesh_dim_size(const tessera_dtensor_mesh* mesh, size_t index,
+TESSERA_API bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mesh, size_t index,
                                               int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of global device ids; 0 when NULL. @since 0.1 */

@@ -17,7 +17,7 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_error tessera_error;
 
 /** Error codes: the absl::StatusCode canonical codes, same numbers. */
-typedef enum tessera_code {
+typedef enum tessera_code_t {
   TESSERA_OK = 0,
   TESSERA_CANCELLED = 1,
   TESSERA_UNKNOWN = 2,
@@ -36,13 +36,13 @@ typedef enum tessera_code {
   TESSERA_DATA_LOSS = 15,
   TESSERA_UNAUTHENTICATED = 16,
   TESSERA_CODE_FORCE_INT32 = 0x7fffffff
-} tessera_code;
+} tessera_code_t;
 
 /**
  * The code of `error`; TESSERA_OK when `error` is NULL.
  * @since 0.1
  */
-TESSERA_API tessera_code tessera_error_code(const tessera_error* error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_code_t tessera_error_code(const tessera_error* error) TESSERA_NOEXCEPT;
 
 /**
  * The message of `error`: UTF-8, NUL-terminated, never NULL ("" for a NULL
@@ -57,7 +57,7 @@ TESSERA_API const char* tessera_error_message(const tessera_error* error) TESSER
  * Unknown values give "UNKNOWN_CODE".
  * @since 0.1
  */
-TESSERA_API const char* tessera_code_name(tessera_code code) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_code_name(tessera_code_t code) TESSERA_NOEXCEPT;
 
 /** Frees `error`. NULL is allowed. Any thread. @since 0.1 */
 TESSERA_API void tessera_error_destroy(tessera_error* error) TESSERA_NOEXCEPT;

@@ -23,13 +23,13 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_layout tessera_layout;
 
 /** How a layout is checked against a tensor shape. */
-typedef enum tessera_shape_check {
+typedef enum tessera_shape_check_t {
   /** Every sharded dimension divisible by its shard count (as JAX). */
   TESSERA_SHAPE_CHECK_STRICT = 0,
   /** Uneven shards allowed: ceil-sized chunks (as XLA and DTensor). */
   TESSERA_SHAPE_CHECK_CHUNK = 1,
   TESSERA_SHAPE_CHECK_FORCE_INT32 = 0x7fffffff
-} tessera_shape_check;
+} tessera_shape_check_t;
 
 /**
  * Creates a layout with at most one axis per dimension.
@@ -91,7 +91,7 @@ TESSERA_API tessera_layout* tessera_layout_with_mesh(const tessera_layout* layou
 TESSERA_API void tessera_layout_destroy(tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /** Tensor rank of `layout`; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_layout_rank(const tessera_layout* layout) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /**
  * The mesh of `layout`.
@@ -106,7 +106,7 @@ TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) TESS
  * @return true on success; OUT_OF_RANGE when dim >= rank.
  * @since 0.1
  */
-TESSERA_API bool tessera_layout_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
+TESSERA_API bool tessera_layout_dim_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -114,7 +114,7 @@ TESSERA_API bool tessera_layout_num_axes(const tessera_layout* layout, size_t di
  * @return the name, or NULL (OUT_OF_RANGE for a bad dim or position).
  * @since 0.1
  */
-TESSERA_API const char* tessera_layout_axis(const tessera_layout* layout, size_t dim,
+TESSERA_API const char* tessera_layout_dim_axis(const tessera_layout* layout, size_t dim,
                                             size_t position, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -123,7 +123,7 @@ TESSERA_API const char* tessera_layout_axis(const tessera_layout* layout, size_t
  *         when dim >= rank.
  * @since 0.1
  */
-TESSERA_API bool tessera_layout_shard_count(const tessera_layout* layout, size_t dim, int64_t* out,
+TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -135,7 +135,7 @@ TESSERA_API bool tessera_layout_shard_count(const tessera_layout* layout, size_t
  * @since 0.1
  */
 TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dims,
-                                            size_t num_dims, tessera_shape_check mode,
+                                            size_t num_dims, tessera_shape_check_t mode,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

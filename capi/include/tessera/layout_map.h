@@ -29,13 +29,13 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_layout_map tessera_layout_map;
 
 /** How keys match paths. */
-typedef enum tessera_key_match {
+typedef enum tessera_key_match_t {
   /** re.search: the pattern may match anywhere in the path (Keras 3.0-3.13). */
   TESSERA_KEY_MATCH_SEARCH = 0,
   /** re.fullmatch: the pattern must match the whole path (Keras 3.14+). */
   TESSERA_KEY_MATCH_FULL = 1,
   TESSERA_KEY_MATCH_FORCE_INT32 = 0x7fffffff
-} tessera_key_match;
+} tessera_key_match_t;
 
 /**
  * Creates an empty map.
@@ -45,7 +45,7 @@ typedef enum tessera_key_match {
  * @since 0.1
  */
 TESSERA_API tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh,
-                                                          tessera_key_match match,
+                                                          tessera_key_match_t match,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `map`. NULL is allowed. @since 0.1 */
@@ -67,7 +67,7 @@ TESSERA_API bool tessera_layout_map_set(tessera_layout_map* map, const char* key
  * @return true on success; NOT_FOUND otherwise.
  * @since 0.1
  */
-TESSERA_API bool tessera_layout_map_delete(tessera_layout_map* map, const char* key,
+TESSERA_API bool tessera_layout_map_remove(tessera_layout_map* map, const char* key,
                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -78,20 +78,20 @@ TESSERA_API bool tessera_layout_map_delete(tessera_layout_map* map, const char* 
  *         tell the two apart.
  * @since 0.1
  */
-TESSERA_API tessera_layout* tessera_layout_map_get(const tessera_layout_map* map, const char* path,
+TESSERA_API tessera_layout* tessera_layout_map_lookup(const tessera_layout_map* map, const char* path,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Index of the rule that `path` selects.
  * @param[out] out_index  the rule's index, or -1 when no rule matches.
- * @return true on success; errors as tessera_layout_map_get.
+ * @return true on success; errors as tessera_layout_map_lookup.
  * @since 0.1
  */
-TESSERA_API bool tessera_layout_map_find(const tessera_layout_map* map, const char* path,
+TESSERA_API bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, const char* path,
                                          int64_t* out_index, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of rules; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_layout_map_size(const tessera_layout_map* map) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_layout_map_num_rules(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /**
  * Key of rule `index`: UTF-8, valid until `map` is modified or destroyed.
@@ -113,7 +113,7 @@ TESSERA_API tessera_layout* tessera_layout_map_layout(const tessera_layout_map* 
 TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH when NULL. @since 0.1 */
-TESSERA_API tessera_key_match tessera_layout_map_match(const tessera_layout_map* map) TESSERA_NOEXCEPT;
+TESSERA_API tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -12,21 +12,21 @@
 
 TESSERA_BEGIN_DECLS
 
-typedef enum tessera_log_level {
+typedef enum tessera_log_level_t {
   TESSERA_LOG_DEBUG = 0,
   TESSERA_LOG_INFO = 1,
   TESSERA_LOG_WARNING = 2,
   TESSERA_LOG_ERROR = 3,
   TESSERA_LOG_LEVEL_FORCE_INT32 = 0x7fffffff
-} tessera_log_level;
+} tessera_log_level_t;
 
 /**
  * Receives one log message. `message` is UTF-8, NUL-terminated, `message_size`
  * bytes long, and valid only during the call. Runs on the thread that logs
  * (any thread, possibly several at once); it must not call
- * tessera_set_log_callback.
+ * tessera_log_set_callback.
  */
-typedef void (*tessera_log_fn)(tessera_log_level level, const char* message,
+typedef void (*tessera_log_fn)(tessera_log_level_t level, const char* message,
                                size_t message_size, void* user_data);
 
 /**
@@ -35,11 +35,11 @@ typedef void (*tessera_log_fn)(tessera_log_level level, const char* message,
  * back unchanged; the caller keeps ownership and must keep it valid until the
  * callback is replaced. Thread-safe.
  *
- * @return false (INVALID_ARGUMENT) when `min_level` is not a tessera_log_level.
+ * @return false (INVALID_ARGUMENT) when `min_level` is not a tessera_log_level_t.
  * @since 0.1
  */
-TESSERA_API bool tessera_set_log_callback(tessera_log_fn callback, void* user_data,
-                                          tessera_log_level min_level,
+TESSERA_API bool tessera_log_set_callback(tessera_log_fn callback, void* user_data,
+                                          tessera_log_level_t min_level,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS

@@ -50,18 +50,18 @@ TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_d
 TESSERA_API void tessera_mesh_destroy(tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
 /** Number of dimensions; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_mesh_rank(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_mesh_num_axes(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 /** Number of devices; 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_mesh_size(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_mesh_num_devices(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 /** Platform of the mesh's devices; TESSERA_PLATFORM_CPU when NULL. @since 0.1 */
-TESSERA_API tessera_platform tessera_mesh_platform(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
+TESSERA_API tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
 /**
  * Size of dimension `index`.
  * @return true on success; OUT_OF_RANGE when index >= rank.
  * @since 0.1
  */
-TESSERA_API bool tessera_mesh_dim(const tessera_mesh* mesh, size_t index, int64_t* out,
+TESSERA_API bool tessera_mesh_axis_extent(const tessera_mesh* mesh, size_t index, int64_t* out,
                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -77,7 +77,7 @@ TESSERA_API const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t 
  * @return true on success; NOT_FOUND (listing the mesh's axes) otherwise.
  * @since 0.1
  */
-TESSERA_API bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* name, size_t* out,
+TESSERA_API bool tessera_mesh_axis_lookup(const tessera_mesh* mesh, const char* name, size_t* out,
                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -85,7 +85,7 @@ TESSERA_API bool tessera_mesh_axis_index(const tessera_mesh* mesh, const char* n
  * @return true on success; NOT_FOUND (listing the mesh's axes) otherwise.
  * @since 0.1
  */
-TESSERA_API bool tessera_mesh_axis_size(const tessera_mesh* mesh, const char* name, int64_t* out,
+TESSERA_API bool tessera_mesh_axis_extent_lookup(const tessera_mesh* mesh, const char* name, int64_t* out,
                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

@@ -29,7 +29,7 @@ TESSERA_BEGIN_DECLS
  * process's devices stay together; the TPU v2/v3 tray ring when
  * `device_kind` is "TPU v2" or "TPU v3"; JAX's rings for small v4 lite,
  * v5e/v6e, v5p and 7x slices; TPU devices with chip coordinates
- * (tessera_device_coord) placed on the torus, each logical axis from the
+ * (tessera_device_coordinate) placed on the torus, each logical axis from the
  * last taking whole physical axes, split for "TPU v5 lite" as JAX does;
  * other platforms as given, grouped by process).
  *
@@ -108,7 +108,7 @@ TESSERA_API tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const c
  * @return true on success.
  * @since 0.1
  */
-TESSERA_API bool tessera_mesh_coordinate_of(const tessera_mesh* mesh, int64_t device_id,
+TESSERA_API bool tessera_mesh_device_coordinates_lookup(const tessera_mesh* mesh, int64_t device_id,
                                             int64_t* out_coords, size_t capacity, bool* out_found,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -125,7 +125,7 @@ TESSERA_API bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* a
 /**
  * The process groups along `axis_name` as PyTorch builds them
  * (mesh.swapdims(-1, dim).reshape(-1, size)): mesh-size device ids, each run
- * of tessera_mesh_axis_size ids one group.
+ * of tessera_mesh_axis_extent_lookup ids one group.
  * @param out_ids   receives the ids.
  * @param capacity  room in `out_ids`; OUT_OF_RANGE below the mesh's size.
  * @return true on success; NOT_FOUND for an unknown axis.

@@ -32,7 +32,7 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_reshard_plan tessera_reshard_plan;
 
 /** Where a transfer's bytes move. */
-typedef enum tessera_transfer_locality {
+typedef enum tessera_transfer_locality_t {
   /** Source and destination are the same device: nothing to copy. */
   TESSERA_TRANSFER_SAME_DEVICE = 0,
   /** Two devices of the same process. */
@@ -40,7 +40,7 @@ typedef enum tessera_transfer_locality {
   /** Between processes. */
   TESSERA_TRANSFER_CROSS_PROCESS = 2,
   TESSERA_TRANSFER_LOCALITY_FORCE_INT32 = 0x7fffffff
-} tessera_transfer_locality;
+} tessera_transfer_locality_t;
 
 /**
  * Plans the move from `source` to `destination`.
@@ -66,7 +66,7 @@ TESSERA_API void tessera_reshard_plan_destroy(tessera_reshard_plan* plan) TESSER
 TESSERA_API size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
 
 /** Tensor rank (entries per transfer's ranges); 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_reshard_plan_rank(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
 
 /**
  * Transfer `index`: which devices, how many bytes, and where they move.
@@ -76,7 +76,7 @@ TESSERA_API size_t tessera_reshard_plan_rank(const tessera_reshard_plan* plan) T
  * @param out_destination  receives the destination device's logical index
  *                         in the destination mesh.
  * @param out_bytes        receives the bytes of the box.
- * @param out_locality     receives a tessera_transfer_locality.
+ * @param out_locality     receives a tessera_transfer_locality_t.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for an index not below tessera_reshard_plan_num_transfers.
  * @since 0.1
@@ -84,7 +84,7 @@ TESSERA_API size_t tessera_reshard_plan_rank(const tessera_reshard_plan* plan) T
 TESSERA_API bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t index,
                                                size_t* out_source, size_t* out_destination,
                                                int64_t* out_bytes,
-                                               tessera_transfer_locality* out_locality,
+                                               tessera_transfer_locality_t* out_locality,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -108,7 +108,7 @@ TESSERA_API bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan
  * @since 0.1
  */
 TESSERA_API bool tessera_reshard_plan_total_bytes(const tessera_reshard_plan* plan,
-                                                  tessera_transfer_locality locality,
+                                                  tessera_transfer_locality_t locality,
                                                   int64_t* out,
                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 

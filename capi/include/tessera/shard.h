@@ -3,7 +3,7 @@
  * for a layout (with a mesh) and a global shape.
  *
  * Devices are named by their logical index: the row-major position in the
- * mesh (0 .. tessera_mesh_size - 1), as XLA tile assignments do; use
+ * mesh (0 .. tessera_mesh_num_devices - 1), as XLA tile assignments do; use
  * tessera_mesh_device to get the device itself. An index range is half-open,
  * [start, stop), one per tensor dimension. An empty shard is [n, n), n being
  * the dimension's global size, in every mode.
@@ -32,7 +32,7 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_sharding tessera_sharding;
 
 /** How a dimension is cut into shards. */
-typedef enum tessera_shard_mode {
+typedef enum tessera_shard_mode_t {
   /**
    * Every sharded dimension divisible by its shard count, as JAX outside jit;
    * shard i of k is [i*n/k, (i+1)*n/k).
@@ -49,7 +49,7 @@ typedef enum tessera_shard_mode {
    */
   TESSERA_SHARD_MODE_CHUNK_NESTED = 2,
   TESSERA_SHARD_MODE_FORCE_INT32 = 0x7fffffff
-} tessera_shard_mode;
+} tessera_shard_mode_t;
 
 /**
  * Creates the sharding of `layout` for a tensor of global shape `dims`.
@@ -59,7 +59,7 @@ typedef enum tessera_shard_mode {
  * @param dims      the global shape, num_dims entries >= 0; copied. May be
  *                  NULL when num_dims is 0 (a scalar).
  * @param num_dims  the tensor rank; must equal the layout's rank.
- * @param mode      a tessera_shard_mode value.
+ * @param mode      a tessera_shard_mode_t value.
  * @return a new sharding owned by the caller (tessera_sharding_destroy), or
  *         NULL: INVALID_ARGUMENT for a NULL layout, NULL dims with
  *         num_dims > 0, a rank mismatch, a negative dimension, an unknown
@@ -71,14 +71,14 @@ typedef enum tessera_shard_mode {
  */
 TESSERA_API tessera_sharding* tessera_sharding_create(const tessera_layout* layout,
                                                       const int64_t* dims, size_t num_dims,
-                                                      tessera_shard_mode mode,
+                                                      tessera_shard_mode_t mode,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `sharding`. NULL is allowed. Any thread. @since 0.1 */
 TESSERA_API void tessera_sharding_destroy(tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
 /** Tensor rank of `sharding`; 0 when NULL. @since 0.1 */
-TESSERA_API size_t tessera_sharding_rank(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_num_dims(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
 /** Number of devices in the mesh of `sharding`; 0 when NULL. @since 0.1 */
 TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding) TESSERA_NOEXCEPT;

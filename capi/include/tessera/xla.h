@@ -96,7 +96,7 @@ TESSERA_API tessera_layout* tessera_layout_from_op_sharding(const void* bytes, s
  * The device order of `mesh`: out[i] is the id of the device at logical index
  * i (the mesh's devices, row-major), the device assignment that goes with
  * every tile assignment above.
- * @param out       receives tessera_mesh_size(mesh) ids.
+ * @param out       receives tessera_mesh_num_devices(mesh) ids.
  * @param capacity  room in `out`; OUT_OF_RANGE when too small.
  * @return true on success; INVALID_ARGUMENT for a NULL mesh or out.
  * @since 0.1

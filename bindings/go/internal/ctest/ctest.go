@@ -37,7 +37,7 @@ static int64_t k31_lookups(tessera_layout_map* map, const char* path, int64_t n)
   int64_t found = 0, i;
   for (i = 0; i < n; ++i) {
     tessera_error* error = NULL;
-    tessera_layout* layout = tessera_layout_map_get(map, path, &error);
+    tessera_layout* layout = tessera_layout_map_lookup(map, path, &error);
     found += layout != NULL;
     tessera_layout_destroy(layout);
     tessera_error_destroy(error);
@@ -45,13 +45,13 @@ static int64_t k31_lookups(tessera_layout_map* map, const char* path, int64_t n)
   return found;
 }
 
-// n tessera_layout_map_find calls (the rule's index; no handle made).
+// n tessera_layout_map_lookup_rule calls (the rule's index; no handle made).
 static int64_t k31_finds(tessera_layout_map* map, const char* path, int64_t n) {
   int64_t found = 0, i;
   for (i = 0; i < n; ++i) {
     int64_t index = -1;
     tessera_error* error = NULL;
-    found += tessera_layout_map_find(map, path, &index, &error) && index >= 0;
+    found += tessera_layout_map_lookup_rule(map, path, &index, &error) && index >= 0;
     tessera_error_destroy(error);
   }
   return found;
