@@ -52,6 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TESSERA_EXPERIMENTAL_API
+
 #include "tessera/tessera.h"
 %}
 
@@ -115,8 +117,14 @@
 %include "tessera/reshard.h"
 %include "tessera/dtensor.h"
 %include "tessera/mesh_construction.h"
+/* Every binding wraps both tiers; its docs mark the experimental part. */
+#define TESSERA_EXPERIMENTAL_API
+%include "tessera/experimental/distribution_scope.h"
+%include "tessera/experimental/dtensor_legacy.h"
+%include "tessera/experimental/mesh_make.h"
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %include "tessera/client.h"
+%include "tessera/experimental/cluster.h"
 #endif
 
 /* version.h is generated; declared here instead of included. */

@@ -1,5 +1,6 @@
 // tessera/client.h: a process's membership in a job.
 #include "tessera/client.h"
+#include "tessera/experimental/cluster.h"
 
 #include <cstring>
 #include <limits>

@@ -1,4 +1,7 @@
 // tessera_cluster_options setters, tessera_detection_create and tessera_detection_*.
+#include "tessera/cluster.h"
+#include "tessera/experimental/cluster.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>

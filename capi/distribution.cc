@@ -1,5 +1,8 @@
 // tessera/distribution.h: distributions, dataset plans and the current
 // distribution.
+#include "tessera/distribution.h"
+#include "tessera/experimental/distribution_scope.h"
+
 #include <string>
 #include <vector>
 

@@ -1,5 +1,7 @@
 // tessera/mesh_construction.h: framework-style mesh construction.
 #include "tessera/mesh_construction.h"
+#include "tessera/experimental/dtensor_legacy.h"
+#include "tessera/experimental/mesh_make.h"
 
 #include <algorithm>
 #include <optional>

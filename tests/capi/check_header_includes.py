@@ -20,7 +20,8 @@ def problems_of(path):
         if kind == '"' and not name.startswith("tessera/"):
             found.append(f'includes "{name}"; only "tessera/..." headers are allowed')
     stem = os.path.basename(path).split(".")[0]
-    guard = f"TESSERA_{stem.upper()}_H_"
+    tier = "EXPERIMENTAL_" if os.path.basename(os.path.dirname(path)) == "experimental" else ""
+    guard = f"TESSERA_{tier}{stem.upper()}_H_"
     if not re.search(rf"#ifndef {guard}\s+#define {guard}\b", text):
         found.append(f"lacks the include guard {guard}")
     return found

@@ -8,7 +8,9 @@ what the public headers declare must be the same set of functions.
   2. every function of the map is exported;
   3. every function of the map is declared with TESSERA_API in a public
      header, and every TESSERA_API declaration is in the map;
-  4. with --readelf, the SONAME is the one given by --soname.
+  4. a function declared in an experimental/ header is in an EXPERIMENTAL
+     node, and every other one in a stable node (the tiers cannot drift);
+  5. with --readelf, the SONAME is the one given by --soname.
 """
 import argparse
 import re
@@ -52,7 +54,7 @@ def exported_symbols(nm, lib):
         if len(fields) < 3:
             continue
         kind, full = fields[-2], fields[-1]
-        if kind == "A":  # TESSERA_0.1 itself
+        if kind == "A":  # the version nodes themselves
             continue
         name, _, version = full.partition("@")
         symbols[name] = (kind, version.lstrip("@"))
@@ -105,6 +107,13 @@ def main():
         problems.append(f"in the map but declared with TESSERA_API in no public header: {name}")
     for name in sorted(set(declared) - set(in_map)):
         problems.append(f"declared with TESSERA_API in {declared[name]} but not in the map: {name}")
+
+    for name in sorted(set(in_map) & set(declared)):
+        experimental_header = "/experimental/" in declared[name].replace("\\", "/")
+        experimental_node = "EXPERIMENTAL" in in_map[name]
+        if experimental_header != experimental_node:
+            problems.append(f"{name} is declared in {declared[name]} but versioned {in_map[name]}: "
+                            "experimental headers and EXPERIMENTAL nodes go together")
 
     if args.readelf:
         found = soname(args.readelf, args.lib)

@@ -13,6 +13,7 @@
 
 #include "harness.h"
 #include "tessera/client.h"
+#include "tessera/experimental/cluster.h"
 #include "tessera/coordinator.h"
 
 /* ---- helpers -------------------------------------------------------------- */

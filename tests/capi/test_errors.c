@@ -96,6 +96,17 @@ static void version_matches_the_headers(void) {
   ASSERT_STREQ(expected, tessera_version_string());
 }
 
+static void version_compatible_means_same_major_and_a_minor_not_older(void) {
+  ASSERT_EQ(0, TESSERA_VERSION_MAJOR);
+  ASSERT_EQ(2, TESSERA_VERSION_MINOR);
+  ASSERT_TRUE(TESSERA_VERSION_COMPATIBLE(tessera_version()));
+  ASSERT_TRUE(TESSERA_VERSION_COMPATIBLE(200));   /* 0.2.0 */
+  ASSERT_TRUE(TESSERA_VERSION_COMPATIBLE(217));   /* 0.2.17: any patch */
+  ASSERT_TRUE(TESSERA_VERSION_COMPATIBLE(300));   /* 0.3.0: a newer minor */
+  ASSERT_FALSE(TESSERA_VERSION_COMPATIBLE(199));  /* 0.1.99: an older minor */
+  ASSERT_FALSE(TESSERA_VERSION_COMPATIBLE(10200)); /* 1.2.0: another major */
+}
+
 static void version_check_macro_compares_with_the_headers(void) {
   ASSERT_TRUE(TESSERA_VERSION_CHECK(0, 0, 0));
   ASSERT_TRUE(TESSERA_VERSION_CHECK(TESSERA_VERSION_MAJOR, TESSERA_VERSION_MINOR,
@@ -108,6 +119,7 @@ static void version_check_macro_compares_with_the_headers(void) {
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(code_numbers_are_absl_canonical_codes),
+      HARNESS_TEST(version_compatible_means_same_major_and_a_minor_not_older),
       HARNESS_TEST(code_name_names_every_code),
       HARNESS_TEST(code_name_of_unknown_value_is_unknown_code),
       HARNESS_TEST(null_error_reads_as_ok_with_empty_message),

@@ -25,6 +25,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tessera/client.h"
+#include "tessera/experimental/cluster.h"
 #include "tessera/cluster.h"
 #include "tessera/coordinator.h"
 #include "tessera/log.h"

@@ -48,6 +48,7 @@
 
 #include "tessera/tessera.h"
 #include "tessera/client.h"
+#include "tessera/experimental/cluster.h"
 #include "tessera/cluster.h"
 #include "tessera/log.h"
 

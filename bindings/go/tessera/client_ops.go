@@ -48,7 +48,7 @@ func (c *Client) ReportError(code Code, message string) error {
 	if err := checkStrings("message", message); err != nil {
 		return err
 	}
-	return keepDo(c, func(e []uintptr) { c.raw().ReportError(swig.Enum_SS_tessera_code(code), message, e) })
+	return keepDo(c, func(e []uintptr) { c.raw().ReportError(swig.Enum_SS_tessera_code_t(code), message, e) })
 }
 
 // BindAddress is the address process 0's coordinator listens on.

@@ -16,7 +16,7 @@ const (
 )
 
 // String is "cpu", "gpu" or "tpu" ("" for an unknown value).
-func (p Platform) String() string { return swig.Platform_name(swig.Enum_SS_tessera_platform(p)) }
+func (p Platform) String() string { return swig.Platform_name(swig.Enum_SS_tessera_platform_t(p)) }
 
 // Device is one device. Immutable.
 type Device struct{ p swig.Device }

@@ -48,12 +48,12 @@ func (o *DistributionOptions) SetAutoShardDataset(on bool) error {
 
 // SetShapeCheck sets how variable layouts are checked against shapes.
 func (o *DistributionOptions) SetShapeCheck(mode ShapeCheck) error {
-	return keepDo(o, func(e []uintptr) { o.raw().SetShapeCheck(swig.Enum_SS_tessera_shape_check(mode), e) })
+	return keepDo(o, func(e []uintptr) { o.raw().SetShapeCheck(swig.Enum_SS_tessera_shape_check_t(mode), e) })
 }
 
 // SetDatasetMode sets which dataset arithmetic to follow.
 func (o *DistributionOptions) SetDatasetMode(mode DatasetMode) error {
-	return keepDo(o, func(e []uintptr) { o.raw().SetDatasetMode(swig.Enum_SS_tessera_dataset_mode(mode), e) })
+	return keepDo(o, func(e []uintptr) { o.raw().SetDatasetMode(swig.Enum_SS_tessera_dataset_mode_t(mode), e) })
 }
 
 // SetProcess overrides the process count and id read from the runtime.

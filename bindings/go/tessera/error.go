@@ -33,7 +33,7 @@ const (
 )
 
 // String is the C library's upper-case name ("INVALID_ARGUMENT").
-func (c Code) String() string { return swig.Code_name(swig.Enum_SS_tessera_code(c)) }
+func (c Code) String() string { return swig.Code_name(swig.Enum_SS_tessera_code_t(c)) }
 
 // Error makes a Code usable as an errors.Is target.
 func (c Code) Error() string { return c.String() }

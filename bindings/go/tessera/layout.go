@@ -85,7 +85,7 @@ func (l *Layout) ShardCount(dim int) (int64, error) {
 
 // CheckShape checks the layout against a global tensor shape.
 func (l *Layout) CheckShape(dims []int64, mode ShapeCheck) error {
-	return keepDo(l, func(e []uintptr) { l.raw().CheckShape(dims, swig.Enum_SS_tessera_shape_check(mode), e) })
+	return keepDo(l, func(e []uintptr) { l.raw().CheckShape(dims, swig.Enum_SS_tessera_shape_check_t(mode), e) })
 }
 
 // MaxShardShape is ceil(dim / shards) per dimension.

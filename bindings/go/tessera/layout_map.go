@@ -23,7 +23,7 @@ type LayoutMap struct{ p swig.LayoutMap }
 // inserted without one.
 func NewLayoutMap(mesh *Mesh, match KeyMatch) (*LayoutMap, error) {
 	var e errSlot
-	m := wrapLayoutMap(swig.NewLayoutMap(mesh.raw(), swig.Enum_SS_tessera_key_match(match), e[:]))
+	m := wrapLayoutMap(swig.NewLayoutMap(mesh.raw(), swig.Enum_SS_tessera_key_match_t(match), e[:]))
 	runtime.KeepAlive(mesh)
 	return m, e.take()
 }

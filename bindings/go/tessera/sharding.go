@@ -25,7 +25,7 @@ type Sharding struct{ p swig.Sharding }
 // tensor of global shape dims.
 func NewSharding(layout *Layout, dims []int64, mode ShardMode) (*Sharding, error) {
 	var e errSlot
-	s := wrapSharding(swig.NewSharding(layout.raw(), dims, swig.Enum_SS_tessera_shard_mode(mode), e[:]))
+	s := wrapSharding(swig.NewSharding(layout.raw(), dims, swig.Enum_SS_tessera_shard_mode_t(mode), e[:]))
 	runtime.KeepAlive(layout)
 	return s, e.take()
 }

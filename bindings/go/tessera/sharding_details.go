@@ -110,6 +110,6 @@ func (p *ReshardPlan) Transfer(index int) (Transfer, error) {
 // TotalBytes is the bytes the plan moves with the given locality.
 func (p *ReshardPlan) TotalBytes(locality TransferLocality) (int64, error) {
 	return keepErr(p, func(e []uintptr) int64 {
-		return p.raw().TotalBytes(swig.Enum_SS_tessera_transfer_locality(locality), e)
+		return p.raw().TotalBytes(swig.Enum_SS_tessera_transfer_locality_t(locality), e)
 	})
 }

@@ -135,7 +135,7 @@ func TestErrorsIsDistinguishesCodes(t *testing.T) {
 }
 
 func TestGoConstantsEqualTheCValues(t *testing.T) {
-	codes := map[tessera.Code]swig.Enum_SS_tessera_code{
+	codes := map[tessera.Code]swig.Enum_SS_tessera_code_t{
 		tessera.CodeOK: swig.TESSERA_OK, tessera.CodeCancelled: swig.TESSERA_CANCELLED,
 		tessera.CodeUnknown: swig.TESSERA_UNKNOWN, tessera.CodeInvalidArgument: swig.TESSERA_INVALID_ARGUMENT,
 		tessera.CodeDeadlineExceeded: swig.TESSERA_DEADLINE_EXCEEDED, tessera.CodeNotFound: swig.TESSERA_NOT_FOUND,

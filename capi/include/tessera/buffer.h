@@ -18,14 +18,14 @@ typedef struct tessera_buffer tessera_buffer;
  * The bytes of `buffer`. Always followed by a NUL byte (not counted in
  * tessera_buffer_size), so text buffers can be used as C strings. Has the
  * lifetime of `buffer`. NULL when `buffer` is NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_buffer_data(const tessera_buffer* buffer) TESSERA_NOEXCEPT;
 
-/** Number of bytes in `buffer`; 0 when `buffer` is NULL. @since 0.1 */
+/** Number of bytes in `buffer`; 0 when `buffer` is NULL. @since 0.2 */
 TESSERA_API size_t tessera_buffer_size(const tessera_buffer* buffer) TESSERA_NOEXCEPT;
 
-/** Frees `buffer`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `buffer`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_buffer_destroy(tessera_buffer* buffer) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS

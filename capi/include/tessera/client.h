@@ -80,26 +80,22 @@ typedef void (*tessera_event_fn)(const tessera_event* event, void* user_data);
  * wait for every process), without starting a server or changing
  * process-wide state. Configuration as in tessera_runtime_initialize.
  * @return a new client owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_client* tessera_client_connect(const tessera_cluster_options* options,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** This process's id; -1 when NULL. @since 0.1 */
+/** This process's id; -1 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_client_process_index(const tessera_client* client) TESSERA_NOEXCEPT;
-/** Number of processes in the job; 0 when NULL. @since 0.1 */
+/** Number of processes in the job; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_client_num_processes(const tessera_client* client) TESSERA_NOEXCEPT;
-/** The topology's fingerprint, equal on every process; 0 when NULL. @since 0.1 */
-TESSERA_API uint64_t tessera_client_topology_fingerprint(const tessera_client* client) TESSERA_NOEXCEPT;
-/** The topology's generation (starts at 1); 0 when NULL. @since 0.1 */
-TESSERA_API int64_t tessera_client_topology_generation(const tessera_client* client) TESSERA_NOEXCEPT;
-/** "host:port" of the coordinator this client talks to (process 0's bound port when port 0 was asked). Lifetime of `client`. @since 0.1 */
+/** "host:port" of the coordinator this client talks to (process 0's bound port when port 0 was asked). Lifetime of `client`. @since 0.2 */
 TESSERA_API const char* tessera_client_coordinator_address(const tessera_client* client) TESSERA_NOEXCEPT;
 
 /**
  * The job's devices: global ids in process order, then local ordinal.
  * @return a new list owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_device_list* tessera_client_devices(const tessera_client* client,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -124,49 +120,34 @@ TESSERA_API tessera_device_list* tessera_client_devices(const tessera_client* cl
 /**
  * Stores `value` (`size` bytes, any content) under `key` (a "/"-separated
  * path). Without `allow_overwrite` an existing key gives ALREADY_EXISTS.
- * Values over the limit give RESOURCE_EXHAUSTED. @since 0.1
+ * Values over the limit give RESOURCE_EXHAUSTED. @since 0.2
  */
 TESSERA_API bool tessera_client_kv_set(tessera_client* client, const char* key, const void* value, size_t size,
                                        bool allow_overwrite, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Waits up to `timeout_ms` for `key` to exist and returns its value.
  * DEADLINE_EXCEEDED names the key; a job failure while waiting returns that
- * error instead. @return a new buffer owned by the caller, or NULL. @since 0.1
+ * error instead. @return a new buffer owned by the caller, or NULL. @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_client_kv_wait(tessera_client* client, const char* key, int64_t timeout_ms,
                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
-/** The value of `key` now, or NULL with NOT_FOUND. @since 0.1 */
+/** The value of `key` now, or NULL with NOT_FOUND. @since 0.2 */
 TESSERA_API tessera_buffer* tessera_client_kv_lookup(tessera_client* client, const char* key,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Every entry under `prefix` + "/" ("a/b" never lists "a/bc"); may be empty. @since 0.1 */
+/** Every entry under `prefix` + "/" ("a/b" never lists "a/bc"); may be empty. @since 0.2 */
 TESSERA_API tessera_kv_list* tessera_client_kv_list(tessera_client* client, const char* prefix,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Deletes `key` and, when `recursive`, everything under `key` + "/". Absent keys are not an error. @since 0.1 */
+/** Deletes `key` and, when `recursive`, everything under `key` + "/". Absent keys are not an error. @since 0.2 */
 TESSERA_API bool tessera_client_kv_remove(tessera_client* client, const char* key, bool recursive,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Atomically adds `delta` (an absent key counts as 0); the new value goes to *out_value. @since 0.1 */
-TESSERA_API bool tessera_client_kv_increment(tessera_client* client, const char* key, int64_t delta,
-                                             int64_t* out_value, tessera_error** out_error) TESSERA_NOEXCEPT;
-/**
- * Atomically replaces the value of `key` with `desired` if it equals
- * `expected`; `expected` NULL means "only if absent". *out_swapped says
- * whether it did; *out_current (may be NULL) receives the value after the
- * call (NULL when the key is absent), owned by the caller.
- * @since 0.1
- */
-TESSERA_API bool tessera_client_kv_compare_and_swap(tessera_client* client, const char* key, const void* expected,
-                                                    size_t expected_size, const void* desired, size_t desired_size,
-                                                    bool* out_swapped, tessera_buffer** out_current,
-                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/** Number of entries; 0 when NULL. @since 0.1 */
+/** Number of entries; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list) TESSERA_NOEXCEPT;
-/** Key of entry `index`; "" when out of range. Lifetime of `list`. @since 0.1 */
+/** Key of entry `index`; "" when out of range. Lifetime of `list`. @since 0.2 */
 TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index) TESSERA_NOEXCEPT;
-/** Value bytes of entry `index` (size in *out_size); NULL when out of range. Lifetime of `list`. @since 0.1 */
+/** Value bytes of entry `index` (size in *out_size); NULL when out of range. Lifetime of `list`. @since 0.2 */
 TESSERA_API const void* tessera_kv_list_value(const tessera_kv_list* list, size_t index,
                                               size_t* out_size) TESSERA_NOEXCEPT;
-/** Frees `list`. NULL is allowed. @since 0.1 */
+/** Frees `list`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT;
 
 /* ---- barriers and agreement --------------------------------------------- */
@@ -188,34 +169,24 @@ TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT
  * the barrier passed before the cancel arrived) but fail at the deadline with
  * this process among the missing, or at once after
  * tessera_client_cancel_barrier. The next call of the id is its next use.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_client_barrier(tessera_client* client, const char* barrier_id, int64_t timeout_ms,
                                         const int64_t* participants, size_t count,
                                         tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Cancels the current use of `barrier_id` for every waiter (CANCELLED). @since 0.1 */
+/** Cancels the current use of `barrier_id` for every waiter (CANCELLED). @since 0.2 */
 TESSERA_API bool tessera_client_cancel_barrier(tessera_client* client, const char* barrier_id,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
-/**
- * Agrees with the other live processes among `candidates` on who is alive:
- * every caller gets the same set. `out_live` must hold `count` ids;
- * *out_live_count receives how many were written.
- * @since 0.1
- */
-TESSERA_API bool tessera_client_agree_live_processes(tessera_client* client, const int64_t* candidates, size_t count,
-                                                     int64_t timeout_ms, int64_t* out_live, size_t* out_live_count,
-                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
-
 /* ---- failures and events ------------------------------------------------ */
 
-/** Reports a fatal error of this process to the job (fate sharing: the job fails). @since 0.1 */
+/** Reports a fatal error of this process to the job (fate sharing: the job fails). @since 0.2 */
 TESSERA_API bool tessera_client_report_error(tessera_client* client, tessera_code_t code, const char* message,
                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Installs `callback` (NULL removes it), called on a library thread for every
  * event from now on. Events are also queued for tessera_client_event_wait
  * only while no callback is installed.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_client_set_event_callback(tessera_client* client, tessera_event_fn callback,
                                                    void* user_data, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -223,26 +194,22 @@ TESSERA_API bool tessera_client_set_event_callback(tessera_client* client, tesse
  * Takes the next queued event, waiting up to `timeout_ms` (0: do not wait).
  * @return a new event owned by the caller, or NULL with DEADLINE_EXCEEDED when
  *         none arrived in time (CANCELLED after tessera_client_cancel_all).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_event* tessera_client_event_wait(tessera_client* client, int64_t timeout_ms,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The kind of `event`. @since 0.1 */
+/** The kind of `event`. @since 0.2 */
 TESSERA_API tessera_event_kind_t tessera_event_kind(const tessera_event* event) TESSERA_NOEXCEPT;
-/** The process the event is about; -1 when none or NULL. @since 0.1 */
+/** The process the event is about; -1 when none or NULL. @since 0.2 */
 TESSERA_API int64_t tessera_event_process_index(const tessera_event* event) TESSERA_NOEXCEPT;
-/** For TASK_CHANGED: the new state. @since 0.1 */
+/** For TASK_CHANGED: the new state. @since 0.2 */
 TESSERA_API tessera_task_state_t tessera_event_task_state(const tessera_event* event) TESSERA_NOEXCEPT;
-/** For JOB_ERROR and COORDINATOR_LOST: the code; TESSERA_OK otherwise. @since 0.1 */
+/** For JOB_ERROR and COORDINATOR_LOST: the code; TESSERA_OK otherwise. @since 0.2 */
 TESSERA_API tessera_code_t tessera_event_code(const tessera_event* event) TESSERA_NOEXCEPT;
-/** A description; "" when none. Lifetime of `event`. @since 0.1 */
+/** A description; "" when none. Lifetime of `event`. @since 0.2 */
 TESSERA_API const char* tessera_event_message(const tessera_event* event) TESSERA_NOEXCEPT;
-/** For TOPOLOGY_CHANGED: the generation; 0 otherwise. @since 0.1 */
-TESSERA_API int64_t tessera_event_generation(const tessera_event* event) TESSERA_NOEXCEPT;
-/** The coordinator's event version (increasing). @since 0.1 */
-TESSERA_API int64_t tessera_event_version(const tessera_event* event) TESSERA_NOEXCEPT;
-/** Frees `event`. NULL is allowed. @since 0.1 */
+/** Frees `event`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_event_destroy(tessera_event* event) TESSERA_NOEXCEPT;
 
 /* ---- error details ------------------------------------------------------ */
@@ -271,35 +238,35 @@ typedef enum tessera_error_reason_t {
   TESSERA_REASON_FORCE_INT32 = 0x7fffffff
 } tessera_error_reason_t;
 
-/** The reason of `error`; TESSERA_REASON_NONE for NULL or errors without one. @since 0.1 */
+/** The reason of `error`; TESSERA_REASON_NONE for NULL or errors without one. @since 0.2 */
 TESSERA_API tessera_error_reason_t tessera_error_reason(const tessera_error* error) TESSERA_NOEXCEPT;
-/** The process that caused `error`; -1 when none. @since 0.1 */
+/** The process that caused `error`; -1 when none. @since 0.2 */
 TESSERA_API int64_t tessera_error_source_process(const tessera_error* error) TESSERA_NOEXCEPT;
-/** Number of processes a barrier or registration was missing; 0 when none. @since 0.1 */
+/** Number of processes a barrier or registration was missing; 0 when none. @since 0.2 */
 TESSERA_API size_t tessera_error_num_missing(const tessera_error* error) TESSERA_NOEXCEPT;
-/** Id of missing process `index`; -1 when out of range. @since 0.1 */
+/** Id of missing process `index`; -1 when out of range. @since 0.2 */
 TESSERA_API int64_t tessera_error_missing_process(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
-/** State of missing process `index`; TESSERA_TASK_NEVER_CONNECTED when out of range. @since 0.1 */
+/** State of missing process `index`; TESSERA_TASK_NEVER_CONNECTED when out of range. @since 0.2 */
 TESSERA_API tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
-/** The barrier ("id#counter") missing process `index` waits at; "" when none. Lifetime of `error`. @since 0.1 */
+/** The barrier ("id#counter") missing process `index` waits at; "" when none. Lifetime of `error`. @since 0.2 */
 TESSERA_API const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
-/** Number of processes that had arrived at a failed barrier. @since 0.1 */
+/** Number of processes that had arrived at a failed barrier. @since 0.2 */
 TESSERA_API size_t tessera_error_num_arrived(const tessera_error* error) TESSERA_NOEXCEPT;
-/** Id of arrived process `index`; -1 when out of range. @since 0.1 */
+/** Id of arrived process `index`; -1 when out of range. @since 0.2 */
 TESSERA_API int64_t tessera_error_arrived_process(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
 
 /* ---- ending ------------------------------------------------------------- */
 
 /**
  * Unblocks every blocking call of `client` (they return CANCELLED). The
- * client stays usable. Any thread. @since 0.1
+ * client stays usable. Any thread. @since 0.2
  */
 TESSERA_API void tessera_client_cancel_all(tessera_client* client) TESSERA_NOEXCEPT;
 /**
  * Joins the shutdown barrier with every other process (up to the shutdown
  * timeout), then disconnects. Process 0's coordinator keeps serving until
  * every process has shut down or the barrier expired.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_client_shutdown(tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
@@ -310,7 +277,7 @@ TESSERA_API bool tessera_client_shutdown(tessera_client* client, tessera_error**
  * to the shutdown timeout after tessera_client_shutdown, up to about two
  * heartbeat timeouts without it (the others must first notice the loss).
  * NULL is allowed.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API void tessera_client_destroy(tessera_client* client) TESSERA_NOEXCEPT;
 

@@ -55,15 +55,15 @@ typedef struct tessera_detection tessera_detection;
 /** A process's membership in a job (defined in tessera/client.h). */
 typedef struct tessera_client tessera_client;
 
-/** New options, all unset (resolution fills them). @since 0.1 */
+/** New options, all unset (resolution fills them). @since 0.2 */
 TESSERA_API tessera_cluster_options* tessera_cluster_options_create(void) TESSERA_NOEXCEPT;
-/** Frees `options`. NULL is allowed. @since 0.1 */
+/** Frees `options`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_cluster_options_destroy(tessera_cluster_options* options) TESSERA_NOEXCEPT;
 
 /*
  * Setters. Each returns false with INVALID_ARGUMENT (naming the option, the
  * value and what is expected) for a NULL `options` or a bad value; strings are
- * copied. @since 0.1
+ * copied. @since 0.2
  */
 
 /**
@@ -106,22 +106,9 @@ TESSERA_API bool tessera_cluster_options_set_tls(tessera_cluster_options* option
 /** Mutual TLS: the server requires and verifies client certificates. */
 TESSERA_API bool tessera_cluster_options_set_tls_require_client_cert(tessera_cluster_options* options, bool require,
                                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Accept a peer only if one of its URI SANs starts with `prefix` (end it with "/"). */
-TESSERA_API bool tessera_cluster_options_set_tls_peer_uri_prefix(tessera_cluster_options* options, const char* prefix,
-                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The host name the client checks the server's certificate for (default: the address's host). */
 TESSERA_API bool tessera_cluster_options_set_tls_server_name(tessera_cluster_options* options, const char* name,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
-/**
- * How often the coordinator and the clients re-read their TLS certificate, key
- * and CA files, in milliseconds (default 600000; 1000 to 31536000000, counted
- * in whole seconds, rounded up): replacing the files rotates them without a
- * restart. New connections use what was read last. Out of range:
- * INVALID_ARGUMENT naming `interval_ms`.
- */
-TESSERA_API bool tessera_cluster_options_set_tls_reload_interval_ms(tessera_cluster_options* options,
-                                                                   int64_t interval_ms,
-                                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Time to register and for every process to arrive (default 300000 ms; TESSERA_INIT_TIMEOUT in seconds). */
 TESSERA_API bool tessera_cluster_options_set_init_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -134,18 +121,6 @@ TESSERA_API bool tessera_cluster_options_set_shutdown_timeout_ms(tessera_cluster
 /** Deadline of each non-blocking call (default 60000 ms). */
 TESSERA_API bool tessera_cluster_options_set_rpc_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Recoverable mode: a failed process is an event, not the job's end (default: fate sharing). */
-TESSERA_API bool tessera_cluster_options_set_recoverable(tessera_cluster_options* options, bool recoverable,
-                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Fail the whole job when a second live process claims a held id (default: reject only the newcomer). */
-TESSERA_API bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cluster_options* options, bool fail,
-                                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Partition (slice) index of this process; all processes or none set it. */
-TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, int64_t index,
-                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
-/** KV limits: one value (default 64 MiB) and the whole store (default 1 GiB). */
-TESSERA_API bool tessera_cluster_options_set_kv_limits(tessera_cluster_options* options, int64_t max_value_bytes,
-                                                       int64_t max_store_bytes, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Which detection runs: "auto" (default), "none" (options and TESSERA_* only),
  * or one of "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm",
@@ -162,7 +137,7 @@ TESSERA_API bool tessera_cluster_options_set_detection(tessera_cluster_options* 
  *         NULL with INVALID_ARGUMENT when a source is chosen but inconsistent
  *         (e.g. KERAS_DISTRIBUTION_JOB_ADDRESSES with 3 entries for 2
  *         processes, DTENSOR_CLIENT_ID out of range); the message names it.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_detection* tessera_detection_create(const tessera_cluster_options* options,
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -171,36 +146,36 @@ TESSERA_API tessera_detection* tessera_detection_create(const tessera_cluster_op
  * `env` holds `count` "NAME=VALUE" strings (a later entry replaces an
  * earlier one; an entry without '=' or without a name is INVALID_ARGUMENT
  * naming "env[i]"). For tests and dry runs.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env,
                                                   size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.1 */
+/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.2 */
 TESSERA_API const char* tessera_detection_source(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** "host:port" clients dial; "" for a single process. Lifetime of `detection`. @since 0.1 */
+/** "host:port" clients dial; "" for a single process. Lifetime of `detection`. @since 0.2 */
 TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** "host:port" process 0 binds. Lifetime of `detection`. @since 0.1 */
+/** "host:port" process 0 binds. Lifetime of `detection`. @since 0.2 */
 TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Number of processes; 1 when NULL. @since 0.1 */
+/** Number of processes; 1 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_detection_num_processes(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** This process's id; 0 when NULL. @since 0.1 */
+/** This process's id; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_detection_process_index(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Job id ("" when none). Lifetime of `detection`. @since 0.1 */
+/** Job id ("" when none). Lifetime of `detection`. @since 0.2 */
 TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Number of local device ids chosen (0: all local devices). @since 0.1 */
+/** Number of local device ids chosen (0: all local devices). @since 0.2 */
 TESSERA_API size_t tessera_detection_num_local_device_ids(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Local device id `index`; -1 when out of range. @since 0.1 */
+/** Local device id `index`; -1 when out of range. @since 0.2 */
 TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index) TESSERA_NOEXCEPT;
 /**
  * Human-readable lines: which source was used and why each other one was
  * skipped (e.g. "slurm: skipped: SLURM_JOB_ID, SLURM_NTASKS present but
  * SLURM_STEP_NODELIST, SLURM_PROCID, SLURM_LOCALID missing"), and how a
  * derived port was computed. Lifetime of `detection`.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_detection_explanation(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Frees `detection`. NULL is allowed. @since 0.1 */
+/** Frees `detection`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA_NOEXCEPT;
 
 /**
@@ -222,12 +197,12 @@ TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA
  *
  * @return a new client owned by the caller; tessera_client_shutdown then
  *         tessera_client_destroy end the membership. NULL on failure.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_client* tessera_runtime_initialize(const tessera_cluster_options* options,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** True between a successful tessera_runtime_initialize and the destruction of its client. @since 0.1 */
+/** True between a successful tessera_runtime_initialize and the destruction of its client. @since 0.2 */
 TESSERA_API bool tessera_runtime_is_initialized(void) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS

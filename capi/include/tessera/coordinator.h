@@ -30,23 +30,23 @@ typedef struct tessera_coordinator tessera_coordinator;
  *         failed bind ("bind 0.0.0.0:8476: Address already in use (EADDRINUSE)"),
  *         INVALID_ARGUMENT for bad options, FAILED_PRECONDITION when
  *         authentication is required and no token is set.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_coordinator* tessera_coordinator_start(const tessera_cluster_options* options,
                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
-/** The port it listens on (the chosen one when port 0 was asked); 0 when NULL. @since 0.1 */
+/** The port it listens on (the chosen one when port 0 was asked); 0 when NULL. @since 0.2 */
 TESSERA_API int tessera_coordinator_port(const tessera_coordinator* coordinator) TESSERA_NOEXCEPT;
 /**
  * Waits up to `timeout_ms` for the job to end: every process shut down, the
  * shutdown barrier expired, or the job failed and every client is gone.
  * @return true when it ended; false with DEADLINE_EXCEEDED when still running.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_coordinator_wait(tessera_coordinator* coordinator, int64_t timeout_ms,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Stops serving now; pending calls get CANCELLED/ABORTED. Idempotent. @since 0.1 */
+/** Stops serving now; pending calls get CANCELLED/ABORTED. Idempotent. @since 0.2 */
 TESSERA_API void tessera_coordinator_stop(tessera_coordinator* coordinator) TESSERA_NOEXCEPT;
-/** Stops (if needed) and frees `coordinator`. NULL is allowed. @since 0.1 */
+/** Stops (if needed) and frees `coordinator`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_coordinator_destroy(tessera_coordinator* coordinator) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS

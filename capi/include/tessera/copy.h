@@ -36,10 +36,10 @@ TESSERA_BEGIN_DECLS
  */
 typedef struct tessera_copy_options tessera_copy_options;
 
-/** A new options object with the defaults, owned by the caller; NULL without memory. @since 0.1 */
+/** A new options object with the defaults, owned by the caller; NULL without memory. @since 0.2 */
 TESSERA_API tessera_copy_options* tessera_copy_options_create(void) TESSERA_NOEXCEPT;
 
-/** Frees `options`. NULL is allowed. @since 0.1 */
+/** Frees `options`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_copy_options_destroy(tessera_copy_options* options) TESSERA_NOEXCEPT;
 
 /**
@@ -47,7 +47,7 @@ TESSERA_API void tessera_copy_options_destroy(tessera_copy_options* options) TES
  * thread only). The library uses fewer for small copies (about one per MiB)
  * and never more than 64.
  * @return true on success; INVALID_ARGUMENT for a NULL options.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_copy_options_set_threads(tessera_copy_options* options, size_t threads,
                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -58,7 +58,7 @@ TESSERA_API bool tessera_copy_options_set_threads(tessera_copy_options* options,
  * fail with DATA_LOSS naming both devices and the first differing byte
  * offset. Every holder then needs a buffer.
  * @return true on success; INVALID_ARGUMENT for a NULL options.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_copy_options_set_verify_replicas(tessera_copy_options* options,
                                                           bool verify,
@@ -71,7 +71,7 @@ TESSERA_API bool tessera_copy_options_set_verify_replicas(tessera_copy_options* 
  * -1 (the default) means every process.
  * @return true on success; INVALID_ARGUMENT for a NULL options or a
  *         process_index below -1.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_copy_options_set_process_index(tessera_copy_options* options,
                                                         int64_t process_index,
@@ -98,7 +98,7 @@ TESSERA_API bool tessera_copy_options_set_process_index(tessera_copy_options* op
  *         one (the message gives it), a num_shards other than the device
  *         count, a NULL buffer for a device that needs one (the message
  *         names the device index), or a size that overflows.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_scatter(const tessera_sharding* sharding, const void* global,
                                  size_t global_size, size_t element_size, void* const* shards,
@@ -122,7 +122,7 @@ TESSERA_API bool tessera_sharding_scatter(const tessera_sharding* sharding, cons
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_sharding_scatter, plus DATA_LOSS
  *         (nothing written) when verify_replicas finds replicas that differ.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_gather(const tessera_sharding* sharding, const void* const* shards,
                                 size_t num_shards, size_t element_size, void* global,
@@ -135,7 +135,7 @@ TESSERA_API bool tessera_sharding_gather(const tessera_sharding* sharding, const
  * @return true on success; INVALID_ARGUMENT for NULL arguments, an
  *         element_size outside 1..16 or an overflow; OUT_OF_RANGE for a bad
  *         device_index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_shard_size(const tessera_sharding* sharding, size_t device_index,
                                              size_t element_size, size_t* out,

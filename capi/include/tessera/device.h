@@ -53,28 +53,28 @@ typedef struct tessera_device_list tessera_device_list;
  * @param text       e.g. "gpu:3"; platform names are case-insensitive.
  * @param out_error  receives a new error (INVALID_ARGUMENT) on failure; may be NULL.
  * @return a new device owned by the caller (tessera_device_destroy), or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_device* tessera_device_parse(const char* text, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The global id of `device`; 0 when NULL. @since 0.1 */
+/** The global id of `device`; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_device_id(const tessera_device* device) TESSERA_NOEXCEPT;
-/** The platform of `device`; TESSERA_PLATFORM_CPU when NULL. @since 0.1 */
+/** The platform of `device`; TESSERA_PLATFORM_CPU when NULL. @since 0.2 */
 TESSERA_API tessera_platform_t tessera_device_platform(const tessera_device* device) TESSERA_NOEXCEPT;
-/** Index of the process that owns `device`; 0 when NULL. @since 0.1 */
+/** Index of the process that owns `device`; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_device_process_index(const tessera_device* device) TESSERA_NOEXCEPT;
-/** Index of `device` among its process's devices; 0 when NULL. @since 0.1 */
+/** Index of `device` among its process's devices; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_device_local_ordinal(const tessera_device* device) TESSERA_NOEXCEPT;
 /**
  * Keras's string form of `device` ("gpu:3"). Has the lifetime of `device`;
  * "" when NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_device_name(const tessera_device* device) TESSERA_NOEXCEPT;
 /**
  * Whether `device` knows its chip's place in a TPU slice (JAX's
  * TpuDevice.coords): a TPU listed with a place. false when NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_device_has_coordinates(const tessera_device* device) TESSERA_NOEXCEPT;
 /**
@@ -87,16 +87,16 @@ TESSERA_API bool tessera_device_has_coordinates(const tessera_device* device) TE
  * @return true on success; false with INVALID_ARGUMENT for a NULL device or
  *         out, OUT_OF_RANGE for axis > 2, FAILED_PRECONDITION when the
  *         device has no coordinates (tessera_device_has_coordinates).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_t* out,
                                       tessera_error** out_error) TESSERA_NOEXCEPT;
-/** The core of `device` on its chip (JAX's core_on_chip); 0 when NULL or unknown. @since 0.1 */
+/** The core of `device` on its chip (JAX's core_on_chip); 0 when NULL or unknown. @since 0.2 */
 TESSERA_API int64_t tessera_device_core_on_chip(const tessera_device* device) TESSERA_NOEXCEPT;
-/** Frees `device`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `device`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_device_destroy(tessera_device* device) TESSERA_NOEXCEPT;
 
-/** "cpu", "gpu" or "tpu"; static storage; NULL for an unknown value. @since 0.1 */
+/** "cpu", "gpu" or "tpu"; static storage; NULL for an unknown value. @since 0.2 */
 TESSERA_API const char* tessera_platform_name(tessera_platform_t platform) TESSERA_NOEXCEPT;
 
 /**
@@ -108,24 +108,24 @@ TESSERA_API const char* tessera_platform_name(tessera_platform_t platform) TESSE
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new list owned by the caller (tessera_device_list_destroy), or
  *         NULL (INVALID_ARGUMENT: unknown type, bad TESSERA_CPU_DEVICE_COUNT).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_device_list* tessera_device_list_create(const char* type,
                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of devices in `list`; 0 when NULL. @since 0.1 */
+/** Number of devices in `list`; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_device_list_num_devices(const tessera_device_list* list) TESSERA_NOEXCEPT;
 
 /**
  * Device `index` of `list`.
  * @return a new device owned by the caller, or NULL (INVALID_ARGUMENT for a
  *         NULL list, OUT_OF_RANGE for index >= size).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_device* tessera_device_list_device(const tessera_device_list* list, size_t index,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `list`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `list`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_NOEXCEPT;
 
 /**
@@ -135,7 +135,7 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_
  * @param[out] out  receives the count.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -152,22 +152,22 @@ typedef struct tessera_local_devices tessera_local_devices;
  * @return a new list owned by the caller (tessera_local_devices_destroy), or
  *         NULL (INVALID_ARGUMENT: malformed TESSERA_DEVICES or
  *         TESSERA_CPU_DEVICE_COUNT).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_local_devices* tessera_local_devices_discover(tessera_error** out_error)
     TESSERA_NOEXCEPT;
 
-/** Frees `devices`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `devices`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_local_devices_destroy(tessera_local_devices* devices) TESSERA_NOEXCEPT;
 
-/** Number of devices (accelerators first, then CPUs); 0 when NULL. @since 0.1 */
+/** Number of devices (accelerators first, then CPUs); 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_local_devices_num_devices(const tessera_local_devices* devices)
     TESSERA_NOEXCEPT;
 
 /**
  * The provider that decided the accelerators: "explicit" (TESSERA_DEVICES),
  * "nvml", or "cpu" (none found). Static storage; "" when NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_local_devices_provider(const tessera_local_devices* devices)
     TESSERA_NOEXCEPT;
@@ -176,7 +176,7 @@ TESSERA_API const char* tessera_local_devices_provider(const tessera_local_devic
  * Why NVML found no GPU ("libnvidia-ml.so.1 could not be loaded: ..."); ""
  * when NVML was not consulted or found GPUs, and when NULL. Has the lifetime
  * of `devices`.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_local_devices_nvml_unavailable_reason(
     const tessera_local_devices* devices) TESSERA_NOEXCEPT;
@@ -185,7 +185,7 @@ TESSERA_API const char* tessera_local_devices_nvml_unavailable_reason(
  * Platform of device `index`.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for index >= size.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t index,
                                                 tessera_platform_t* out,
@@ -194,7 +194,7 @@ TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* dev
 /**
  * Ordinal of device `index` among this process's devices of its platform;
  * errors as tessera_local_devices_platform.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
                                                int64_t* out,
@@ -203,7 +203,7 @@ TESSERA_API bool tessera_local_devices_ordinal(const tessera_local_devices* devi
 /**
  * Total memory of device `index` in bytes, 0 when unknown; errors as
  * tessera_local_devices_platform.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_local_devices_memory_bytes(const tessera_local_devices* devices,
                                                     size_t index, int64_t* out,
@@ -212,7 +212,7 @@ TESSERA_API bool tessera_local_devices_memory_bytes(const tessera_local_devices*
 /**
  * Kind of device `index` ("cpu", "NVIDIA H100 80GB HBM3"). Has the lifetime
  * of `devices`; NULL on error (as tessera_local_devices_platform).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_local_devices_kind(const tessera_local_devices* devices,
                                                    size_t index,
@@ -221,7 +221,7 @@ TESSERA_API const char* tessera_local_devices_kind(const tessera_local_devices* 
 /**
  * Physical id of device `index` (GPU UUID "GPU-..."), "" when unknown; as
  * tessera_local_devices_kind.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_local_devices_physical_id(const tessera_local_devices* devices,
                                                           size_t index, tessera_error** out_error)
@@ -230,7 +230,7 @@ TESSERA_API const char* tessera_local_devices_physical_id(const tessera_local_de
 /**
  * PCI bus id of device `index` ("00000000:17:00.0"), "" when unknown; as
  * tessera_local_devices_kind.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_local_devices_pci_bus_id(const tessera_local_devices* devices,
                                                          size_t index, tessera_error** out_error)

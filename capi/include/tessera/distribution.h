@@ -37,21 +37,6 @@ typedef enum tessera_distribution_kind_t {
   TESSERA_DISTRIBUTION_KIND_FORCE_INT32 = 0x7fffffff
 } tessera_distribution_kind_t;
 
-/** Which Keras arithmetic the dataset plan follows. */
-typedef enum tessera_dataset_mode_t {
-  /** Current Keras: num_data_shards = min(R, P), contiguous replica groups. */
-  TESSERA_DATASET_MODE_CURRENT = 0,
-  /**
-   * Keras 3.0-3.4 exactly: batch_sizes_for_worker for DataParallel, the local
-   * device count rule for ModelParallel. Known flaw, kept on purpose: mesh
-   * (4, 2) over 2 processes gives one shard, so every process reads the whole
-   * global batch (fixed in Keras 3.5).
-   */
-  TESSERA_DATASET_MODE_KERAS_3_0 = 1,
-  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
-  TESSERA_DATASET_MODE_FORCE_INT32 = 0x7fffffff
-} tessera_dataset_mode_t;
-
 /** What a process does with its dataset (tessera_dataset_plan_kind_t). */
 typedef enum tessera_dataset_plan_kind_t {
   /** Leave the dataset as it is. */
@@ -64,24 +49,21 @@ typedef enum tessera_dataset_plan_kind_t {
   TESSERA_DATASET_PLAN_KIND_FORCE_INT32 = 0x7fffffff
 } tessera_dataset_plan_kind_t;
 
-/** New options with defaults: auto-shard on, strict shape check, current dataset mode, process info from the runtime. @since 0.1 */
+/** New options with defaults: auto-shard on, strict shape check, current dataset mode, process info from the runtime. @since 0.2 */
 TESSERA_API tessera_distribution_options* tessera_distribution_options_create(void) TESSERA_NOEXCEPT;
-/** Frees `options`. NULL is allowed. @since 0.1 */
+/** Frees `options`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_distribution_options_destroy(tessera_distribution_options* options) TESSERA_NOEXCEPT;
-/** Whether the dataset plan shards at all (Keras's auto_shard_dataset). @since 0.1 */
+/** Whether the dataset plan shards at all (Keras's auto_shard_dataset). @since 0.2 */
 TESSERA_API bool tessera_distribution_options_set_auto_shard_dataset(
     tessera_distribution_options* options, bool auto_shard, tessera_error** out_error) TESSERA_NOEXCEPT;
-/** How variable layouts are checked against variable shapes. @since 0.1 */
+/** How variable layouts are checked against variable shapes. @since 0.2 */
 TESSERA_API bool tessera_distribution_options_set_shape_check(
     tessera_distribution_options* options, tessera_shape_check_t mode, tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Which dataset arithmetic to follow. @since 0.1 */
-TESSERA_API bool tessera_distribution_options_set_dataset_mode(
-    tessera_distribution_options* options, tessera_dataset_mode_t mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Overrides the process count and id read from the runtime (for planning a
  * job from outside it, and for tests). INVALID_ARGUMENT unless
  * num_processes >= 1 and 0 <= process_id < num_processes.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_options* options,
                                                           int64_t num_processes,
@@ -95,7 +77,7 @@ TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_o
  * @param options  may be NULL (defaults); copied.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new distribution owned by the caller (tessera_distribution_destroy), or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel(
     const tessera_mesh* mesh, const tessera_distribution_options* options,
@@ -105,7 +87,7 @@ TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel(
  * DataParallel over a 1-D mesh "batch" of `devices` (Keras's form, copied);
  * NULL or an empty list means all devices of the default type.
  * @return a new distribution owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel_over_devices(
     const char* const* devices, size_t num_devices, const tessera_distribution_options* options,
@@ -121,33 +103,33 @@ TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel_over
  *         when the map has no mesh, or when the job has more processes than
  *         model replicas and they do not divide; INVALID_ARGUMENT for an
  *         unknown batch axis.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_distribution* tessera_distribution_create_model_parallel(
     const tessera_layout_map* layout_map, const char* batch_dim_name,
     const tessera_distribution_options* options, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `distribution`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `distribution`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
-/** Kind of `distribution`; DATA_PARALLEL when NULL. @since 0.1 */
+/** Kind of `distribution`; DATA_PARALLEL when NULL. @since 0.2 */
 TESSERA_API tessera_distribution_kind_t tessera_distribution_kind(
     const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** The mesh as a new reference; NULL when `distribution` is NULL. @since 0.1 */
+/** The mesh as a new reference; NULL when `distribution` is NULL. @since 0.2 */
 TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** The batch axis name; has the lifetime of `distribution`; "" when NULL. @since 0.1 */
+/** The batch axis name; has the lifetime of `distribution`; "" when NULL. @since 0.2 */
 TESSERA_API const char* tessera_distribution_batch_dim_name(
     const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** P, read at creation; 0 when NULL. @since 0.1 */
+/** P, read at creation; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** This process's id, read at creation; 0 when NULL. @since 0.1 */
+/** This process's id, read at creation; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_distribution_process_index(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 when NULL. @since 0.1 */
+/** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_distribution_num_model_replicas(
     const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** S = min(R, P); 0 when NULL. @since 0.1 */
+/** S = min(R, P); 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** pid if R >= P, else pid / (P / R); 0 when NULL. @since 0.1 */
+/** pid if R >= P, else pid / (P / R); 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
 /**
@@ -155,7 +137,7 @@ TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distributio
  * replicated.
  * @return a new layout owned by the caller, or NULL (INVALID_ARGUMENT for
  *         rank 0 or a negative dimension).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_distribution_data_layout(
     const tessera_distribution* distribution, const int64_t* dims, size_t num_dims,
@@ -166,7 +148,7 @@ TESSERA_API tessera_layout* tessera_distribution_data_layout(
  * map's rule for `path` (ModelParallel), else replicated; then checked
  * against the shape with the distribution's shape-check mode.
  * @return a new layout owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_distribution_variable_layout(
     const tessera_distribution* distribution, const char* path, const int64_t* dims,
@@ -175,7 +157,7 @@ TESSERA_API tessera_layout* tessera_distribution_variable_layout(
 /**
  * Layout for an intermediate tensor at `path`: the layout map's rule
  * (ModelParallel). NULL with no error when there is none.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
     const tessera_distribution* distribution, const char* path, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -187,7 +169,7 @@ TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
  *         NULL (INVALID_ARGUMENT: unknown batch size, batch not divisible by
  *         the number of shards, Keras 3.0 mesh incompatible with the local
  *         device count).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
     const tessera_distribution* distribution, int64_t global_batch_size,
@@ -196,59 +178,43 @@ TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
 /**
  * Keras's repr: "<DataParallel device_mesh=<DeviceMesh ...>>".
  * @return a new buffer owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_distribution_to_string(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Kind of plan; PASSTHROUGH when NULL. @since 0.1 */
+/** Kind of plan; PASSTHROUGH when NULL. @since 0.2 */
 TESSERA_API tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** The global batch size planned for; 0 when NULL. @since 0.1 */
+/** The global batch size planned for; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** Rows this process reads per step; 0 when NULL. @since 0.1 */
+/** Rows this process reads per step; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** Number of shards (1 unless SHARD); 0 when NULL. @since 0.1 */
+/** Number of shards (1 unless SHARD); 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** This process's shard; 0 when NULL. @since 0.1 */
+/** This process's shard; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise). @since 0.1 */
+/** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise). @since 0.2 */
 TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 /**
  * Rebatch size `index` (TF's batch_sizes_for_worker order).
  * @return true on success; OUT_OF_RANGE when index >= the count.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
                                                    int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Frees `plan`. NULL is allowed. @since 0.1 */
+/** Frees `plan`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 
 /**
  * The distribution in effect on this thread: the innermost open scope, else
  * the process-wide default.
  * @return a new reference owned by the caller, or NULL when there is none.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_distribution* tessera_distribution_current(void) TESSERA_NOEXCEPT;
 
-/** Sets the process-wide default; NULL clears it. Retained. Thread-safe. @since 0.1 */
+/** Sets the process-wide default; NULL clears it. Retained. Thread-safe. @since 0.2 */
 TESSERA_API void tessera_distribution_set_default(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-
-/**
- * Opens a scope on this thread in which `distribution` is current (Keras's
- * `with distribution.scope():`). Retained until the scope is popped.
- * @return true on success; INVALID_ARGUMENT when `distribution` is NULL.
- * @since 0.1
- */
-TESSERA_API bool tessera_distribution_scope_push(const tessera_distribution* distribution,
-                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/**
- * Closes this thread's innermost scope.
- * @return true on success; FAILED_PRECONDITION when no scope is open.
- * @since 0.1
- */
-TESSERA_API bool tessera_distribution_scope_pop(tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -69,7 +69,7 @@ typedef enum tessera_dtensor_mesh_kind_t {
  *         INVALID_ARGUMENT for a NULL mesh, an axis named any, match or
  *         unsharded (reserved in DTensor), or process 0 holding an uneven
  *         share of the devices ("Uneven local clusters ...").
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_mesh_to_dtensor_text(const tessera_mesh* mesh,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -82,7 +82,7 @@ TESSERA_API tessera_buffer* tessera_mesh_to_dtensor_text(const tessera_mesh* mes
  *         INVALID_ARGUMENT for NULL, text DTensor or Tessera rejects (with
  *         the byte offset and token), an empty or single-device mesh, a mesh
  *         with no device strings, or a device type other than CPU, GPU or TPU.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_from_dtensor_text(const char* text,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -94,7 +94,7 @@ TESSERA_API tessera_mesh* tessera_mesh_from_dtensor_text(const char* text,
  *         NULL layout, a layout without a mesh, or a dimension split over an
  *         axis group (DTensor allows one mesh axis or unsharded per dimension;
  *         the message names the dimension), or the mesh errors above.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text(const tessera_layout* layout,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -105,7 +105,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text(const tessera_layout*
  * @param mesh  must describe the layout's mesh (its tessera_dtensor_mesh_to_mesh
  *              equals it) when the layout has one; retained only for the call.
  * @return a new buffer owned by the caller, or NULL (INVALID_ARGUMENT).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text_with_mesh(
     const tessera_layout* layout, const tessera_dtensor_mesh* mesh,
@@ -122,7 +122,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text_with_mesh(
  *         token), a parted, single-device or empty layout, an "any" or "match"
  *         spec (naming the dimension), or the mesh errors of
  *         tessera_mesh_from_dtensor_text.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_dtensor_text(const char* text,
                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -132,7 +132,7 @@ TESSERA_API tessera_layout* tessera_layout_from_dtensor_text(const char* text,
  * @param text  NUL-terminated UTF-8; copied.
  * @return a new DTensor mesh owned by the caller (tessera_dtensor_mesh_destroy),
  *         or NULL: INVALID_ARGUMENT for NULL or rejected text.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse(const char* text,
                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -141,7 +141,7 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse(const char* text,
  * The mesh of DTensor layout text (the part after "mesh:"), keeping
  * everything it says; the whole layout is checked.
  * @return a new DTensor mesh owned by the caller, or NULL (INVALID_ARGUMENT).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(
     const char* layout_text, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -152,7 +152,7 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(
  * @param name  the DTensor mesh name; NULL means ""; copied.
  * @return a new DTensor mesh owned by the caller, or NULL (INVALID_ARGUMENT:
  *         NULL mesh, a name with '|', reserved axis names, an uneven share).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_mesh* mesh,
                                                                 const char* name,
@@ -165,7 +165,7 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_m
  * @return a new mesh owned by the caller, or NULL: INVALID_ARGUMENT for NULL,
  *         an empty or single-device mesh, no device strings, a device type
  *         other than CPU, GPU or TPU, or duplicate global ids.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_dtensor_mesh_to_mesh(const tessera_dtensor_mesh* mesh,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -173,45 +173,45 @@ TESSERA_API tessera_mesh* tessera_dtensor_mesh_to_mesh(const tessera_dtensor_mes
 /**
  * The text of `mesh`; the text it was parsed from when that was canonical.
  * @return a new buffer owned by the caller, or NULL (INVALID_ARGUMENT for NULL).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_mesh* mesh,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `mesh`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `mesh`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
-/** The kind of `mesh`; TESSERA_DTENSOR_MESH_EMPTY when NULL. @since 0.1 */
+/** The kind of `mesh`; TESSERA_DTENSOR_MESH_EMPTY when NULL. @since 0.2 */
 TESSERA_API tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
-/** The name ("" when none or NULL). UTF-8; has the lifetime of `mesh`. @since 0.1 */
+/** The name ("" when none or NULL). UTF-8; has the lifetime of `mesh`. @since 0.2 */
 TESSERA_API const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
 /**
  * DTensor's device type ("CPU", "TPU"...): from the single device, else the
  * first global device, else the first local device; "" for an empty or
  * remote mesh or NULL. Has the lifetime of `mesh`.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
-/** The device of a single-device mesh; "" otherwise or when NULL. Lifetime of `mesh`. @since 0.1 */
+/** The device of a single-device mesh; "" otherwise or when NULL. Lifetime of `mesh`. @since 0.2 */
 TESSERA_API const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
-/** Whether the text carries use_xla_spmd; false when NULL. @since 0.1 */
+/** Whether the text carries use_xla_spmd; false when NULL. @since 0.2 */
 TESSERA_API bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
-/** Number of mesh dimensions; 0 when NULL. @since 0.1 */
+/** Number of mesh dimensions; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
 /**
  * Name of dimension `index`. UTF-8; has the lifetime of `mesh`.
  * @return the name, or NULL: INVALID_ARGUMENT for NULL, OUT_OF_RANGE when
  *         index >= rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_dtensor_mesh_dim_name(const tessera_dtensor_mesh* mesh, size_t index,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -219,31 +219,31 @@ TESSERA_API const char* tessera_dtensor_mesh_dim_name(const tessera_dtensor_mesh
 /**
  * Size of dimension `index`, stored in *out.
  * @return true on success; INVALID_ARGUMENT for NULL, OUT_OF_RANGE when index >= rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mesh, size_t index,
                                               int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of global device ids; 0 when NULL. @since 0.1 */
+/** Number of global device ids; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
 /**
  * Global device id `index` (row-major mesh position), stored in *out.
  * @return true on success; INVALID_ARGUMENT for NULL, OUT_OF_RANGE for a bad index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_dtensor_mesh_global_id(const tessera_dtensor_mesh* mesh, size_t index,
                                                int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of local device ids (= local devices); 0 when NULL. @since 0.1 */
+/** Number of local device ids (= local devices); 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
 /**
  * Local device id `index`, stored in *out.
  * @return true on success; INVALID_ARGUMENT for NULL, OUT_OF_RANGE for a bad index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_dtensor_mesh_local_id(const tessera_dtensor_mesh* mesh, size_t index,
                                               int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -252,20 +252,20 @@ TESSERA_API bool tessera_dtensor_mesh_local_id(const tessera_dtensor_mesh* mesh,
  * Local device `index` ("/job:localhost/replica:0/task:0/device:CPU:0"), the
  * device of local id `index`. UTF-8; has the lifetime of `mesh`.
  * @return the name, or NULL: INVALID_ARGUMENT for NULL, OUT_OF_RANGE for a bad index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_dtensor_mesh_local_device(const tessera_dtensor_mesh* mesh,
                                                          size_t index,
                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of global device strings (usually 0); 0 when NULL. @since 0.1 */
+/** Number of global device strings (usually 0); 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh)
     TESSERA_NOEXCEPT;
 
 /**
  * Global device string `index`. UTF-8; has the lifetime of `mesh`.
  * @return the name, or NULL: INVALID_ARGUMENT for NULL, OUT_OF_RANGE for a bad index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_dtensor_mesh_global_device(const tessera_dtensor_mesh* mesh,
                                                           size_t index,

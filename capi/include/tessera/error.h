@@ -59,7 +59,7 @@ typedef enum tessera_code_t {
 
 /**
  * The code of `error`; TESSERA_OK when `error` is NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_code_t tessera_error_code(const tessera_error* error) TESSERA_NOEXCEPT;
 
@@ -67,18 +67,18 @@ TESSERA_API tessera_code_t tessera_error_code(const tessera_error* error) TESSER
  * The message of `error`: UTF-8, NUL-terminated, never NULL ("" for a NULL
  * error). It names the argument, the value received and what was expected.
  * Has the lifetime of `error`.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_error_message(const tessera_error* error) TESSERA_NOEXCEPT;
 
 /**
  * The upper-case name of `code` ("INVALID_ARGUMENT"); static storage.
  * Unknown values give "UNKNOWN_CODE".
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_code_name(tessera_code_t code) TESSERA_NOEXCEPT;
 
-/** Frees `error`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `error`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_error_destroy(tessera_error* error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS

@@ -32,7 +32,7 @@ TESSERA_BEGIN_DECLS
  * The PartitionSpec text of `layout` ("P('x', None)"); the mesh is not needed.
  * @return a new text buffer owned by the caller (tessera_buffer_destroy), or
  *         NULL (INVALID_ARGUMENT for a NULL layout).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_partition_spec(const tessera_layout* layout,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -45,7 +45,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_partition_spec(const tessera_layou
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
  *         INVALID_ARGUMENT for a NULL text, a syntax error, a spec longer than
  *         `rank`, an axis used twice or (with a mesh) an axis it lacks.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_partition_spec(const char* text,
                                                                const tessera_mesh* mesh,
@@ -56,7 +56,7 @@ TESSERA_API tessera_layout* tessera_layout_from_partition_spec(const char* text,
  * The jax Mesh text of `mesh` ("Mesh('x': 2, 'y': 4)").
  * @return a new text buffer owned by the caller, or NULL (INVALID_ARGUMENT for
  *         a NULL mesh).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_mesh_to_jax_text(const tessera_mesh* mesh,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -69,7 +69,7 @@ TESSERA_API tessera_buffer* tessera_mesh_to_jax_text(const tessera_mesh* mesh,
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL:
  *         INVALID_ARGUMENT for a NULL text, a syntax error (position and
  *         token), and every error of tessera_mesh_create.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_from_jax_text(const char* text, const char* const* devices,
                                                      size_t num_devices,

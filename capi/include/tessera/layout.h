@@ -42,7 +42,7 @@ typedef enum tessera_shape_check_t {
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
  *         INVALID_ARGUMENT for an axis used twice, or (with a mesh) an axis
  *         the mesh lacks ("Invalid axis names for Layout. ...").
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_create(const char* const* axes, size_t num_axes,
                                                   const tessera_mesh* mesh,
@@ -59,7 +59,7 @@ TESSERA_API tessera_layout* tessera_layout_create(const char* const* axes, size_
  * @return a new layout owned by the caller, or NULL (errors as
  *         tessera_layout_create, plus INVALID_ARGUMENT when the group sizes
  *         do not add up).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_create_grouped(const char* const* axis_names,
                                                           size_t num_axis_names,
@@ -71,7 +71,7 @@ TESSERA_API tessera_layout* tessera_layout_create_grouped(const char* const* axi
 /**
  * A layout of `rank` replicated dimensions on `mesh` (may be NULL).
  * @return a new layout owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_create_replicated(size_t rank, const tessera_mesh* mesh,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -81,30 +81,30 @@ TESSERA_API tessera_layout* tessera_layout_create_replicated(size_t rank, const 
  * @return a new layout owned by the caller, or NULL: FAILED_PRECONDITION when
  *         `layout` already has a mesh ("Cannot override device mesh value"),
  *         INVALID_ARGUMENT when its axes are not in `mesh`.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout,
                                                      const tessera_mesh* mesh,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `layout`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `layout`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_layout_destroy(tessera_layout* layout) TESSERA_NOEXCEPT;
 
-/** Tensor rank of `layout`; 0 when NULL. @since 0.1 */
+/** Tensor rank of `layout`; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /**
  * The mesh of `layout`.
  * @return a new reference owned by the caller, or NULL when the layout has no
  *         mesh (or is NULL).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /**
  * Number of mesh axes dimension `dim` is split over (0 = replicated).
  * @return true on success; OUT_OF_RANGE when dim >= rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_dim_num_axes(const tessera_layout* layout, size_t dim, size_t* out,
                                          tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -112,7 +112,7 @@ TESSERA_API bool tessera_layout_dim_num_axes(const tessera_layout* layout, size_
 /**
  * Axis `position` of dimension `dim`: UTF-8, has the lifetime of `layout`.
  * @return the name, or NULL (OUT_OF_RANGE for a bad dim or position).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_layout_dim_axis(const tessera_layout* layout, size_t dim,
                                             size_t position, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -121,7 +121,7 @@ TESSERA_API const char* tessera_layout_dim_axis(const tessera_layout* layout, si
  * Number of shards of dimension `dim`: the product of its axes' sizes.
  * @return true on success; FAILED_PRECONDITION without a mesh, OUT_OF_RANGE
  *         when dim >= rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -132,7 +132,7 @@ TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, siz
  * mode, each sharded dimension is divisible by its shard count
  * (INVALID_ARGUMENT naming the dimension, its size and the axes).
  * @return true when the layout fits.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dims,
                                             size_t num_dims, tessera_shape_check_t mode,
@@ -143,19 +143,19 @@ TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const 
  * @param out       receives num_dims entries.
  * @param capacity  room in `out`; OUT_OF_RANGE when below num_dims.
  * @return true on success (the layout is checked as in chunk mode first).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
                                                 size_t num_dims, int64_t* out, size_t capacity,
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** True when both have the same axes and equal meshes (or none). @since 0.1 */
+/** True when both have the same axes and equal meshes (or none). @since 0.2 */
 TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) TESSERA_NOEXCEPT;
 
 /**
  * Keras's repr: "<TensorLayout axes=('data', None), device_mesh=<DeviceMesh ...>>".
  * @return a new buffer owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_string(const tessera_layout* layout,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;

@@ -45,13 +45,13 @@ typedef enum tessera_key_match_t {
  * @param match  TESSERA_KEY_MATCH_SEARCH or TESSERA_KEY_MATCH_FULL.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new map owned by the caller (tessera_layout_map_destroy), or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout_map* tessera_layout_map_create(const tessera_mesh* mesh,
                                                           tessera_key_match_t match,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `map`. NULL is allowed. @since 0.1 */
+/** Frees `map`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_layout_map_destroy(tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /**
@@ -60,7 +60,7 @@ TESSERA_API void tessera_layout_map_destroy(tessera_layout_map* map) TESSERA_NOE
  * @return true on success; ALREADY_EXISTS for a key already present;
  *         INVALID_ARGUMENT for an empty key, a pattern RE2 rejects (naming the
  *         key and the reason), or axes the map's mesh lacks.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_map_set(tessera_layout_map* map, const char* key,
                                         const tessera_layout* layout, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -68,7 +68,7 @@ TESSERA_API bool tessera_layout_map_set(tessera_layout_map* map, const char* key
 /**
  * Removes the rule whose key is exactly `key`.
  * @return true on success; NOT_FOUND otherwise.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_map_remove(tessera_layout_map* map, const char* key,
                                            tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -79,7 +79,7 @@ TESSERA_API bool tessera_layout_map_remove(tessera_layout_map* map, const char* 
  *         matches; NULL with FAILED_PRECONDITION when several patterns match
  *         (the message lists them in insertion order). Pass `out_error` to
  *         tell the two apart.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_map_lookup(const tessera_layout_map* map, const char* path,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -91,18 +91,18 @@ TESSERA_API tessera_layout* tessera_layout_map_lookup(const tessera_layout_map* 
  * @param[out] out_index  the rule's index, or -1 when no rule matches.
  * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_layout_map_lookup.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, const char* path,
                                          int64_t* out_index, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of rules; 0 when NULL. @since 0.1 */
+/** Number of rules; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_layout_map_num_rules(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 /**
  * Key of rule `index`: UTF-8, valid until `map` is modified or destroyed.
  * @return the key, or NULL (OUT_OF_RANGE when index >= size).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_layout_map_key(const tessera_layout_map* map, size_t index,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -110,15 +110,15 @@ TESSERA_API const char* tessera_layout_map_key(const tessera_layout_map* map, si
 /**
  * Layout of rule `index`.
  * @return a new layout owned by the caller, or NULL (OUT_OF_RANGE).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t index,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The map's mesh as a new reference, or NULL when it has none. @since 0.1 */
+/** The map's mesh as a new reference, or NULL when it has none. @since 0.2 */
 TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
-/** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH when NULL. @since 0.1 */
+/** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH when NULL. @since 0.2 */
 TESSERA_API tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS

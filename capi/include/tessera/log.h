@@ -43,7 +43,7 @@ typedef void (*tessera_log_fn)(tessera_log_level_t level, const char* message,
  * callback is replaced. Thread-safe.
  *
  * @return false (INVALID_ARGUMENT) when `min_level` is not a tessera_log_level_t.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_log_set_callback(tessera_log_fn callback, void* user_data,
                                           tessera_log_level_t min_level,

@@ -39,27 +39,27 @@ typedef struct tessera_mesh tessera_mesh;
  *                        (tessera_device_list_create(NULL)).
  * @param num_devices     number of entries in `devices` (ignored when NULL).
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
                                               const char* const* axis_names, size_t num_axis_names,
                                               const char* const* devices, size_t num_devices,
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `mesh` (the mesh lives on while layouts use it). NULL is allowed. @since 0.1 */
+/** Frees `mesh` (the mesh lives on while layouts use it). NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_mesh_destroy(tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
-/** Number of dimensions; 0 when NULL. @since 0.1 */
+/** Number of dimensions; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_mesh_num_axes(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
-/** Number of devices; 0 when NULL. @since 0.1 */
+/** Number of devices; 0 when NULL. @since 0.2 */
 TESSERA_API int64_t tessera_mesh_num_devices(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
-/** Platform of the mesh's devices; TESSERA_PLATFORM_CPU when NULL. @since 0.1 */
+/** Platform of the mesh's devices; TESSERA_PLATFORM_CPU when NULL. @since 0.2 */
 TESSERA_API tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
 /**
  * Size of dimension `index`.
  * @return true on success; OUT_OF_RANGE when index >= rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_axis_extent(const tessera_mesh* mesh, size_t index, int64_t* out,
                                   tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -67,7 +67,7 @@ TESSERA_API bool tessera_mesh_axis_extent(const tessera_mesh* mesh, size_t index
 /**
  * Name of axis `index`: UTF-8, has the lifetime of `mesh`.
  * @return the name, or NULL (OUT_OF_RANGE when index >= rank).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t index,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -75,7 +75,7 @@ TESSERA_API const char* tessera_mesh_axis_name(const tessera_mesh* mesh, size_t 
 /**
  * Position of the axis called `name`.
  * @return true on success; NOT_FOUND (listing the mesh's axes) otherwise.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_axis_lookup(const tessera_mesh* mesh, const char* name, size_t* out,
                                          tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -83,7 +83,7 @@ TESSERA_API bool tessera_mesh_axis_lookup(const tessera_mesh* mesh, const char* 
 /**
  * Size of the axis called `name`.
  * @return true on success; NOT_FOUND (listing the mesh's axes) otherwise.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_axis_extent_lookup(const tessera_mesh* mesh, const char* name, int64_t* out,
                                         tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -92,7 +92,7 @@ TESSERA_API bool tessera_mesh_axis_extent_lookup(const tessera_mesh* mesh, const
  * The device at row-major position `index`.
  * @return a new device owned by the caller, or NULL (OUT_OF_RANGE when
  *         index >= size).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t index,
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -102,7 +102,7 @@ TESSERA_API tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t
  * @param out_coords  receives rank entries.
  * @param capacity    room in `out_coords`; OUT_OF_RANGE when below the rank.
  * @return true on success; NOT_FOUND when the mesh does not hold the device.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
                                                  int64_t* out_coords, size_t capacity,
@@ -112,19 +112,19 @@ TESSERA_API bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64
  * Global id of the device at `coords`.
  * @return true on success; INVALID_ARGUMENT when num_coords != rank,
  *         OUT_OF_RANGE when a coordinate lies outside its axis.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords,
                                         size_t num_coords, int64_t* out_device_id,
                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** True when both meshes have the same shape, axis names and devices. @since 0.1 */
+/** True when both meshes have the same shape, axis names and devices. @since 0.2 */
 TESSERA_API bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) TESSERA_NOEXCEPT;
 
 /**
  * Keras's repr: "<DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>".
  * @return a new buffer owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_mesh_to_string(const tessera_mesh* mesh,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;

@@ -25,63 +25,6 @@
 TESSERA_BEGIN_DECLS
 
 /**
- * JAX's make_mesh: the first prod(shape) devices, ordered as
- * create_device_mesh orders them (GPU devices by global id, so each
- * process's devices stay together; the TPU v2/v3 tray ring when
- * `device_kind` is "TPU v2" or "TPU v3"; JAX's rings for small v4 lite,
- * v5e/v6e, v5p and 7x slices; TPU devices with chip coordinates
- * (tessera_device_coordinate) placed on the torus, each logical axis from the
- * last taking whole physical axes, split for "TPU v5 lite" as JAX does;
- * other platforms as given, grouped by process).
- *
- * @param shape, num_dims              mesh dimensions (each >= 1); copied.
- * @param axis_names, num_axis_names   one name per dimension; copied.
- * @param devices, num_devices         "gpu:3" strings; NULL means every
- *                                     device of the default type.
- * @param device_kind                  JAX's device_kind; NULL or "" for none.
- * @param out_error                    receives a new error on failure (see error.h); may be NULL.
- * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL
- *         (INVALID_ARGUMENT: fewer devices than the product, a dimension
- *         < 1, TPU coordinates that do not fill a cuboid, a shape whole
- *         torus axes cannot make (JAX's "Failed to find assignment for
- *         logical_axis_index ..."), tessera_mesh_create's checks).
- * @since 0.1
- */
-TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dims,
-                                            const char* const* axis_names, size_t num_axis_names,
-                                            const char* const* devices, size_t num_devices,
-                                            const char* device_kind,
-                                            tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/**
- * JAX's create_hybrid_device_mesh with process_is_granule: one mesh of
- * `mesh_shape` per process (its devices as tessera_mesh_make orders them),
- * the processes placed in the grid `dcn_mesh_shape`. The result has shape
- * mesh_shape[i] * dcn_mesh_shape[i].
- *
- * @param mesh_shape, dcn_mesh_shape   num_dims entries each; copied.
- * @param sort_granules_by_key         true: processes by index (JAX's
- *                                     default); false: by first appearance.
- * @param num_dims                     number of entries in `mesh_shape` and `dcn_mesh_shape`.
- * @param axis_names                   one name per dimension, as tessera_mesh_make.
- * @param num_axis_names               number of entries in `axis_names`.
- * @param devices                      the devices of every process, as tessera_mesh_make.
- * @param num_devices                  number of entries in `devices`.
- * @param device_kind                  as tessera_mesh_make.
- * @param out_error                    receives a new error on failure (see error.h); may be NULL.
- * @return a new mesh owned by the caller, or NULL (INVALID_ARGUMENT: "Number
- *         of slices 2 must equal the product of dcn_mesh_shape (1, 1)", a
- *         process whose device count is not prod(mesh_shape), and
- *         tessera_mesh_create's checks).
- * @since 0.1
- */
-TESSERA_API tessera_mesh* tessera_mesh_make_hybrid(
-    const int64_t* mesh_shape, const int64_t* dcn_mesh_shape, size_t num_dims,
-    const char* const* axis_names, size_t num_axis_names, const char* const* devices,
-    size_t num_devices, bool sort_granules_by_key, const char* device_kind,
-    tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/**
  * PyTorch's mesh[names] as seen by device `device_id`: the submesh over the
  * named axes that holds the device.
  * @param mesh                        the mesh to slice.
@@ -92,7 +35,7 @@ TESSERA_API tessera_mesh* tessera_mesh_make_hybrid(
  *         names or names out of order ("Invalid mesh_dim_names ('cp', 'dp')
  *         specified. Mesh dim indices should be in ascending order."),
  *         NOT_FOUND for an unknown name or a device the mesh lacks.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_submesh(const tessera_mesh* mesh,
                                                const char* const* axis_names,
@@ -107,7 +50,7 @@ TESSERA_API tessera_mesh* tessera_mesh_submesh(const tessera_mesh* mesh,
  *              INVALID_ARGUMENT.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const char* name,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -122,7 +65,7 @@ TESSERA_API tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const c
  *                    None); then `out_coords` is untouched.
  * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return true on success.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_device_coordinates_lookup(const tessera_mesh* mesh, int64_t device_id,
                                             int64_t* out_coords, size_t capacity, bool* out_found,
@@ -132,7 +75,7 @@ TESSERA_API bool tessera_mesh_device_coordinates_lookup(const tessera_mesh* mesh
  * PyTorch's get_local_rank(axis_name) for device `device_id`: its coordinate
  * along that axis.
  * @return true on success; NOT_FOUND for an unknown axis or device.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* axis_name,
                                          int64_t device_id, int64_t* out,
@@ -148,7 +91,7 @@ TESSERA_API bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* a
  * @param capacity  room in `out_ids`; OUT_OF_RANGE below the mesh's size.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; NOT_FOUND for an unknown axis.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name,
                                           int64_t* out_ids, size_t capacity,
@@ -173,7 +116,7 @@ TESSERA_API bool tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* 
  *         "Conflicting devices ...", "length of devices (4) must be equal to
  *         total size of the mesh of shape [3]", "XLA SPMD is not currently not
  *         supported for CPU mesh.", and its Mesh checks.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
     const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
@@ -202,41 +145,12 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
  *         2 clients = 6) must be equal to total size of the mesh of shape
  *         (8,)", "Device type XPU is not CPU, GPU, or TPU."), UNIMPLEMENTED
  *         for TPU meshes.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
     const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
     const char* const* local_devices, size_t num_local_devices, const char* device_type,
     bool use_xla_spmd, tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/**
- * DTensor's legacy create_distributed_mesh (TF 2.9-2.11) with explicit
- * counts, checked in its order with its messages.
- *
- * @param dim_names           the mesh dimension names, num_dims entries.
- * @param dim_sizes           the mesh dimension sizes, num_dims entries.
- * @param num_dims            the mesh rank.
- * @param name                the mesh name; NULL means "".
- * @param num_global_devices  NULL: this client's device count times the
- *                            number of clients.
- * @param num_clients         NULL: the runtime's process count.
- * @param client_id           NULL: the runtime's process id.
- * @param device_type         "CPU" or "GPU"; NULL means "CPU". With "TPU"
- *                            any given count is INVALID_ARGUMENT and none is
- *                            UNIMPLEMENTED.
- * @param out_error           receives a new error on failure (see error.h); may be NULL.
- * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
- *         ("num_global_devices (6) must be equal to total size of the mesh
- *         of shape (8,)", "client_id (2) must be < 2", "Not enough devices;
- *         4 needed, only 2 available", ...), FAILED_PRECONDITION "Invalid
- *         multi-client topology, run dtensor.initialize_multi_client()
- *         first" when num_clients > 1 before initialize().
- * @since 0.1
- */
-TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed_legacy(
-    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
-    const int64_t* num_global_devices, const int64_t* num_clients, const int64_t* client_id,
-    const char* device_type, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

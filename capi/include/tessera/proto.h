@@ -46,7 +46,7 @@ TESSERA_BEGIN_DECLS
  * @return a new buffer owned by the caller (tessera_buffer_destroy), or NULL:
  *         INVALID_ARGUMENT for a NULL mesh, FAILED_PRECONDITION for a non-UTF-8
  *         axis name.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_mesh_to_proto(const tessera_mesh* mesh,
                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -58,7 +58,7 @@ TESSERA_API tessera_buffer* tessera_mesh_to_proto(const tessera_mesh* mesh,
  *         INVALID_ARGUMENT: bytes that are not a Mesh, unknown fields, a bad
  *         platform number, a negative device field, or any error of
  *         tessera_mesh_create.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_from_proto(const void* bytes, size_t size,
                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -67,7 +67,7 @@ TESSERA_API tessera_mesh* tessera_mesh_from_proto(const void* bytes, size_t size
  * The JSON text of `mesh` (see above).
  * @return a new NUL-terminated text buffer owned by the caller, or NULL
  *         (errors as tessera_mesh_to_proto).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_mesh_to_json(const tessera_mesh* mesh,
                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -77,7 +77,7 @@ TESSERA_API tessera_buffer* tessera_mesh_to_json(const tessera_mesh* mesh,
  * @return a new mesh owned by the caller, or NULL with INVALID_ARGUMENT: NULL
  *         text, text that is not JSON of a Mesh (unknown fields included), or
  *         the errors of tessera_mesh_from_proto.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_mesh* tessera_mesh_from_json(const char* text,
                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -86,7 +86,7 @@ TESSERA_API tessera_mesh* tessera_mesh_from_json(const char* text,
  * The tessera.v1.Layout bytes of `layout` (its mesh included when it has one).
  * @return a new buffer owned by the caller, or NULL (INVALID_ARGUMENT for a
  *         NULL layout, FAILED_PRECONDITION for a non-UTF-8 name).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_proto(const tessera_layout* layout,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -99,19 +99,19 @@ TESSERA_API tessera_buffer* tessera_layout_to_proto(const tessera_layout* layout
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL
  *         with INVALID_ARGUMENT: as tessera_mesh_from_proto for the mesh, and
  *         any error of tessera_layout_create (unknown or repeated axes).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_proto(const void* bytes, size_t size,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The JSON text of `layout`; errors as tessera_layout_to_proto. @since 0.1 */
+/** The JSON text of `layout`; errors as tessera_layout_to_proto. @since 0.2 */
 TESSERA_API tessera_buffer* tessera_layout_to_json(const tessera_layout* layout,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The layout in JSON `text` (NUL-terminated); errors as
  * tessera_layout_from_proto, plus text that is not JSON of a Layout.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_json(const char* text,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -121,7 +121,7 @@ TESSERA_API tessera_layout* tessera_layout_from_json(const char* text,
  * insertion order.
  * @return a new buffer owned by the caller, or NULL (INVALID_ARGUMENT for a
  *         NULL map, FAILED_PRECONDITION for a non-UTF-8 key or name).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_map_to_proto(const tessera_layout_map* map,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -134,19 +134,19 @@ TESSERA_API tessera_buffer* tessera_layout_map_to_proto(const tessera_layout_map
  *         number, a rule without a layout, or an invalid pattern;
  *         ALREADY_EXISTS for a repeated key. Errors name the rule
  *         ("field 'rules[1]'").
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout_map* tessera_layout_map_from_proto(const void* bytes, size_t size,
                                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The JSON text of `map`; errors as tessera_layout_map_to_proto. @since 0.1 */
+/** The JSON text of `map`; errors as tessera_layout_map_to_proto. @since 0.2 */
 TESSERA_API tessera_buffer* tessera_layout_map_to_json(const tessera_layout_map* map,
                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The layout map in JSON `text` (NUL-terminated); errors as
  * tessera_layout_map_from_proto, plus text that is not JSON of a LayoutMap.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout_map* tessera_layout_map_from_json(const char* text,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -156,7 +156,7 @@ TESSERA_API tessera_layout_map* tessera_layout_map_from_json(const char* text,
  * and id; see above).
  * @return a new buffer owned by the caller, or NULL (INVALID_ARGUMENT for a
  *         NULL distribution, FAILED_PRECONDITION for a non-UTF-8 name).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_distribution_to_proto(const tessera_distribution* distribution,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -172,12 +172,12 @@ TESSERA_API tessera_buffer* tessera_distribution_to_proto(const tessera_distribu
  *         and those of the distribution constructors (an unknown batch axis);
  *         FAILED_PRECONDITION when the runtime's process count does not fit
  *         the mesh (as tessera_distribution_create_model_parallel).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_distribution* tessera_distribution_from_proto(const void* bytes, size_t size,
                                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The JSON text of `distribution`; errors as tessera_distribution_to_proto. @since 0.1 */
+/** The JSON text of `distribution`; errors as tessera_distribution_to_proto. @since 0.2 */
 TESSERA_API tessera_buffer* tessera_distribution_to_json(const tessera_distribution* distribution,
                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -185,7 +185,7 @@ TESSERA_API tessera_buffer* tessera_distribution_to_json(const tessera_distribut
  * The distribution in JSON `text` (NUL-terminated); errors as
  * tessera_distribution_from_proto, plus text that is not JSON of a
  * Distribution.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_distribution* tessera_distribution_from_json(const char* text,
                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;

@@ -56,19 +56,19 @@ typedef enum tessera_transfer_locality_t {
  *         NULL: INVALID_ARGUMENT for a NULL sharding, global shapes that
  *         differ, an element_size outside 1..16, or byte counts that
  *         overflow int64.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_reshard_plan* tessera_reshard_plan_create(
     const tessera_sharding* source, const tessera_sharding* destination, size_t element_size,
     tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `plan`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `plan`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_reshard_plan_destroy(tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
 
-/** Number of transfers; 0 when NULL. @since 0.1 */
+/** Number of transfers; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
 
-/** Tensor rank (entries per transfer's ranges); 0 when NULL. @since 0.1 */
+/** Tensor rank (entries per transfer's ranges); 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
 
 /**
@@ -85,7 +85,7 @@ TESSERA_API size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* pla
  * @param out_error        receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for an index not below tessera_reshard_plan_num_transfers.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t index,
                                                size_t* out_source, size_t* out_destination,
@@ -103,7 +103,7 @@ TESSERA_API bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan,
  * @param out_error              receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a bad index or a capacity below the rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan,
                                                       size_t index, int64_t* out_starts,
@@ -114,7 +114,7 @@ TESSERA_API bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan
  * Total bytes of the transfers of one locality.
  * @return true on success; INVALID_ARGUMENT for NULL arguments or an unknown
  *         locality.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_reshard_plan_total_bytes(const tessera_reshard_plan* plan,
                                                   tessera_transfer_locality_t locality,

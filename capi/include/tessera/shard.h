@@ -70,20 +70,20 @@ typedef enum tessera_shard_mode_t {
  *         ("... implies that array axis 1 is partitioned 4 times, but the
  *         dimension size is 10 ..."); FAILED_PRECONDITION when the layout has
  *         no mesh.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_sharding* tessera_sharding_create(const tessera_layout* layout,
                                                       const int64_t* dims, size_t num_dims,
                                                       tessera_shard_mode_t mode,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `sharding`. NULL is allowed. Any thread. @since 0.1 */
+/** Frees `sharding`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_sharding_destroy(tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
-/** Tensor rank of `sharding`; 0 when NULL. @since 0.1 */
+/** Tensor rank of `sharding`; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_sharding_num_dims(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
-/** Number of devices in the mesh of `sharding`; 0 when NULL. @since 0.1 */
+/** Number of devices in the mesh of `sharding`; 0 when NULL. @since 0.2 */
 TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
 /**
@@ -99,7 +99,7 @@ TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a device_index not below tessera_sharding_num_devices or a
  *         capacity below the rank. Nothing is written on failure.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_device_ranges(const tessera_sharding* sharding,
                                                 size_t device_index, int64_t* out_starts,
@@ -115,7 +115,7 @@ TESSERA_API bool tessera_sharding_device_ranges(const tessera_sharding* sharding
  * @param capacity  room in `out` (may be NULL when 0).
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_sharding_device_ranges.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_shard_shape(const tessera_sharding* sharding,
                                               size_t device_index, int64_t* out, size_t capacity,
@@ -128,7 +128,7 @@ TESSERA_API bool tessera_sharding_shard_shape(const tessera_sharding* sharding,
  * holding [n, n) count each other.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a bad device_index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_replica_id(const tessera_sharding* sharding,
                                              size_t device_index, size_t* out,
@@ -140,7 +140,7 @@ TESSERA_API bool tessera_sharding_replica_id(const tessera_sharding* sharding,
  * @return true on success (the answer in *out); INVALID_ARGUMENT for NULL
  *         arguments or a negative process_index, OUT_OF_RANGE for a bad
  *         device_index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* sharding,
                                                     size_t device_index, int64_t process_index,
@@ -164,7 +164,7 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
  *         written) when capacity is too small; INVALID_ARGUMENT for NULL
  *         arguments or a negative process_index.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
                                                       int64_t process_index, size_t* out,
@@ -186,7 +186,7 @@ TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sh
  * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
  *         written) when capacity is too small; INVALID_ARGUMENT for NULL
  *         arguments or a size that overflows.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out,
                                             size_t capacity, size_t* out_num,
@@ -199,7 +199,7 @@ TESSERA_API bool tessera_sharding_index_map(const tessera_sharding* sharding, in
  * other tessera_sharding_distinct_shard_* functions (which visits every
  * device), and kept with the sharding.
  * @return true on success; INVALID_ARGUMENT for NULL arguments.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_num_distinct_shards(const tessera_sharding* sharding,
                                                       size_t* out,
@@ -215,7 +215,7 @@ TESSERA_API bool tessera_sharding_num_distinct_shards(const tessera_sharding* sh
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a shard not below tessera_sharding_num_distinct_shards or a
  *         capacity below the rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding,
                                                         size_t shard, int64_t* out_starts,
@@ -226,7 +226,7 @@ TESSERA_API bool tessera_sharding_distinct_shard_ranges(const tessera_sharding* 
  * How many devices hold distinct shard `shard`.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a bad shard.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_distinct_shard_num_devices(const tessera_sharding* sharding,
                                                              size_t shard, size_t* out,
@@ -243,7 +243,7 @@ TESSERA_API bool tessera_sharding_distinct_shard_num_devices(const tessera_shard
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a bad shard or a capacity below the number of devices.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding,
                                                          size_t shard, size_t* out,
@@ -259,7 +259,7 @@ TESSERA_API bool tessera_sharding_distinct_shard_devices(const tessera_sharding*
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a capacity below the rank.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
                                                   size_t capacity,
@@ -270,7 +270,7 @@ TESSERA_API bool tessera_sharding_max_shard_shape(const tessera_sharding* shardi
  * axes whose sizes multiply to more than 1.
  * @return true on success (the answer in *out); INVALID_ARGUMENT for NULL
  *         arguments.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_sharding_is_fully_replicated(const tessera_sharding* sharding, bool* out,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;

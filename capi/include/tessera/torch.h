@@ -29,7 +29,7 @@ TESSERA_BEGIN_DECLS
  * @return a new text buffer owned by the caller (tessera_buffer_destroy), or
  *         NULL: INVALID_ARGUMENT for a NULL layout, FAILED_PRECONDITION when
  *         it has no mesh.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_torch_placements(const tessera_layout* layout,
                                                                tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -42,7 +42,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_torch_placements(const tessera_lay
  *         INVALID_ARGUMENT for NULL arguments, a syntax error, a placement
  *         count other than the mesh rank, a dim outside the rank, or split
  *         factors that no order of a group's axes produces.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_torch_placements(const char* text,
                                                                  const tessera_mesh* mesh,

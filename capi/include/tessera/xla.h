@@ -46,7 +46,7 @@ TESSERA_BEGIN_DECLS
  * @return a new text buffer owned by the caller (tessera_buffer_destroy), or
  *         NULL: INVALID_ARGUMENT for a NULL layout or rank below the layout's,
  *         FAILED_PRECONDITION when the layout has no mesh.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_hlo_sharding(const tessera_layout* layout,
                                                            size_t rank, bool v2,
@@ -65,7 +65,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_hlo_sharding(const tessera_layout*
  *         INVALID_ARGUMENT for NULL arguments, a syntax error (position and
  *         token), a sharding over another device count or rank, or one that
  *         no layout on `mesh` produces (the message names it).
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_hlo_sharding(const char* text,
                                                              const tessera_mesh* mesh, size_t rank,
@@ -76,7 +76,7 @@ TESSERA_API tessera_layout* tessera_layout_from_hlo_sharding(const char* text,
  * fields for v2, tile_assignment_devices otherwise; REPLICATED is the empty
  * message). Arguments and errors as tessera_layout_to_hlo_sharding.
  * @return a new buffer of bytes owned by the caller, or NULL.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_buffer* tessera_layout_to_op_sharding(const tessera_layout* layout, size_t rank,
                                                           bool v2,
@@ -90,7 +90,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_op_sharding(const tessera_layout* 
  *         read (tuples, metadata, shard groups, named shardings), an invalid
  *         combination of fields (both a device list and an iota, ...), and
  *         every error of tessera_layout_from_hlo_sharding.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_op_sharding(const void* bytes, size_t size,
                                                             const tessera_mesh* mesh, size_t rank,
@@ -105,7 +105,7 @@ TESSERA_API tessera_layout* tessera_layout_from_op_sharding(const void* bytes, s
  * @param capacity  room in `out`; OUT_OF_RANGE when too small.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for a NULL mesh or out.
- * @since 0.1
+ * @since 0.2
  */
 TESSERA_API bool tessera_xla_device_order(const tessera_mesh* mesh, int64_t* out, size_t capacity,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
