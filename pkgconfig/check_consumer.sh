@@ -3,18 +3,19 @@
 # consumer.c with nothing but the flags `pkg-config --cflags --libs tessera`
 # gives for that tree, run it against the staged library and check its output.
 # Also checks that README.md's C example is consumer.c, so the README's code
-# is the code this test compiles.
+# is the code this test compiles, and that tessera.pc's directory variables
+# (jardir, jnidir, ...) name where the staged files are.
 #
-# Usage: check_consumer.sh BUILDDIR PREFIX LIBDIR CONSUMER_C README VERSION
-#   PREFIX, LIBDIR: Meson's `prefix` and `libdir` options (LIBDIR may be
-#   relative to PREFIX); VERSION: the project version.
+# Usage: check_consumer.sh BUILDDIR PREFIX LIBDIR DATADIR CONSUMER_C README VERSION
+#   PREFIX, LIBDIR, DATADIR: Meson's `prefix`, `libdir` and `datadir` options
+#   (LIBDIR and DATADIR may be relative to PREFIX); VERSION: the project version.
 set -euo pipefail
 
-if (($# != 6)); then
-  echo "usage: $0 BUILDDIR PREFIX LIBDIR CONSUMER_C README VERSION" >&2
+if (($# != 7)); then
+  echo "usage: $0 BUILDDIR PREFIX LIBDIR DATADIR CONSUMER_C README VERSION" >&2
   exit 2
 fi
-builddir=$1 prefix=$2 libdir=$3 consumer=$4 readme=$5 version=$6
+builddir=$1 prefix=$2 libdir=$3 datadir=$4 consumer=$5 readme=$6 version=$7
 
 fail() {
   printf 'check_consumer: FAIL: %s\n' "$*" >&2
@@ -41,6 +42,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 stage=$tmp/stage
 [[ $libdir == /* ]] || libdir=$prefix/$libdir
+[[ $datadir == /* ]] || datadir=$prefix/$datadir
 staged_libdir=$stage$libdir
 
 check_readme
@@ -54,6 +56,25 @@ meson install --quiet --no-rebuild --destdir "$stage" -C "$builddir" >"$tmp/inst
 export PKG_CONFIG_PATH=$staged_libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage
 flags=$(pkg-config --cflags --libs tessera) || fail "pkg-config --cflags --libs tessera failed"
 echo "pkg-config flags: $flags"
+
+# Each directory variable, read through the sysroot, is the staged directory; the
+# file that lives there (PATH under it), when this build installs one, is there
+# and nowhere else.
+check_variable() {
+  local name=$1 expected=$2 path=${3:-} value found
+  value=$(pkg-config --variable="$name" tessera) || fail "pkg-config --variable=$name tessera failed"
+  [[ $value == "$expected" ]] || fail "tessera.pc: $name is '$value', expected '$expected'"
+  [[ -n $path ]] || return 0
+  found=$(find "$stage" -name "${path##*/}")
+  [[ -z $found || $found == "$expected/$path" ]] ||
+    fail "tessera.pc: $name is '$value', but ${path##*/} is installed at $found"
+}
+check_variable jardir "$stage$datadir/java" tessera.jar
+check_variable jnidir "$staged_libdir/jni" libtessera_jni.so
+check_variable csharpdir "$staged_libdir/tessera/csharp" Tessera.dll
+check_variable gomoduledir "$stage$datadir/gocode/src/github.com/tessera-dev/tessera/bindings/go" go.mod
+check_variable protodir "$stage$datadir/tessera/proto" tessera/v1/mesh.proto
+check_variable docdir "$stage$datadir/doc/tessera"
 
 # -std=c99 and the warnings check the headers' promise; locations come only from pkg-config.
 # shellcheck disable=SC2086  # the flags are words

@@ -77,7 +77,7 @@ unset LD_LIBRARY_PATH
 (
   cd "$consumer"
   "$go" mod init example.com/tessera-consumer >/dev/null 2>&1
-  "$go" mod edit -require="$module_path@v0.1.0" -replace="$module_path=$installed"
+  "$go" mod edit -require="$module_path@v0.2.0" -replace="$module_path=$installed"
   "$go" build -o consumer .
 ) >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "the consumer does not build against the installed module"; }
 

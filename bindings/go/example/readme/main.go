@@ -9,7 +9,9 @@ import (
 )
 
 func main() {
-	mesh, err := tessera.NewMesh([]int64{4, 2}, []string{"batch", "model"}, nil)
+	// Eight devices named explicitly: the program needs no environment.
+	devices := []string{"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"}
+	mesh, err := tessera.NewMesh([]int64{4, 2}, []string{"batch", "model"}, devices)
 	if err != nil {
 		log.Fatal(err) // *tessera.Error: code and message
 	}

@@ -41,7 +41,13 @@ func TestReadmeShowsThisProgram(t *testing.T) {
 	}
 }
 
-func TestReadmeProgramRuns(t *testing.T) {
-	t.Setenv("TESSERA_CPU_DEVICE_COUNT", "8")
+// With no TESSERA_* variable: the program names its devices itself.
+func TestReadmeProgramRunsWithoutEnvironment(t *testing.T) {
+	for _, name := range []string{"TESSERA_CPU_DEVICE_COUNT", "TESSERA_DEVICES"} {
+		if value, set := os.LookupEnv(name); set {
+			t.Setenv(name, value) // restored after the test
+			os.Unsetenv(name)
+		}
+	}
 	main()
 }
