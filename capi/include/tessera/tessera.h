@@ -40,15 +40,13 @@
 #define TESSERA_TESSERA_H_
 
 #include "tessera/buffer.h"
-#include "tessera/client.h"
-#include "tessera/cluster.h"
-#include "tessera/coordinator.h"
 #include "tessera/copy.h"
 #include "tessera/device.h"
 #include "tessera/distribution.h"
 #include "tessera/dtensor.h"
 #include "tessera/error.h"
 #include "tessera/export.h"
+#include "tessera/features.h"
 #include "tessera/jax.h"
 #include "tessera/layout.h"
 #include "tessera/layout_map.h"
@@ -61,5 +59,11 @@
 #include "tessera/torch.h"
 #include "tessera/version.h"
 #include "tessera/xla.h"
+
+#if TESSERA_HAS_CLUSTER
+#include "tessera/client.h"
+#include "tessera/cluster.h"
+#include "tessera/coordinator.h"
+#endif
 
 #endif /* TESSERA_TESSERA_H_ */
