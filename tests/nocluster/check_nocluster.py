@@ -6,8 +6,9 @@ and the bindings at their default (`auto`, which must resolve to off), builds
 it (library and command only: tests and benchmarks off), and checks that
   1. -Dbindings_go=enabled with -Dcluster=disabled is a configure error
      naming the reason;
-  2. libtessera.so.0 needs no gRPC, OpenSSL or c-ares library (readelf -d)
-     and exports exactly the functions of its effective version script;
+  2. libtessera.so.0 needs no gRPC, OpenSSL or c-ares library (readelf -d),
+     nor loads one through its dependencies (ldd), and exports exactly the
+     functions of its effective version script;
   3. the install holds tessera/features.h saying TESSERA_HAS_CLUSTER 0 and
      none of the cluster API's headers;
   4. pkgconfig/consumer.c builds with pkg-config alone against the staged
@@ -65,12 +66,12 @@ def check_bindings_enabled_is_an_error(source_root, scratch):
 
 
 def configure_and_build(source_root, builddir, logs):
-    if os.path.isfile(os.path.join(builddir, "meson-private", "coredata.dat")):
-        run(["meson", "configure", builddir, *COMMON_OPTIONS], os.path.join(logs, "configure.log"),
-            "meson configure")
-    else:
-        run(["meson", "setup", builddir, source_root, *COMMON_OPTIONS],
-            os.path.join(logs, "configure.log"), "meson setup")
+    # --reconfigure runs meson.build again on a dir from an earlier run, so
+    # its messages are checked every time.
+    again = ["--reconfigure"] if os.path.isfile(os.path.join(builddir, "meson-private",
+                                                              "coredata.dat")) else []
+    run(["meson", "setup", *again, builddir, source_root, *COMMON_OPTIONS],
+        os.path.join(logs, "configure.log"), "meson setup")
     with open(os.path.join(logs, "configure.log")) as log:
         text = log.read()
     for lang in ("go", "java", "csharp"):
@@ -99,6 +100,13 @@ def check_needed(library):
     if forbidden:
         fail(f"libtessera.so.0 built with -Dcluster=disabled needs {', '.join(forbidden)}; "
              "expected no gRPC, OpenSSL or c-ares library")
+    # Nor through another library (protobuf, Abseil, RE2): what the loader maps.
+    loaded = subprocess.run(["ldd", library], check=True, stdout=subprocess.PIPE, text=True).stdout
+    loaded_names = [line.split()[0] for line in loaded.splitlines() if line.split()]
+    forbidden = [name for name in loaded_names if FORBIDDEN.match(name)]
+    if forbidden:
+        fail(f"loading libtessera.so.0 built with -Dcluster=disabled maps {', '.join(forbidden)} "
+             "through its dependencies; expected no gRPC, OpenSSL or c-ares library")
 
 
 def check_exports(library, builddir):
