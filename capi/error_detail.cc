@@ -1,6 +1,9 @@
 // tessera/client.h: the structured detail of cluster errors (reason, source
-// process, arrived and missing processes), read without parsing messages.
+// process, arrived and missing processes), read without parsing messages;
+// ErrorDetailOf copies it out of the status when the error is made.
+#include "capi/error_detail.h"
 #include "capi/handles.h"
+#include "core/cluster/error_detail.h"
 #include "tessera/client.h"
 #include "tessera/v1/coordinator.pb.h"
 
@@ -28,6 +31,29 @@ bool InRange(const tessera_error* error, size_t index) {
 }
 
 }  // namespace
+
+namespace tessera::capi {
+
+ErrorDetail ErrorDetailOf(const absl::Status& status) {
+  ErrorDetail result;
+  const auto detail = cluster::DetailOf(status);
+  if (!detail.has_value()) return result;
+  result.reason = static_cast<int32_t>(detail->reason());
+  result.source_process = detail->source_process_id();
+  const auto& missing = detail->has_barrier() ? detail->barrier().missing() : detail->missing();
+  for (const auto& task : missing) {
+    result.missing.push_back(task.process_id());
+    result.missing_states.push_back(static_cast<int32_t>(task.state()));
+    result.missing_waiting_at.push_back(task.waiting_at_size() > 0 ? task.waiting_at(0) : "");
+  }
+  if (detail->has_barrier()) {
+    result.arrived.assign(detail->barrier().arrived().begin(), detail->barrier().arrived().end());
+  }
+  return result;
+}
+
+
+}  // namespace tessera::capi
 
 tessera_error_reason_t tessera_error_reason(const tessera_error* error) noexcept {
   if (error == nullptr) return TESSERA_REASON_NONE;

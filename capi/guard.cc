@@ -7,40 +7,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "capi/error_detail.h"
 #include "capi/handles.h"
-#include "core/cluster/error_detail.h"
 
 namespace tessera::capi {
-
-namespace {
-
-// The cluster detail riding on `status`, if any (tessera/client.h accessors).
-ErrorDetail DetailFor(const absl::Status& status) {
-  ErrorDetail result;
-  const auto detail = cluster::DetailOf(status);
-  if (!detail.has_value()) return result;
-  result.reason = static_cast<int32_t>(detail->reason());
-  result.source_process = detail->source_process_id();
-  const auto& missing = detail->has_barrier() ? detail->barrier().missing() : detail->missing();
-  for (const auto& task : missing) {
-    result.missing.push_back(task.process_id());
-    result.missing_states.push_back(static_cast<int32_t>(task.state()));
-    result.missing_waiting_at.push_back(task.waiting_at_size() > 0 ? task.waiting_at(0) : "");
-  }
-  if (detail->has_barrier()) {
-    result.arrived.assign(detail->barrier().arrived().begin(), detail->barrier().arrived().end());
-  }
-  return result;
-}
-
-}  // namespace
 
 void StoreError(tessera_error** out_error, const absl::Status& status) noexcept {
   if (out_error == nullptr) return;
   try {
     // Same numbers as absl::StatusCode (static_asserts in error.cc).
     *out_error = new tessera_error{static_cast<tessera_code_t>(status.code()),
-                                   std::string(status.message()), DetailFor(status)};
+                                   std::string(status.message()), ErrorDetailOf(status)};
   } catch (...) {
     *out_error = kOutOfMemoryError;
   }

@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "cli/coordinator.h"
 #include "cli/devices.h"
 #include "cli/handles.h"
 #include "cli/plan.h"
@@ -14,6 +13,10 @@
 #include "cli/text_input.h"
 #include "cli/variables.h"
 #include "tessera/tessera.h"
+
+#if TESSERA_HAS_CLUSTER
+#include "cli/coordinator.h"
+#endif
 
 namespace tessera_cli {
 namespace {
@@ -29,8 +32,12 @@ Tessera plans how tensors are spread over accelerators.
 Commands:
   plan        show how a model's variables are split over a device mesh
   devices     list this process's devices and how they were found
-  coordinator serve a multi-host job's coordinator until the job ends
-
+)"
+#if TESSERA_HAS_CLUSTER
+                     R"(  coordinator serve a multi-host job's coordinator until the job ends
+)"
+#endif
+                     R"(
 Options:
   -h, --help  show this help
   --version   print the version of the Tessera library
@@ -83,7 +90,13 @@ int Run(const std::vector<std::string>& args) {
     }
   }
   if (command == "coordinator") {
+#if TESSERA_HAS_CLUSTER
     return RunCoordinator(std::vector<std::string>(args.begin() + 1, args.end()));
+#else
+    Print(stderr, "tessera coordinator: this Tessera was built without the cluster API "
+                  "(-Dcluster=disabled); rebuild with -Dcluster=enabled to serve a coordinator\n");
+    return kExitUsage;
+#endif
   }
   if (command == "devices") {
     try {

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # README command 2: installs what is missing, builds, and runs every test.
 #
-#   1. build/       -Dbuildtype=debugoptimized: every suite but the benchmark
-#                   ones and pkgconfig;
+#   1. build/       -Dbuildtype=debugoptimized, the cluster API and every
+#                   binding enabled explicitly (their default `auto` would
+#                   skip one whose toolchain is missing): every suite but the
+#                   benchmark ones, pkgconfig and nocluster;
 #   2. build-asan/  AddressSanitizer + UndefinedBehaviorSanitizer (leak checks
 #                   on, first report aborts): suites core, capi, conformance;
 #   3. the pkg-config consumer (suite pkgconfig of build/);
-#   4. build-fuzz/  clang, libFuzzer + ASan/UBSan: every target of tests/fuzz
+#   4. the build without the cluster API (suite nocluster of build/: it
+#      configures and builds its own dir, tests/nocluster);
+#   5. build-fuzz/  clang, libFuzzer + ASan/UBSan: every target of tests/fuzz
 #                   for FUZZ_SECONDS each, two at a time, each one test.
 #
 # The last line is the totals over every test run, from Meson's testlog JSON:
@@ -133,8 +137,9 @@ print("\n".join(sorted(os.path.relpath(f, build) for f in wanted)))
 normal_tests() {
   local suite args=()
   while read -r suite; do
-    # Benchmarks are timed, not tested; the consumer check runs last, on its own.
-    [[ $suite == *bench* || $suite == pkgconfig ]] && args+=(--no-suite "$suite")
+    # Benchmarks are timed, not tested; the consumer and no-cluster checks
+    # install and build, and run later, each on its own.
+    [[ $suite == *bench* || $suite == pkgconfig || $suite == nocluster ]] && args+=(--no-suite "$suite")
   done < <(suites_of build)
   run_tests normal build "${args[@]}"
 }
@@ -188,7 +193,8 @@ main() {
 
   say "build/: configure and build (logs in $LOG_DIR/)"
   local normal_built=0
-  configure_and_build build -Dbuildtype=debugoptimized -Dtests=enabled && normal_built=1
+  configure_and_build build -Dbuildtype=debugoptimized -Dtests=enabled -Dcluster=enabled \
+      -Dbindings_go=enabled -Dbindings_java=enabled -Dbindings_csharp=enabled && normal_built=1
   if ((normal_built)); then
     say "build/: tests ($((SECONDS - start)) s so far)"
     normal_tests
@@ -211,6 +217,8 @@ main() {
   if ((normal_built)); then
     say "pkg-config consumer ($((SECONDS - start)) s so far)"
     run_tests pkgconfig build --suite pkgconfig
+    say "build without the cluster API ($((SECONDS - start)) s so far)"
+    run_tests nocluster build --suite nocluster
   fi
 
   say "build-fuzz/: libFuzzer targets, ${FUZZ_SECONDS} s each ($((SECONDS - start)) s so far)"

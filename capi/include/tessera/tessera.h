@@ -75,15 +75,13 @@
 #define TESSERA_TESSERA_H_
 
 #include "tessera/buffer.h"
-#include "tessera/client.h"
-#include "tessera/cluster.h"
-#include "tessera/coordinator.h"
 #include "tessera/copy.h"
 #include "tessera/device.h"
 #include "tessera/distribution.h"
 #include "tessera/dtensor.h"
 #include "tessera/error.h"
 #include "tessera/export.h"
+#include "tessera/features.h"
 #include "tessera/jax.h"
 #include "tessera/layout.h"
 #include "tessera/layout_map.h"
@@ -97,11 +95,19 @@
 #include "tessera/version.h"
 #include "tessera/xla.h"
 
+#if TESSERA_HAS_CLUSTER
+#include "tessera/client.h"
+#include "tessera/cluster.h"
+#include "tessera/coordinator.h"
+#endif
+
 #if defined(TESSERA_EXPERIMENTAL_API)
-#include "tessera/experimental/cluster.h"
 #include "tessera/experimental/distribution_scope.h"
 #include "tessera/experimental/dtensor_legacy.h"
 #include "tessera/experimental/mesh_make.h"
+#if TESSERA_HAS_CLUSTER
+#include "tessera/experimental/cluster.h"
+#endif
 #endif
 
 #endif /* TESSERA_TESSERA_H_ */
