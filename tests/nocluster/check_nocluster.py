@@ -139,9 +139,9 @@ def check_installed_headers(builddir):
 
 
 def main():
-    if len(sys.argv) != 8:
+    if len(sys.argv) != 9:
         sys.exit(__doc__)
-    source_root, builddir, prefix, libdir, consumer, readme, version = sys.argv[1:]
+    source_root, builddir, prefix, libdir, datadir, consumer, readme, version = sys.argv[1:]
     logs = builddir + "-logs"
     os.makedirs(logs, exist_ok=True)
     with tempfile.TemporaryDirectory() as scratch:
@@ -152,7 +152,7 @@ def main():
     check_exports(library, builddir)
     check_installed_headers(builddir)
     check_consumer = os.path.join(source_root, "pkgconfig", "check_consumer.sh")
-    status = subprocess.run([check_consumer, builddir, prefix, libdir, consumer, readme,
+    status = subprocess.run([check_consumer, builddir, prefix, libdir, datadir, consumer, readme,
                              version]).returncode
     if status != 0:
         fail("the pkg-config consumer check failed against the build without the cluster API")
