@@ -49,6 +49,7 @@
 
 %{
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,30 @@
 /* version.h is generated; declared here instead of included. */
 uint32_t tessera_version(void);
 const char* tessera_version_string(void);
+
+/*
+ * The check every binding runs when it loads: the wrapper was compiled against
+ * one version.h, and a library of another major, or of an older minor, lacks
+ * what the wrapper calls or means something else by it. NULL when `loaded`
+ * (tessera_version()) can serve this binding, else a message naming both
+ * versions. Each binding passes tessera_version() at load and fails with the
+ * message; its tests pass other numbers.
+ */
+%rename(binding_version_problem) tessera_binding_version_problem;
+const char* tessera_binding_version_problem(uint32_t loaded);
+%{
+const char* tessera_binding_version_problem(uint32_t loaded) {
+  /* Per thread: the caller copies it into a managed string at once. */
+  static __thread char message[200];
+  if (TESSERA_VERSION_COMPATIBLE(loaded)) return NULL;
+  snprintf(message, sizeof message,
+           "libtessera %u.%u.%u cannot serve this binding, built for tessera %s: "
+           "the major version must be the same and the minor not older",
+           (unsigned)(loaded / 10000), (unsigned)(loaded / 100 % 100), (unsigned)(loaded % 100),
+           TESSERA_VERSION_STRING);
+  return message;
+}
+%}
 
 /* ---- Wrapper-side types and helpers ---------------------------------------- */
 

@@ -109,6 +109,10 @@ using global::System.Runtime.InteropServices;
 %}
 
 %pragma(csharp) imclasscode=%{
+  /* The version check (Library.CheckVersion) runs in this class's type
+     initializer, so no native call precedes it. */
+  internal static readonly bool VersionChecked = Tessera.Library.CheckVersion();
+
   /* Registers the callback that turns a tessera_error into a pending
      TesseraException. The delegate lives in a static field so the GC never
      collects it while native code holds its function pointer. */

@@ -29,6 +29,11 @@
 %pragma(java) jniclasscode=%{
   static {
     NativeLibrary.load();
+    // An Error, not an exception: it reaches the caller as is, naming both versions.
+    byte[] problem = binding_version_problem(version());
+    if (problem != null) {
+      throw new UnsatisfiedLinkError(new String(problem, java.nio.charset.StandardCharsets.UTF_8));
+    }
   }
 %}
 

@@ -58,6 +58,22 @@ public static class BindingTests {
     Assert.True(kept.IsDisposed, "disposed at the end of using");
   }
 
+  /* ---- version ---------------------------------------------------------- */
+
+  [Test]
+  public static void LoadedLibraryServesThisBinding() {
+    Assert.Null(Library.VersionProblem(Library.Version), "version problem of the loaded library");
+    Assert.Equal(200L, Library.Version);
+    Assert.Equal("0.2.0", Library.VersionString);
+  }
+
+  [Test]
+  public static void OlderMinorOrOtherMajorIsRefusedNamingBothVersions() {
+    Assert.Equal("libtessera 0.1.99 cannot serve this binding, built for tessera 0.2.0: the major version must be the same and the minor not older", Library.VersionProblem(199));
+    Assert.Equal("libtessera 1.2.0 cannot serve this binding, built for tessera 0.2.0: the major version must be the same and the minor not older", Library.VersionProblem(10200));
+    Assert.Null(Library.VersionProblem(300), "a newer minor");
+  }
+
   /* ---- errors ----------------------------------------------------------- */
 
   [Test]

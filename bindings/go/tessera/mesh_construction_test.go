@@ -160,6 +160,24 @@ func TestVersionStringMatchesTheNumber(t *testing.T) {
 	}
 }
 
+func TestLoadedLibraryServesThisPackage(t *testing.T) {
+	if p := tessera.VersionProblem(tessera.Version()); p != "" {
+		t.Fatalf("VersionProblem(%d) = %q, want \"\"", tessera.Version(), p)
+	}
+}
+
+func TestOlderMinorOrOtherMajorIsRefusedNamingBothVersions(t *testing.T) {
+	for loaded, want := range map[uint32]string{
+		199:   "libtessera 0.1.99 cannot serve this binding, built for tessera 0.2.0: the major version must be the same and the minor not older",
+		10200: "libtessera 1.2.0 cannot serve this binding, built for tessera 0.2.0: the major version must be the same and the minor not older",
+		300:   "",
+	} {
+		if got := tessera.VersionProblem(loaded); got != want {
+			t.Errorf("VersionProblem(%d) = %q, want %q", loaded, got, want)
+		}
+	}
+}
+
 func TestTransferBetweenTwoDevicesOfOneProcess(t *testing.T) {
 	m := must(tessera.NewMesh([]int64{2}, []string{"x"}, cpus(2)))
 	defer m.Close()

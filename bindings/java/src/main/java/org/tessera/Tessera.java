@@ -9,6 +9,17 @@ public final class Tessera {
     return tessera.version();
   }
 
+  /**
+   * Why a library of version {@code loaded} (major * 10000 + minor * 100 +
+   * patch) cannot serve this binding, or null when it can: the same major, a
+   * minor not older than the one the binding was built for. Loading the
+   * binding runs this check on the library it found and throws
+   * UnsatisfiedLinkError with the message.
+   */
+  public static String versionProblem(long loaded) {
+    return tessera.binding_version_problem(loaded);
+  }
+
   /** The loaded library's version as "major.minor.patch". */
   public static String versionString() {
     return tessera.version_string();

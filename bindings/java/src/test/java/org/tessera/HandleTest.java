@@ -11,6 +11,18 @@ import org.junit.jupiter.api.Test;
 /** Every handle type is created, used and destroyed (the cluster ones: ClusterTest). */
 class HandleTest {
   @Test
+  void loadedLibraryServesThisBinding() {
+    assertNull(Tessera.versionProblem(Tessera.version()));
+  }
+
+  @Test
+  void olderMinorOrOtherMajorIsRefusedNamingBothVersions() {
+    assertEquals("libtessera 0.1.99 cannot serve this binding, built for tessera 0.2.0: the major version must be the same and the minor not older", Tessera.versionProblem(199));
+    assertEquals("libtessera 1.2.0 cannot serve this binding, built for tessera 0.2.0: the major version must be the same and the minor not older", Tessera.versionProblem(10200));
+    assertNull(Tessera.versionProblem(300));
+  }
+
+  @Test
   void deviceParsedAndClosed() {
     try (Device device = Device.parse("gpu:3")) {
       assertEquals(3, device.id());
