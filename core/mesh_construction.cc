@@ -11,7 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "core/device_discovery.h"
 #include "core/distribution.h"
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 
@@ -31,19 +31,6 @@ std::optional<int64_t> Product(absl::Span<const int64_t> shape) {
 bool ProductIs(absl::Span<const int64_t> shape, int64_t n) {
   const std::optional<int64_t> product = Product(shape);
   return product.has_value() && *product == n;
-}
-
-// Python's repr of a list of ints: "[2, -1]".
-std::string PyIntListRepr(absl::Span<const int64_t> values) {
-  return absl::StrCat("[", absl::StrJoin(values, ", "), "]");
-}
-
-// Python's repr of a tuple of str: "('dp', 'tp')", "('tp',)".
-std::string PyStrTupleRepr(absl::Span<const std::string> items) {
-  std::vector<std::string> parts;
-  for (const std::string& item : items) parts.push_back(PyStrRepr(item));
-  if (parts.size() == 1) return absl::StrCat("(", parts[0], ",)");
-  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
 }
 
 // Row-major strides of `shape`.

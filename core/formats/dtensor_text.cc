@@ -15,7 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/device.h"
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 #include "core/status_macros.h"
 
 namespace tessera {
