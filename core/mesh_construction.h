@@ -25,7 +25,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/device.h"
-#include "core/formats/dtensor_text.h"
+#include "core/dtensor_mesh.h"
 #include "core/mesh.h"
 
 namespace tessera {
