@@ -154,6 +154,36 @@ std::vector<int64_t> Iota(int64_t begin, int64_t count) {
   return ids;
 }
 
+// DTensor's single-slice tile mesh: global ids 0..num_global-1, this
+// client's `devices` holding the ids from `first_local` on.
+absl::StatusOr<DTensorMesh> TileMesh(std::string name, std::vector<DTensorMeshDim> dims,
+                                     int64_t num_global, int64_t first_local,
+                                     std::vector<std::string> devices, bool use_xla_spmd) {
+  DTensorMesh::Fields fields;
+  fields.name = std::move(name);
+  fields.dims = std::move(dims);
+  fields.global_ids = Iota(0, num_global);
+  fields.local_ids = Iota(first_local, static_cast<int64_t>(devices.size()));
+  fields.local_devices = std::move(devices);
+  fields.use_xla_spmd = use_xla_spmd;
+  return DTensorMesh::Create(std::move(fields));
+}
+
+// The distributed meshes Tessera builds: CPU or GPU (any case).
+absl::Status RequireCpuOrGpu(absl::string_view device_type) {
+  const std::string type = absl::AsciiStrToUpper(device_type);
+  if (type == "TPU") {
+    return absl::UnimplementedError(
+        "TPU meshes need the TPU topology (DTensor's create_tpu_mesh); Tessera does not build "
+        "them");
+  }
+  if (type != "CPU" && type != "GPU") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("Device type ", device_type, " is not CPU, GPU or TPU"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckXlaSpmd(bool use_xla_spmd, absl::string_view device_type) {
   if (use_xla_spmd && absl::AsciiStrToUpper(device_type) != "TPU") {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -219,14 +249,7 @@ absl::StatusOr<DTensorMesh> DTensorCreateMesh(const DTensorCreateMeshOptions& op
                                                    PyIntListRepr(shape)));
   }
   TESSERA_RETURN_IF_ERROR(CheckXlaSpmd(options.use_xla_spmd, specs.device_type));
-  DTensorMesh::Fields fields;
-  fields.name = options.name;
-  fields.dims = std::move(dims);
-  fields.global_ids = Iota(0, n);
-  fields.local_ids = fields.global_ids;
-  fields.local_devices = std::move(devices);
-  fields.use_xla_spmd = options.use_xla_spmd;
-  return DTensorMesh::Create(std::move(fields));
+  return TileMesh(options.name, std::move(dims), n, 0, std::move(devices), options.use_xla_spmd);
 }
 
 absl::StatusOr<DTensorMesh> DTensorCreateDistributedMesh(
@@ -242,15 +265,7 @@ absl::StatusOr<DTensorMesh> DTensorCreateDistributedMesh(
       DeviceSpecs specs,
       MakeDeviceSpecs(options.local_devices, options.device_type, process.process_id));
   const std::string type = absl::AsciiStrToUpper(specs.device_type);
-  if (type == "TPU") {
-    return absl::UnimplementedError(
-        "TPU meshes need the TPU topology (DTensor's create_tpu_mesh); Tessera does not build "
-        "them");
-  }
-  if (type != "CPU" && type != "GPU") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Device type ", specs.device_type, " is not CPU, GPU or TPU"));
-  }
+  TESSERA_RETURN_IF_ERROR(RequireCpuOrGpu(specs.device_type));
   std::vector<std::string> devices =
       MergedNames(specs.specs, JobName(process.num_processes), process.process_id);
   const int64_t n_local = static_cast<int64_t>(devices.size());
@@ -263,14 +278,8 @@ absl::StatusOr<DTensorMesh> DTensorCreateDistributedMesh(
         n_global, ") must be equal to total size of the mesh of shape ", ShapeToString(shape)));
   }
   TESSERA_RETURN_IF_ERROR(CheckXlaSpmd(options.use_xla_spmd, type));
-  DTensorMesh::Fields fields;
-  fields.name = options.name;
-  fields.dims = options.dims;
-  fields.global_ids = Iota(0, n_global);
-  fields.local_ids = Iota(n_local * process.process_id, n_local);
-  fields.local_devices = std::move(devices);
-  fields.use_xla_spmd = options.use_xla_spmd;
-  return DTensorMesh::Create(std::move(fields));
+  return TileMesh(options.name, options.dims, n_global, n_local * process.process_id,
+                  std::move(devices), options.use_xla_spmd);
 }
 
 absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
@@ -287,14 +296,8 @@ absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
         return absl::InvalidArgumentError(absl::StrCat("Do not specify ", arg, kDTensorTpuArgs));
       }
     }
-    return absl::UnimplementedError(
-        "TPU meshes need the TPU topology (DTensor's create_tpu_mesh); Tessera does not build "
-        "them");
   }
-  if (type != "CPU" && type != "GPU") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("Device type ", options.device_type, " is not CPU, GPU or TPU"));
-  }
+  TESSERA_RETURN_IF_ERROR(RequireCpuOrGpu(options.device_type));
   const ProcessInfo process = RuntimeProcessInfo();
   const std::vector<int64_t> shape = Sizes(options.dims);
   int64_t n = 0;
@@ -342,13 +345,8 @@ absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
                                                    " available"));
   }
   available.resize(static_cast<size_t>(n_local));
-  DTensorMesh::Fields fields;
-  fields.name = options.name;
-  fields.dims = options.dims;
-  fields.global_ids = Iota(0, n);
-  fields.local_ids = Iota(n_local * client_id, n_local);
-  fields.local_devices = std::move(available);
-  return DTensorMesh::Create(std::move(fields));
+  return TileMesh(options.name, options.dims, n, n_local * client_id, std::move(available),
+                  /*use_xla_spmd=*/false);
 }
 
 }  // namespace tessera

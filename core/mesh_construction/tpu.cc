@@ -130,6 +130,16 @@ bool NextCombination(std::vector<size_t>& c, size_t n) {
   return true;
 }
 
+// Candidates grow as 2^axes; a torus has 3 or 4.
+absl::Status CheckPhysicalShape(absl::Span<const int64_t> physical) {
+  if (physical.empty() || physical.size() > kMaxTorusAxes ||
+      std::any_of(physical.begin(), physical.end(), [](int64_t d) { return d < 1; })) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'physical_shape' must be 1 to ", kMaxTorusAxes,
+                                                   " sizes >= 1, got ", ShapeToString(physical)));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // Logical axes from the last (most network-intensive) to the first each take
@@ -138,12 +148,7 @@ bool NextCombination(std::vector<size_t>& c, size_t n) {
 // size-1 axis may take none.
 absl::StatusOr<std::vector<std::vector<size_t>>> TpuTorusAxisAssignment(absl::Span<const int64_t> physical,
                                                                         absl::Span<const int64_t> logical) {
-  // Candidates grow as 2^axes; a torus has 3 or 4.
-  if (physical.empty() || physical.size() > kMaxTorusAxes ||
-      std::any_of(physical.begin(), physical.end(), [](int64_t d) { return d < 1; })) {
-    return absl::InvalidArgumentError(absl::StrCat("Argument 'physical_shape' must be 1 to ", kMaxTorusAxes,
-                                                   " sizes >= 1, got ", ShapeToString(physical)));
-  }
+  TESSERA_RETURN_IF_ERROR(CheckPhysicalShape(physical));
   if (std::any_of(logical.begin(), logical.end(), [](int64_t d) { return d < 1; })) {
     return absl::InvalidArgumentError(
         absl::StrCat("Argument 'mesh_shape' must be sizes >= 1, got ", ShapeToString(logical)));
@@ -192,11 +197,7 @@ std::vector<int64_t> AssignedPerPhysicalAxis(const std::vector<std::vector<int64
 
 absl::StatusOr<std::vector<std::vector<int64_t>>> TpuTorusSplitAssignment(absl::Span<const int64_t> physical,
                                                                           absl::Span<const int64_t> logical) {
-  if (physical.empty() || physical.size() > kMaxTorusAxes ||
-      std::any_of(physical.begin(), physical.end(), [](int64_t d) { return d < 1; })) {
-    return absl::InvalidArgumentError(absl::StrCat("Argument 'physical_shape' must be 1 to ", kMaxTorusAxes,
-                                                   " sizes >= 1, got ", ShapeToString(physical)));
-  }
+  TESSERA_RETURN_IF_ERROR(CheckPhysicalShape(physical));
   const std::optional<int64_t> physical_size = Product(physical);
   const std::optional<int64_t> logical_size = Product(logical);
   if (physical_size && *physical_size > kMaxSplitDevices) {
@@ -229,19 +230,20 @@ absl::StatusOr<std::vector<std::vector<int64_t>>> TpuTorusSplitAssignment(absl::
 
 namespace {
 
-// physical.transpose(axes).reshape(shape): the devices in the order of the
-// physical array with its axes permuted.
-std::vector<Device> TransposePhysical(const PhysicalMesh& physical, absl::Span<const size_t> axes) {
-  const std::vector<int64_t> strides = Strides(physical.shape);
+// devices.reshape(shape).transpose(axes).flatten(): the devices of a
+// row-major array in the order of that array with its axes permuted.
+std::vector<Device> Transposed(const std::vector<Device>& devices, absl::Span<const int64_t> shape,
+                               absl::Span<const size_t> axes) {
+  const std::vector<int64_t> strides = Strides(shape);
   std::vector<Device> out;
-  out.reserve(physical.devices.size());
+  out.reserve(devices.size());
   std::vector<int64_t> t(axes.size(), 0);
-  for (size_t i = 0; i < physical.devices.size(); ++i) {
+  for (size_t i = 0; i < devices.size(); ++i) {
     int64_t flat = 0;
     for (size_t k = 0; k < axes.size(); ++k) flat += t[k] * strides[axes[k]];
-    out.push_back(physical.devices[static_cast<size_t>(flat)]);
+    out.push_back(devices[static_cast<size_t>(flat)]);
     for (size_t k = axes.size(); k-- > 0;) {
-      if (++t[k] < physical.shape[axes[k]]) break;
+      if (++t[k] < shape[axes[k]]) break;
       t[k] = 0;
     }
   }
@@ -368,24 +370,11 @@ std::vector<Device> SplitPhysical(const PhysicalMesh& physical, const std::vecto
                                   size_t logical_rank) {
   std::vector<int64_t> pieces;
   for (const std::vector<int64_t>& row : assignment) pieces.insert(pieces.end(), row.begin(), row.end());
-  const std::vector<int64_t> strides = Strides(pieces);
   std::vector<size_t> order;  // piece p * L + l, by (l, p)
   for (size_t l = 0; l < logical_rank; ++l) {
     for (size_t p = 0; p < assignment.size(); ++p) order.push_back(p * logical_rank + l);
   }
-  std::vector<Device> out;
-  out.reserve(physical.devices.size());
-  std::vector<int64_t> t(order.size(), 0);
-  for (size_t i = 0; i < physical.devices.size(); ++i) {
-    int64_t flat = 0;
-    for (size_t k = 0; k < order.size(); ++k) flat += t[k] * strides[order[k]];
-    out.push_back(physical.devices[static_cast<size_t>(flat)]);
-    for (size_t k = order.size(); k-- > 0;) {
-      if (++t[k] < pieces[order[k]]) break;
-      t[k] = 0;
-    }
-  }
-  return out;
+  return Transposed(physical.devices, pieces, order);
 }
 
 absl::StatusOr<std::vector<Device>> SplitTorusDeviceMesh(absl::Span<const int64_t> shape,
@@ -418,7 +407,7 @@ absl::StatusOr<std::vector<Device>> TorusDeviceMesh(absl::Span<const int64_t> sh
     return absl::InternalError(absl::StrCat("TPU axis assignment left a physical axis of ",
                                             ShapeToString(physical.shape), " unassigned"));
   }
-  return TransposePhysical(physical, axes);
+  return Transposed(physical.devices, physical.shape, axes);
 }
 
 // ---- JAX's per-kind orders for small slices (device_kind_handler_dict)
