@@ -38,7 +38,9 @@ using Clock = std::chrono::steady_clock;
 using tessera::cluster::Client;
 using tessera::cluster::ClientOptions;
 using tessera::cluster::ClusterConfig;
+using tessera::cluster::AddressText;
 using tessera::cluster::CoordinatorServer;
+using tessera::cluster::HostPort;
 
 struct Shared {
   ClusterConfig config;
@@ -175,8 +177,8 @@ void RunAsync(Shared& shared, int64_t clients) {
 // One run; returns seconds to the last client past the barrier, or < 0.
 double RunOnce(int64_t clients, int64_t connections, bool threads, int64_t heartbeat_ms) {
   ClusterConfig server_config;
-  server_config.bind_address = "127.0.0.1:0";
-  server_config.coordinator_address = "127.0.0.1:0";
+  server_config.bind_address = HostPort{"127.0.0.1", 0};
+  server_config.coordinator_address = HostPort{"127.0.0.1", 0};
   server_config.num_processes = clients;
   server_config.job_id = "bench";
   server_config.init_timeout = absl::Seconds(120);
@@ -190,14 +192,14 @@ double RunOnce(int64_t clients, int64_t connections, bool threads, int64_t heart
   }
   Shared shared;
   shared.config = server_config;
-  shared.config.coordinator_address = "127.0.0.1:" + std::to_string((*server)->port());
+  shared.config.coordinator_address = HostPort{"127.0.0.1", (*server)->port()};
   if (connections < clients) {
     for (int64_t c = 0; c < connections; ++c) {
       grpc::ChannelArguments args;
       args.SetInt("grpc.enable_http_proxy", 0);
       args.SetInt("tessera.bench.connection", static_cast<int>(c));  // distinct args: distinct connection
       shared.channels.push_back(
-          grpc::CreateCustomChannel(shared.config.coordinator_address, grpc::InsecureChannelCredentials(), args));
+          grpc::CreateCustomChannel(AddressText(shared.config.coordinator_address), grpc::InsecureChannelCredentials(), args));
     }
   }
   shared.host = tessera::cluster::LocalHostInfo();

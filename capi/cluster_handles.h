@@ -19,6 +19,9 @@ struct tessera_cluster_options {
 struct tessera_detection {
   tessera::cluster::Detection impl;
   std::string explanation;
+  // The resolved addresses as text, kept for the accessors' borrowed strings.
+  std::string coordinator_address;
+  std::string bind_address;
 };
 
 #endif  // TESSERA_CAPI_CLUSTER_HANDLES_H_

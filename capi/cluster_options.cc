@@ -42,12 +42,11 @@ bool Setter(tessera_cluster_options* options, tessera_error** out_error, Set&& s
   });
 }
 
-absl::StatusOr<std::string> Address(const char* address, const char* name) {
+// The one parse of an address the caller gives; the typed value travels on.
+absl::StatusOr<cluster::HostPort> Address(const char* address, const char* name) {
   TESSERA_RETURN_IF_ERROR(CheckNotNull(address, name));
   // Port 0: process 0 (or a bind) may take any free port.
-  TESSERA_RETURN_IF_ERROR(
-      cluster::ParseHostPort(address, absl::StrCat("Argument '", name, "'"), /*allow_port_zero=*/true).status());
-  return std::string(address);
+  return cluster::ParseHostPort(address, absl::StrCat("Argument '", name, "'"), /*allow_port_zero=*/true);
 }
 
 absl::StatusOr<cluster::Environment> ParseEnvironment(const char* const* env, size_t count) {
@@ -74,6 +73,8 @@ absl::StatusOr<tessera_detection*> NewDetection(const tessera_cluster_options* o
   TESSERA_ASSIGN_OR_RETURN(cluster::Detection detection, cluster::Detect(options ? options->impl : none, env));
   auto out = std::make_unique<tessera_detection>();
   out->explanation = absl::StrJoin(detection.explanation, "\n");
+  out->coordinator_address = cluster::AddressText(detection.config.coordinator_address);
+  out->bind_address = cluster::AddressText(detection.config.bind_address);
   out->impl = std::move(detection);
   return out.release();
 }
@@ -350,11 +351,11 @@ const char* tessera_detection_source(const tessera_detection* detection) noexcep
 }
 
 const char* tessera_detection_coordinator_address(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->impl.config.coordinator_address.c_str();
+  return detection == nullptr ? "" : detection->coordinator_address.c_str();
 }
 
 const char* tessera_detection_bind_address(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->impl.config.bind_address.c_str();
+  return detection == nullptr ? "" : detection->bind_address.c_str();
 }
 
 int64_t tessera_detection_num_processes(const tessera_detection* detection) noexcept {

@@ -25,8 +25,8 @@ namespace {
 // cannot resolve a whole job (a standalone coordinator has no process id).
 cluster::ClusterConfig FromOptions(const cluster::ClusterOptions& o, const cluster::Environment& env) {
   cluster::ClusterConfig c;
-  if (o.coordinator_address) c.coordinator_address = *o.coordinator_address;
-  if (o.bind_address) c.bind_address = *o.bind_address;
+  c.coordinator_address = o.coordinator_address;
+  c.bind_address = o.bind_address;
   if (o.num_processes) c.num_processes = *o.num_processes;
   if (o.job_id) c.job_id = *o.job_id;
   if (o.job_token) {
@@ -60,7 +60,7 @@ absl::StatusOr<cluster::ClusterConfig> ResolveCoordinatorConfig(const cluster::C
                                      detection.status().message(),
                                      "); using the options as given"));
   cluster::ClusterConfig config = FromOptions(options, env);
-  if (config.bind_address.empty() && config.coordinator_address.empty()) {
+  if (!config.bind_address && !config.coordinator_address) {
     return absl::InvalidArgumentError(
         "tessera_coordinator_start needs a bind address or a coordinator address "
         "(tessera_cluster_options_set_bind_address)");

@@ -30,7 +30,7 @@ tessera_buffer* tessera_mesh_to_dtensor_text(const tessera_mesh* mesh,
 tessera_mesh* tessera_mesh_from_dtensor_text(const char* text, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
     TESSERA_CAPI_REQUIRE(text);
-    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh dtensor, tessera::DTensorMesh::Parse(text));
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh dtensor, tessera::ParseDTensorMesh(text));
     TESSERA_ASSIGN_OR_RETURN(tessera::MeshPtr mesh, tessera::ToDeviceMesh(dtensor));
     return tessera::capi::NewMesh(std::move(mesh));
   });
@@ -72,7 +72,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_parse(const char* text,
                                                 tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
     TESSERA_CAPI_REQUIRE(text);
-    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorMesh::Parse(text));
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::ParseDTensorMesh(text));
     return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }

@@ -6,8 +6,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
-#include "core/formats/keras_repr.h"
 #include "core/log.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 
@@ -197,6 +197,9 @@ absl::StatusOr<DatasetPlan> Distribution::PlanDataset(int64_t global_batch_size)
   return tessera::PlanDataset(job, global_batch_size, options_.dataset_mode);
 }
 
-std::string Distribution::ToString() const { return KerasRepr(*this); }
+std::string Distribution::ToString() const {
+  const char* name = kind_ == DistributionKind::kDataParallel ? "DataParallel" : "ModelParallel";
+  return absl::StrCat("<", name, " device_mesh=", mesh_->ToString(), ">");
+}
 
 }  // namespace tessera

@@ -5,7 +5,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 
@@ -132,7 +132,10 @@ absl::StatusOr<std::vector<int64_t>> TensorLayout::MaxShardShape(
   return out;
 }
 
-std::string TensorLayout::ToString() const { return KerasRepr(*this); }
+std::string TensorLayout::ToString() const {
+  return absl::StrCat("<TensorLayout axes=", PyAxesRepr(axes_), ", device_mesh=",
+                      mesh_ ? mesh_->ToString() : "None", ">");
+}
 
 bool operator==(const TensorLayout& a, const TensorLayout& b) {
   if (a.axes_ != b.axes_) return false;

@@ -10,7 +10,7 @@
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 #include "core/status_macros.h"
 #include "re2/re2.h"
 #include "re2/set.h"

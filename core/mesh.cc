@@ -6,7 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 
@@ -171,7 +171,10 @@ absl::StatusOr<Device> DeviceMesh::DeviceAt(absl::Span<const int64_t> coords) co
   return devices_[flat];
 }
 
-std::string DeviceMesh::ToString() const { return KerasRepr(*this); }
+std::string DeviceMesh::ToString() const {
+  return absl::StrCat("<DeviceMesh shape=", ShapeToString(shape_),
+                      ", axis_names=", PyStrListRepr(axis_names_), ">");
+}
 
 bool operator==(const DeviceMesh& a, const DeviceMesh& b) {
   return &a == &b || (a.shape_ == b.shape_ && a.axis_names_ == b.axis_names_ &&

@@ -13,6 +13,9 @@
 // through JAX's _create_device_mesh_for_nd_torus (S41), splitting physical
 // axes on request, after JAX's per-kind orders for small v5e/v6e, v5p and 7x
 // slices. Not here: contiguous_submeshes (the transpose trick).
+//
+// Implemented per framework under core/mesh_construction/: jax.cc, tpu.cc
+// (JAX's TPU orders), dtensor.cc, torch.cc, over grid.h's shared arithmetic.
 #ifndef TESSERA_CORE_MESH_CONSTRUCTION_H_
 #define TESSERA_CORE_MESH_CONSTRUCTION_H_
 
@@ -25,7 +28,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/device.h"
-#include "core/formats/dtensor_text.h"
+#include "core/dtensor_mesh.h"
 #include "core/mesh.h"
 
 namespace tessera {

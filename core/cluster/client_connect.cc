@@ -49,7 +49,7 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& 
     args.SetSslTargetNameOverride(config.tls.server_name);
   }
   PinCallbackQueue();
-  return grpc::CreateCustomChannel(config.coordinator_address, credentials, args);
+  return grpc::CreateCustomChannel(AddressText(config.coordinator_address), credentials, args);
 }
 
 // `status` with `prefix` before its message; code and payloads kept.
@@ -77,7 +77,7 @@ absl::Status ValidateConfig(const ClusterConfig& config) {
                                                    "; expected 0 <= id < ", config.num_processes,
                                                    " (num_processes)"));
   }
-  if (config.coordinator_address.empty() && config.num_processes > 1) {
+  if (!config.coordinator_address && config.num_processes > 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("no coordinator address for a job of ", config.num_processes,
                      " processes; set it (e.g. TESSERA_COORDINATOR_ADDRESS=host:port)"));
@@ -164,7 +164,7 @@ absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, Cli
                                                v1::RegisterRequest* request) {
   auto s = std::make_shared<State>();
   s->config = config;
-  s->address = config.coordinator_address;
+  s->address = AddressText(config.coordinator_address);
   s->header.set_job_id(config.job_id);
   s->header.set_process_id(static_cast<int32_t>(config.process_id));
   uint64_t incarnation = options.incarnation.value_or(0);
@@ -187,7 +187,7 @@ absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, Cli
   }
   s->server = std::move(options.server);
   s->on_destroy = std::move(options.on_destroy);
-  if (config.coordinator_address.empty()) {
+  if (!config.coordinator_address) {
     s->local = true;
     absl::MutexLock lock(&s->mu);
     s->topology = LocalTopology(host, devices);

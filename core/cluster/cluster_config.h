@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "core/cluster/host_port.h"
 
 namespace tessera::cluster {
 
@@ -39,8 +40,10 @@ struct TlsOptions {
 // What the caller set explicitly; unset fields are resolved from the
 // environment (detect.h).
 struct ClusterOptions {
-  std::optional<std::string> coordinator_address;
-  std::optional<std::string> bind_address;
+  // Parsed where the caller gave them (the C options), so every later step
+  // has the typed value. Port 0: process 0 binds any free port.
+  std::optional<HostPort> coordinator_address;
+  std::optional<HostPort> bind_address;
   std::optional<int64_t> num_processes;
   std::optional<int64_t> process_id;
   std::optional<std::vector<int64_t>> local_device_ids;
@@ -63,8 +66,8 @@ struct ClusterOptions {
 
 // A fully resolved configuration: every field has its final value.
 struct ClusterConfig {
-  std::string coordinator_address;  // "host:port"; "" for a single process
-  std::string bind_address;         // "host:port" process 0 listens on
+  std::optional<HostPort> coordinator_address;  // with its port; none for a single process
+  std::optional<HostPort> bind_address;         // what process 0 listens on
   int64_t num_processes = 1;
   int64_t process_id = 0;
   std::vector<int64_t> local_device_ids;  // empty: all local devices

@@ -238,7 +238,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
       return absl::UnavailableError(
           absl::StrCat("bind ", bind.ToString(), ": gRPC could not listen there"));
     }
-    if (config_.coordinator_address.empty()) {  // messages name the port clients really use
+    if (!config_.coordinator_address) {  // messages name the port clients really use
       const std::string bound = HostPort{bind.host, port_}.ToString();
       {
         absl::MutexLock lock(&address_mu_);
@@ -695,21 +695,20 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
         "TESSERA_JOB_TOKEN_FILE); the coordinator refuses to start unauthenticated");
   }
   // The bind address, or the wildcard address on the coordinator address's port.
-  std::string bind_text = config.bind_address;
-  if (bind_text.empty()) {
-    absl::StatusOr<HostPort> advertised =
-        ParseHostPort(config.coordinator_address, "coordinator_address");
-    if (!advertised.ok()) return advertised.status();
-    bind_text = HostPort{"0.0.0.0", advertised->port.value_or(0)}.ToString();
+  HostPort bind;
+  if (config.bind_address) {
+    bind = *config.bind_address;
+  } else if (config.coordinator_address) {
+    bind = HostPort{"0.0.0.0", config.coordinator_address->port.value_or(0)};
+  } else {
+    return absl::InvalidArgumentError(
+        "The coordinator needs a bind address or a coordinator address; neither is set");
   }
-  absl::StatusOr<HostPort> bind = ParseHostPort(bind_text, "bind_address", /*allow_port_zero=*/true);
-  if (!bind.ok()) return bind.status();
-  if (!bind->port.has_value()) bind->port = 0;
-  if (absl::Status s = ProbeBind(*bind); !s.ok()) return s;
-  const std::string address =
-      config.coordinator_address.empty() ? bind->ToString() : config.coordinator_address;
+  if (!bind.port.has_value()) bind.port = 0;
+  if (absl::Status s = ProbeBind(bind); !s.ok()) return s;
+  const std::string address = AddressText(config.coordinator_address ? config.coordinator_address : bind);
   auto server = std::make_unique<CoordinatorServerImpl>(config, address);
-  if (absl::Status s = server->Serve(*bind); !s.ok()) return s;
+  if (absl::Status s = server->Serve(bind); !s.ok()) return s;
   return std::unique_ptr<CoordinatorServer>(std::move(server));
 }
 

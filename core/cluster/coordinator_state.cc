@@ -106,8 +106,8 @@ CoordinatorOptions CoordinatorOptions::FromConfig(const ClusterConfig& config) {
   CoordinatorOptions options;
   options.job_id = config.job_id;
   options.num_processes = static_cast<int32_t>(config.num_processes);
-  options.address = config.coordinator_address.empty() ? config.bind_address
-                                                       : config.coordinator_address;
+  options.address = AddressText(config.coordinator_address ? config.coordinator_address
+                                                            : config.bind_address);
   options.init_timeout = config.init_timeout;
   options.heartbeat_interval = config.heartbeat_interval;
   options.heartbeat_timeout = config.heartbeat_timeout;

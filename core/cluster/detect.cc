@@ -106,11 +106,8 @@ std::string SkippedLine(const std::string& source, const std::string& diagnostic
 
 absl::StatusOr<Contribution> FromOptions(const ClusterOptions& options) {
   Contribution out;
-  if (options.coordinator_address) {
-    // Port 0: process 0 binds any free port and publishes it out of band.
-    TESSERA_ASSIGN_OR_RETURN(out.coordinator,
-                             ParseHostPort(*options.coordinator_address, "Option 'coordinator_address'", true));
-  }
+  // Port 0: process 0 binds any free port and publishes it out of band.
+  out.coordinator = options.coordinator_address;
   out.num_processes = options.num_processes;
   out.process_id = options.process_id;
   out.local_device_ids = options.local_device_ids;
@@ -392,14 +389,14 @@ absl::Status ResolveCoordinator(Resolution& r, ClusterConfig& config, std::vecto
                                                    "free port) can use; process ", config.process_id,
                                                    " needs the port process 0 bound"));
   }
-  config.coordinator_address = coordinator.ToString();
+  config.coordinator_address = coordinator;
   if (!r.port_formula.empty()) {
     lines.push_back(absl::StrCat("port: ", r.port_formula));
   } else if (r.port.source != r.host.source) {
     lines.push_back(absl::StrCat("port: ", *r.port.value, " from ", r.port.source));
   }
   if (coordinator.IsLoopback() && config.num_processes > 1) {
-    lines.push_back(absl::StrCat("note: the coordinator address ", config.coordinator_address,
+    lines.push_back(absl::StrCat("note: the coordinator address ", coordinator.ToString(),
                                  " is loopback: all ", config.num_processes,
                                  " processes must run on this host (processes elsewhere cannot reach it)"));
   }
@@ -411,7 +408,7 @@ absl::Status ResolveBind(const ClusterOptions& options, const Environment& env, 
   std::optional<HostPort> bind;
   std::string from;
   if (options.bind_address) {
-    TESSERA_ASSIGN_OR_RETURN(bind, ParseHostPort(*options.bind_address, "Option 'bind_address'", true));
+    bind = options.bind_address;
     from = kOptions;
   } else if (const std::string* value = FindVar(env, "TESSERA_BIND_ADDRESS")) {
     TESSERA_ASSIGN_OR_RETURN(bind, ParseHostPort(*value, "Environment variable TESSERA_BIND_ADDRESS", true));
@@ -420,16 +417,17 @@ absl::Status ResolveBind(const ClusterOptions& options, const Environment& env, 
   const int32_t port = r.port.value.value_or(0);
   if (bind) {
     if (!bind->port) bind->port = port;
-    config.bind_address = bind->ToString();
-    lines.push_back(absl::StrCat("bind: ", config.bind_address, " from ", from));
+    config.bind_address = bind;
+    lines.push_back(absl::StrCat("bind: ", bind->ToString(), " from ", from));
     return absl::OkStatus();
   }
   if (config.num_processes == 1) {
-    config.bind_address = HostPort{"127.0.0.1", port}.ToString();
-    lines.push_back(absl::StrCat("bind: ", config.bind_address, " (default: loopback for a single process)"));
+    config.bind_address = HostPort{"127.0.0.1", port};
+    lines.push_back(absl::StrCat("bind: ", config.bind_address->ToString(),
+                                 " (default: loopback for a single process)"));
   } else {
-    config.bind_address = HostPort{"::", port}.ToString();
-    lines.push_back(absl::StrCat("bind: ", config.bind_address,
+    config.bind_address = HostPort{"::", port};
+    lines.push_back(absl::StrCat("bind: ", config.bind_address->ToString(),
                                  " (default: the coordinator's port on the wildcard address)"));
   }
   return absl::OkStatus();
@@ -532,11 +530,11 @@ std::string ResultLine(const Detection& detection, const Resolution& r) {
   std::string line = absl::StrCat("result: source ", detection.source, "; ", c.num_processes, " process",
                                   c.num_processes == 1 ? "" : "es", " (", r.num_processes.source, "); process_id ",
                                   c.process_id, " (", r.process_id.source, "); coordinator ");
-  absl::StrAppend(&line, c.coordinator_address.empty() ? "none" : c.coordinator_address);
-  if (!c.coordinator_address.empty()) {
+  absl::StrAppend(&line, c.coordinator_address ? c.coordinator_address->ToString() : "none");
+  if (c.coordinator_address) {
     absl::StrAppend(&line, " (host from ", r.host.source, ", port from ", r.port.source, ")");
   }
-  absl::StrAppend(&line, "; bind ", c.bind_address, "; local_device_ids ",
+  absl::StrAppend(&line, "; bind ", AddressText(c.bind_address), "; local_device_ids ",
                   c.local_device_ids.empty() ? "all" : IdList(c.local_device_ids));
   if (r.local_device_ids.value) absl::StrAppend(&line, " (", r.local_device_ids.source, ")");
   absl::StrAppend(&line, "; job_id ", c.job_id.empty() ? "none" : absl::StrCat("\"", c.job_id, "\""));

@@ -35,6 +35,15 @@ std::string HostPort::ToString() const {
   return out;
 }
 
+std::string AddressText(const std::optional<HostPort>& address) {
+  return address ? address->ToString() : std::string();
+}
+
+HostPort WithBoundPort(HostPort address, int32_t port) {
+  if (address.port.value_or(0) == 0) address.port = port;
+  return address;
+}
+
 bool HostPort::IsLoopback() const {
   const std::string lower = absl::AsciiStrToLower(host);
   return lower == "localhost" || absl::EndsWith(lower, ".localhost") || absl::StartsWith(lower, "127.") ||

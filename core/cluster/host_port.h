@@ -30,6 +30,13 @@ inline bool operator==(const HostPort& a, const HostPort& b) {
   return a.host == b.host && a.port == b.port;
 }
 
+// The address as text; "" for none (a single process has no coordinator).
+std::string AddressText(const std::optional<HostPort>& address);
+
+// `address` with `port` where it named no port or port 0 (any free port):
+// what clients dial once process 0 has bound `port`.
+HostPort WithBoundPort(HostPort address, int32_t port);
+
 // Parses "host", "host:port", "[v6]" or "[v6]:port". `what` names the value
 // in errors (an option or a variable). Ports must be 1..65535, or 0..65535
 // when `allow_port_zero` (a bind address may ask for any free port). An

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "core/cluster/coordinator_server.h"
 #include "core/cluster/detect.h"
@@ -19,18 +18,6 @@ namespace {
 
 absl::Mutex g_mu;
 bool g_initialized ABSL_GUARDED_BY(g_mu) = false;
-
-// `address` with its port replaced by `port` when it asked for port 0 (or
-// named none): what clients dial once process 0 has bound.
-std::string WithBoundPort(const std::string& address, int port) {
-  const size_t colon = address.rfind(':');
-  const size_t bracket = address.rfind(']');
-  const bool has_port = colon != std::string::npos &&
-                        (bracket == std::string::npos || colon > bracket);
-  if (has_port && address.substr(colon + 1) != "0") return address;
-  const std::string host = has_port ? address.substr(0, colon) : address;
-  return absl::StrCat(host, ":", port);
-}
 
 void RestoreLocalRuntime() {
   SetGlobalDevices(std::nullopt);
@@ -48,8 +35,10 @@ absl::StatusOr<std::unique_ptr<Client>> InitializeReserved(const ClusterOptions&
   TESSERA_ASSIGN_OR_RETURN(*client_options.devices, LocalDevices(config.local_device_ids, config.local_device_ids_from_launcher));
   if (config.process_id == 0 && config.num_processes > 1) {
     TESSERA_ASSIGN_OR_RETURN(client_options.server, CoordinatorServer::Start(config));
-    config.coordinator_address =
-        WithBoundPort(config.coordinator_address, client_options.server->port());
+    if (config.coordinator_address) {
+      config.coordinator_address =
+          WithBoundPort(*std::move(config.coordinator_address), client_options.server->port());
+    }
   }
   client_options.on_destroy = RestoreLocalRuntime;
   // One client in this process: the job's devices come with WaitForJob

@@ -15,8 +15,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "core/device.h"
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 #include "core/status_macros.h"
+#include "core/tf_device_name.h"
 
 namespace tessera {
 namespace {
@@ -49,188 +50,12 @@ absl::Status Fail(absl::string_view message, const TextPos* pos, absl::string_vi
   return absl::InvalidArgumentError(absl::StrCat(message, At(pos->Of(token), token)));
 }
 
-// Canonical non-negative decimal: "0" or no leading zero, within int64.
-std::optional<int64_t> ParseCount(absl::string_view token) {
-  if (token.empty() || token.size() > 19 ||
-      token.find_first_not_of("0123456789") != absl::string_view::npos ||
-      (token.size() > 1 && token[0] == '0')) {
-    return std::nullopt;
-  }
-  int64_t value = 0;
-  if (!absl::SimpleAtoi(token, &value)) return std::nullopt;
-  return value;
-}
-
-bool IsIdentifier(absl::string_view s) {
-  if (s.empty() || !absl::ascii_isalpha(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_';
-  });
-}
-
-// The parts of a TF device name ("/job:J/replica:R/task:T/device:TYPE:N",
-// components in any order, each at most once), as DeviceNameUtils parses it.
-struct TfDeviceName {
-  std::optional<std::string> job;
-  std::optional<int64_t> replica, task, index;
-  std::optional<std::string> type;
-};
-
-std::optional<TfDeviceName> ParseTfDeviceName(absl::string_view s) {
-  TfDeviceName name;
-  auto take_identifier = [&s](std::optional<std::string>* out) {
-    const size_t end = std::min(s.find('/'), s.find(':'));
-    const absl::string_view word = s.substr(0, end);
-    if (out->has_value() || !IsIdentifier(word)) return false;
-    *out = std::string(word);
-    s.remove_prefix(word.size());
-    return true;
-  };
-  auto take_number = [&s](std::optional<int64_t>* out) {
-    const absl::string_view digits = s.substr(0, s.find_first_not_of("0123456789"));
-    const std::optional<int64_t> value = ParseCount(digits);
-    if (out->has_value() || !value) return false;
-    *out = *value;
-    s.remove_prefix(digits.size());
-    return true;
-  };
-  while (!s.empty()) {
-    bool ok = false;
-    if (absl::ConsumePrefix(&s, "/job:")) {
-      ok = take_identifier(&name.job);
-    } else if (absl::ConsumePrefix(&s, "/replica:")) {
-      ok = take_number(&name.replica);
-    } else if (absl::ConsumePrefix(&s, "/task:")) {
-      ok = take_number(&name.task);
-    } else if (absl::ConsumePrefix(&s, "/device:")) {
-      ok = take_identifier(&name.type) && absl::ConsumePrefix(&s, ":") &&
-           take_number(&name.index);
-    }
-    if (!ok) return std::nullopt;
-  }
-  return name;
-}
-
-// DTensor's single-device check: the name splits on ':' into 5 or 6 pieces.
-bool LooksLikeSingleDevice(absl::string_view device) {
-  const size_t pieces = static_cast<size_t>(std::count(device.begin(), device.end(), ':')) + 1;
-  return pieces == 5 || pieces == 6;
-}
-
 // Views of a parsed mesh text, to place errors the checks find.
 struct MeshSpans {
   TextPos pos;
   absl::string_view dims_field, global_field, local_field;
   std::vector<absl::string_view> dims, local_devices, global_devices;
 };
-
-// The token of entry `i`, or the whole field when spans are absent.
-const TextPos* PosOf(const MeshSpans* spans) { return spans ? &spans->pos : nullptr; }
-absl::string_view Entry(const std::vector<absl::string_view>* tokens, size_t i) {
-  return tokens ? (*tokens)[i] : absl::string_view();
-}
-
-// Checks device names: each parses with job, task and type, and all share
-// one type (DTensor's GetMesh step 6, its messages).
-absl::Status CheckDeviceNames(const std::vector<std::string>& devices, absl::string_view what,
-                              const TextPos* pos, const std::vector<absl::string_view>* tokens,
-                              absl::flat_hash_set<std::string>* types) {
-  for (size_t i = 0; i < devices.size(); ++i) {
-    const absl::string_view token = Entry(tokens, i);
-    if (devices[i].find_first_of("|,") != std::string::npos) {
-      return Fail(absl::StrCat("Argument '", what, "' entry ", i, " ", PyStrRepr(devices[i]),
-                               " contains '|' or ','; DTensor's text cannot carry it"),
-                  pos, token);
-    }
-    const std::optional<TfDeviceName> parsed = ParseTfDeviceName(devices[i]);
-    if (!parsed) return Fail(absl::StrCat("Failed to parse ", what), pos, token);
-    if (!parsed->job || !parsed->task || !parsed->type) {
-      return Fail("Failed to either identify host or device type", pos, token);
-    }
-    types->insert(*parsed->type);
-    if (types->size() > 1) {
-      return Fail(absl::StrCat("More than one device type per mesh not supported. Found ",
-                               types->size()),
-                  pos, token);
-    }
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckDims(const std::vector<DTensorMeshDim>& dims, const MeshSpans* spans) {
-  absl::flat_hash_set<absl::string_view> seen;
-  for (size_t i = 0; i < dims.size(); ++i) {
-    const std::string& name = dims[i].name;
-    const absl::string_view token = spans ? spans->dims[i] : absl::string_view();
-    if (name.empty() || name.find_first_of("|,=") != std::string::npos || dims[i].size < 0) {
-      return Fail(absl::StrCat("Mesh dimension ", i, " ", PyStrRepr(name), "=", dims[i].size,
-                               " is not valid; expected a non-empty name without '|', ',' "
-                               "or '=' and a size >= 0"),
-                  PosOf(spans), token);
-    }
-    if (name == DTensorLayout::kAny || name == DTensorLayout::kMatch ||
-        name == DTensorLayout::kUnsharded) {
-      return Fail(absl::StrCat("mesh dimension name ", name, " is reserved"), PosOf(spans),
-                  token);
-    }
-    if (!seen.insert(name).second) {
-      return Fail(absl::StrCat("repeated mesh dimension ", name), PosOf(spans), token);
-    }
-  }
-  return absl::OkStatus();
-}
-
-// Product of the dims, or 0 with no dims (DTensor's size()); -1 on overflow,
-// which then matches no id count.
-int64_t MeshSize(const std::vector<DTensorMeshDim>& dims) {
-  if (dims.empty()) return 0;
-  int64_t size = 1;
-  for (const DTensorMeshDim& dim : dims) {
-    if (dim.size != 0 && size > std::numeric_limits<int64_t>::max() / dim.size) return -1;
-    size *= dim.size;
-  }
-  return size;
-}
-
-// DTensor's GetMesh checks in its order, except step 3 (no global ids means
-// the empty mesh), which the caller applies after the count check passes.
-absl::Status CheckCounts(const DTensorMesh::Fields& f, const MeshSpans* spans) {
-  const size_t g = f.global_ids.size(), l = f.local_ids.size(), d = f.local_devices.size();
-  if (!(g >= l && d == l)) {
-    return Fail(absl::StrCat("number of global_device_ids ", g, " local_devices ids ", l,
-                             " and local devices ", d, "not meeting requirements"),
-                PosOf(spans), spans ? spans->global_field : absl::string_view());
-  }
-  return absl::OkStatus();
-}
-
-absl::Status CheckTile(const DTensorMesh::Fields& f, const MeshSpans* spans) {
-  const TextPos* pos = PosOf(spans);
-  const size_t g = f.global_ids.size(), l = f.local_ids.size();
-  if (l != 0 && g % l != 0) {
-    return Fail(absl::StrCat("Uneven local clusters with global_ids ", g,
-                             " and local_devices ids ", l),
-                pos, spans ? spans->local_field : absl::string_view());
-  }
-  if (MeshSize(f.dims) != static_cast<int64_t>(g)) {
-    return Fail("mesh size doesn't match number of devices", pos,
-                spans ? spans->dims_field : absl::string_view());
-  }
-  absl::flat_hash_set<std::string> types;
-  TESSERA_RETURN_IF_ERROR(CheckDeviceNames(f.local_devices, "local_devices", pos,
-                                           spans ? &spans->local_devices : nullptr, &types));
-  TESSERA_RETURN_IF_ERROR(CheckDeviceNames(f.global_devices, "global_devices", pos,
-                                           spans ? &spans->global_devices : nullptr, &types));
-  for (const std::vector<int64_t>* ids : {&f.global_ids, &f.local_ids}) {
-    for (int64_t id : *ids) {
-      if (id < 0) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("Mesh device id ", id, " is negative; expected ids >= 0"));
-      }
-    }
-  }
-  return absl::OkStatus();
-}
 
 // Splits a comma list; an empty field is the empty list, an empty entry is
 // an error.
@@ -255,7 +80,7 @@ absl::StatusOr<std::vector<int64_t>> ParseIds(absl::string_view field, absl::str
   std::vector<int64_t> ids;
   ids.reserve(tokens.size());
   for (absl::string_view token : tokens) {
-    const std::optional<int64_t> id = ParseCount(token);
+    const std::optional<int64_t> id = ParseCanonicalCount(token);
     if (!id) {
       return Fail(absl::StrCat("Invalid entry in ", what,
                                "; expected a non-negative decimal integer below 2^63"),
@@ -273,7 +98,7 @@ absl::StatusOr<std::vector<DTensorMeshDim>> ParseDims(absl::string_view field,
   for (absl::string_view token : spans->dims) {
     const size_t eq = token.find('=');
     const std::optional<int64_t> size =
-        eq == absl::string_view::npos ? std::nullopt : ParseCount(token.substr(eq + 1));
+        eq == absl::string_view::npos ? std::nullopt : ParseCanonicalCount(token.substr(eq + 1));
     if (eq == 0 || !size) {
       return Fail("Invalid mesh dimension; expected <name>=<size> with a non-negative "
                   "decimal size",
@@ -292,12 +117,12 @@ std::vector<std::string> Strings(const std::vector<absl::string_view>& views) {
 absl::Status ExpandShorthand(absl::string_view part, const TextPos& pos,
                              DTensorMesh::Fields* f, MeshSpans* spans) {
   absl::string_view type = part;
-  if (!absl::ConsumePrefix(&type, "*") || !IsIdentifier(type)) {
+  if (!absl::ConsumePrefix(&type, "*") || !IsTfIdentifier(type)) {
     return Fail("Invalid mesh shorthand; expected '*<device type>' as the third part", &pos,
                 part);
   }
-  const int64_t n = std::max<int64_t>(MeshSize(f->dims), 0);
-  if (MeshSize(f->dims) < 0 || n > DTensorMesh::kMaxShorthandDevices) {
+  const int64_t n = std::max<int64_t>(DTensorMeshSize(f->dims), 0);
+  if (DTensorMeshSize(f->dims) < 0 || n > DTensorMesh::kMaxShorthandDevices) {
     return Fail(absl::StrCat("Mesh shorthand expands to more than ",
                              DTensorMesh::kMaxShorthandDevices, " devices"),
                 &pos, spans->dims_field);
@@ -313,59 +138,37 @@ absl::Status ExpandShorthand(absl::string_view part, const TextPos& pos,
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::StatusOr<DTensorMesh> DTensorMesh::SingleDevice(std::string device) {
-  if (device.empty()) return absl::InvalidArgumentError("Single device is empty.");
-  if (device.find('|') != std::string::npos || !LooksLikeSingleDevice(device)) {
-    return absl::InvalidArgumentError(absl::StrCat("Input string is invalid: ", device));
+// The token of the part a mesh check failed on.
+absl::string_view TokenOf(const MeshSpans& spans, DTensorMesh::Part part) {
+  using Field = DTensorMesh::Part::Field;
+  switch (part.field) {
+    case Field::kDims:
+      return part.entry ? spans.dims[*part.entry] : spans.dims_field;
+    case Field::kGlobalIds:
+      return spans.global_field;
+    case Field::kLocalIds:
+      return spans.local_field;
+    case Field::kLocalDevices:
+      return spans.local_devices[*part.entry];
+    case Field::kGlobalDevices:
+      return spans.global_devices[*part.entry];
   }
-  DTensorMesh mesh;
-  mesh.kind_ = Kind::kSingleDevice;
-  mesh.single_device_ = std::move(device);
-  return mesh;
+  return absl::string_view();
 }
 
-// Create and ParseAt share this: the checks, then the mesh.
-namespace {
-absl::StatusOr<DTensorMesh> BuildTile(DTensorMesh::Fields fields, const MeshSpans* spans,
-                                      DTensorMesh (*make)(DTensorMesh::Fields&&)) {
-  if (fields.name.find('|') != std::string::npos) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Argument 'name' ", PyStrRepr(fields.name), " contains '|'; DTensor's text cannot carry it"));
-  }
-  TESSERA_RETURN_IF_ERROR(CheckDims(fields.dims, spans));
-  TESSERA_RETURN_IF_ERROR(CheckCounts(fields, spans));
-  if (fields.global_ids.empty()) return DTensorMesh();  // DTensor: the empty mesh
-  TESSERA_RETURN_IF_ERROR(CheckTile(fields, spans));
-  return make(std::move(fields));
-}
-}  // namespace
-
-absl::StatusOr<DTensorMesh> DTensorMesh::Create(Fields fields) {
-  return BuildTile(std::move(fields), nullptr, &DTensorMesh::MakeTile);
-}
-
-DTensorMesh DTensorMesh::MakeTile(Fields&& fields) {
-  DTensorMesh mesh;
-  mesh.kind_ = Kind::kTile;
-  mesh.fields_ = std::move(fields);
-  return mesh;
-}
-
-absl::StatusOr<DTensorMesh> DTensorMesh::Parse(absl::string_view text) { return ParseAt(text, 0); }
-
-absl::StatusOr<DTensorMesh> DTensorMesh::ParseAt(absl::string_view text, size_t base) {
-  if (text == kEmptyMeshText) return DTensorMesh();
+// ParseDTensorMesh, with error positions counted from `base` (a layout's
+// mesh part).
+absl::StatusOr<DTensorMesh> ParseMeshAt(absl::string_view text, size_t base) {
+  if (text == DTensorMesh::kEmptyMeshText) return DTensorMesh();
   MeshSpans spans;
   spans.pos = TextPos{text.data(), base};
   const TextPos& pos = spans.pos;
   const std::vector<absl::string_view> parts = absl::StrSplit(text, '|');
   if (parts.size() == 1) {
-    if (!LooksLikeSingleDevice(text)) {
+    if (!DTensorMesh::IsSingleDeviceName(text)) {
       return Fail(absl::StrCat("Input string is invalid: ", text), &pos, text);
     }
-    return SingleDevice(std::string(text));
+    return DTensorMesh::SingleDevice(std::string(text));
   }
   const size_t n = parts.size();
   if (n != 3 && n != 5 && n != 6 && n != 7) {
@@ -375,7 +178,7 @@ absl::StatusOr<DTensorMesh> DTensorMesh::ParseAt(absl::string_view text, size_t 
     return Fail(absl::StrCat("Expected either 5, 6, 7 or 3 mesh parts but found", n), &pos,
                 where);
   }
-  Fields f;
+  DTensorMesh::Fields f;
   f.name = std::string(parts[0]);
   spans.dims_field = parts[1];
   TESSERA_ASSIGN_OR_RETURN(f.dims, ParseDims(parts[1], &spans));
@@ -389,91 +192,28 @@ absl::StatusOr<DTensorMesh> DTensorMesh::ParseAt(absl::string_view text, size_t 
     TESSERA_ASSIGN_OR_RETURN(spans.local_devices, SplitList(parts[4], "local_devices", pos));
     f.local_devices = Strings(spans.local_devices);
     // 6 parts: use_xla_spmd or the global devices; 7: both, the flag may be "".
-    const bool sixth_is_flag = n == 6 && parts[5] == kUseXlaSpmdText;
-    if (n == 7 && !parts[6].empty() && parts[6] != kUseXlaSpmdText) {
+    const bool sixth_is_flag = n == 6 && parts[5] == DTensorMesh::kUseXlaSpmdText;
+    if (n == 7 && !parts[6].empty() && parts[6] != DTensorMesh::kUseXlaSpmdText) {
       return Fail(absl::StrCat("Expected string use_xla_spmdas the 7th argument but got: ",
                                parts[6]),
                   &pos, parts[6]);
     }
-    f.use_xla_spmd = sixth_is_flag || (n == 7 && parts[6] == kUseXlaSpmdText);
+    f.use_xla_spmd = sixth_is_flag || (n == 7 && parts[6] == DTensorMesh::kUseXlaSpmdText);
     if (n == 7 || (n == 6 && !sixth_is_flag)) {
       TESSERA_ASSIGN_OR_RETURN(spans.global_devices, SplitList(parts[5], "global_devices", pos));
       f.global_devices = Strings(spans.global_devices);
     }
   }
-  return BuildTile(std::move(f), &spans, &DTensorMesh::MakeTile);
+  return DTensorMesh::Create(std::move(f), [&spans](absl::string_view message,
+                                                    DTensorMesh::Part part) {
+    return Fail(message, &spans.pos, TokenOf(spans, part));
+  });
 }
 
-std::string DTensorMesh::ToString() const {
-  switch (kind_) {
-    case Kind::kEmpty:
-      return kEmptyMeshText;
-    case Kind::kSingleDevice:
-      return single_device_;
-    case Kind::kTile:
-      break;
-  }
-  std::string out = absl::StrCat(
-      fields_.name, "|",
-      absl::StrJoin(fields_.dims, ",",
-                    [](std::string* o, const DTensorMeshDim& d) {
-                      absl::StrAppend(o, d.name, "=", d.size);
-                    }),
-      "|", absl::StrJoin(fields_.global_ids, ","), "|", absl::StrJoin(fields_.local_ids, ","),
-      "|", absl::StrJoin(fields_.local_devices, ","));
-  if (!fields_.global_devices.empty()) {
-    absl::StrAppend(&out, "|", absl::StrJoin(fields_.global_devices, ","));
-  }
-  if (fields_.use_xla_spmd) absl::StrAppend(&out, "|", kUseXlaSpmdText);
-  return out;
-}
+}  // namespace
 
-std::string DTensorMesh::device_type() const {
-  const std::string* device = nullptr;
-  if (kind_ == Kind::kSingleDevice) {
-    device = &single_device_;
-  } else if (!fields_.global_devices.empty()) {
-    device = &fields_.global_devices.front();
-  } else if (!fields_.local_devices.empty()) {
-    device = &fields_.local_devices.front();
-  }
-  if (device == nullptr) return "";
-  const std::optional<TfDeviceName> parsed = ParseTfDeviceName(*device);
-  if (parsed && parsed->type) return *parsed->type;
-  // A single device need not be a full TF name ("job:l/replica:0/task:0/TPU:0"):
-  // its type is the piece before the last ':'.
-  const std::vector<absl::string_view> pieces = absl::StrSplit(*device, ':');
-  const absl::string_view before = pieces[pieces.size() - 2];
-  return std::string(before.substr(before.rfind('/') + 1));
-}
-
-bool DTensorMesh::HasDim(absl::string_view name) const { return DimIndex(name).ok(); }
-
-absl::StatusOr<size_t> DTensorMesh::DimIndex(absl::string_view name) const {
-  for (size_t i = 0; i < fields_.dims.size(); ++i) {
-    if (fields_.dims[i].name == name) return i;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("dim name :", name, " does not exist on mesh : ", ToString()));
-}
-
-absl::StatusOr<int64_t> DTensorMesh::DimSize(absl::string_view name) const {
-  for (const DTensorMeshDim& dim : fields_.dims) {
-    if (dim.name == name) return dim.size;
-  }
-  return absl::NotFoundError(absl::StrCat(
-      "Dimension ", name, " does not exist in mesh.Available dimensions: ",
-      absl::StrJoin(fields_.dims, ",",
-                    [](std::string* out, const DTensorMeshDim& d) { out->append(d.name); })));
-}
-
-bool operator==(const DTensorMesh& a, const DTensorMesh& b) {
-  const DTensorMesh::Fields& x = a.fields_;
-  const DTensorMesh::Fields& y = b.fields_;
-  return a.kind_ == b.kind_ && a.single_device_ == b.single_device_ && x.name == y.name &&
-         x.dims == y.dims && x.global_ids == y.global_ids && x.local_ids == y.local_ids &&
-         x.local_devices == y.local_devices && x.global_devices == y.global_devices &&
-         x.use_xla_spmd == y.use_xla_spmd;
+absl::StatusOr<DTensorMesh> ParseDTensorMesh(absl::string_view text) {
+  return ParseMeshAt(text, 0);
 }
 
 // ---------------------------------------------------------------------------
@@ -613,7 +353,7 @@ absl::StatusOr<DTensorLayout> DTensorLayout::Parse(absl::string_view text) {
   absl::string_view mesh_text = parts[1];
   absl::ConsumePrefix(&mesh_text, kMeshPrefix);  // optional, as in DTensor
   spans.mesh = mesh_text;
-  TESSERA_ASSIGN_OR_RETURN(DTensorMesh mesh, DTensorMesh::ParseAt(mesh_text, pos.Of(mesh_text)));
+  TESSERA_ASSIGN_OR_RETURN(DTensorMesh mesh, ParseMeshAt(mesh_text, pos.Of(mesh_text)));
   std::vector<std::string> specs = Strings(spans.specs);
   TESSERA_RETURN_IF_ERROR(CheckLayout(type, specs, mesh, &spans));
   return Make(type, std::move(specs), std::move(mesh));

@@ -12,6 +12,9 @@
 //            maximal:true, mesh:<device>
 //            empty_layout
 //
+// The mesh value itself, its checks and its printing live in
+// core/dtensor_mesh.h; this file reads the text.
+//
 // Printing the parse of a text gives the text back, byte for byte, except
 // where the text is a shorthand: `*TYPE` (expanded), a `scalar` spec (rank 0,
 // printed without specs), a layout's mesh without its optional `mesh:` prefix,
@@ -39,111 +42,15 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/dtensor_mesh.h"
 #include "core/layout.h"
 #include "core/mesh.h"
 
 namespace tessera {
 
-struct DTensorMeshDim {
-  std::string name;
-  int64_t size = 0;
-
-  friend bool operator==(const DTensorMeshDim& a, const DTensorMeshDim& b) {
-    return a.name == b.name && a.size == b.size;
-  }
-  friend bool operator!=(const DTensorMeshDim& a, const DTensorMeshDim& b) { return !(a == b); }
-};
-
-// A DTensor mesh as its text describes it (C++ tensorflow::dtensor::Mesh's
-// fields). Immutable value; every instance is valid and prints to text that
-// parses back to an equal value.
-class DTensorMesh {
- public:
-  // Numbers match tessera_dtensor_mesh_kind in the C ABI.
-  enum class Kind { kEmpty = 0, kTile = 1, kSingleDevice = 2 };
-
-  // What Create takes: the fields of a tile mesh.
-  struct Fields {
-    std::string name;
-    std::vector<DTensorMeshDim> dims;      // row-major, last dim fastest
-    std::vector<int64_t> global_ids;       // row-major, one per mesh position
-    std::vector<int64_t> local_ids;        // this client's, 1:1 with local_devices
-    std::vector<std::string> local_devices;   // "/job:J/replica:R/task:T/device:TYPE:N"
-    std::vector<std::string> global_devices;  // optional (several meshes in use)
-    bool use_xla_spmd = false;
-  };
-
-  static constexpr char kEmptyMeshText[] = "empty_mesh";
-  static constexpr char kUseXlaSpmdText[] = "use_xla_spmd";
-  // The shorthand `*TYPE` expands to at most this many devices, so a short
-  // hostile text cannot ask for gigabytes.
-  static constexpr int64_t kMaxShorthandDevices = int64_t{1} << 17;
-
-  // The empty mesh (no dims, no ids); prints as "empty_mesh".
-  DTensorMesh() = default;
-
-  // DTensor's GetSingleDeviceMesh: "Single device is empty." for "". The
-  // device must also re-parse: no '|', and split on ':' into 5 or 6 pieces
-  // ("Input string is invalid: <device>").
-  static absl::StatusOr<DTensorMesh> SingleDevice(std::string device);
-
-  // DTensor's Mesh::GetMesh checks, in its order and with its messages:
-  // reserved (any, match, unsharded) or repeated dimension names, the counts
-  // of ids and devices, no global ids (gives the empty mesh, not an error),
-  // uneven local clusters, the size, device names with job, task and type,
-  // one device type. Tessera adds what the text needs to re-parse: no '|' in
-  // any field, no ',' or '=' in dimension names, no ',' in device names, no
-  // empty dimension names, ids and sizes >= 0.
-  static absl::StatusOr<DTensorMesh> Create(Fields fields);
-
-  // Parses mesh text (see the top of this file).
-  static absl::StatusOr<DTensorMesh> Parse(absl::string_view text);
-
-  // Mesh::ToString.
-  std::string ToString() const;
-
-  Kind kind() const { return kind_; }
-  bool is_empty() const { return kind_ == Kind::kEmpty; }
-  bool is_single_device() const { return kind_ == Kind::kSingleDevice; }
-  // A tile mesh's fields (empty lists otherwise).
-  const std::string& name() const { return fields_.name; }
-  const std::vector<DTensorMeshDim>& dims() const { return fields_.dims; }
-  const std::vector<int64_t>& global_ids() const { return fields_.global_ids; }
-  const std::vector<int64_t>& local_ids() const { return fields_.local_ids; }
-  const std::vector<std::string>& local_devices() const { return fields_.local_devices; }
-  const std::vector<std::string>& global_devices() const { return fields_.global_devices; }
-  bool use_xla_spmd() const { return fields_.use_xla_spmd; }
-  // The device of a single-device mesh ("" otherwise).
-  const std::string& single_device() const { return single_device_; }
-
-  // DTensor's device_type(): "" for the empty mesh and for a tile mesh with
-  // no device strings (a remote mesh); else the type in the single device,
-  // the first global device or the first local device ("CPU").
-  std::string device_type() const;
-
-  bool HasDim(absl::string_view name) const;
-  // DTensor's dim_size: NOT_FOUND "Dimension <n> does not exist in
-  // mesh.Available dimensions: a,b" (DTensor's text, without its space).
-  absl::StatusOr<int64_t> DimSize(absl::string_view name) const;
-  // DTensor's idx_for_dim: INVALID_ARGUMENT "dim name :<n> does not exist on
-  // mesh : <text>".
-  absl::StatusOr<size_t> DimIndex(absl::string_view name) const;
-
-  friend bool operator==(const DTensorMesh& a, const DTensorMesh& b);
-  friend bool operator!=(const DTensorMesh& a, const DTensorMesh& b) { return !(a == b); }
-
- private:
-  friend class DTensorLayout;
-
-  // Parse, with error positions counted from `base` (a layout's mesh part).
-  static absl::StatusOr<DTensorMesh> ParseAt(absl::string_view text, size_t base);
-  // A tile mesh over fields already checked.
-  static DTensorMesh MakeTile(Fields&& fields);
-
-  Kind kind_ = Kind::kEmpty;
-  Fields fields_;
-  std::string single_device_;
-};
+// Parses mesh text (see the top of this file) into a DTensorMesh, with
+// DTensorMesh::Create's checks placed in the text.
+absl::StatusOr<DTensorMesh> ParseDTensorMesh(absl::string_view text);
 
 // A DTensor layout (C++ tensorflow::dtensor::Layout). Immutable value.
 class DTensorLayout {

@@ -8,8 +8,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/formats/keras_repr.h"
 #include "core/formats/text_cursor.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 #include "tessera/v1/xla_op_sharding.pb.h"
@@ -348,7 +348,7 @@ absl::Status NotProduced(const HloSharding& sharding, const DeviceMesh& mesh,
                          absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat("HloSharding ", ShortText(sharding),
                                                  " is not produced by any layout on ",
-                                                 KerasRepr(mesh), ": ", why));
+                                                 mesh.ToString(), ": ", why));
 }
 
 // The mesh axes tensor dim `d` is split over, major first, read from the
@@ -396,7 +396,7 @@ bool operator==(const HloSharding& a, const HloSharding& b) {
 absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, size_t rank) {
   if (layout.mesh() == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "Layout ", KerasRepr(layout), " has no mesh; an HloSharding needs one"));
+        "Layout ", layout.ToString(), " has no mesh; an HloSharding needs one"));
   }
   TESSERA_RETURN_IF_ERROR(CheckRank(rank, "rank"));
   if (rank < layout.rank()) {

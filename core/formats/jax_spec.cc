@@ -5,8 +5,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/formats/keras_repr.h"
 #include "core/formats/text_cursor.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 

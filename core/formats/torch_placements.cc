@@ -5,8 +5,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "core/formats/keras_repr.h"
 #include "core/formats/text_cursor.h"
+#include "core/py_repr.h"
 #include "core/shape.h"
 #include "core/status_macros.h"
 
@@ -124,7 +124,7 @@ absl::StatusOr<AxisGroup> GroupOf(const std::vector<TorchPlacement>& placements,
 absl::StatusOr<std::vector<TorchPlacement>> TorchPlacementsFromLayout(const TensorLayout& layout) {
   if (layout.mesh() == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "Layout ", KerasRepr(layout), " has no mesh; placements are one per mesh dim"));
+        "Layout ", layout.ToString(), " has no mesh; placements are one per mesh dim"));
   }
   const DeviceMesh& mesh = *layout.mesh();
   std::vector<TorchPlacement> placements(mesh.rank());

@@ -41,7 +41,7 @@ struct Case {
 
 ClusterOptions Explicit(std::optional<std::string> address, std::optional<int64_t> num, std::optional<int64_t> id) {
   ClusterOptions options;
-  options.coordinator_address = std::move(address);
+  if (address) options.coordinator_address = Unwrap(ParseHostPort(*address, "address"));
   options.num_processes = num;
   options.process_id = id;
   return options;
@@ -52,7 +52,7 @@ class KerasInitialize : public ::testing::TestWithParam<Case> {};
 TEST_P(KerasInitialize, ResolvesTheTripleKerasPassesOn) {
   const Case& c = GetParam();
   const Detection d = Unwrap(Detect(c.options, c.env));
-  EXPECT_EQ(d.config.coordinator_address, c.expected.coordinator_address);
+  EXPECT_EQ(AddressText(d.config.coordinator_address), c.expected.coordinator_address);
   EXPECT_EQ(d.config.num_processes, c.expected.num_processes);
   EXPECT_EQ(d.config.process_id, c.expected.process_id);
   EXPECT_EQ(d.source, c.expected.source);
@@ -161,14 +161,14 @@ TEST(DtensorEnvironment, D87_UnsortedHostPortJobsAreAcceptedInTheirOrder) {
   EXPECT_EQ(d.config.num_processes, 16);
   EXPECT_EQ(d.config.process_id, 5);
   // Order kept: client 0 is the first entry, localhost:16.
-  EXPECT_EQ(d.config.coordinator_address, "localhost:16");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "localhost:16");
 }
 
 TEST(DtensorEnvironment, MultiClientHarnessVariables) {
   // dtensor.md §5: what multi_client_test sets for client i.
   const Detection d = Unwrap(Detect(
       {}, {{"DTENSOR_CLIENT_ID", "1"}, {"DTENSOR_JOB_NAME", "worker"}, {"DTENSOR_JOBS", "h0:9000,h1:9000"}}));
-  EXPECT_EQ(d.config.coordinator_address, "h0:9000");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "h0:9000");
   EXPECT_EQ(d.config.num_processes, 2);
   EXPECT_EQ(d.config.process_id, 1);
 }
@@ -192,7 +192,7 @@ TEST(DtensorEnvironment, BnsJobsSortedByNumericTaskIdAreAccepted) {
                                          {"TESSERA_COORDINATOR_ADDRESS", "head:9000"}}));
   EXPECT_EQ(d.config.num_processes, 11);
   EXPECT_EQ(d.config.process_id, 10);
-  EXPECT_EQ(d.config.coordinator_address, "head:9000");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "head:9000");
 }
 
 TEST(DtensorEnvironment, BnsJobsNeedAnExplicitCoordinator) {

@@ -281,7 +281,7 @@ TEST(ClientConfigTest, ProcessIdMustBeBelowTheCount) {
   ClusterConfig config;
   config.num_processes = 2;
   config.process_id = 2;
-  config.coordinator_address = "127.0.0.1:1";
+  config.coordinator_address = HostPort{"127.0.0.1", 1};
   EXPECT_THAT(Client::Connect(config),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("process_id is 2")));
 }
@@ -323,7 +323,7 @@ class ClientJobTest : public ::testing::Test {
     server_config_.num_processes = 2;
     server_config_.job_id = kJob;
     server_config_.job_token = kToken;
-    server_config_.bind_address = "127.0.0.1:0";
+    server_config_.bind_address = HostPort{"127.0.0.1", 0};
     server_config_.heartbeat_interval = absl::Milliseconds(100);
     server_config_.heartbeat_timeout = absl::Seconds(2);
     server_config_.init_timeout = absl::Seconds(20);
@@ -343,7 +343,7 @@ class ClientJobTest : public ::testing::Test {
   ClusterConfig ClientConfig(int process_id) const {
     ClusterConfig config = server_config_;
     config.process_id = process_id;
-    config.coordinator_address = absl::StrCat("127.0.0.1:", server_->port());
+    config.coordinator_address = HostPort{"127.0.0.1", server_->port()};
     config.rpc_timeout = absl::Seconds(10);
     return config;
   }
@@ -374,7 +374,7 @@ class ClientJobTest : public ::testing::Test {
   std::pair<std::unique_ptr<Client>, std::unique_ptr<Client>> ConnectSecondThrough(
       Factory** factory) {
     ClientOptions options;
-    options.channel = InterceptedChannel(ClientConfig(1).coordinator_address, factory);
+    options.channel = InterceptedChannel(AddressText(ClientConfig(1).coordinator_address), factory);
     auto first = std::async(std::launch::async, [this] { return Client::Connect(ClientConfig(0)); });
     auto second = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1), std::move(options)));
     return {::tessera::testing::Unwrap(first.get()), std::move(second)};
@@ -713,7 +713,7 @@ TEST_F(ClientJobTest, ShutdownWaitsForItsOwnShutdownStartedEvent) {
   StartServer();
   HeldEventStreamChannel* stream = nullptr;
   ClientOptions options;
-  options.channel = InterceptedChannel(ClientConfig(0).coordinator_address, &stream);
+  options.channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &stream);
   auto client = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(0), std::move(options)));
   ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10))) << "no event reached the stream";
 
@@ -780,11 +780,11 @@ TEST_F(ClientJobTest, DeadHttpProxyInTheEnvironmentIsIgnored) {
 TEST_F(ClientJobTest, NothingListeningTimesOutSayingConnectionRefused) {
   ClusterConfig config;
   config.num_processes = 2;
-  config.coordinator_address = absl::StrCat("127.0.0.1:", FreePort());
+  config.coordinator_address = HostPort{"127.0.0.1", FreePort()};
   config.init_timeout = absl::Milliseconds(800);
   EXPECT_THAT(Client::Connect(config),
               StatusIs(absl::StatusCode::kUnavailable,
-                       ::testing::AllOf(HasSubstr(config.coordinator_address),
+                       ::testing::AllOf(HasSubstr(AddressText(config.coordinator_address)),
                                         HasSubstr("connection refused (coordinator not up yet"))));
 }
 
@@ -800,7 +800,7 @@ TEST_F(ClientJobTest, SilentListenerTimesOutSayingNoResponse) {
   getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
   ClusterConfig config;
   config.num_processes = 2;
-  config.coordinator_address = absl::StrCat("127.0.0.1:", ntohs(address.sin_port));
+  config.coordinator_address = HostPort{"127.0.0.1", ntohs(address.sin_port)};
   config.init_timeout = absl::Milliseconds(800);
   const auto result = Client::Connect(config);
   close(fd);
@@ -810,13 +810,13 @@ TEST_F(ClientJobTest, SilentListenerTimesOutSayingNoResponse) {
 
 TEST_F(ClientJobTest, CoordinatorStartingLateStillSucceeds) {
   const int port = FreePort();
-  server_config_.bind_address = absl::StrCat("127.0.0.1:", port);
+  server_config_.bind_address = HostPort{"127.0.0.1", port};
   std::vector<std::future<absl::StatusOr<std::unique_ptr<Client>>>> pending;
   for (int p = 0; p < 2; ++p) {
     pending.push_back(std::async(std::launch::async, [this, p, port] {
       ClusterConfig config = server_config_;
       config.process_id = p;
-      config.coordinator_address = absl::StrCat("127.0.0.1:", port);
+      config.coordinator_address = HostPort{"127.0.0.1", port};
       return Client::Connect(config);
     }));
   }
@@ -960,14 +960,14 @@ TEST_F(ClientJobTest, AsyncConnectAndBarrierOf64ClientsOnFourChannelsPass) {
 TEST_F(ClientJobTest, AsyncConnectWithoutACoordinatorReportsTheTimeoutToTheCallback) {
   ClusterConfig config;
   config.num_processes = 2;
-  config.coordinator_address = absl::StrCat("127.0.0.1:", FreePort());
+  config.coordinator_address = HostPort{"127.0.0.1", FreePort()};
   config.init_timeout = absl::Milliseconds(800);
   Delivered<ConnectResult> result;
   Client::ConnectAsync(config, {}, result.Callback());
   EXPECT_THAT(result.Get(absl::Seconds(10)),
               ::testing::Optional(StatusIs(
                   absl::StatusCode::kUnavailable,
-                  ::testing::AllOf(HasSubstr(config.coordinator_address),
+                  ::testing::AllOf(HasSubstr(AddressText(config.coordinator_address)),
                                    HasSubstr("connection refused (coordinator not up yet")))));
 }
 
@@ -975,7 +975,7 @@ TEST_F(ClientJobTest, AsyncConnectReportsAnInvalidConfigToTheCallback) {
   ClusterConfig config;
   config.num_processes = 2;
   config.process_id = 5;
-  config.coordinator_address = "127.0.0.1:1";
+  config.coordinator_address = HostPort{"127.0.0.1", 1};
   Delivered<ConnectResult> result;
   Client::ConnectAsync(config, {}, result.Callback());
   EXPECT_THAT(result.Get(absl::Seconds(10)),
@@ -1083,8 +1083,8 @@ TEST(InitializeTest, ProcessZeroHostsTheCoordinatorAndInstallsTheJobsDevices) {
   const int port = FreePort();
   ClusterOptions options;
   options.detection = "none";
-  options.coordinator_address = absl::StrCat("127.0.0.1:", port);
-  options.bind_address = absl::StrCat("127.0.0.1:", port);
+  options.coordinator_address = HostPort{"127.0.0.1", port};
+  options.bind_address = HostPort{"127.0.0.1", port};
   options.num_processes = 2;
   options.process_id = 0;
   options.job_id = kJob;

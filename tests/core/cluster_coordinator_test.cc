@@ -203,7 +203,7 @@ TEST_F(CoordinatorServerTest, ServerEndsWhenEveryProcessShutsDown) {
 TEST_F(CoordinatorServerTest, BindingAUsedPortNamesAddressAndErrno) {
   Start();
   ClusterConfig second = config_;
-  second.bind_address = absl::StrCat("127.0.0.1:", server_->port());
+  second.bind_address = HostPort{"127.0.0.1", server_->port()};
   EXPECT_THAT(CoordinatorServer::Start(second).status(),
               StatusIs(absl::StatusCode::kUnavailable,
                        absl::StrCat("bind 127.0.0.1:", server_->port(),

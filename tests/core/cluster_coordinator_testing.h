@@ -30,7 +30,7 @@ class CoordinatorServerTest : public ::testing::Test {
     config_.num_processes = 2;
     config_.job_id = kJobId;
     config_.job_token = kToken;
-    config_.bind_address = "127.0.0.1:0";
+    config_.bind_address = HostPort{"127.0.0.1", 0};
     config_.heartbeat_interval = absl::Milliseconds(200);
     config_.heartbeat_timeout = absl::Seconds(5);
     config_.init_timeout = absl::Seconds(20);

@@ -56,7 +56,7 @@ const Environment kSlurm = {
 ClusterOptions WithAddress(std::string address, std::optional<int64_t> num = std::nullopt,
                            std::optional<int64_t> id = std::nullopt) {
   ClusterOptions options;
-  options.coordinator_address = std::move(address);
+  options.coordinator_address = Unwrap(ParseHostPort(address, "address", /*allow_port_zero=*/true));
   options.num_processes = num;
   options.process_id = id;
   return options;
@@ -152,6 +152,33 @@ TEST(HostPortParse, Loopback) {
   EXPECT_FALSE((HostPort{"10.0.0.1", 1}).IsLoopback());
 }
 
+TEST(HostPortText, NoAddressIsEmptyText) { EXPECT_EQ(AddressText(std::nullopt), ""); }
+
+TEST(HostPortText, AnAddressIsItsDialText) {
+  EXPECT_EQ(AddressText(HostPort{"::1", 80}), "[::1]:80");
+  EXPECT_EQ(AddressText(HostPort{"head", std::nullopt}), "head");
+}
+
+TEST(HostPortBoundPort, FillsPortZero) {
+  EXPECT_EQ(WithBoundPort(HostPort{"10.0.0.1", 0}, 41234), (HostPort{"10.0.0.1", 41234}));
+}
+
+TEST(HostPortBoundPort, FillsAMissingPort) {
+  EXPECT_EQ(WithBoundPort(HostPort{"::1", std::nullopt}, 41234), (HostPort{"::1", 41234}));
+}
+
+TEST(HostPortBoundPort, KeepsAGivenPort) {
+  EXPECT_EQ(WithBoundPort(HostPort{"10.0.0.1", 8476}, 41234), (HostPort{"10.0.0.1", 8476}));
+}
+
+TEST(DetectOptions, TheOptionsAddressIsUsedAsGiven) {
+  ClusterOptions options;
+  options.coordinator_address = HostPort{"fe80::1", 9000};
+  options.num_processes = 2;
+  options.process_id = 1;
+  EXPECT_EQ(DetectOk({}, options).config.coordinator_address, (HostPort{"fe80::1", 9000}));
+}
+
 // ---------------------------------------------------------------- nothing set
 
 TEST(Detect, NothingSetIsOneProcessWithoutCoordinator) {
@@ -159,8 +186,8 @@ TEST(Detect, NothingSetIsOneProcessWithoutCoordinator) {
   EXPECT_EQ(d.source, "single-process");
   EXPECT_EQ(d.config.num_processes, 1);
   EXPECT_EQ(d.config.process_id, 0);
-  EXPECT_EQ(d.config.coordinator_address, "");
-  EXPECT_EQ(d.config.bind_address, "127.0.0.1:0");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "");
+  EXPECT_EQ(AddressText(d.config.bind_address), "127.0.0.1:0");
   EXPECT_THAT(d.config.local_device_ids, IsEmpty());
   EXPECT_EQ(d.config.job_id, "");
   EXPECT_EQ(LineOf(d, "slurm"),
@@ -185,14 +212,14 @@ const Environment kTorchrun = {{"RANK", "3"},         {"WORLD_SIZE", "8"},      
 TEST(Detect, TorchrunUsesMasterPortPlusOne) {
   const Detection d = DetectOk(kTorchrun);
   EXPECT_EQ(d.source, "torchrun");
-  EXPECT_EQ(d.config.coordinator_address, "10.1.1.1:29501");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "10.1.1.1:29501");
   EXPECT_EQ(d.config.num_processes, 8);
   EXPECT_EQ(d.config.process_id, 3);
   EXPECT_EQ(d.config.job_id, "run-42");
   EXPECT_THAT(d.config.local_device_ids, IsEmpty());  // JAX has no torchrun detector to follow
   EXPECT_THAT(d.explanation,
               Contains("port: MASTER_PORT + 1 = 29500 + 1 = 29501 (MASTER_PORT is torch's own store port, not reused)"));
-  EXPECT_EQ(d.config.bind_address, "[::]:29501");
+  EXPECT_EQ(AddressText(d.config.bind_address), "[::]:29501");
 }
 
 TEST(Detect, TorchrunWithoutMasterPortNeedsTesseraPort) {
@@ -201,7 +228,7 @@ TEST(Detect, TorchrunWithoutMasterPortNeedsTesseraPort) {
   EXPECT_THAT(Detect({}, env), StatusIs(absl::StatusCode::kInvalidArgument,
                                         HasSubstr("has no port; add \":PORT\" or set TESSERA_COORDINATOR_PORT")));
   env["TESSERA_COORDINATOR_PORT"] = "7000";
-  EXPECT_EQ(DetectOk(env).config.coordinator_address, "10.1.1.1:7000");
+  EXPECT_EQ(AddressText(DetectOk(env).config.coordinator_address), "10.1.1.1:7000");
 }
 
 TEST(Detect, TorchrunPartialIsSkipped) {
@@ -221,7 +248,7 @@ TEST(Detect, OpenMpi4LikeJax) {
   const Detection d = DetectOk(kOmpi4);
   EXPECT_EQ(d.source, "openmpi");
   // (1531576320 / 4096) % 4096 + 61440 = 373920 % 4096 + 61440 = 1184 + 61440.
-  EXPECT_EQ(d.config.coordinator_address, "10.96.0.1:62624");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "10.96.0.1:62624");
   EXPECT_EQ(d.config.num_processes, 4);
   EXPECT_EQ(d.config.process_id, 2);
   EXPECT_THAT(d.config.local_device_ids, ElementsAre(1));
@@ -233,7 +260,7 @@ TEST(Detect, OpenMpi4Ipv6Uri) {
   Environment env = kOmpi4;
   env["OMPI_MCA_orte_hnp_uri"] = "1314521088.0;tcp6://[fe80::b9b:ac5d:9cf0:b858,2620:10d:c083:150e::3000:2]:43370";
   // 1314521088 / 4096 = 320928; 320928 % 4096 = 1440.
-  EXPECT_EQ(DetectOk(env).config.coordinator_address, "[fe80::b9b:ac5d:9cf0:b858]:62880");
+  EXPECT_EQ(AddressText(DetectOk(env).config.coordinator_address), "[fe80::b9b:ac5d:9cf0:b858]:62880");
 }
 
 TEST(Detect, OpenMpi4AsMpirun414SetsIt) {
@@ -245,7 +272,7 @@ TEST(Detect, OpenMpi4AsMpirun414SetsIt) {
   env["PMIX_NAMESPACE"] = "2034761729";
   const Detection d = DetectOk(env);
   // 2034761728 / 4096 = 496768; 496768 % 4096 = 1152.
-  EXPECT_EQ(d.config.coordinator_address, "192.0.2.2:62592");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "192.0.2.2:62592");
   EXPECT_EQ(d.config.job_id, "2034761728");
   EXPECT_THAT(LineOf(d, "openmpi"), HasSubstr("Open MPI 4 (OMPI_MCA_orte_hnp_uri)"));
 }
@@ -275,7 +302,7 @@ TEST(Detect, OpenMpi5OnOneNodeUsesThePmixServer) {
   const Detection d = DetectOk(kOmpi5);
   EXPECT_EQ(d.source, "openmpi");
   const int port = kDerivedPortBase + static_cast<int>(Fnv1a32("prterun-h-77@1") % kDerivedPortSpan);
-  EXPECT_EQ(d.config.coordinator_address, absl::StrCat("10.0.0.5:", port));
+  EXPECT_EQ(AddressText(d.config.coordinator_address), absl::StrCat("10.0.0.5:", port));
   EXPECT_EQ(d.config.num_processes, 2);
   EXPECT_EQ(d.config.process_id, 1);
   EXPECT_THAT(d.config.local_device_ids, ElementsAre(1));
@@ -290,7 +317,7 @@ TEST(Detect, OpenMpi5AcrossNodesNeedsAnExplicitAddress) {
                                         HasSubstr("names the node-local PRRTE daemon")));
   env["TESSERA_COORDINATOR_ADDRESS"] = "head:9000";
   const Detection d = DetectOk(env);
-  EXPECT_EQ(d.config.coordinator_address, "head:9000");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "head:9000");
   EXPECT_EQ(d.config.num_processes, 4);
   EXPECT_EQ(d.source, "openmpi");
 }
@@ -313,7 +340,7 @@ TEST(Detect, HydraNeedsAnExplicitCoordinator) {
                                  "or the coordinator_address option (hydra: MPICH/Hydra and PMI name no coordinator")));
   const Detection d = DetectOk(env, WithAddress("head:9000"));
   EXPECT_EQ(d.source, "hydra");
-  EXPECT_EQ(d.config.coordinator_address, "head:9000");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "head:9000");
   EXPECT_EQ(d.config.num_processes, 4);
   EXPECT_EQ(d.config.process_id, 1);
 }
@@ -327,7 +354,7 @@ TEST(Detect, HydraGivesWayToSlurmThatAgrees) {
   // srun --mpi=pmi2 sets PMI_RANK/PMI_SIZE next to Slurm's own set.
   const Detection d = DetectOk(With(kSlurm, {{"PMI_RANK", "3"}, {"PMI_SIZE", "16"}}));
   EXPECT_EQ(d.source, "slurm");
-  EXPECT_EQ(d.config.coordinator_address, "n001:61497");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "n001:61497");
   EXPECT_THAT(LineOf(d, "hydra"), HasSubstr("present but not used: it names no coordinator; slurm names one"));
 }
 
@@ -336,19 +363,19 @@ TEST(Detect, HydraGivesWayToSlurmThatAgrees) {
 TEST(Detect, SlurmLikeJax) {
   const Detection d = DetectOk(kSlurm);
   EXPECT_EQ(d.source, "slurm");
-  EXPECT_EQ(d.config.coordinator_address, "n001:61497");  // 12345 % 4096 = 57
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "n001:61497");  // 12345 % 4096 = 57
   EXPECT_EQ(d.config.num_processes, 16);
   EXPECT_EQ(d.config.process_id, 3);
   EXPECT_THAT(d.config.local_device_ids, ElementsAre(1));
   EXPECT_EQ(d.config.job_id, "12345");
-  EXPECT_EQ(d.config.bind_address, "[::]:61497");
+  EXPECT_EQ(AddressText(d.config.bind_address), "[::]:61497");
   EXPECT_THAT(d.explanation, Contains("port: SLURM_JOB_ID % 4096 + 61440 = 12345 % 4096 + 61440 = 61497 (as JAX)"));
 }
 
 TEST(Detect, SlurmNodelistForms) {
   for (const auto& [nodelist, host] : std::vector<std::pair<std::string, std::string>>{
            {"n001", "n001"}, {"n[001,007-015]", "n001"}, {"gpu[12-13]-r[2-3]", "gpu12-r2"}, {"h2,n[001-015]", "h2"}}) {
-    EXPECT_EQ(DetectOk(With(kSlurm, {{"SLURM_STEP_NODELIST", nodelist}})).config.coordinator_address,
+    EXPECT_EQ(AddressText(DetectOk(With(kSlurm, {{"SLURM_STEP_NODELIST", nodelist}})).config.coordinator_address),
               absl::StrCat(host, ":61497"))
         << nodelist;
   }
@@ -387,7 +414,7 @@ TEST(Detect, KubernetesExplicitHostTemplate) {
                                 {"TESSERA_NUM_PROCESSES", "4"},
                                 {"KUBERNETES_SERVICE_HOST", "10.0.0.1"}});
   EXPECT_EQ(d.source, "kubernetes");
-  EXPECT_EQ(d.config.coordinator_address, "train-0.train-svc:55527");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "train-0.train-svc:55527");
   EXPECT_EQ(d.config.num_processes, 4);
   EXPECT_EQ(d.config.process_id, 2);
 }
@@ -398,7 +425,7 @@ TEST(Detect, KubernetesJobSet) {
                                 {"REPLICATED_JOB_NAME", "workers"},
                                 {"JOB_INDEX", "0"},
                                 {"TESSERA_NUM_PROCESSES", "2"}});
-  EXPECT_EQ(d.config.coordinator_address, "js-workers-0-0.js:55527");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "js-workers-0-0.js:55527");
   EXPECT_EQ(d.config.process_id, 1);
   EXPECT_EQ(d.config.job_id, "js");
 }
@@ -408,7 +435,7 @@ TEST(Detect, KubernetesIndexedJobWithSubdomain) {
                                 {"HOSTNAME", "train-3"},
                                 {"TESSERA_K8S_SUBDOMAIN", "svc"},
                                 {"TESSERA_NUM_PROCESSES", "4"}});
-  EXPECT_EQ(d.config.coordinator_address, "train-0.svc:55527");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "train-0.svc:55527");
   EXPECT_EQ(d.config.job_id, "train");
 }
 
@@ -470,7 +497,7 @@ TEST(Detect, GkeTpuLikeJax) {
   for (const GkeTpuCase& c : cases) {
     const Detection d = DetectOk(c.env);
     EXPECT_EQ(d.source, "gketpu") << c.name;
-    EXPECT_EQ(d.config.coordinator_address, c.coordinator) << c.name;
+    EXPECT_EQ(AddressText(d.config.coordinator_address), c.coordinator) << c.name;
     EXPECT_EQ(d.config.num_processes, c.num_processes) << c.name;
     EXPECT_EQ(d.config.process_id, c.process_id) << c.name;
     EXPECT_EQ(d.config.job_id, c.job_id) << c.name;
@@ -495,7 +522,7 @@ TEST(Detect, GkeTpuExplainsItsArithmetic) {
                                       "JAX)"));
   EXPECT_THAT(d.explanation, Contains("note: gketpu: local_device_ids are not set: a TPU process uses all of its "
                                       "chips (as JAX)"));
-  EXPECT_EQ(d.config.bind_address, "[::]:8482");
+  EXPECT_EQ(AddressText(d.config.bind_address), "[::]:8482");
 }
 
 TEST(Detect, GkeTpuSaysWhichWorkerListItRead) {
@@ -586,14 +613,14 @@ TEST(Detect, ForcedGkeTpuWinsOverAnEarlierLauncher) {
   options.detection = "gketpu";
   const Detection d = DetectOk(With(kSlurm, kGkeTpu), options);
   EXPECT_EQ(d.source, "gketpu");
-  EXPECT_EQ(d.config.coordinator_address, "tpu-0.tpu-svc:8482");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "tpu-0.tpu-svc:8482");
   EXPECT_EQ(LineOf(d, "slurm"), "slurm: not considered: detection is \"gketpu\"");
 }
 
 TEST(Precedence, TesseraPortReplacesTheTpuPort) {
   // The workaround for a firewall that opens only the old port (coordinator.md P6).
   const Detection d = DetectOk(With(kGkeTpu, {{"TESSERA_COORDINATOR_PORT", "8476"}}));
-  EXPECT_EQ(d.config.coordinator_address, "tpu-0.tpu-svc:8476");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "tpu-0.tpu-svc:8476");
   EXPECT_THAT(d.explanation, Contains("port: 8476 from tessera"));
 }
 
@@ -612,7 +639,7 @@ TEST(Detect, OpenMpiBeatsSlurmAndTheConflictIsExplained) {
 TEST(Detect, TorchrunBeatsSlurm) {
   const Detection d = DetectOk(With(kSlurm, kTorchrun));
   EXPECT_EQ(d.source, "torchrun");
-  EXPECT_EQ(d.config.coordinator_address, "10.1.1.1:29501");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "10.1.1.1:29501");
 }
 
 TEST(Detect, InvalidLaterLauncherDoesNotFailTheChosenOne) {
@@ -688,7 +715,7 @@ TEST(Precedence, OptionsBeatTesseraBeatKerasBeatDtensorBeatLaunchers) {
 TEST(Precedence, PerFieldMergeAcrossSources) {
   // No port: Slurm's derived port fills it.
   const Detection d = DetectOk(With(kSlurm, {{"TESSERA_PROCESS_ID", "5"}}), WithAddress("head"));
-  EXPECT_EQ(d.config.coordinator_address, "head:61497");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "head:61497");
   EXPECT_EQ(d.config.process_id, 5);
   EXPECT_EQ(d.config.num_processes, 16);
   EXPECT_EQ(d.source, "tessera");
@@ -698,13 +725,13 @@ TEST(Precedence, PerFieldMergeAcrossSources) {
 
 TEST(Precedence, TesseraPortOverridesADerivedPort) {
   const Detection d = DetectOk(With(kSlurm, {{"TESSERA_COORDINATOR_PORT", "7777"}}));
-  EXPECT_EQ(d.config.coordinator_address, "n001:7777");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "n001:7777");
   EXPECT_THAT(d.explanation, Contains("port: 7777 from tessera"));
 }
 
 TEST(Precedence, ExplicitAddressPortBeatsTesseraPort) {
   const Detection d = DetectOk({{"TESSERA_COORDINATOR_PORT", "7777"}}, WithAddress("head:1234", 2, 1));
-  EXPECT_EQ(d.config.coordinator_address, "head:1234");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "head:1234");
 }
 
 TEST(Precedence, CompleteExplicitConfigurationDoesNotConsultLaunchers) {
@@ -755,8 +782,8 @@ TEST(TesseraEnvironment, FullExplicitConfiguration) {
                                 {"TESSERA_BIND_ADDRESS", "0.0.0.0"},
                                 {"TESSERA_INIT_TIMEOUT", "1800"}});
   EXPECT_EQ(d.source, "tessera");
-  EXPECT_EQ(d.config.coordinator_address, "10.0.0.1:8476");
-  EXPECT_EQ(d.config.bind_address, "0.0.0.0:8476");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "10.0.0.1:8476");
+  EXPECT_EQ(AddressText(d.config.bind_address), "0.0.0.0:8476");
   EXPECT_THAT(d.config.local_device_ids, ElementsAre(0, 2));
   EXPECT_EQ(d.config.job_id, "j1");
   EXPECT_EQ(d.config.init_timeout, absl::Seconds(1800));
@@ -802,12 +829,12 @@ TEST(TesseraEnvironment, MissingProcessIdForSeveralProcesses) {
 
 TEST(TesseraEnvironment, PortlessCoordinatorForOneProcessIsDropped) {
   const Detection d = DetectOk({{"TESSERA_COORDINATOR_ADDRESS", "head"}, {"TESSERA_NUM_PROCESSES", "1"}});
-  EXPECT_EQ(d.config.coordinator_address, "");
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "");
   EXPECT_THAT(Explanation(d), HasSubstr("has no port and a single process needs no coordinator"));
 }
 
 TEST(TesseraEnvironment, PortZeroOnlyForProcessZero) {
-  EXPECT_EQ(DetectOk({}, WithAddress("127.0.0.1:0", 2, 0)).config.coordinator_address, "127.0.0.1:0");
+  EXPECT_EQ(AddressText(DetectOk({}, WithAddress("127.0.0.1:0", 2, 0)).config.coordinator_address), "127.0.0.1:0");
   EXPECT_THAT(Detect(WithAddress("127.0.0.1:0", 2, 1), {}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has port 0")));
 }
@@ -821,7 +848,7 @@ TEST(TesseraEnvironment, LoopbackCoordinatorForSeveralProcessesIsNoted) {
 
 TEST(TesseraEnvironment, SingleProcessBindsLoopback) {
   const Detection d = DetectOk({{"TESSERA_COORDINATOR_ADDRESS", "10.0.0.1:5000"}, {"TESSERA_NUM_PROCESSES", "1"}});
-  EXPECT_EQ(d.config.bind_address, "127.0.0.1:5000");
+  EXPECT_EQ(AddressText(d.config.bind_address), "127.0.0.1:5000");
 }
 
 // ---------------------------------------------------------------- job token

@@ -30,7 +30,7 @@ const std::string kDev1 = "/job:localhost/task:0/device:CPU:1";
 const std::string kDevs = kDev0 + "," + kDev1;
 const std::string kMeshX2 = "|x=2|0,1|0,1|" + kDevs;  // 13 bytes before the devices
 
-absl::Status MeshError(const std::string& text) { return DTensorMesh::Parse(text).status(); }
+absl::Status MeshError(const std::string& text) { return ParseDTensorMesh(text).status(); }
 absl::Status LayoutError(const std::string& text) { return DTensorLayout::Parse(text).status(); }
 
 // ---------------------------------------------------------------------------
@@ -184,7 +184,7 @@ TEST(DTensorMeshParse, ControlCharactersAreEscapedInTheToken) {
 // Mesh round trips and values.
 
 TEST(DTensorMeshText, RemoteMeshRoundTrips) {
-  const DTensorMesh mesh = Unwrap(DTensorMesh::Parse("|x=2|0,1||"));
+  const DTensorMesh mesh = Unwrap(ParseDTensorMesh("|x=2|0,1||"));
   EXPECT_THAT(mesh.local_ids(), ::testing::IsEmpty());
   EXPECT_EQ(mesh.device_type(), "");
   EXPECT_EQ(mesh.ToString(), "|x=2|0,1||");
@@ -192,7 +192,7 @@ TEST(DTensorMeshText, RemoteMeshRoundTrips) {
 
 TEST(DTensorMeshText, GlobalDevicesInTheSixthPartRoundTrip) {
   const std::string text = kMeshX2 + "|" + kDevs;
-  const DTensorMesh mesh = Unwrap(DTensorMesh::Parse(text));
+  const DTensorMesh mesh = Unwrap(ParseDTensorMesh(text));
   EXPECT_THAT(mesh.global_devices(), ElementsAre(kDev0, kDev1));
   EXPECT_FALSE(mesh.use_xla_spmd());
   EXPECT_EQ(mesh.ToString(), text);
@@ -200,11 +200,11 @@ TEST(DTensorMeshText, GlobalDevicesInTheSixthPartRoundTrip) {
 
 TEST(DTensorMeshText, EmptySeventhPartIsDroppedWhenPrinted) {
   const std::string text = kMeshX2 + "|" + kDevs;
-  EXPECT_EQ(Unwrap(DTensorMesh::Parse(text + "|")).ToString(), text);
+  EXPECT_EQ(Unwrap(ParseDTensorMesh(text + "|")).ToString(), text);
 }
 
 TEST(DTensorMeshText, NameIsKeptVerbatim) {
-  const DTensorMesh mesh = Unwrap(DTensorMesh::Parse("my mesh,a=b" + kMeshX2));
+  const DTensorMesh mesh = Unwrap(ParseDTensorMesh("my mesh,a=b" + kMeshX2));
   EXPECT_EQ(mesh.name(), "my mesh,a=b");
   EXPECT_EQ(mesh.ToString(), "my mesh,a=b" + kMeshX2);
 }
@@ -219,7 +219,7 @@ TEST(DTensorMeshText, CreatePrintsWhatParseReads) {
   f.use_xla_spmd = true;
   const DTensorMesh mesh = Unwrap(DTensorMesh::Create(f));
   EXPECT_EQ(mesh.ToString(), "m|a=2,b=1|4,5|5|/job:w/replica:1/task:3/device:GPU:0|use_xla_spmd");
-  EXPECT_EQ(Unwrap(DTensorMesh::Parse(mesh.ToString())), mesh);
+  EXPECT_EQ(Unwrap(ParseDTensorMesh(mesh.ToString())), mesh);
   EXPECT_EQ(mesh.device_type(), "GPU");
 }
 
@@ -374,7 +374,7 @@ TEST(DTensorLayoutCreate, SingleDeviceLayoutHasNoSpecs) {
 }
 
 TEST(DTensorLayoutCreate, MeshWithASpaceCannotBePrinted) {
-  const DTensorMesh mesh = Unwrap(DTensorMesh::Parse("my mesh" + kMeshX2));
+  const DTensorMesh mesh = Unwrap(ParseDTensorMesh("my mesh" + kMeshX2));
   EXPECT_THAT(DTensorLayout::Create(Type::kStatic, {"x"}, mesh),
               StatusIs(kInvalid, HasSubstr("contains ' '; DTensor's layout text cannot carry it")));
 }
@@ -423,7 +423,7 @@ TEST(DTensorConversion, OtherClientsFollowDTensorsEqualBlocks) {
 }
 
 TEST(DTensorConversion, GlobalDevicesPlaceEveryId) {
-  const MeshPtr mesh = Unwrap(ToDeviceMesh(Unwrap(DTensorMesh::Parse(
+  const MeshPtr mesh = Unwrap(ToDeviceMesh(Unwrap(ParseDTensorMesh(
       "|x=2|0,1|0|/job:a/task:0/device:GPU:0|/job:a/task:5/device:GPU:3,"
       "/job:a/task:0/device:GPU:0"))));
   EXPECT_EQ(mesh->devices()[0], (Device{0, Platform::kGpu, 5, 3}));
@@ -447,18 +447,18 @@ TEST(DTensorConversion, SingleDeviceMeshHasNoTesseraMesh) {
 }
 
 TEST(DTensorConversion, RemoteMeshHasNoDeviceType) {
-  EXPECT_THAT(ToDeviceMesh(Unwrap(DTensorMesh::Parse("|x=2|0,1||"))),
+  EXPECT_THAT(ToDeviceMesh(Unwrap(ParseDTensorMesh("|x=2|0,1||"))),
               StatusIs(kInvalid, HasSubstr("names no devices (a remote mesh)")));
 }
 
 TEST(DTensorConversion, UnknownDeviceTypeIsRejected) {
-  EXPECT_THAT(ToDeviceMesh(Unwrap(DTensorMesh::Parse("|x=1|*XPU"))),
+  EXPECT_THAT(ToDeviceMesh(Unwrap(ParseDTensorMesh("|x=1|*XPU"))),
               StatusIs(kInvalid, "Argument 'mesh' has device type 'XPU'; expected CPU, GPU or "
                                  "TPU"));
 }
 
 TEST(DTensorConversion, DuplicateGlobalIdsFailInDeviceMesh) {
-  EXPECT_THAT(ToDeviceMesh(Unwrap(DTensorMesh::Parse("|x=2|0,0|0,0|" + kDevs))),
+  EXPECT_THAT(ToDeviceMesh(Unwrap(ParseDTensorMesh("|x=2|0,0|0,0|" + kDevs))),
               StatusIs(kInvalid, HasSubstr("twice")));
 }
 
@@ -482,7 +482,7 @@ TEST(DTensorConversion, LayoutWithoutMeshCannotBePrinted) {
 }
 
 TEST(DTensorConversion, LayoutOverAGivenDTensorMeshKeepsItsName) {
-  const DTensorMesh dmesh = Unwrap(DTensorMesh::Parse("named" + kCpu2x4Text));
+  const DTensorMesh dmesh = Unwrap(ParseDTensorMesh("named" + kCpu2x4Text));
   const TensorLayout layout = Layout({"batch"}, Unwrap(ToDeviceMesh(dmesh)));
   EXPECT_EQ(Unwrap(ToDTensorLayout(layout, dmesh)).ToString(),
             "sharding_specs:batch, mesh:named" + kCpu2x4Text);
@@ -490,7 +490,7 @@ TEST(DTensorConversion, LayoutOverAGivenDTensorMeshKeepsItsName) {
 
 TEST(DTensorConversion, LayoutOverADifferentDTensorMeshIsRejected) {
   const TensorLayout layout = Layout({"x"}, CpuMesh({2}, {"x"}));
-  const DTensorMesh other = Unwrap(DTensorMesh::Parse("|x=2|1,0|1,0|" + kDevs));
+  const DTensorMesh other = Unwrap(ParseDTensorMesh("|x=2|1,0|1,0|" + kDevs));
   EXPECT_THAT(ToDTensorLayout(layout, other),
               StatusIs(kInvalid, HasSubstr("; expected the layout's mesh")));
 }

@@ -204,6 +204,10 @@ TEST(DeviceMeshTest, ToStringIsKerasRepr) {
   EXPECT_EQ(CpuMesh({8}, {"batch"})->ToString(), "<DeviceMesh shape=(8,), axis_names=['batch']>");
 }
 
+TEST(DeviceMeshTest, ToStringEscapesAxisNamesAsPython) {
+  EXPECT_EQ(CpuMesh({2}, {"it's"})->ToString(), "<DeviceMesh shape=(2,), axis_names=[\"it's\"]>");
+}
+
 TEST(DeviceMeshTest, MeshesWithTheSameShapeNamesAndDevicesAreEqual) {
   EXPECT_EQ(*CpuMesh({4, 2}, {"batch", "model"}), *CpuMesh({4, 2}, {"batch", "model"}));
 }

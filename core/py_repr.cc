@@ -1,16 +1,22 @@
-#include "core/formats/keras_repr.h"
+#include "core/py_repr.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "core/distribution.h"
-#include "core/layout.h"
-#include "core/mesh.h"
-#include "core/shape.h"
 
 namespace tessera {
+namespace {
+
+std::vector<std::string> StrReprs(absl::Span<const std::string> items) {
+  std::vector<std::string> reprs;
+  reprs.reserve(items.size());
+  for (const std::string& item : items) reprs.push_back(PyStrRepr(item));
+  return reprs;
+}
+
+}  // namespace
 
 std::string PyStrRepr(absl::string_view s) {
   // Python picks double quotes only when the text has a single quote and no
@@ -41,54 +47,41 @@ std::string PyStrRepr(absl::string_view s) {
 }
 
 std::string PyStrListRepr(absl::Span<const std::string> items) {
-  return absl::StrCat(
-      "[", absl::StrJoin(items, ", ", [](std::string* out, const std::string& s) {
-        out->append(PyStrRepr(s));
-      }),
-      "]");
+  return absl::StrCat("[", absl::StrJoin(StrReprs(items), ", "), "]");
+}
+
+std::string PyIntListRepr(absl::Span<const int64_t> values) {
+  return absl::StrCat("[", absl::StrJoin(values, ", "), "]");
 }
 
 std::string PyStrSetRepr(std::vector<std::string> items) {
   std::sort(items.begin(), items.end());
   items.erase(std::unique(items.begin(), items.end()), items.end());
   if (items.empty()) return "set()";
-  return absl::StrCat(
-      "{", absl::StrJoin(items, ", ", [](std::string* out, const std::string& s) {
-        out->append(PyStrRepr(s));
-      }),
-      "}");
+  return absl::StrCat("{", absl::StrJoin(StrReprs(items), ", "), "}");
+}
+
+std::string PyTupleRepr(absl::Span<const std::string> item_reprs) {
+  // A one-item tuple needs its trailing comma to stay a tuple.
+  if (item_reprs.size() == 1) return absl::StrCat("(", item_reprs[0], ",)");
+  return absl::StrCat("(", absl::StrJoin(item_reprs, ", "), ")");
+}
+
+std::string PyStrTupleRepr(absl::Span<const std::string> items) {
+  return PyTupleRepr(StrReprs(items));
 }
 
 std::string PyAxisGroupRepr(absl::Span<const std::string> group) {
   if (group.empty()) return "None";
   if (group.size() == 1) return PyStrRepr(group[0]);
-  std::vector<std::string> parts;
-  for (const std::string& axis : group) parts.push_back(PyStrRepr(axis));
-  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+  return absl::StrCat("(", absl::StrJoin(StrReprs(group), ", "), ")");
 }
 
 std::string PyAxesRepr(absl::Span<const std::vector<std::string>> axes) {
   std::vector<std::string> parts;
+  parts.reserve(axes.size());
   for (const auto& group : axes) parts.push_back(PyAxisGroupRepr(group));
-  if (parts.size() == 1) return absl::StrCat("(", parts[0], ",)");
-  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
-}
-
-std::string KerasRepr(const DeviceMesh& mesh) {
-  return absl::StrCat("<DeviceMesh shape=", ShapeToString(mesh.shape()),
-                      ", axis_names=", PyStrListRepr(mesh.axis_names()), ">");
-}
-
-std::string KerasRepr(const TensorLayout& layout) {
-  return absl::StrCat("<TensorLayout axes=", PyAxesRepr(layout.axes()), ", device_mesh=",
-                      layout.mesh() ? KerasRepr(*layout.mesh()) : "None", ">");
-}
-
-std::string KerasRepr(const Distribution& distribution) {
-  const char* name = distribution.kind() == DistributionKind::kDataParallel
-                         ? "DataParallel"
-                         : "ModelParallel";
-  return absl::StrCat("<", name, " device_mesh=", KerasRepr(*distribution.mesh()), ">");
+  return PyTupleRepr(parts);
 }
 
 }  // namespace tessera

@@ -1,23 +1,15 @@
-// Python repr helpers and the Keras reprs of meshes, layouts and
-// distributions, so a C or Go caller sees what a Keras user sees.
-#include "core/formats/keras_repr.h"
+// Python repr helpers: the quoting and punctuation every Keras-style
+// ToString builds on.
+#include "core/py_repr.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/distribution.h"
-#include "core/layout.h"
-#include "core/mesh.h"
-#include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/core/testing.h"
 
 namespace tessera {
 namespace {
-
-using testing::CpuMesh;
-using testing::Layout;
-using testing::Unwrap;
 
 TEST(PyStrReprTest, QuotesWithSingleQuotes) {
   EXPECT_EQ(PyStrRepr("abc"), "'abc'");
@@ -70,6 +62,28 @@ TEST(PyStrSetReprTest, EmptySetIsSetCall) {
   EXPECT_EQ(PyStrSetRepr({}), "set()");
 }
 
+TEST(PyIntListReprTest, PrintsAPythonList) {
+  EXPECT_EQ(PyIntListRepr(std::vector<int64_t>{2, -1}), "[2, -1]");
+  EXPECT_EQ(PyIntListRepr(std::vector<int64_t>{}), "[]");
+}
+
+TEST(PyTupleReprTest, JoinsItemsAlreadyInReprForm) {
+  EXPECT_EQ(PyTupleRepr(std::vector<std::string>{"'a'", "None"}), "('a', None)");
+}
+
+TEST(PyTupleReprTest, OneItemHasATrailingComma) {
+  EXPECT_EQ(PyTupleRepr(std::vector<std::string>{"None"}), "(None,)");
+}
+
+TEST(PyTupleReprTest, NoItemsIsAnEmptyTuple) {
+  EXPECT_EQ(PyTupleRepr(std::vector<std::string>{}), "()");
+}
+
+TEST(PyStrTupleReprTest, QuotesEachItem) {
+  EXPECT_EQ(PyStrTupleRepr(std::vector<std::string>{"dp", "it's"}), "('dp', \"it's\")");
+  EXPECT_EQ(PyStrTupleRepr(std::vector<std::string>{"tp"}), "('tp',)");
+}
+
 TEST(PyAxisGroupReprTest, ReplicatedIsNone) {
   EXPECT_EQ(PyAxisGroupRepr(std::vector<std::string>{}), "None");
 }
@@ -94,39 +108,6 @@ TEST(PyAxesReprTest, OneDimensionHasATrailingComma) {
 
 TEST(PyAxesReprTest, NoDimensionsIsAnEmptyTuple) {
   EXPECT_EQ(PyAxesRepr(std::vector<std::vector<std::string>>{}), "()");
-}
-
-TEST(KerasReprTest, Mesh) {
-  EXPECT_EQ(KerasRepr(*CpuMesh({4, 2}, {"batch", "model"})),
-            "<DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>");
-}
-
-TEST(KerasReprTest, OneAxisMeshShapeHasATrailingComma) {
-  EXPECT_EQ(KerasRepr(*CpuMesh({8}, {"batch"})), "<DeviceMesh shape=(8,), axis_names=['batch']>");
-}
-
-TEST(KerasReprTest, MeshAxisNamesAreEscaped) {
-  EXPECT_EQ(KerasRepr(*CpuMesh({2}, {"it's"})), "<DeviceMesh shape=(2,), axis_names=[\"it's\"]>");
-}
-
-TEST(KerasReprTest, LayoutWithMesh) {
-  EXPECT_EQ(KerasRepr(Layout({"data", ""}, CpuMesh({4, 2}, {"data", "model"}))),
-            "<TensorLayout axes=('data', None), device_mesh=<DeviceMesh shape=(4, 2), "
-            "axis_names=['data', 'model']>>");
-}
-
-TEST(KerasReprTest, LayoutWithoutMesh) {
-  EXPECT_EQ(KerasRepr(Layout({"", "model"})), "<TensorLayout axes=(None, 'model'), device_mesh=None>");
-}
-
-TEST(KerasReprTest, DataParallel) {
-  EXPECT_EQ(KerasRepr(*Unwrap(Distribution::DataParallel(CpuMesh({8}, {"batch"})))),
-            "<DataParallel device_mesh=<DeviceMesh shape=(8,), axis_names=['batch']>>");
-}
-
-TEST(KerasReprTest, ModelParallel) {
-  EXPECT_EQ(KerasRepr(*Unwrap(Distribution::ModelParallel(LayoutMap(CpuMesh({2, 4}, {"batch", "model"}))))),
-            "<ModelParallel device_mesh=<DeviceMesh shape=(2, 4), axis_names=['batch', 'model']>>");
 }
 
 }  // namespace
