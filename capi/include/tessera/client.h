@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * A process's membership in a multi-host job: the global topology, the
  * key-value store, barriers, live-process agreement, failure events and the
  * shutdown barrier.
@@ -39,6 +40,7 @@ typedef struct tessera_event tessera_event;
 /** A snapshot of key-value entries. Immutable. */
 typedef struct tessera_kv_list tessera_kv_list;
 
+/** What an event reports. */
 typedef enum tessera_event_kind {
   /** A process changed state (tessera_event_process_id, tessera_event_task_state). */
   TESSERA_EVENT_TASK_CHANGED = 0,
@@ -50,15 +52,23 @@ typedef enum tessera_event_kind {
   TESSERA_EVENT_TOPOLOGY_CHANGED = 3,
   /** This client lost the coordinator (no heartbeat answered within the timeout). */
   TESSERA_EVENT_COORDINATOR_LOST = 4,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_EVENT_KIND_FORCE_INT32 = 0x7fffffff
 } tessera_event_kind;
 
+/** A process's state as the coordinator sees it. */
 typedef enum tessera_task_state {
+  /** The process has not registered yet. */
   TESSERA_TASK_NEVER_CONNECTED = 1,
+  /** The process registered; the job is not running yet. */
   TESSERA_TASK_PENDING = 2,
+  /** The process is part of the running job. */
   TESSERA_TASK_RUNNING = 3,
+  /** The process shut down or closed its connection cleanly. */
   TESSERA_TASK_DISCONNECTED = 4,
+  /** The process lost its heartbeat, restarted, or reported an error. */
   TESSERA_TASK_FAILED = 5,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_TASK_STATE_FORCE_INT32 = 0x7fffffff
 } tessera_task_state;
 
@@ -239,6 +249,7 @@ TESSERA_API void tessera_event_destroy(tessera_event* event) TESSERA_NOEXCEPT;
 
 /** Why a cluster call failed, beyond its code. */
 typedef enum tessera_error_reason {
+  /** No cluster reason: the code and message say everything. */
   TESSERA_REASON_NONE = 0,
   /** Fate sharing: another process failed (tessera_error_source_process). */
   TESSERA_REASON_JOB_FAILED = 1,
@@ -256,6 +267,7 @@ typedef enum tessera_error_reason {
   TESSERA_REASON_AUTHENTICATION = 7,
   /** Registration timed out: see the missing processes and whether each was ever seen. */
   TESSERA_REASON_NEVER_CONNECTED = 8,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_REASON_FORCE_INT32 = 0x7fffffff
 } tessera_error_reason;
 

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Host scatter and gather: between one row-major global buffer and one
  * row-major buffer per device holding that device's shard.
  *
@@ -90,6 +91,7 @@ TESSERA_API bool tessera_copy_options_set_process_index(tessera_copy_options* op
  *                      may have NULL.
  * @param num_shards    must be tessera_sharding_num_devices(sharding).
  * @param options       NULL for the defaults.
+ * @param out_error     receives a new error on failure (see error.h); may be NULL.
  * @return true on success. INVALID_ARGUMENT (nothing written) for a NULL
  *         sharding or shards, a NULL global with global_size > 0, an
  *         element_size outside 1..16, a global_size other than the expected
@@ -108,11 +110,16 @@ TESSERA_API bool tessera_scatter(const tessera_sharding* sharding, const void* g
  * once, from its replica-0 device (with a process index: its first holder in
  * that process).
  *
+ * @param sharding  the layout and global shape, as tessera_scatter.
  * @param shards    num_shards buffer pointers in mesh order; only the
  *                  devices read need one (every holder with
  *                  verify_replicas). Read only.
  * @param global    receives the tensor, row-major (global_size bytes).
- * Other parameters as tessera_scatter.
+ * @param num_shards  must be tessera_sharding_num_devices(sharding).
+ * @param element_size  bytes per element, 1 to 16.
+ * @param global_size  bytes of `global`, as tessera_scatter.
+ * @param options   NULL for the defaults.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_scatter, plus DATA_LOSS
  *         (nothing written) when verify_replicas finds replicas that differ.
  * @since 0.1

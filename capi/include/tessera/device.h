@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Devices and local discovery.
  *
  * Local discovery runs providers in this order: TESSERA_DEVICES (an explicit
@@ -6,8 +7,8 @@
  * (loaded at run time; CUDA_VISIBLE_DEVICES respected as CUDA does; a
  * missing NVML means no GPUs), then the CPU: one device, or N when
  * TESSERA_CPU_DEVICE_COUNT=N (1..1048576). TESSERA_DEVICES holds
- * comma-separated entries <platform>[*<count>][:<kind>[:<physical_id>
- * [:<memory_bytes>]]][@<place>], e.g. "gpu*8" or
+ * comma-separated entries
+ * `<platform>[*<count>][:<kind>[:<physical_id>[:<memory_bytes>]]][@<place>]`, e.g. "gpu*8" or
  * "gpu:NVIDIA H100 80GB HBM3:GPU-1:85520809984";
  * its cpu entries, if any, replace the CPU provider's devices. A place puts
  * TPU devices in their slice's torus (tessera_device_coord): "@x.y.z[.core]"
@@ -27,10 +28,15 @@
 
 TESSERA_BEGIN_DECLS
 
+/** The kind of accelerator a device is. */
 typedef enum tessera_platform {
+  /** A host CPU device. */
   TESSERA_PLATFORM_CPU = 0,
+  /** A GPU. */
   TESSERA_PLATFORM_GPU = 1,
+  /** A TPU. */
   TESSERA_PLATFORM_TPU = 2,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_PLATFORM_FORCE_INT32 = 0x7fffffff
 } tessera_platform;
 
@@ -74,7 +80,10 @@ TESSERA_API bool tessera_device_has_coords(const tessera_device* device) TESSERA
 /**
  * Coordinate `axis` (0 = x, 1 = y, 2 = z) of `device`'s chip in its TPU
  * slice; JAX's create_device_mesh follows them (tessera_mesh_make).
+ * @param device    a device of a TPU slice.
+ * @param axis      0, 1 or 2.
  * @param[out] out  receives the coordinate.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; false with INVALID_ARGUMENT for a NULL device or
  *         out, OUT_OF_RANGE for axis > 2, FAILED_PRECONDITION when the
  *         device has no coordinates (tessera_device_has_coords).
@@ -96,6 +105,7 @@ TESSERA_API const char* tessera_platform_name(tessera_platform platform) TESSERA
  * @param type  NULL or "" for accelerators if any, else CPU; otherwise "cpu",
  *              "gpu" (or "cuda") or "tpu", case-insensitive. A platform with
  *              no devices gives an empty list.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new list owned by the caller (tessera_device_list_destroy), or
  *         NULL (INVALID_ARGUMENT: unknown type, bad TESSERA_CPU_DEVICE_COUNT).
  * @since 0.1
@@ -121,7 +131,9 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_
 /**
  * Number of devices of one platform (Keras's get_device_count); `type` as in
  * tessera_device_list_create.
+ * @param type      as tessera_device_list_create takes it.
  * @param[out] out  receives the count.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success.
  * @since 0.1
  */

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Distributions: data-parallel and model-parallel policies (Keras's
  * DataParallel and ModelParallel), the dataset plan, and the current
  * distribution (a process-wide default plus a per-thread scope stack).
@@ -26,9 +27,13 @@ typedef struct tessera_distribution_options tessera_distribution_options;
 /** How this process reads a dataset. Immutable. */
 typedef struct tessera_dataset_plan tessera_dataset_plan;
 
+/** The policy a distribution follows. */
 typedef enum tessera_distribution_kind {
+  /** Keras's DataParallel: the batch is split over every device, variables are replicated. */
   TESSERA_DISTRIBUTION_DATA_PARALLEL = 0,
+  /** Keras's ModelParallel: variables follow a layout map, the batch is split over one axis. */
   TESSERA_DISTRIBUTION_MODEL_PARALLEL = 1,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_DISTRIBUTION_KIND_FORCE_INT32 = 0x7fffffff
 } tessera_distribution_kind;
 
@@ -43,9 +48,11 @@ typedef enum tessera_dataset_mode {
    * global batch (fixed in Keras 3.5).
    */
   TESSERA_DATASET_MODE_KERAS_3_0 = 1,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_DATASET_MODE_FORCE_INT32 = 0x7fffffff
 } tessera_dataset_mode;
 
+/** What a process does with its dataset (tessera_dataset_plan_kind_of). */
 typedef enum tessera_dataset_plan_kind {
   /** Leave the dataset as it is. */
   TESSERA_DATASET_PLAN_PASSTHROUGH = 0,
@@ -53,6 +60,7 @@ typedef enum tessera_dataset_plan_kind {
   TESSERA_DATASET_PLAN_REPLICATE = 1,
   /** This process reads shard `shard_index` of `num_shards` of each batch. */
   TESSERA_DATASET_PLAN_SHARD = 2,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_DATASET_PLAN_KIND_FORCE_INT32 = 0x7fffffff
 } tessera_dataset_plan_kind;
 
@@ -83,7 +91,9 @@ TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_o
 /**
  * DataParallel over `mesh`; the batch axis is its first axis. A mesh of rank
  * > 1 logs a warning and still uses the first axis.
+ * @param mesh     the devices to spread the batch over. Retained.
  * @param options  may be NULL (defaults); copied.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new distribution owned by the caller (tessera_distribution_destroy), or NULL.
  * @since 0.1
  */
@@ -103,7 +113,10 @@ TESSERA_API tessera_distribution* tessera_distribution_create_data_parallel_over
 
 /**
  * ModelParallel over the layout map's mesh; the map is copied (a snapshot).
+ * @param layout_map      the variable layouts and, through them, the mesh.
  * @param batch_dim_name  the batch axis; NULL or "" for the mesh's first axis.
+ * @param options         may be NULL (defaults); copied.
+ * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return a new distribution owned by the caller, or NULL: FAILED_PRECONDITION
  *         when the map has no mesh, or when the job has more processes than
  *         model replicas and they do not divide; INVALID_ARGUMENT for an

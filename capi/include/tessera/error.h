@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Errors: opaque objects returned through a trailing `tessera_error** out_error`.
  *
  * A fallible function stores a new error in *out_error on failure (the caller
@@ -18,23 +19,41 @@ typedef struct tessera_error tessera_error;
 
 /** Error codes: the absl::StatusCode canonical codes, same numbers. */
 typedef enum tessera_code {
+  /** No error; tessera_error_code(NULL) returns it. */
   TESSERA_OK = 0,
+  /** The operation was cancelled, typically by the caller. */
   TESSERA_CANCELLED = 1,
+  /** An error with no better code. */
   TESSERA_UNKNOWN = 2,
+  /** An argument is invalid whatever the state (the message names it). */
   TESSERA_INVALID_ARGUMENT = 3,
+  /** A timeout expired before the operation completed. */
   TESSERA_DEADLINE_EXCEEDED = 4,
+  /** A requested entity (axis, key, device, ...) does not exist. */
   TESSERA_NOT_FOUND = 5,
+  /** The entity to create exists already. */
   TESSERA_ALREADY_EXISTS = 6,
+  /** The caller may not perform the operation. */
   TESSERA_PERMISSION_DENIED = 7,
+  /** A limit or quota was reached. */
   TESSERA_RESOURCE_EXHAUSTED = 8,
+  /** The system is not in the state the operation needs. */
   TESSERA_FAILED_PRECONDITION = 9,
+  /** The operation was aborted, typically by a concurrent conflict. */
   TESSERA_ABORTED = 10,
+  /** An index or size lies outside the valid range. */
   TESSERA_OUT_OF_RANGE = 11,
+  /** The operation is not supported. */
   TESSERA_UNIMPLEMENTED = 12,
+  /** An invariant of the library broke: a bug. */
   TESSERA_INTERNAL = 13,
+  /** A service (the coordinator) cannot be reached now; retrying may help. */
   TESSERA_UNAVAILABLE = 14,
+  /** Unrecoverable loss or corruption of data. */
   TESSERA_DATA_LOSS = 15,
+  /** The request carries no valid credentials (the job token). */
   TESSERA_UNAUTHENTICATED = 16,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_CODE_FORCE_INT32 = 0x7fffffff
 } tessera_code;
 

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Layout maps: insertion-ordered rules from variable paths to layouts.
  *
  * Lookup: an exact key wins; otherwise every key is an RE2 pattern and all
@@ -34,6 +35,7 @@ typedef enum tessera_key_match {
   TESSERA_KEY_MATCH_SEARCH = 0,
   /** re.fullmatch: the pattern must match the whole path (Keras 3.14+). */
   TESSERA_KEY_MATCH_FULL = 1,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_KEY_MATCH_FORCE_INT32 = 0x7fffffff
 } tessera_key_match;
 
@@ -41,6 +43,7 @@ typedef enum tessera_key_match {
  * Creates an empty map.
  * @param mesh   given to layouts inserted without one; may be NULL. Retained.
  * @param match  TESSERA_KEY_MATCH_SEARCH or TESSERA_KEY_MATCH_FULL.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new map owned by the caller (tessera_layout_map_destroy), or NULL.
  * @since 0.1
  */
@@ -83,7 +86,10 @@ TESSERA_API tessera_layout* tessera_layout_map_get(const tessera_layout_map* map
 
 /**
  * Index of the rule that `path` selects.
+ * @param map             the map to search.
+ * @param path            the variable path; NUL-terminated.
  * @param[out] out_index  the rule's index, or -1 when no rule matches.
+ * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_layout_map_get.
  * @since 0.1
  */

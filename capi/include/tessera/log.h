@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * The library's log channel. By default warnings and errors go to stderr.
  */
 #ifndef TESSERA_LOG_H_
@@ -12,11 +13,17 @@
 
 TESSERA_BEGIN_DECLS
 
+/** Severity of a log message, lowest first. */
 typedef enum tessera_log_level {
+  /** Detail for developers of the library. */
   TESSERA_LOG_DEBUG = 0,
+  /** Normal operation worth recording. */
   TESSERA_LOG_INFO = 1,
+  /** Something unexpected that the library worked around. */
   TESSERA_LOG_WARNING = 2,
+  /** An operation failed. */
   TESSERA_LOG_ERROR = 3,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_LOG_LEVEL_FORCE_INT32 = 0x7fffffff
 } tessera_log_level;
 

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Mesh construction the way each framework builds its meshes: JAX's
  * make_mesh and create_hybrid_device_mesh, TF DTensor's create_mesh and
  * create_distributed_mesh, PyTorch's mesh["dp", "cp"], _flatten,
@@ -38,6 +39,7 @@ TESSERA_BEGIN_DECLS
  * @param devices, num_devices         "gpu:3" strings; NULL means every
  *                                     device of the default type.
  * @param device_kind                  JAX's device_kind; NULL or "" for none.
+ * @param out_error                    receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL
  *         (INVALID_ARGUMENT: fewer devices than the product, a dimension
  *         < 1, TPU coordinates that do not fill a cuboid, a shape whole
@@ -60,7 +62,13 @@ TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dim
  * @param mesh_shape, dcn_mesh_shape   num_dims entries each; copied.
  * @param sort_granules_by_key         true: processes by index (JAX's
  *                                     default); false: by first appearance.
- * Other parameters as tessera_mesh_make.
+ * @param num_dims                     number of entries in `mesh_shape` and `dcn_mesh_shape`.
+ * @param axis_names                   one name per dimension, as tessera_mesh_make.
+ * @param num_axis_names               number of entries in `axis_names`.
+ * @param devices                      the devices of every process, as tessera_mesh_make.
+ * @param num_devices                  number of entries in `devices`.
+ * @param device_kind                  as tessera_mesh_make.
+ * @param out_error                    receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller, or NULL (INVALID_ARGUMENT: "Number
  *         of slices 2 must equal the product of dcn_mesh_shape (1, 1)", a
  *         process whose device count is not prod(mesh_shape), and
@@ -76,7 +84,10 @@ TESSERA_API tessera_mesh* tessera_mesh_make_hybrid(
 /**
  * PyTorch's mesh[names] as seen by device `device_id`: the submesh over the
  * named axes that holds the device.
+ * @param mesh                        the mesh to slice.
  * @param axis_names, num_axis_names  at least one name, in the mesh's order.
+ * @param device_id                   the global id of a device of the mesh.
+ * @param out_error                   receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller, or NULL: INVALID_ARGUMENT for no
  *         names or names out of order ("Invalid mesh_dim_names ('cp', 'dp')
  *         specified. Mesh dim indices should be in ascending order."),
@@ -90,9 +101,11 @@ TESSERA_API tessera_mesh* tessera_mesh_submesh(const tessera_mesh* mesh,
 
 /**
  * PyTorch's _flatten: a 1-D mesh over `mesh`'s devices in row-major order.
+ * @param mesh  the mesh to flatten.
  * @param name  the axis name; NULL or "" joins the axis names with "_"
  *              ("dp_cp"). One of the axes of a mesh of rank > 1 is
  *              INVALID_ARGUMENT.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller, or NULL.
  * @since 0.1
  */
@@ -101,10 +114,13 @@ TESSERA_API tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const c
 
 /**
  * PyTorch's get_coordinate for device `device_id`.
+ * @param mesh        the mesh.
+ * @param device_id   the global id of the device.
  * @param out_coords  receives rank entries when the device is in the mesh.
  * @param capacity    room in `out_coords`; OUT_OF_RANGE when below the rank.
  * @param out_found   receives false when the mesh lacks the device (PyTorch's
  *                    None); then `out_coords` is untouched.
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return true on success.
  * @since 0.1
  */
@@ -126,8 +142,11 @@ TESSERA_API bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* a
  * The process groups along `axis_name` as PyTorch builds them
  * (mesh.swapdims(-1, dim).reshape(-1, size)): mesh-size device ids, each run
  * of tessera_mesh_axis_size ids one group.
+ * @param mesh      the mesh.
+ * @param axis_name  the axis the groups run along.
  * @param out_ids   receives the ids.
  * @param capacity  room in `out_ids`; OUT_OF_RANGE below the mesh's size.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; NOT_FOUND for an unknown axis.
  * @since 0.1
  */
@@ -146,6 +165,9 @@ TESSERA_API bool tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* 
  *                 names; NULL means this process's devices of `device_type`.
  * @param device_type  "CPU", "GPU" or "TPU"; NULL takes the first device's
  *                 type (or CPU).
+ * @param use_xla_spmd  DTensor's use_xla_spmd flag (not for CPU meshes).
+ * @param out_error  receives a new error on failure (see error.h); may be
+ *                 NULL.
  * @return a new DTensor mesh owned by the caller
  *         (tessera_dtensor_mesh_destroy), or NULL with DTensor's messages:
  *         "Conflicting devices ...", "length of devices (4) must be equal to
@@ -165,9 +187,16 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
  * (tessera_dtensor_mesh_local_id) are this client's contiguous block of the
  * row-major global ids, its local devices this client's.
  *
+ * @param dim_names, dim_sizes, num_dims  the mesh dims, as
+ *                 tessera_dtensor_mesh_create; required here.
+ * @param name     the mesh name; NULL means "".
  * @param local_devices, num_local_devices  this client's devices; NULL means
  *                 all of `device_type`. TPU with devices is an error.
- * Other parameters as tessera_dtensor_mesh_create (dims are required).
+ * @param device_type  "CPU", "GPU" or "TPU"; NULL takes the first device's
+ *                 type (or CPU).
+ * @param use_xla_spmd  DTensor's use_xla_spmd flag (not for CPU meshes).
+ * @param out_error  receives a new error on failure (see error.h); may be
+ *                 NULL.
  * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
  *         with DTensor's messages ("Global number of devices (3 per client *
  *         2 clients = 6) must be equal to total size of the mesh of shape
@@ -184,6 +213,10 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
  * DTensor's legacy create_distributed_mesh (TF 2.9-2.11) with explicit
  * counts, checked in its order with its messages.
  *
+ * @param dim_names           the mesh dimension names, num_dims entries.
+ * @param dim_sizes           the mesh dimension sizes, num_dims entries.
+ * @param num_dims            the mesh rank.
+ * @param name                the mesh name; NULL means "".
  * @param num_global_devices  NULL: this client's device count times the
  *                            number of clients.
  * @param num_clients         NULL: the runtime's process count.
@@ -191,6 +224,7 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
  * @param device_type         "CPU" or "GPU"; NULL means "CPU". With "TPU"
  *                            any given count is INVALID_ARGUMENT and none is
  *                            UNIMPLEMENTED.
+ * @param out_error           receives a new error on failure (see error.h); may be NULL.
  * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
  *         ("num_global_devices (6) must be equal to total size of the mesh
  *         of shape (8,)", "client_id (2) must be < 2", "Not enough devices;

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * The resharding plan: the transfers that build every shard of a
  * destination sharding from the shards of a source sharding of the same
  * global shape (a checkpoint restored onto another mesh, a layout change).
@@ -39,6 +40,7 @@ typedef enum tessera_transfer_locality {
   TESSERA_TRANSFER_SAME_PROCESS = 1,
   /** Between processes. */
   TESSERA_TRANSFER_CROSS_PROCESS = 2,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_TRANSFER_LOCALITY_FORCE_INT32 = 0x7fffffff
 } tessera_transfer_locality;
 
@@ -49,6 +51,7 @@ typedef enum tessera_transfer_locality {
  * @param destination   the wanted sharding, of the same global shape (any
  *                      mesh, layout and mode); not retained.
  * @param element_size  bytes per element, 1 to 16 (for the byte counts).
+ * @param out_error     receives a new error on failure (see error.h); may be NULL.
  * @return a new plan owned by the caller (tessera_reshard_plan_destroy), or
  *         NULL: INVALID_ARGUMENT for a NULL sharding, global shapes that
  *         differ, an element_size outside 1..16, or byte counts that
@@ -71,12 +74,15 @@ TESSERA_API size_t tessera_reshard_plan_rank(const tessera_reshard_plan* plan) T
 /**
  * Transfer `index`: which devices, how many bytes, and where they move.
  *
+ * @param plan             the plan.
+ * @param index            below tessera_reshard_plan_num_transfers.
  * @param out_source       receives the source device's logical index in the
  *                         source mesh.
  * @param out_destination  receives the destination device's logical index
  *                         in the destination mesh.
  * @param out_bytes        receives the bytes of the box.
  * @param out_locality     receives a tessera_transfer_locality.
+ * @param out_error        receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for an index not below tessera_reshard_plan_num_transfers.
  * @since 0.1
@@ -90,8 +96,11 @@ TESSERA_API bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan,
 /**
  * The global index ranges [start, stop) of transfer `index`'s box, one per
  * dimension.
+ * @param plan                   the plan.
+ * @param index                  below tessera_reshard_plan_num_transfers.
  * @param out_starts, out_stops  receive rank entries each.
  * @param capacity               room in each (both may be NULL when 0).
+ * @param out_error              receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a bad index or a capacity below the rank.
  * @since 0.1

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Shard math: which slice of a global tensor each device of a mesh holds,
  * for a layout (with a mesh) and a global shape.
  *
@@ -48,6 +49,7 @@ typedef enum tessera_shard_mode {
    * PyTorch: each axis re-chunks (torch.chunk) what the previous axes left.
    */
   TESSERA_SHARD_MODE_CHUNK_NESTED = 2,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_SHARD_MODE_FORCE_INT32 = 0x7fffffff
 } tessera_shard_mode;
 
@@ -60,6 +62,7 @@ typedef enum tessera_shard_mode {
  *                  NULL when num_dims is 0 (a scalar).
  * @param num_dims  the tensor rank; must equal the layout's rank.
  * @param mode      a tessera_shard_mode value.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new sharding owned by the caller (tessera_sharding_destroy), or
  *         NULL: INVALID_ARGUMENT for a NULL layout, NULL dims with
  *         num_dims > 0, a rank mismatch, a negative dimension, an unknown
@@ -86,10 +89,13 @@ TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding
 /**
  * The index range of every dimension held by device `device_index`.
  *
+ * @param sharding    the sharding.
+ * @param device_index  a logical device index, below tessera_sharding_num_devices.
  * @param out_starts  receives rank entries: the first index per dimension.
  * @param out_stops   receives rank entries: one past the last index.
  * @param capacity    room in each of out_starts and out_stops; both may be
  *                    NULL when capacity is 0 (a scalar).
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a device_index not below tessera_sharding_num_devices or a
  *         capacity below the rank. Nothing is written on failure.
@@ -103,8 +109,11 @@ TESSERA_API bool tessera_sharding_device_ranges(const tessera_sharding* sharding
 /**
  * The shape of the shard of device `device_index` (stop - start per
  * dimension).
+ * @param sharding  the sharding.
+ * @param device_index  a logical device index, below tessera_sharding_num_devices.
  * @param out       receives rank entries.
  * @param capacity  room in `out` (may be NULL when 0).
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_sharding_device_ranges.
  * @since 0.1
  */
@@ -144,11 +153,14 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  * the devices that process owns. Their ranges and replica ids come from
  * tessera_sharding_device_ranges and tessera_sharding_replica_id.
  *
+ * @param sharding  the sharding.
+ * @param process_index  the process; >= 0.
  * @param out       receives the device indices; may be NULL when capacity is 0
  *                  (to ask for the count).
  * @param capacity  room in `out`.
  * @param out_num   receives the number of such devices, also when capacity is
  *                  too small.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
  *         written) when capacity is too small; INVALID_ARGUMENT for NULL
  *         arguments or a negative process_index.
@@ -164,11 +176,13 @@ TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sh
  * out[(i * rank + d) * 2] is the start and out[(i * rank + d) * 2 + 1] the
  * stop. Visits every device.
  *
+ * @param sharding  the sharding.
  * @param out       receives num_devices * rank * 2 entries; may be NULL when
  *                  capacity is 0 (to ask for the size).
  * @param capacity  room in `out`.
  * @param out_num   receives num_devices * rank * 2, also when capacity is too
  *                  small.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
  *         written) when capacity is too small; INVALID_ARGUMENT for NULL
  *         arguments or a size that overflows.
@@ -193,8 +207,11 @@ TESSERA_API bool tessera_sharding_num_distinct_shards(const tessera_sharding* sh
 
 /**
  * The index ranges of distinct shard `shard`.
+ * @param sharding               the sharding.
+ * @param shard                  below tessera_sharding_num_distinct_shards.
  * @param out_starts, out_stops  receive rank entries each.
  * @param capacity               room in each (both may be NULL when 0).
+ * @param out_error              receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a shard not below tessera_sharding_num_distinct_shards or a
  *         capacity below the rank.
@@ -218,9 +235,12 @@ TESSERA_API bool tessera_sharding_distinct_shard_num_devices(const tessera_shard
 /**
  * The logical indices of the devices holding distinct shard `shard`, in mesh
  * order; a device's position in this list is its replica id.
+ * @param sharding  the sharding.
+ * @param shard     below tessera_sharding_num_distinct_shards.
  * @param out       receives tessera_sharding_distinct_shard_num_devices
  *                  entries.
  * @param capacity  room in `out` (may be NULL when 0).
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a bad shard or a capacity below the number of devices.
  * @since 0.1
@@ -233,8 +253,10 @@ TESSERA_API bool tessera_sharding_distinct_shard_devices(const tessera_sharding*
 /**
  * The shape of the largest shard, ceil(n / k) per dimension (JAX's
  * shard_shape in strict mode).
+ * @param sharding  the sharding.
  * @param out       receives rank entries.
  * @param capacity  room in `out` (may be NULL when 0).
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
  *         for a capacity below the rank.
  * @since 0.1

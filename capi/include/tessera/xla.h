@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * XLA shardings for layouts: the HloSharding text XLA prints and the
  * OpSharding protobuf bytes (xla_data.proto field numbers), and back.
  *
@@ -41,6 +42,7 @@ TESSERA_BEGIN_DECLS
  * @param rank    the tensor rank, at least the layout's (shorter layouts are
  *                padded with replicated dimensions, as JAX pads a spec).
  * @param v2      true for the iota form XLA prints, false for the device list.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new text buffer owned by the caller (tessera_buffer_destroy), or
  *         NULL: INVALID_ARGUMENT for a NULL layout or rank below the layout's,
  *         FAILED_PRECONDITION when the layout has no mesh.
@@ -57,6 +59,8 @@ TESSERA_API tessera_buffer* tessera_layout_to_hlo_sharding(const tessera_layout*
  *
  * @param text  NUL-terminated HloSharding text; read only during the call.
  * @param mesh  the mesh the logical indices refer to. Retained by the result.
+ * @param rank  the number of dimensions of the tensor.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
  *         INVALID_ARGUMENT for NULL arguments, a syntax error (position and
  *         token), a sharding over another device count or rank, or one that
@@ -96,8 +100,10 @@ TESSERA_API tessera_layout* tessera_layout_from_op_sharding(const void* bytes, s
  * The device order of `mesh`: out[i] is the id of the device at logical index
  * i (the mesh's devices, row-major), the device assignment that goes with
  * every tile assignment above.
+ * @param mesh      the mesh.
  * @param out       receives tessera_mesh_size(mesh) ids.
  * @param capacity  room in `out`; OUT_OF_RANGE when too small.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; INVALID_ARGUMENT for a NULL mesh or out.
  * @since 0.1
  */
