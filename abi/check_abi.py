@@ -50,8 +50,10 @@ def stable_symbols(map_path):
 def stable_tier_suppression(names):
     """Drops from the dump every function and variable outside `names`."""
     pattern = "^(" + "|".join(sorted(names)) + ")$"
-    return (f"[suppress_function]\n  drop = yes\n  symbol_name_not_regexp = {pattern}\n"
-            f"[suppress_variable]\n  drop = yes\n  symbol_name_not_regexp = {pattern}\n")
+    return (f"[suppress_function]\n  drop = yes\n  name_not_regexp = {pattern}\n"
+            f"  symbol_name_not_regexp = {pattern}\n"
+            f"[suppress_variable]\n  drop = yes\n  name_not_regexp = {pattern}\n"
+            f"  symbol_name_not_regexp = {pattern}\n")
 
 
 def dump(args, out_path, scratch):
