@@ -26,22 +26,16 @@ import subprocess
 import sys
 import tempfile
 
-NODE_RE = re.compile(r"([A-Za-z0-9_.]+)\s*\{(.*?)\}\s*([A-Za-z0-9_.]*)\s*;", re.S)
+# One reader of tessera.map: the symbol test's.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tests", "capi"))
+from check_symbols import map_symbols  # noqa: E402
+
 BASELINE_RE = re.compile(r"libtessera-(\d+)\.(\d+)\.abi$")
+
 
 def stable_symbols(map_path):
     """The global names of every version node without EXPERIMENTAL in its name."""
-    with open(map_path, encoding="utf-8") as f:
-        text = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
-    names = []
-    nodes = NODE_RE.findall(text)
-    if not nodes:
-        sys.exit(f"{map_path}: no version node found")
-    for node, body, _parent in nodes:
-        if "EXPERIMENTAL" in node:
-            continue
-        global_part = re.sub(r"\bglobal\s*:", " ", re.split(r"\blocal\s*:", body)[0])
-        names += re.findall(r"[A-Za-z_][A-Za-z0-9_]*", global_part)
+    names = [name for name, node in map_symbols(map_path).items() if "EXPERIMENTAL" not in node]
     if not names:
         sys.exit(f"{map_path}: no stable symbol found")
     return names
