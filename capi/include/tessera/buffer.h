@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Owned bytes: computed strings and serialized messages come back as a
  * tessera_buffer, never as memory for the caller to free().
  */

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Multi-host start-up: the cluster options, launcher detection and
  * tessera_runtime_initialize.
  *

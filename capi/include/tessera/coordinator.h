@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * The coordinator service on its own (`tessera coordinator`, tests,
  * benchmarks). tessera_runtime_initialize starts one inside process 0 by itself; use
  * this header to run it anywhere else.

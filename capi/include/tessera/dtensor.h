@@ -1,12 +1,15 @@
-/*
+/**
+ * @file
  * TF DTensor's mesh and layout text, printed and parsed byte for byte:
  *
+ * @verbatim
  *   mesh   : <name>|<dim>=<size>,...|<global ids>|<local ids>|<local devices>
  *            [|<global devices>][|use_xla_spmd]   e.g. |x=2|0,1|0,1|/job:localhost/...
  *            <name>|<dims>|*<TYPE>                 (shorthand: ids 0..n-1 on task 0)
  *            <device>  (single device)             empty_mesh
  *   layout : sharding_specs:<spec>,<spec>, mesh:<mesh>   (every spec ends in ',')
  *            parted:<spec>,... mesh:<mesh>    maximal:true, mesh:<device>    empty_layout
+ * @endverbatim
  *
  * Parsing applies DTensor's checks with DTensor's messages (e.g. "Attempted
  * to shard two or more tensor dimensions over mesh dimension x"); every error
@@ -29,7 +32,7 @@
  * use_xla_spmd and which client the text was written for are lost.
  * From Tessera to DTensor: the name is empty (or given), the local devices are
  * those of one process (0 by default), named
- * /job:<job>/replica:0/task:<process>/device:<TYPE>:<ordinal>, with job
+ * `/job:<job>/replica:0/task:<process>/device:<TYPE>:<ordinal>`, with job
  * "localhost" for a one-process mesh and "worker" otherwise, as DTensor's
  * DTENSOR_JOB_NAME defaults; use_xla_spmd is false unless given.
  */
@@ -59,6 +62,7 @@ typedef enum tessera_dtensor_mesh_kind_t {
   TESSERA_DTENSOR_MESH_TILE = 1,
   /** One device, named by its string; no dimensions. */
   TESSERA_DTENSOR_MESH_SINGLE_DEVICE = 2,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_DTENSOR_MESH_KIND_FORCE_INT32 = 0x7fffffff
 } tessera_dtensor_mesh_kind_t;
 
@@ -78,6 +82,7 @@ TESSERA_API tessera_buffer* tessera_mesh_to_dtensor_text(const tessera_mesh* mes
  * Parses DTensor mesh text into a Tessera mesh (what is kept: see the top of
  * this file).
  * @param text  NUL-terminated UTF-8; copied.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL:
  *         INVALID_ARGUMENT for NULL, text DTensor or Tessera rejects (with
  *         the byte offset and token), an empty or single-device mesh, a mesh
@@ -102,8 +107,10 @@ TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text(const tessera_layout*
 /**
  * As tessera_layout_to_dtensor_text, over the DTensor mesh `mesh`, so its
  * name, device strings and flags are printed as they are.
+ * @param layout  the layout to print.
  * @param mesh  must describe the layout's mesh (its tessera_dtensor_mesh_to_mesh
  *              equals it) when the layout has one; retained only for the call.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new buffer owned by the caller, or NULL (INVALID_ARGUMENT).
  * @since 0.2
  */
@@ -116,6 +123,7 @@ TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text_with_mesh(
  * becomes a replicated dimension, a mesh dimension a one-axis dimension, and
  * a lone "scalar" rank 0.
  * @param text  NUL-terminated UTF-8; copied.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy; it keeps
  *         its mesh alive, see tessera_layout_mesh), or NULL: INVALID_ARGUMENT
  *         for NULL, text DTensor or Tessera rejects (with the byte offset and
@@ -130,6 +138,7 @@ TESSERA_API tessera_layout* tessera_layout_from_dtensor_text(const char* text,
 /**
  * Parses DTensor mesh text, keeping everything it says.
  * @param text  NUL-terminated UTF-8; copied.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new DTensor mesh owned by the caller (tessera_dtensor_mesh_destroy),
  *         or NULL: INVALID_ARGUMENT for NULL or rejected text.
  * @since 0.2
@@ -149,7 +158,11 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(
 /**
  * The DTensor mesh for `mesh` as seen by `process_index` (its devices are the
  * local ones; a process without devices in the mesh gives a remote mesh).
+ * @param mesh  the mesh to describe.
  * @param name  the DTensor mesh name; NULL means ""; copied.
+ * @param process_index  the process whose devices are the local ones; >= 0.
+ * @param use_xla_spmd  DTensor's use_xla_spmd flag of the result.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new DTensor mesh owned by the caller, or NULL (INVALID_ARGUMENT:
  *         NULL mesh, a name with '|', reserved axis names, an uneven share).
  * @since 0.2

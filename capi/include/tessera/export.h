@@ -1,9 +1,15 @@
-/*
+/**
+ * @file
  * Export, linkage and attribute macros shared by every Tessera header.
  */
 #ifndef TESSERA_EXPORT_H_
 #define TESSERA_EXPORT_H_
 
+/**
+ * @def TESSERA_API
+ * Marks a function the library exports: default visibility with GCC and
+ * Clang, dllexport/dllimport on Windows, nothing for SWIG.
+ */
 #if defined(SWIG)
 #  define TESSERA_API
 #elif defined(_WIN32) && !defined(TESSERA_STATIC_COMPILATION)
@@ -18,6 +24,14 @@
 #  define TESSERA_API
 #endif
 
+/**
+ * @def TESSERA_BEGIN_DECLS
+ * Opens C linkage (extern "C" {) for C++ includers; empty in C.
+ */
+/**
+ * @def TESSERA_END_DECLS
+ * Closes what TESSERA_BEGIN_DECLS opened; empty in C.
+ */
 #ifdef __cplusplus
 #  define TESSERA_BEGIN_DECLS extern "C" {
 #  define TESSERA_END_DECLS }
@@ -26,6 +40,10 @@
 #  define TESSERA_END_DECLS
 #endif
 
+/**
+ * @def TESSERA_NOEXCEPT
+ * noexcept for C++ includers (no exception leaves the library); empty in C.
+ */
 /* Exceptions never leave the library: C++ callers see every function noexcept. */
 #if defined(__cplusplus) && !defined(SWIG)
 #  define TESSERA_NOEXCEPT noexcept
@@ -33,6 +51,11 @@
 #  define TESSERA_NOEXCEPT
 #endif
 
+/**
+ * @def TESSERA_DEPRECATED(message)
+ * Makes the compiler warn, with `message`, where a deprecated function is
+ * used; define TESSERA_DISABLE_DEPRECATE_WARNINGS to silence it.
+ */
 #if defined(SWIG) || defined(TESSERA_DISABLE_DEPRECATE_WARNINGS)
 #  define TESSERA_DEPRECATED(message)
 #elif defined(__GNUC__)

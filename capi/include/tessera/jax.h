@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * JAX text for layouts and meshes, both ways.
  *
  * A layout prints as jax's PartitionSpec repr: "P('x', None)",
@@ -42,6 +43,8 @@ TESSERA_API tessera_buffer* tessera_layout_to_partition_spec(const tessera_layou
  * spec is padded with None, as jax pads it).
  * @param text  NUL-terminated; read only during the call.
  * @param mesh  the mesh, or NULL for a layout given one later. Retained.
+ * @param rank  the number of dimensions of the tensor.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
  *         INVALID_ARGUMENT for a NULL text, a syntax error, a spec longer than
  *         `rank`, an axis used twice or (with a mesh) an axis it lacks.
@@ -66,6 +69,10 @@ TESSERA_API tessera_buffer* tessera_mesh_to_jax_text(const tessera_mesh* mesh,
  * (strings such as "cpu:3", row-major; NULL for all devices of the default
  * type, and num_devices is then ignored).
  * @param text  NUL-terminated; read only during the call.
+ * @param devices  the devices, row-major, as tessera_mesh_create takes them;
+ *                 NULL for all devices of the default type.
+ * @param num_devices  number of entries in `devices`.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL:
  *         INVALID_ARGUMENT for a NULL text, a syntax error (position and
  *         token), and every error of tessera_mesh_create.

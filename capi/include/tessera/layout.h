@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Tensor layouts: for each tensor dimension, nothing (replicated), one mesh
  * axis, or an ordered group of axes (split over their product, major first).
  *
@@ -28,6 +29,7 @@ typedef enum tessera_shape_check_t {
   TESSERA_SHAPE_CHECK_STRICT = 0,
   /** Uneven shards allowed: ceil-sized chunks (as XLA and DTensor). */
   TESSERA_SHAPE_CHECK_CHUNK = 1,
+  /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
   TESSERA_SHAPE_CHECK_FORCE_INT32 = 0x7fffffff
 } tessera_shape_check_t;
 
@@ -39,6 +41,7 @@ typedef enum tessera_shape_check_t {
  *                  num_axes is 0 (a scalar).
  * @param num_axes  the tensor rank.
  * @param mesh      the mesh, or NULL to give one later. Retained.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
  *         INVALID_ARGUMENT for an axis used twice, or (with a mesh) an axis
  *         the mesh lacks ("Invalid axis names for Layout. ...").
@@ -56,6 +59,8 @@ TESSERA_API tessera_layout* tessera_layout_create(const char* const* axes, size_
  *                     (0 = replicated); their sum must be num_axis_names.
  * @param num_dims     the tensor rank (entries in `group_sizes`).
  * @param mesh         the mesh, or NULL. Retained.
+ * @param num_axis_names  number of entries in `axis_names`.
+ * @param out_error    receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller, or NULL (errors as
  *         tessera_layout_create, plus INVALID_ARGUMENT when the group sizes
  *         do not add up).
@@ -140,8 +145,12 @@ TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const 
 
 /**
  * The largest per-device shard shape, ceil(dim / shards) per dimension.
+ * @param layout    the layout; it needs a mesh.
+ * @param dims      the global shape, num_dims entries.
+ * @param num_dims  the tensor rank.
  * @param out       receives num_dims entries.
  * @param capacity  room in `out`; OUT_OF_RANGE when below num_dims.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success (the layout is checked as in chunk mode first).
  * @since 0.2
  */

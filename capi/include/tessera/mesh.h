@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Device meshes: n-dimensional grids of devices with named axes.
  *
  * Devices are placed row-major: with shape (4, 2) the device at (i, j) is
@@ -38,6 +39,7 @@ typedef struct tessera_mesh tessera_mesh;
  *                        NULL means all devices of the default type
  *                        (tessera_device_list_create(NULL)).
  * @param num_devices     number of entries in `devices` (ignored when NULL).
+ * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL.
  * @since 0.2
  */
@@ -99,8 +101,11 @@ TESSERA_API tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t
 
 /**
  * Coordinates of the device whose global id is `device_id`.
+ * @param mesh        the mesh.
+ * @param device_id   the global id of a device of the mesh.
  * @param out_coords  receives rank entries.
  * @param capacity    room in `out_coords`; OUT_OF_RANGE when below the rank.
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return true on success; NOT_FOUND when the mesh does not hold the device.
  * @since 0.2
  */

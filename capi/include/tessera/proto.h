@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Tessera's own protobuf (package tessera.v1; the .proto files are installed
  * under share/tessera/proto) and its JSON form (protobuf's JSON mapping) for
  * meshes, layouts, layout maps and distributions.
@@ -54,6 +55,8 @@ TESSERA_API tessera_buffer* tessera_mesh_to_proto(const tessera_mesh* mesh,
 /**
  * The mesh in tessera.v1.Mesh bytes.
  * @param bytes  `size` bytes; may be NULL only when `size` is 0.
+ * @param size   number of bytes at `bytes`.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL with
  *         INVALID_ARGUMENT: bytes that are not a Mesh, unknown fields, a bad
  *         platform number, a negative device field, or any error of
@@ -96,6 +99,8 @@ TESSERA_API tessera_buffer* tessera_layout_to_proto(const tessera_layout* layout
  * none.
  * @param bytes  `size` bytes; may be NULL only when `size` is 0 (an empty
  *               message is a rank-0 layout).
+ * @param size   number of bytes at `bytes`.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL
  *         with INVALID_ARGUMENT: as tessera_mesh_from_proto for the mesh, and
  *         any error of tessera_layout_create (unknown or repeated axes).
@@ -129,6 +134,8 @@ TESSERA_API tessera_buffer* tessera_layout_map_to_proto(const tessera_layout_map
 /**
  * The layout map in tessera.v1.LayoutMap bytes, its rules set in order.
  * @param bytes  `size` bytes; may be NULL only when `size` is 0.
+ * @param size   number of bytes at `bytes`.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new map owned by the caller (tessera_layout_map_destroy), or NULL:
  *         INVALID_ARGUMENT as tessera_layout_from_proto, for a bad match
  *         number, a rule without a layout, or an invalid pattern;
@@ -165,6 +172,8 @@ TESSERA_API tessera_buffer* tessera_distribution_to_proto(const tessera_distribu
  * The distribution in tessera.v1.Distribution bytes, with the runtime's
  * process count and id.
  * @param bytes  `size` bytes; may be NULL only when `size` is 0.
+ * @param size   number of bytes at `bytes`.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new distribution owned by the caller (tessera_distribution_destroy),
  *         or NULL: INVALID_ARGUMENT for no policy, a DataParallel without a
  *         mesh, a ModelParallel without a layout map or without the map's

@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * Tessera: device meshes, tensor layouts, layout maps and distributions,
  * behind a stable C ABI.
  *

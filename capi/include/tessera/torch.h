@@ -1,4 +1,5 @@
-/*
+/**
+ * @file
  * PyTorch DTensor placements for layouts, both ways: one placement per MESH
  * dim, "[Shard(dim=0), Replicate()]".
  *
@@ -38,6 +39,8 @@ TESSERA_API tessera_buffer* tessera_layout_to_torch_placements(const tessera_lay
  * The layout on `mesh` that placements text gives a tensor of `rank` dims.
  * @param text  NUL-terminated; read only during the call.
  * @param mesh  the DeviceMesh the placements refer to. Retained by the result.
+ * @param rank  the number of dimensions of the tensor.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
  *         INVALID_ARGUMENT for NULL arguments, a syntax error, a placement
  *         count other than the mesh rank, a dim outside the rank, or split
