@@ -167,8 +167,18 @@ absl::StatusOr<Contribution> FromTesseraEnvironment(const Environment& env, std:
     TESSERA_ASSIGN_OR_RETURN(out.num_processes,
                              ParseIntVarAtLeast("TESSERA_NUM_PROCESSES", *note("TESSERA_NUM_PROCESSES"), 1));
   }
-  if (FindVar(env, "TESSERA_PROCESS_ID")) {
-    TESSERA_ASSIGN_OR_RETURN(out.process_id, ParseIntVarAtLeast("TESSERA_PROCESS_ID", *note("TESSERA_PROCESS_ID"), 0));
+  // TESSERA_PROCESS_ID is 0.1's spelling, still read; when both are set they
+  // must agree, so a launcher's leftover cannot silently win.
+  const std::string* index = FindVar(env, "TESSERA_PROCESS_INDEX");
+  const std::string* alias = FindVar(env, "TESSERA_PROCESS_ID");
+  if (index != nullptr && alias != nullptr && *index != *alias) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Environment variables TESSERA_PROCESS_INDEX (\"", *index, "\") and its alias TESSERA_PROCESS_ID (\"",
+        *alias, "\") disagree; expected one of them, or the same value in both"));
+  }
+  if (index != nullptr || alias != nullptr) {
+    const char* name = index != nullptr ? "TESSERA_PROCESS_INDEX" : "TESSERA_PROCESS_ID";
+    TESSERA_ASSIGN_OR_RETURN(out.process_id, ParseIntVarAtLeast(name, *note(name), 0));
   }
   if (FindVar(env, "TESSERA_LOCAL_DEVICE_IDS")) {
     TESSERA_ASSIGN_OR_RETURN(out.local_device_ids,
@@ -344,7 +354,7 @@ absl::Status ResolveCounts(Resolution& r, ClusterConfig& config, std::vector<std
     if (config.num_processes > 1) {
       return MissingField(absl::StrCat("The process id is unknown for ", config.num_processes, " processes (from ",
                                        r.num_processes.source, ")"),
-                          "set TESSERA_PROCESS_ID or the process_id option", r);
+                          "set TESSERA_PROCESS_INDEX or the process_index option", r);
     }
     r.process_id.value = 0;
     r.process_id.source = r.num_processes.source;

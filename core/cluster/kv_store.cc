@@ -29,8 +29,8 @@ absl::StatusOr<std::string> KvStore::NormalizeKey(absl::string_view key) {
 
 namespace {
 
-// kReservedKvPrefix as a normalized key: "_mc".
-constexpr absl::string_view kReservedRoot = "_mc";
+// kReservedKvPrefix as a normalized key: "_tessera".
+constexpr absl::string_view kReservedRoot = "_tessera";
 
 absl::Status ReservedError(absl::string_view what, absl::string_view key) {
   return absl::PermissionDeniedError(absl::StrCat(

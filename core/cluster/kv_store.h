@@ -21,9 +21,9 @@ namespace tessera::cluster {
 
 // Keys under this prefix belong to the library itself (topology, internal
 // bookkeeping). User calls (CoordinatorState's Kv* methods) can neither read,
-// write, list nor delete them: every spelling ("_mc/x", "//_mc/x/", "/_mc")
+// write, list nor delete them: every spelling ("_tessera/x", "//_tessera/x/", "/_tessera")
 // normalizes into it, and the checks run on the normalized key.
-inline constexpr char kReservedKvPrefix[] = "/_mc/";
+inline constexpr char kReservedKvPrefix[] = "/_tessera/";
 
 class KvStore {
  public:
@@ -43,7 +43,7 @@ class KvStore {
   // every spelling of one path is one key. INVALID_ARGUMENT when nothing is
   // left.
   static absl::StatusOr<std::string> NormalizeKey(absl::string_view key);
-  // Whether a normalized key is in the reserved space: "_mc" or "_mc/...".
+  // Whether a normalized key is in the reserved space: "_tessera" or "_tessera/...".
   static bool IsReserved(absl::string_view normalized_key);
   // NormalizeKey for a user's key: PERMISSION_DENIED naming the key and
   // kReservedKvPrefix when it lands in the reserved space.

@@ -448,7 +448,7 @@ absl::StatusOr<SourceResult> DetectKubernetes(const Environment& env) {
       index_is_global = false;
       out.notes.push_back(absl::StrCat("kubernetes: JOB_INDEX=", *job_index,
                                        ": JOB_COMPLETION_INDEX numbers pods within one Job only; set "
-                                       "TESSERA_PROCESS_ID to the global process id"));
+                                       "TESSERA_PROCESS_INDEX to the global process index"));
     }
   } else {
     // An Indexed Job's pod hostname is "<job>-<index>".

@@ -30,6 +30,8 @@ def map_symbols(path):
     """{symbol: version node} for every global entry of the version script."""
     with open(path, encoding="utf-8") as f:
         text = strip_comments(f.read())
+    # capi/select_map.py's section markers ("# cluster {") are not symbols.
+    text = re.sub(r"^\s*#.*$", " ", text, flags=re.M)
     symbols = {}
     for node, body, _parent in NODE_RE.findall(text):
         global_part = re.split(r"\blocal\s*:", body)[0]

@@ -357,29 +357,29 @@ static void reserved_keys_are_permission_denied_in_a_job(void) {
   int64_t counter = 0;
   bool swapped = true;
   ASSERT_TRUE(start_job(&j));
-  ASSERT_FALSE(tessera_client_kv_set(j.clients[0], "/_mc/topology", "x", 1, true, &err));
+  ASSERT_FALSE(tessera_client_kv_set(j.clients[0], "/_tessera/topology", "x", 1, true, &err));
   ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED,
-               "key '/_mc/topology' is in the reserved key space '/_mc/': keys there belong to "
+               "key '/_tessera/topology' is in the reserved key space '/_tessera/': keys there belong to "
                "the library (topology, internal state); use another key");
-  ASSERT_NULL(tessera_client_kv_wait(j.clients[0], "_mc/topology", 5000, &err));
-  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '_mc/topology' is in the reserved");
-  ASSERT_NULL(tessera_client_kv_lookup(j.clients[1], "//_mc", &err));
-  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '//_mc' is in the reserved");
-  ASSERT_FALSE(tessera_client_kv_increment(j.clients[0], "_mc/n", 1, &counter, &err));
-  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_mc/'");
-  ASSERT_FALSE(tessera_client_kv_compare_and_swap(j.clients[0], "_mc/n", NULL, 0, "1", 1, &swapped,
+  ASSERT_NULL(tessera_client_kv_wait(j.clients[0], "_tessera/topology", 5000, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '_tessera/topology' is in the reserved");
+  ASSERT_NULL(tessera_client_kv_lookup(j.clients[1], "//_tessera", &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '//_tessera' is in the reserved");
+  ASSERT_FALSE(tessera_client_kv_increment(j.clients[0], "_tessera/n", 1, &counter, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_tessera/'");
+  ASSERT_FALSE(tessera_client_kv_compare_and_swap(j.clients[0], "_tessera/n", NULL, 0, "1", 1, &swapped,
                                                   NULL, &err));
-  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_mc/'");
-  ASSERT_FALSE(tessera_client_kv_remove(j.clients[0], "/_mc/", true, &err));
-  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '/_mc/' is in the reserved");
-  ASSERT_NULL(tessera_client_kv_list(j.clients[0], "_mc", &err));
-  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "prefix '_mc' is in the reserved");
-  ASSERT_TRUE(tessera_client_kv_set(j.clients[0], "_mc0", "user", 4, false, &err));  /* look-alike */
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "'/_tessera/'");
+  ASSERT_FALSE(tessera_client_kv_remove(j.clients[0], "/_tessera/", true, &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "key '/_tessera/' is in the reserved");
+  ASSERT_NULL(tessera_client_kv_list(j.clients[0], "_tessera", &err));
+  ASSERT_ERROR(err, TESSERA_PERMISSION_DENIED, "prefix '_tessera' is in the reserved");
+  ASSERT_TRUE(tessera_client_kv_set(j.clients[0], "_tessera0", "user", 4, false, &err));  /* look-alike */
   ASSERT_OK(err);
   list = tessera_client_kv_list(j.clients[1], "/", &err);
   ASSERT_OK(err);
   ASSERT_EQ(1, tessera_kv_list_num_entries(list));
-  ASSERT_STREQ("_mc0", tessera_kv_list_key(list, 0));
+  ASSERT_STREQ("_tessera0", tessera_kv_list_key(list, 0));
   tessera_kv_list_destroy(list);
   stop_job(&j);
 }

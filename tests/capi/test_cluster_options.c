@@ -148,6 +148,18 @@ static void detect_env_explains_a_partial_set(void) {
   tessera_detection_destroy(d);
 }
 
+static void process_index_and_its_alias_disagreeing_is_invalid_argument(void) {
+  static const char* const env[] = {"TESSERA_COORDINATOR_ADDRESS=10.0.0.9:1", "TESSERA_NUM_PROCESSES=4",
+                                    "TESSERA_PROCESS_INDEX=1", "TESSERA_PROCESS_ID=2"};
+  tessera_cluster_options* options = tessera_cluster_options_create();
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_detection_create_from_env(options, env, 4, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Environment variables TESSERA_PROCESS_INDEX (\"1\") and its alias TESSERA_PROCESS_ID (\"2\") "
+               "disagree; expected one of them, or the same value in both");
+  tessera_cluster_options_destroy(options);
+}
+
 static void options_override_the_environment(void) {
   static const char* const env[] = {"TESSERA_NUM_PROCESSES=8", "TESSERA_PROCESS_ID=7",
                                     "TESSERA_COORDINATOR_ADDRESS=10.0.0.9:1"};
@@ -247,6 +259,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(null_options_is_invalid_argument),
       HARNESS_TEST(bad_values_name_argument_value_and_expectation),
       HARNESS_TEST(tls_reload_interval_is_one_second_to_a_year_in_milliseconds),
+      HARNESS_TEST(process_index_and_its_alias_disagreeing_is_invalid_argument),
       HARNESS_TEST(addresses_are_checked),
       HARNESS_TEST(unknown_detection_method_lists_the_accepted_ones),
       HARNESS_TEST(detect_env_resolves_slurm),

@@ -189,14 +189,14 @@ TEST(LocalClientTest, EverySpellingOfAKeyIsOneKey) {
 
 TEST(LocalClientTest, ReservedKeySpaceIsPermissionDenied) {
   auto client = LocalClient();
-  EXPECT_THAT(client->KvSet("//_mc/x", "1", true),
-              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
-  EXPECT_THAT(client->KvTryGet("_mc/x"),
-              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
-  EXPECT_THAT(client->KvIncrement("/_mc", 1),
-              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
-  EXPECT_THAT(client->KvList("_mc"),
-              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_mc/'")));
+  EXPECT_THAT(client->KvSet("//_tessera/x", "1", true),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_tessera/'")));
+  EXPECT_THAT(client->KvTryGet("_tessera/x"),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_tessera/'")));
+  EXPECT_THAT(client->KvIncrement("/_tessera", 1),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_tessera/'")));
+  EXPECT_THAT(client->KvList("_tessera"),
+              StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("'/_tessera/'")));
 }
 
 TEST(LocalClientTest, ValueLargerThanTheLimitIsResourceExhausted) {

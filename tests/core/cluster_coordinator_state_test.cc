@@ -769,20 +769,20 @@ TEST_F(CoordinatorStateTest, ValueAndStoreLimitsAreResourceExhausted) {
                                            HasSubstr("would grow the key-value store to 22 bytes")));
 }
 
-// The reserved space (coordinator.md §6.3 "/_mc/…"): every spelling that
+// The reserved space (coordinator.md §6.3 "/_tessera/…"): every spelling that
 // normalizes into it.
-constexpr const char* kReservedSpellings[] = {"/_mc/x", "_mc/x", "//_mc//x/", "/_mc",
-                                              "_mc",    "_mc/",  "///_mc//"};
+constexpr const char* kReservedSpellings[] = {"/_tessera/x", "_tessera/x", "//_tessera//x/", "/_tessera",
+                                              "_tessera",    "_tessera/",  "///_tessera//"};
 
 std::string ReservedMessage(const std::string& what, const std::string& key) {
   return absl::StrCat(what, " '", key,
-                      "' is in the reserved key space '/_mc/': keys there belong to the library "
+                      "' is in the reserved key space '/_tessera/': keys there belong to the library "
                       "(topology, internal state); use another key");
 }
 
 TEST_F(CoordinatorStateTest, UserKvCallsOnReservedKeysArePermissionDeniedAndChangeNothing) {
   RegisterAll();
-  ASSERT_THAT(state().InternalKvSet("/_mc/x", "internal"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("/_tessera/x", "internal"), IsOk());
   for (const char* key : kReservedSpellings) {
     SCOPED_TRACE(key);
     const auto denied = StatusIs(absl::StatusCode::kPermissionDenied, ReservedMessage("key", key));
@@ -799,14 +799,14 @@ TEST_F(CoordinatorStateTest, UserKvCallsOnReservedKeysArePermissionDeniedAndChan
     EXPECT_THAT(KvDelete(0, key, /*recursive=*/true), denied);
     EXPECT_EQ(entry.value(), "");
   }
-  EXPECT_EQ(state().InternalKvGet("_mc/x").value_or(""), "internal");
-  EXPECT_THAT(state().InternalKvGet("_mc"), StatusIs(absl::StatusCode::kNotFound, ::testing::_));
+  EXPECT_EQ(state().InternalKvGet("_tessera/x").value_or(""), "internal");
+  EXPECT_THAT(state().InternalKvGet("_tessera"), StatusIs(absl::StatusCode::kNotFound, ::testing::_));
   EXPECT_EQ(state().parked_calls(), 0);
 }
 
 TEST_F(CoordinatorStateTest, ListingAReservedPrefixIsPermissionDenied) {
   RegisterAll();
-  ASSERT_THAT(state().InternalKvSet("_mc/x", "internal"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("_tessera/x", "internal"), IsOk());
   for (const char* prefix : kReservedSpellings) {
     SCOPED_TRACE(prefix);
     EXPECT_THAT(KvListKeys(0, prefix),
@@ -816,23 +816,23 @@ TEST_F(CoordinatorStateTest, ListingAReservedPrefixIsPermissionDenied) {
 
 TEST_F(CoordinatorStateTest, ListingEverythingLeavesTheReservedEntriesOut) {
   RegisterAll();
-  ASSERT_THAT(state().InternalKvSet("_mc/topology/fingerprint", "f"), IsOk());
-  ASSERT_THAT(state().InternalKvSet("_mc", "root"), IsOk());
-  // "_mc-a" sorts between "_mc" and "_mc/…": the reserved entries are not
-  // one contiguous run of the key order.
-  for (const char* key : {"_mb", "_mc-a", "_mc0", "_mca/b", "z"}) {
+  ASSERT_THAT(state().InternalKvSet("_tessera/topology/fingerprint", "f"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("_tessera", "root"), IsOk());
+  // "_tessera-a" sorts between "_tessera" and "_tessera/…": the reserved entries
+  // are not one contiguous run of the key order.
+  for (const char* key : {"_tesser", "_tessera-a", "_tessera0", "_tesserab/c", "z"}) {
     ASSERT_THAT(KvSet(0, key, "v"), IsOk());
   }
   for (const char* prefix : {"", "/", "//"}) {
     SCOPED_TRACE(prefix);
     EXPECT_THAT(KvListKeys(0, prefix).value_or(std::vector<std::string>{"error"}),
-                ElementsAre("_mb", "_mc-a", "_mc0", "_mca/b", "z"));
+                ElementsAre("_tesser", "_tessera-a", "_tessera0", "_tesserab/c", "z"));
   }
 }
 
 TEST_F(CoordinatorStateTest, KeysThatOnlyResembleTheReservedSpaceAreUserKeys) {
   RegisterAll();
-  for (const char* key : {"_mc0", "_mca/b", "_MC/x", "a/_mc/x", "_m/c", "mc/x"}) {
+  for (const char* key : {"_tessera0", "_tesserab/c", "_TESSERA/x", "a/_tessera/x", "_tess/era", "tessera/x"}) {
     SCOPED_TRACE(key);
     ASSERT_THAT(KvSet(0, key, key), IsOk());
     v1::KvEntry entry;
@@ -843,13 +843,13 @@ TEST_F(CoordinatorStateTest, KeysThatOnlyResembleTheReservedSpaceAreUserKeys) {
 
 TEST_F(CoordinatorStateTest, NoRecursiveDeleteReachesTheReservedEntries) {
   RegisterAll();
-  ASSERT_THAT(state().InternalKvSet("_mc/x", "internal"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("_tessera/x", "internal"), IsOk());
   ASSERT_THAT(KvSet(0, "a", "v"), IsOk());
   EXPECT_THAT(KvDelete(0, "/", /*recursive=*/true),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("empty after normalization")));
-  EXPECT_THAT(KvDelete(0, "//_mc", /*recursive=*/true),
-              StatusIs(absl::StatusCode::kPermissionDenied, ReservedMessage("key", "//_mc")));
-  EXPECT_EQ(state().InternalKvGet("_mc/x").value_or(""), "internal");
+  EXPECT_THAT(KvDelete(0, "//_tessera", /*recursive=*/true),
+              StatusIs(absl::StatusCode::kPermissionDenied, ReservedMessage("key", "//_tessera")));
+  EXPECT_EQ(state().InternalKvGet("_tessera/x").value_or(""), "internal");
   v1::KvEntry entry;
   EXPECT_THAT(KvGet(0, "a", &entry, /*wait=*/false)->status, IsOk());
 }
@@ -858,10 +858,10 @@ TEST_F(CoordinatorStateTest, InternalAccessStaysInsideTheReservedSpace) {
   RegisterAll();
   EXPECT_THAT(state().InternalKvSet("user/key", "v"),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "internal key 'user/key' is not under '/_mc/'"));
-  ASSERT_THAT(state().InternalKvSet("/_mc/topology", "t1"), IsOk());
-  ASSERT_THAT(state().InternalKvSet("_mc//topology/", "t2"), IsOk());  // one key, overwritten
-  EXPECT_EQ(state().InternalKvGet("_mc/topology").value_or(""), "t2");
+                       "internal key 'user/key' is not under '/_tessera/'"));
+  ASSERT_THAT(state().InternalKvSet("/_tessera/topology", "t1"), IsOk());
+  ASSERT_THAT(state().InternalKvSet("_tessera//topology/", "t2"), IsOk());  // one key, overwritten
+  EXPECT_EQ(state().InternalKvGet("_tessera/topology").value_or(""), "t2");
 }
 
 // --- Barriers ----------------------------------------------------------------------

@@ -789,6 +789,35 @@ TEST(TesseraEnvironment, FullExplicitConfiguration) {
   EXPECT_EQ(d.config.init_timeout, absl::Seconds(1800));
 }
 
+TEST(TesseraEnvironment, ProcessIndexIsReadFromTesseraProcessIndex) {
+  const Detection d = DetectOk({{"TESSERA_COORDINATOR_ADDRESS", "10.0.0.1:1234"},
+                                {"TESSERA_NUM_PROCESSES", "4"},
+                                {"TESSERA_PROCESS_INDEX", "3"}});
+  EXPECT_EQ(d.config.process_id, 3);
+}
+
+TEST(TesseraEnvironment, ProcessIdIsStillReadAsTheAliasOfProcessIndex) {
+  const Detection d = DetectOk({{"TESSERA_COORDINATOR_ADDRESS", "10.0.0.1:1234"},
+                                {"TESSERA_NUM_PROCESSES", "4"},
+                                {"TESSERA_PROCESS_ID", "2"}});
+  EXPECT_EQ(d.config.process_id, 2);
+}
+
+TEST(TesseraEnvironment, ProcessIndexAndItsAliasMayAgree) {
+  const Detection d = DetectOk({{"TESSERA_COORDINATOR_ADDRESS", "10.0.0.1:1234"},
+                                {"TESSERA_NUM_PROCESSES", "4"},
+                                {"TESSERA_PROCESS_INDEX", "1"},
+                                {"TESSERA_PROCESS_ID", "1"}});
+  EXPECT_EQ(d.config.process_id, 1);
+}
+
+TEST(TesseraEnvironment, ProcessIndexAndItsAliasDisagreeingIsInvalidArgumentNamingBoth) {
+  EXPECT_THAT(Detect({}, {{"TESSERA_PROCESS_INDEX", "1"}, {"TESSERA_PROCESS_ID", "2"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variables TESSERA_PROCESS_INDEX (\"1\") and its alias TESSERA_PROCESS_ID "
+                       "(\"2\") disagree; expected one of them, or the same value in both"));
+}
+
 TEST(TesseraEnvironment, BadValuesNameVariableValueAndExpectation) {
   EXPECT_THAT(Detect({}, {{"TESSERA_NUM_PROCESSES", "0"}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -824,7 +853,7 @@ TEST(TesseraEnvironment, HeartbeatTimeoutBelowThreeIntervalsIsInvalid) {
 TEST(TesseraEnvironment, MissingProcessIdForSeveralProcesses) {
   EXPECT_THAT(Detect({}, {{"TESSERA_NUM_PROCESSES", "2"}, {"TESSERA_COORDINATOR_ADDRESS", "h:1"}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("The process id is unknown for 2 processes (from tessera); set TESSERA_PROCESS_ID")));
+                       HasSubstr("The process id is unknown for 2 processes (from tessera); set TESSERA_PROCESS_INDEX")));
 }
 
 TEST(TesseraEnvironment, PortlessCoordinatorForOneProcessIsDropped) {

@@ -32,7 +32,7 @@ import tempfile
 FORBIDDEN = re.compile(r"^lib(grpc|gpr|upb|address_sorting|ssl|crypto|cares)\b")
 CLUSTER_HEADERS = ("tessera/cluster.h", "tessera/client.h", "tessera/coordinator.h")
 # The defaults every configure here shares: nothing but the library and command.
-COMMON_OPTIONS = ["-Dcluster=disabled", "-Dtests=disabled", "-Dbenchmarks=disabled",
+COMMON_OPTIONS = ["-Dcluster=disabled", "-Dtests=disabled", "-Dbenchmarks=disabled", "-Ddocs=disabled",
                   "-Dbuildtype=debugoptimized"]
 
 

@@ -104,11 +104,11 @@ TESSERA_API tessera_device_list* tessera_client_devices(const tessera_client* cl
 
 /*
  * Keys are "/"-separated paths, normalized by the coordinator ("/a//b/" and
- * "a/b" are one key). The space under "/_mc/" (and "/_mc" itself) is reserved
+ * "a/b" are one key). The space under "/_tessera/" (and "/_tessera" itself) is reserved
  * for the library's own entries: every call below fails there with
  * PERMISSION_DENIED, naming the key and the prefix, and changes nothing,
- * whatever the spelling ("_mc/x", "//_mc/", "/_mc"). Listing "" or "/"
- * leaves the reserved entries out. Look-alikes ("_mc0", "a/_mc/x") are
+ * whatever the spelling ("_tessera/x", "//_tessera/", "/_tessera"). Listing "" or "/"
+ * leaves the reserved entries out. Look-alikes ("_tessera0", "a/_tessera/x") are
  * ordinary keys. PERMISSION_DENIED rather than INVALID_ARGUMENT: the key is
  * well formed, it is just not the caller's to touch.
  *

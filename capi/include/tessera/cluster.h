@@ -5,7 +5,9 @@
  *
  * Where the configuration comes from, first match wins per field:
  *   1. the options set on tessera_cluster_options;
- *   2. TESSERA_COORDINATOR_ADDRESS, TESSERA_NUM_PROCESSES, TESSERA_PROCESS_ID,
+ *   2. TESSERA_COORDINATOR_ADDRESS, TESSERA_NUM_PROCESSES,
+ *      TESSERA_PROCESS_INDEX (0.1's TESSERA_PROCESS_ID is read as an alias;
+ *      when both are set they must agree, else INVALID_ARGUMENT naming both),
  *      TESSERA_LOCAL_DEVICE_IDS (comma list), TESSERA_JOB_ID,
  *      TESSERA_COORDINATOR_PORT (also overrides a launcher's derived port),
  *      TESSERA_BIND_ADDRESS, TESSERA_JOB_TOKEN / TESSERA_JOB_TOKEN_FILE (a
