@@ -41,6 +41,23 @@ absl::StatusOr<std::vector<Device>> AllDevices() {
   return LocalDevices();
 }
 
+// The devices a written name resolves against without probing hardware: the
+// job's (after initialize) or the TESSERA_DEVICES list. Naming devices must
+// not dlopen NVML nor wait for it: a mesh over explicit devices is planning,
+// and may run where no driver is.
+absl::StatusOr<std::vector<Device>> KnownDevicesWithoutProbing() {
+  {
+    GlobalDevices& global = Global();
+    absl::MutexLock lock(&global.mu);
+    if (global.devices.has_value()) return *global.devices;
+  }
+  const char* spec = std::getenv("TESSERA_DEVICES");
+  if (spec == nullptr) return std::vector<Device>{};
+  auto infos = ParseDeviceListSpec(spec);
+  if (!infos.ok()) return infos.status();
+  return ToLocalDevices(*infos);
+}
+
 bool HasPlatform(const std::vector<Device>& devices, Platform platform) {
   for (const Device& d : devices) {
     if (d.platform == platform) return true;
@@ -109,7 +126,7 @@ absl::StatusOr<Device> ParseDeviceName(absl::string_view text) {
 absl::StatusOr<std::vector<Device>> ParseDevices(absl::Span<const std::string> texts) {
   // Resolution needs the known devices once, not once per name.
   absl::flat_hash_map<std::pair<int, int64_t>, Device> known;
-  if (auto all = AllDevices(); all.ok()) {
+  if (auto all = KnownDevicesWithoutProbing(); all.ok()) {
     for (const Device& d : *all) known.emplace(std::make_pair(static_cast<int>(d.platform), d.id), d);
   }
   std::vector<Device> out;

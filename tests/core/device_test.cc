@@ -629,6 +629,14 @@ TEST_F(NvmlTest, IncompleteTableIsAnError) {
                                         "NVML function table is incomplete"));
 }
 
+TEST_F(NvmlTest, NamingDevicesExplicitlyDoesNotLoadNvml) {
+  ScopedEnv explicit_list("TESSERA_DEVICES", std::nullopt);
+  SetNvmlLoaderForTesting(&FakeNvml::Loader);
+  EXPECT_THAT(Unwrap(ParseDevices({"gpu:0", "gpu:1"})),
+              ElementsAre(MakeDevice(0, Platform::kGpu, 0, 0), MakeDevice(1, Platform::kGpu, 0, 1)));
+  EXPECT_EQ(FakeNvml::inits, 0);
+}
+
 TEST_F(NvmlTest, DiscoveryReportsNvmlGpusThenCpus) {
   ScopedCpuDevices cpus(1);
   ScopedEnv explicit_list("TESSERA_DEVICES", std::nullopt);
