@@ -75,6 +75,9 @@ check_variable csharpdir "$staged_libdir/tessera/csharp" Tessera.dll
 check_variable gomoduledir "$stage$datadir/gocode/src/github.com/tessera-dev/tessera/bindings/go" go.mod
 check_variable protodir "$stage$datadir/tessera/proto" tessera/v1/mesh.proto
 check_variable docdir "$stage$datadir/doc/tessera"
+supp=$(pkg-config --variable=valgrind_suppressions tessera)
+[[ $supp == "$stage$datadir/tessera/valgrind/tessera.supp" && -f $supp ]] ||
+  fail "tessera.pc: valgrind_suppressions is '$supp', expected the installed $stage$datadir/tessera/valgrind/tessera.supp"
 
 # -std=c99 and the warnings check the headers' promise; locations come only from pkg-config.
 # shellcheck disable=SC2086  # the flags are words

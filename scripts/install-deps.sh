@@ -43,6 +43,7 @@ maven                 3.8.7-1
 abigail-tools         2.2-2
 doxygen               1.9.4-4
 ccache                4.8+really4.7.5-1
+valgrind              1:3.19.0-1
 "
 
 die() {
