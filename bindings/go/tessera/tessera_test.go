@@ -161,6 +161,10 @@ func TestGoConstantsEqualTheCValues(t *testing.T) {
 		{int64(tessera.ShardModeChunkNested), int64(swig.TESSERA_SHARD_MODE_CHUNK_NESTED)},
 		{int64(tessera.LogLevelDebug), int64(swig.TESSERA_LOG_DEBUG)},
 		{int64(tessera.LogLevelError), int64(swig.TESSERA_LOG_ERROR)},
+		{int64(tessera.TransferLocalityCrossProcess), int64(swig.TESSERA_TRANSFER_CROSS_PROCESS)},
+		{int64(tessera.EventKindCoordinatorLost), int64(swig.TESSERA_EVENT_COORDINATOR_LOST)},
+		{int64(tessera.TaskStateFailed), int64(swig.TESSERA_TASK_FAILED)},
+		{int64(tessera.ErrorReasonNeverConnected), int64(swig.TESSERA_REASON_NEVER_CONNECTED)},
 	}
 	for i, p := range pairs {
 		if p[0] != p[1] {
