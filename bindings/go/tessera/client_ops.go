@@ -5,7 +5,9 @@ package tessera
 // the detection's remaining fields.
 
 import (
+	"context"
 	"runtime"
+	"time"
 
 	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
 )
@@ -37,10 +39,21 @@ func (c *Client) CancelBarrier(barrierID string) error {
 	return keepDo(c, func(e []uintptr) { c.raw().CancelBarrier(barrierID, e) })
 }
 
-// AgreeLiveProcesses is the set of candidates every live candidate agrees
-// is alive.
-func (c *Client) AgreeLiveProcesses(candidates []int64, timeoutMs int64) ([]int64, error) {
-	return keepErr(c, func(e []uintptr) []int64 { return c.raw().AgreeLiveProcesses(candidates, timeoutMs, e) })
+// AgreeLiveProcesses is the set of candidates (process indices) every live
+// candidate agrees is alive, waiting up to timeout or ctx's deadline,
+// whichever comes first. A cancel of ctx during the wait is not seen
+// before it ends (see CancelAll).
+func (c *Client) AgreeLiveProcesses(ctx context.Context, candidates []int, timeout time.Duration) ([]int, error) {
+	ms, err := callTimeout(ctx, "agree live processes", timeout)
+	if err != nil {
+		return nil, err
+	}
+	ids := toInt64s(candidates)
+	live, err := keepErr(c, func(e []uintptr) []int64 { return c.raw().AgreeLiveProcesses(ids, ms, e) })
+	if err != nil {
+		return nil, withContext(ctx, err)
+	}
+	return toInts(live), nil
 }
 
 // ReportError tells the coordinator this process failed with code and message.

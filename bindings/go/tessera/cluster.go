@@ -1,7 +1,9 @@
 package tessera
 
 import (
+	"context"
 	"runtime"
+	"time"
 
 	"github.com/tessera-dev/tessera/bindings/go/internal/swig"
 )
@@ -9,21 +11,21 @@ import (
 // readClusterDetails copies the cluster details of error handle h.
 func readClusterDetails(e *Error, h uintptr) {
 	e.Reason = ErrorReason(swig.GoErrorReason(h))
-	e.SourceProcess = swig.GoErrorSourceProcess(h)
+	e.SourceProcess = int(swig.GoErrorSourceProcess(h))
 	if n := swig.GoErrorMissingCount(h); n > 0 {
 		e.Missing = make([]MissingProcess, n)
 		for i := range e.Missing {
 			e.Missing[i] = MissingProcess{
-				ProcessID: swig.GoErrorMissingProcess(h, int64(i)),
-				State:     TaskState(swig.GoErrorMissingState(h, int64(i))),
-				WaitingAt: swig.GoErrorMissingWaitingAt(h, int64(i)),
+				ProcessIndex: int(swig.GoErrorMissingProcess(h, int64(i))),
+				State:        TaskState(swig.GoErrorMissingState(h, int64(i))),
+				WaitingAt:    swig.GoErrorMissingWaitingAt(h, int64(i)),
 			}
 		}
 	}
 	if n := swig.GoErrorArrivedCount(h); n > 0 {
-		e.Arrived = make([]int64, n)
+		e.Arrived = make([]int, n)
 		for i := range e.Arrived {
-			e.Arrived[i] = swig.GoErrorArrivedProcess(h, int64(i))
+			e.Arrived[i] = int(swig.GoErrorArrivedProcess(h, int64(i)))
 		}
 	}
 }
@@ -55,13 +57,13 @@ func (o *ClusterOptions) SetBindAddress(address string) error {
 }
 
 // SetNumProcesses is the number of processes in the job.
-func (o *ClusterOptions) SetNumProcesses(n int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetNumProcesses(n, e) })
+func (o *ClusterOptions) SetNumProcesses(n int) error {
+	return o.set(func(e []uintptr) { o.raw().SetNumProcesses(int64(n), e) })
 }
 
-// SetProcessID is this process's id.
-func (o *ClusterOptions) SetProcessID(id int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetProcessId(id, e) })
+// SetProcessIndex is this process's index in the job (0 runs the coordinator).
+func (o *ClusterOptions) SetProcessIndex(index int) error {
+	return o.set(func(e []uintptr) { o.raw().SetProcessId(int64(index), e) })
 }
 
 // SetJobID is the job id (not secret).
@@ -80,24 +82,25 @@ func (o *ClusterOptions) SetJobToken(token string) error {
 	return o.set(func(e []uintptr) { o.raw().SetJobToken(token, e) })
 }
 
-// SetInitTimeoutMs is the time to register and for every process to arrive.
-func (o *ClusterOptions) SetInitTimeoutMs(ms int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetInitTimeoutMs(ms, e) })
+// SetInitTimeout is the time to register and for every process to arrive
+// (default 5 minutes), counted in whole milliseconds.
+func (o *ClusterOptions) SetInitTimeout(timeout time.Duration) error {
+	return o.set(func(e []uintptr) { o.raw().SetInitTimeoutMs(millis(timeout), e) })
 }
 
 // SetHeartbeat is the heartbeat period and loss timeout.
-func (o *ClusterOptions) SetHeartbeat(intervalMs, timeoutMs int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetHeartbeat(intervalMs, timeoutMs, e) })
+func (o *ClusterOptions) SetHeartbeat(interval, timeout time.Duration) error {
+	return o.set(func(e []uintptr) { o.raw().SetHeartbeat(millis(interval), millis(timeout), e) })
 }
 
-// SetShutdownTimeoutMs is the shutdown barrier's timeout.
-func (o *ClusterOptions) SetShutdownTimeoutMs(ms int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetShutdownTimeoutMs(ms, e) })
+// SetShutdownTimeout is the shutdown barrier's timeout (default 5 minutes).
+func (o *ClusterOptions) SetShutdownTimeout(timeout time.Duration) error {
+	return o.set(func(e []uintptr) { o.raw().SetShutdownTimeoutMs(millis(timeout), e) })
 }
 
-// SetRPCTimeoutMs is the deadline of each non-blocking call.
-func (o *ClusterOptions) SetRPCTimeoutMs(ms int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetRpcTimeoutMs(ms, e) })
+// SetRPCTimeout is the deadline of each non-blocking call (default 1 minute).
+func (o *ClusterOptions) SetRPCTimeout(timeout time.Duration) error {
+	return o.set(func(e []uintptr) { o.raw().SetRpcTimeoutMs(millis(timeout), e) })
 }
 
 // SetDetection picks the detection: "auto", "none", or one launcher.
@@ -124,7 +127,15 @@ func (o *ClusterOptions) DetectEnv(env []string) (*Detection, error) {
 
 // Initialize joins the job (jax.distributed.initialize): process 0 also
 // runs the coordinator. End with Shutdown, then Close.
-func Initialize(options *ClusterOptions) (*Client, error) {
+//
+// It blocks until every process has arrived, up to the options' init
+// timeout (SetInitTimeout, or TESSERA_INIT_TIMEOUT): ctx is checked before
+// the call starts, but neither its deadline nor its cancellation can
+// shorten the wait, which the C call does not let a caller interrupt.
+func Initialize(ctx context.Context, options *ClusterOptions) (*Client, error) {
+	if err := notStarted(ctx, "initialize"); err != nil {
+		return nil, err
+	}
 	var e errSlot
 	c := wrapClient(options.raw().Initialize(e[:]))
 	runtime.KeepAlive(options)
@@ -132,8 +143,11 @@ func Initialize(options *ClusterOptions) (*Client, error) {
 }
 
 // Connect is a plain client of a running coordinator; nothing process-wide
-// changes.
-func Connect(options *ClusterOptions) (*Client, error) {
+// changes. It blocks as Initialize does, with the same ctx limits.
+func Connect(ctx context.Context, options *ClusterOptions) (*Client, error) {
+	if err := notStarted(ctx, "connect"); err != nil {
+		return nil, err
+	}
 	var e errSlot
 	c := wrapClient(options.raw().Connect(e[:]))
 	runtime.KeepAlive(options)
@@ -155,10 +169,10 @@ func (d *Detection) CoordinatorAddress() string {
 }
 
 // NumProcesses is the number of processes.
-func (d *Detection) NumProcesses() int64 { return keep(d, d.raw().NumProcesses) }
+func (d *Detection) NumProcesses() int { return int(keep(d, d.raw().NumProcesses)) }
 
-// ProcessID is this process's id.
-func (d *Detection) ProcessID() int64 { return keep(d, d.raw().ProcessId) }
+// ProcessIndex is this process's index in the job.
+func (d *Detection) ProcessIndex() int { return int(keep(d, d.raw().ProcessId)) }
 
 // Explanation says which source was used and why the others were skipped.
 func (d *Detection) Explanation() string { return keep(d, d.raw().Explanation) }
@@ -167,11 +181,11 @@ func (d *Detection) Explanation() string { return keep(d, d.raw().Explanation) }
 // except Close.
 type Client struct{ p swig.Client }
 
-// ProcessID is this process's id.
-func (c *Client) ProcessID() int64 { return keep(c, c.raw().ProcessId) }
+// ProcessIndex is this process's index in the job.
+func (c *Client) ProcessIndex() int { return int(keep(c, c.raw().ProcessId)) }
 
 // NumProcesses is the number of processes in the job.
-func (c *Client) NumProcesses() int64 { return keep(c, c.raw().NumProcesses) }
+func (c *Client) NumProcesses() int { return int(keep(c, c.raw().NumProcesses)) }
 
 // CoordinatorAddress is the "host:port" this client talks to.
 func (c *Client) CoordinatorAddress() string {
@@ -192,12 +206,20 @@ func (c *Client) KVSet(key string, value []byte, allowOverwrite bool) error {
 	return keepDo(c, func(e []uintptr) { c.raw().KvSet(key, value, allowOverwrite, e) })
 }
 
-// KVGet waits up to timeoutMs for key and returns its value.
-func (c *Client) KVGet(key string, timeoutMs int64) ([]byte, error) {
+// KVGet waits for key and returns its value: up to timeout or ctx's
+// deadline, whichever comes first (DEADLINE_EXCEEDED naming the key, which
+// also matches ctx.Err() when ctx's deadline was the one). A cancel of ctx
+// during the wait is not seen before it ends (see CancelAll).
+func (c *Client) KVGet(ctx context.Context, key string, timeout time.Duration) ([]byte, error) {
 	if err := checkStrings("key", key); err != nil {
 		return nil, err
 	}
-	return keepErr(c, func(e []uintptr) []byte { return c.raw().KvGet(key, timeoutMs, e) })
+	ms, err := callTimeout(ctx, "kv get", timeout)
+	if err != nil {
+		return nil, err
+	}
+	v, err := keepErr(c, func(e []uintptr) []byte { return c.raw().KvGet(key, ms, e) })
+	return v, withContext(ctx, err)
 }
 
 // KVTryGet is the value of key now (NOT_FOUND when absent).
@@ -236,77 +258,97 @@ func (c *Client) KVList(prefix string) (map[string][]byte, error) {
 		return nil, err
 	}
 	defer l.Close()
-	n := l.raw().Size()
+	n := int(l.raw().Size())
 	entries := make(map[string][]byte, n)
-	for i := int64(0); i < n; i++ {
-		entries[l.raw().Key(i)] = l.raw().Value(i)
+	for i := 0; i < n; i++ {
+		entries[l.raw().Key(int64(i))] = l.raw().Value(int64(i))
 	}
 	runtime.KeepAlive(l)
 	return entries, nil
 }
 
-// Barrier waits until every participant (none: all processes) reaches
-// barrierID, up to timeoutMs from the first arrival.
-func (c *Client) Barrier(barrierID string, timeoutMs int64, participants []int64) error {
+// Barrier waits until every participant (process indices; none: all
+// processes) reaches barrierID, up to timeout from the first arrival or
+// ctx's deadline, whichever comes first. A cancel of ctx during the wait
+// is not seen before it ends (see CancelAll).
+func (c *Client) Barrier(ctx context.Context, barrierID string, timeout time.Duration, participants []int) error {
 	if err := checkStrings("barrier_id", barrierID); err != nil {
 		return err
 	}
-	return keepDo(c, func(e []uintptr) { c.raw().Barrier(barrierID, timeoutMs, participants, e) })
+	ms, err := callTimeout(ctx, "barrier", timeout)
+	if err != nil {
+		return err
+	}
+	ids := toInt64s(participants)
+	return withContext(ctx, keepDo(c, func(e []uintptr) { c.raw().Barrier(barrierID, ms, ids, e) }))
 }
 
 // EventKind is the kind of a job event.
 type EventKind int32
 
 const (
-	EventTaskChanged     EventKind = 0
-	EventJobError        EventKind = 1
-	EventShutdownStarted EventKind = 2
-	EventTopologyChanged EventKind = 3
-	EventCoordinatorLost EventKind = 4
+	EventKindTaskChanged     EventKind = 0
+	EventKindJobError        EventKind = 1
+	EventKindShutdownStarted EventKind = 2
+	EventKindTopologyChanged EventKind = 3
+	EventKindCoordinatorLost EventKind = 4
 )
 
 // Event is one notification from the coordinator, copied out of C.
 type Event struct {
-	Kind       EventKind
-	ProcessID  int64
-	TaskState  TaskState
-	Code       Code
-	Message    string
-	Generation int64
-	Version    int64
+	Kind         EventKind
+	ProcessIndex int // -1 when none
+	TaskState    TaskState
+	Code         Code
+	Message      string
+	Generation   int64
+	Version      int64
 }
 
-// NextEvent waits up to timeoutMs for the next event (DEADLINE_EXCEEDED
-// when none came). Go polls: there is no callback into Go.
-func (c *Client) NextEvent(timeoutMs int64) (*Event, error) {
+// NextEvent waits for the next event up to timeout (0: do not wait) or
+// ctx's deadline, whichever comes first (DEADLINE_EXCEEDED when none came).
+// Go polls: there is no callback into Go. A cancel of ctx during the wait
+// is not seen before it ends (see CancelAll).
+func (c *Client) NextEvent(ctx context.Context, timeout time.Duration) (*Event, error) {
+	ms, err := callTimeout(ctx, "event wait", timeout)
+	if err != nil {
+		return nil, err
+	}
 	var e errSlot
-	h := c.raw().NextEvent(timeoutMs, e[:])
+	h := c.raw().NextEvent(ms, e[:])
 	runtime.KeepAlive(c)
 	if err := e.take(); err != nil {
 		swig.DeleteEvent(h)
-		return nil, err
+		return nil, withContext(ctx, err)
 	}
 	if h == nil || h.Swigcptr() == 0 {
 		return nil, nil
 	}
 	defer swig.DeleteEvent(h)
 	return &Event{
-		Kind:       EventKind(h.Kind()),
-		ProcessID:  h.ProcessId(),
-		TaskState:  TaskState(h.TaskState()),
-		Code:       Code(h.Code()),
-		Message:    h.Message(),
-		Generation: h.Generation(),
-		Version:    h.Version(),
+		Kind:         EventKind(h.Kind()),
+		ProcessIndex: int(h.ProcessId()),
+		TaskState:    TaskState(h.TaskState()),
+		Code:         Code(h.Code()),
+		Message:      h.Message(),
+		Generation:   h.Generation(),
+		Version:      h.Version(),
 	}, nil
 }
 
-// CancelAll unblocks every blocking call of the client (CANCELLED).
+// CancelAll unblocks every blocking call of the client, every goroutine's
+// (CANCELLED). The client stays usable.
 func (c *Client) CancelAll() { c.raw().CancelAll(); runtime.KeepAlive(c) }
 
 // Shutdown joins the shutdown barrier with every other process, then
-// disconnects. Close the client afterwards.
-func (c *Client) Shutdown() error {
+// disconnects. Close the client afterwards. It blocks up to the options'
+// shutdown timeout (SetShutdownTimeout): ctx is checked before the call
+// starts, but neither its deadline nor its cancellation can shorten the
+// wait.
+func (c *Client) Shutdown(ctx context.Context) error {
+	if err := notStarted(ctx, "shutdown"); err != nil {
+		return err
+	}
 	return keepDo(c, func(e []uintptr) { c.raw().Shutdown(e) })
 }
 
@@ -327,9 +369,15 @@ func StartCoordinator(options *ClusterOptions) (*Coordinator, error) {
 // Port is the port it listens on.
 func (c *Coordinator) Port() int { return keep(c, c.raw().Port) }
 
-// Wait waits up to timeoutMs for the job to end (DEADLINE_EXCEEDED otherwise).
-func (c *Coordinator) Wait(timeoutMs int64) error {
-	return keepDo(c, func(e []uintptr) { c.raw().WaitForEnd(timeoutMs, e) })
+// Wait waits for the job to end up to timeout or ctx's deadline, whichever
+// comes first (DEADLINE_EXCEEDED otherwise). A cancel of ctx during the
+// wait is not seen before it ends; Stop ends it from another goroutine.
+func (c *Coordinator) Wait(ctx context.Context, timeout time.Duration) error {
+	ms, err := callTimeout(ctx, "coordinator wait", timeout)
+	if err != nil {
+		return err
+	}
+	return withContext(ctx, keepDo(c, func(e []uintptr) { c.raw().WaitForEnd(ms, e) }))
 }
 
 // Stop stops serving now.

@@ -49,7 +49,7 @@ func (o *ClusterOptions) SetTLSServerName(name string) error {
 // SetTLSReloadInterval is how often the TLS files are re-read, so rotating
 // them needs no restart (a second to a year, counted in whole seconds).
 func (o *ClusterOptions) SetTLSReloadInterval(interval time.Duration) error {
-	return o.set(func(e []uintptr) { o.raw().SetTlsReloadIntervalMs(interval.Milliseconds(), e) })
+	return o.set(func(e []uintptr) { o.raw().SetTlsReloadIntervalMs(millis(interval), e) })
 }
 
 // SetRecoverable lets the job survive a process failure (others get events).
@@ -63,8 +63,8 @@ func (o *ClusterOptions) SetFailJobOnDuplicateID(fail bool) error {
 }
 
 // SetPartitionIndex is this process's partition (slice) index.
-func (o *ClusterOptions) SetPartitionIndex(index int64) error {
-	return o.set(func(e []uintptr) { o.raw().SetPartitionIndex(index, e) })
+func (o *ClusterOptions) SetPartitionIndex(index int) error {
+	return o.set(func(e []uintptr) { o.raw().SetPartitionIndex(int64(index), e) })
 }
 
 // SetKVLimits bounds one key-value entry and the whole store, in bytes.

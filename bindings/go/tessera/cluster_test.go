@@ -36,7 +36,7 @@ func TestMain(m *testing.M) {
 // clusterWorker is one process: initialize, publish and read a KV entry,
 // barrier, poll an event, shut down.
 func clusterWorker(idText, address string) error {
-	id, err := strconv.ParseInt(idText, 10, 64)
+	id, err := strconv.Atoi(idText)
 	if err != nil {
 		return err
 	}
@@ -45,30 +45,31 @@ func clusterWorker(idText, address string) error {
 	for _, err := range []error{
 		opts.SetCoordinatorAddress(address),
 		opts.SetNumProcesses(2),
-		opts.SetProcessID(id),
+		opts.SetProcessIndex(id),
 		opts.SetJobID("go-binding-test"),
 		opts.SetDetection("none"),
-		opts.SetInitTimeoutMs(20_000),
-		opts.SetHeartbeat(200, 2_000),
-		opts.SetShutdownTimeoutMs(20_000),
+		opts.SetInitTimeout(20 * time.Second),
+		opts.SetHeartbeat(200*time.Millisecond, 2*time.Second),
+		opts.SetShutdownTimeout(20 * time.Second),
 	} {
 		if err != nil {
 			return err
 		}
 	}
-	client, err := tessera.Initialize(opts)
+	ctx := context.Background()
+	client, err := tessera.Initialize(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
 	}
 	defer client.Close()
-	if !tessera.IsInitialized() || client.ProcessID() != id || client.NumProcesses() != 2 {
-		return fmt.Errorf("initialized %v, process %d of %d", tessera.IsInitialized(), client.ProcessID(), client.NumProcesses())
+	if !tessera.IsInitialized() || client.ProcessIndex() != id || client.NumProcesses() != 2 {
+		return fmt.Errorf("initialized %v, process %d of %d", tessera.IsInitialized(), client.ProcessIndex(), client.NumProcesses())
 	}
 	mine := []byte(fmt.Sprintf("process %d: größe ✓", id))
 	if err := client.KVSet(fmt.Sprintf("go/%d", id), mine, false); err != nil {
 		return fmt.Errorf("kv set: %w", err)
 	}
-	other, err := client.KVGet(fmt.Sprintf("go/%d", 1-id), 20_000)
+	other, err := client.KVGet(ctx, fmt.Sprintf("go/%d", 1-id), 20*time.Second)
 	if err != nil {
 		return fmt.Errorf("kv get: %w", err)
 	}
@@ -78,17 +79,17 @@ func clusterWorker(idText, address string) error {
 	if err := client.KVSet(fmt.Sprintf("go/%d", id), mine, false); !errors.Is(err, tessera.CodeAlreadyExists) {
 		return fmt.Errorf("second kv set error = %v, want ALREADY_EXISTS", err)
 	}
-	if err := client.Barrier("go-binding-test", 20_000, nil); err != nil {
+	if err := client.Barrier(ctx, "go-binding-test", 20*time.Second, nil); err != nil {
 		return fmt.Errorf("barrier: %w", err)
 	}
 	// Polling: no event is due in a healthy job, so a zero wait reports
 	// DEADLINE_EXCEEDED; an event (e.g. a peer's state change) is fine too.
-	if ev, err := client.NextEvent(0); err != nil && !errors.Is(err, tessera.CodeDeadlineExceeded) {
+	if ev, err := client.NextEvent(ctx, 0); err != nil && !errors.Is(err, tessera.CodeDeadlineExceeded) {
 		return fmt.Errorf("next event: %w", err)
 	} else if ev != nil && ev.Version <= 0 {
 		return fmt.Errorf("event %+v has no version", ev)
 	}
-	if err := client.Shutdown(); err != nil {
+	if err := client.Shutdown(ctx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	fmt.Printf("worker %d read %q\n", id, other)
@@ -143,8 +144,8 @@ func TestDetectEnvReadsTesseraVariables(t *testing.T) {
 	defer opts.Close()
 	d := must(opts.DetectEnv([]string{"TESSERA_COORDINATOR_ADDRESS=10.0.0.1:1234", "TESSERA_NUM_PROCESSES=4", "TESSERA_PROCESS_ID=3"}))
 	defer d.Close()
-	if d.Source() != "tessera" || d.CoordinatorAddress() != "10.0.0.1:1234" || d.NumProcesses() != 4 || d.ProcessID() != 3 {
-		t.Fatalf("source %q address %q processes %d id %d", d.Source(), d.CoordinatorAddress(), d.NumProcesses(), d.ProcessID())
+	if d.Source() != "tessera" || d.CoordinatorAddress() != "10.0.0.1:1234" || d.NumProcesses() != 4 || d.ProcessIndex() != 3 {
+		t.Fatalf("source %q address %q processes %d index %d", d.Source(), d.CoordinatorAddress(), d.NumProcesses(), d.ProcessIndex())
 	}
 }
 
@@ -166,12 +167,12 @@ func TestCoordinatorConnectKVListShutdown(t *testing.T) {
 		opts.SetBindAddress("127.0.0.1:0"),
 		opts.SetCoordinatorAddress("127.0.0.1:1"), // replaced below by the chosen port
 		opts.SetNumProcesses(1),
-		opts.SetProcessID(0),
+		opts.SetProcessIndex(0),
 		opts.SetJobID("go-coordinator-test"),
 		opts.SetDetection("none"),
-		opts.SetInitTimeoutMs(10_000),
-		opts.SetHeartbeat(200, 2_000),
-		opts.SetShutdownTimeoutMs(10_000),
+		opts.SetInitTimeout(10 * time.Second),
+		opts.SetHeartbeat(200*time.Millisecond, 2*time.Second),
+		opts.SetShutdownTimeout(10 * time.Second),
 	} {
 		ok(t, err)
 	}
@@ -181,7 +182,8 @@ func TestCoordinatorConnectKVListShutdown(t *testing.T) {
 		t.Fatalf("Port() = %d", coordinator.Port())
 	}
 	ok(t, opts.SetCoordinatorAddress(fmt.Sprintf("127.0.0.1:%d", coordinator.Port())))
-	client := must(tessera.Connect(opts))
+	ctx := context.Background()
+	client := must(tessera.Connect(ctx, opts))
 	defer client.Close()
 	ok(t, client.KVSet("dir/a", []byte("1"), false))
 	ok(t, client.KVSet("dir/b", []byte{0, 0xff}, false))
@@ -198,7 +200,7 @@ func TestCoordinatorConnectKVListShutdown(t *testing.T) {
 	if !errors.Is(err, tessera.CodeNotFound) {
 		t.Fatalf("KVTryGet(absent) error = %v, want NOT_FOUND", err)
 	}
-	ok(t, client.Barrier("solo", 5_000, []int64{0}))
-	ok(t, client.Shutdown())
-	ok(t, coordinator.Wait(10_000))
+	ok(t, client.Barrier(ctx, "solo", 5*time.Second, []int{0}))
+	ok(t, client.Shutdown(ctx))
+	ok(t, coordinator.Wait(ctx, 10*time.Second))
 }

@@ -2,6 +2,7 @@ package tessera_test
 
 import (
 	"bytes"
+	"reflect"
 	"testing"
 
 	"github.com/tessera-dev/tessera/bindings/go/tessera"
@@ -18,7 +19,7 @@ func copySharding(t *testing.T) *tessera.Sharding {
 	defer mesh.Close()
 	layout := must(tessera.NewLayout([]string{"x", ""}, mesh))
 	defer layout.Close()
-	s := must(tessera.NewSharding(layout, []int64{4, 3}, tessera.ShardStrict))
+	s := must(tessera.NewSharding(layout, []int64{4, 3}, tessera.ShardModeStrict))
 	t.Cleanup(func() { s.Close() })
 	return s
 }
@@ -35,7 +36,7 @@ func copyGlobal() []byte {
 func TestScatterGivesEachDeviceItsRows(t *testing.T) {
 	s := copySharding(t)
 	global := copyGlobal()
-	shards := must(s.Scatter(global, copyElementSize, nil))
+	shards := must(s.ScatterBytes(global, copyElementSize, nil))
 	if len(shards) != 8 {
 		t.Fatalf("Scatter gave %d shards, want 8", len(shards))
 	}
@@ -57,8 +58,8 @@ func TestGatherOfScatterIsTheTensor(t *testing.T) {
 	ok(t, opts.SetThreads(4))
 	ok(t, opts.SetVerifyReplicas(true))
 	global := copyGlobal()
-	shards := must(s.Scatter(global, copyElementSize, opts))
-	got := must(s.Gather(shards, copyElementSize, len(global), opts))
+	shards := must(s.ScatterBytes(global, copyElementSize, opts))
+	got := must(s.GatherBytes(shards, copyElementSize, len(global), opts))
 	if !bytes.Equal(got, global) {
 		t.Fatalf("Gather(Scatter(x)) = % x, want % x", got, global)
 	}
@@ -66,7 +67,7 @@ func TestGatherOfScatterIsTheTensor(t *testing.T) {
 
 func TestAppendingToAScatteredShardLeavesTheNextAlone(t *testing.T) {
 	s := copySharding(t)
-	shards := must(s.Scatter(copyGlobal(), copyElementSize, nil))
+	shards := must(s.ScatterBytes(copyGlobal(), copyElementSize, nil))
 	_ = append(shards[0], 0xff)
 	if shards[1][0] != 0 {
 		t.Fatalf("appending to shard 0 changed shard 1 to % x", shards[1])
@@ -78,40 +79,40 @@ func TestGatherWithVerifyReplicasFindsADifferingReplica(t *testing.T) {
 	opts := tessera.NewCopyOptions()
 	defer opts.Close()
 	ok(t, opts.SetVerifyReplicas(true))
-	shards := must(s.Scatter(copyGlobal(), copyElementSize, nil))
+	shards := must(s.ScatterBytes(copyGlobal(), copyElementSize, nil))
 	shards[2][5] = 0xee // device 2 is replica 2 of device 0's shard
-	_, err := s.Gather(shards, copyElementSize, 48, opts)
+	_, err := s.GatherBytes(shards, copyElementSize, 48, opts)
 	wantError(t, err, tessera.CodeDataLoss, "The shard of device 2 (replica 2) differs from the shard of "+
 		"device 0 (replica 0) at byte offset 5 of the shard buffer (238 vs 5)")
 }
 
 func TestGatherRejectsAShardOfTheWrongSize(t *testing.T) {
 	s := copySharding(t)
-	shards := must(s.Scatter(copyGlobal(), copyElementSize, nil))
+	shards := must(s.ScatterBytes(copyGlobal(), copyElementSize, nil))
 	shards[3] = shards[3][:23]
-	_, err := s.Gather(shards, copyElementSize, 48, nil)
+	_, err := s.GatherBytes(shards, copyElementSize, 48, nil)
 	wantError(t, err, tessera.CodeInvalidArgument,
 		"Argument 'shards' entry 3 is 23 bytes; expected 24 (the shard of device 3)")
 }
 
 func TestGatherRejectsAMissingShard(t *testing.T) {
 	s := copySharding(t)
-	shards := must(s.Scatter(copyGlobal(), copyElementSize, nil))
-	_, err := s.Gather(shards[:7], copyElementSize, 48, nil)
+	shards := must(s.ScatterBytes(copyGlobal(), copyElementSize, nil))
+	_, err := s.GatherBytes(shards[:7], copyElementSize, 48, nil)
 	wantError(t, err, tessera.CodeInvalidArgument,
 		"Argument 'shards' has 7 entries; expected 8 (one buffer per device of the mesh)")
 }
 
 func TestScatterRejectsAGlobalOfTheWrongSize(t *testing.T) {
 	s := copySharding(t)
-	_, err := s.Scatter(copyGlobal()[:47], copyElementSize, nil)
+	_, err := s.ScatterBytes(copyGlobal()[:47], copyElementSize, nil)
 	wantError(t, err, tessera.CodeInvalidArgument,
 		"Argument 'global_size' is 47; expected 48 ((4, 3) elements of 4 bytes)")
 }
 
 func TestNegativeSizesAreRejectedBeforeTheCall(t *testing.T) {
 	s := copySharding(t)
-	_, err := s.Scatter(copyGlobal(), -4, nil)
+	_, err := s.ScatterBytes(copyGlobal(), -4, nil)
 	wantError(t, err, tessera.CodeInvalidArgument, "Argument 'element_size' is -4; expected a size >= 0")
 	opts := tessera.NewCopyOptions()
 	defer opts.Close()
@@ -130,11 +131,51 @@ func TestScatterForAProcessWithoutDevicesLeavesEveryShardZero(t *testing.T) {
 	opts := tessera.NewCopyOptions()
 	defer opts.Close()
 	ok(t, opts.SetProcessIndex(1))
-	shards := must(s.Scatter(copyGlobal(), copyElementSize, opts))
+	shards := must(s.ScatterBytes(copyGlobal(), copyElementSize, opts))
 	zero := make([]byte, 24)
 	for device, shard := range shards {
 		if !bytes.Equal(shard, zero) {
 			t.Errorf("device %d holds % x, want 24 zero bytes", device, shard)
 		}
 	}
+}
+
+// The (4, 3) tensor as float32s 0..11.
+func copyFloats() []float32 {
+	global := make([]float32, 12)
+	for i := range global {
+		global[i] = float32(i)
+	}
+	return global
+}
+
+func TestScatterOfFloat32sGivesEachDeviceItsRows(t *testing.T) {
+	shards := must(tessera.Scatter(copySharding(t), copyFloats(), nil))
+	want := [][]float32{{0, 1, 2, 3, 4, 5}, {6, 7, 8, 9, 10, 11}}
+	for device, shard := range shards {
+		if !reflect.DeepEqual(shard, want[device/4]) {
+			t.Errorf("device %d holds %v, want %v", device, shard, want[device/4])
+		}
+	}
+	if len(shards) != 8 {
+		t.Fatalf("Scatter gave %d shards, want 8", len(shards))
+	}
+}
+
+func TestGatherOfScatteredComplex128sIsTheTensor(t *testing.T) {
+	s := copySharding(t)
+	global := make([]complex128, 12)
+	for i := range global {
+		global[i] = complex(float64(i), -float64(i))
+	}
+	got := must(tessera.Gather(s, must(tessera.Scatter(s, global, nil)), nil))
+	if !reflect.DeepEqual(got, global) {
+		t.Fatalf("Gather(Scatter(x)) = %v, want %v", got, global)
+	}
+}
+
+func TestScatterRejectsATypedGlobalOfTheWrongLength(t *testing.T) {
+	_, err := tessera.Scatter(copySharding(t), copyFloats()[:11], nil)
+	wantError(t, err, tessera.CodeInvalidArgument,
+		"Argument 'global_size' is 44; expected 48 ((4, 3) elements of 4 bytes)")
 }

@@ -42,10 +42,10 @@ func (d *Device) Platform() Platform {
 }
 
 // ProcessIndex is the index of the process that owns the device.
-func (d *Device) ProcessIndex() int64 { v := d.raw().ProcessIndex(); runtime.KeepAlive(d); return v }
+func (d *Device) ProcessIndex() int { return int(keep(d, d.raw().ProcessIndex)) }
 
 // LocalOrdinal is the device's index among its process's devices.
-func (d *Device) LocalOrdinal() int64 { v := d.raw().LocalOrdinal(); runtime.KeepAlive(d); return v }
+func (d *Device) LocalOrdinal() int { return int(keep(d, d.raw().LocalOrdinal)) }
 
 // Name is Keras's string form ("gpu:3").
 func (d *Device) Name() string { v := d.raw().Name(); runtime.KeepAlive(d); return v }
@@ -54,15 +54,13 @@ func (d *Device) Name() string { v := d.raw().Name(); runtime.KeepAlive(d); retu
 func (d *Device) HasCoords() bool { v := d.raw().HasCoords(); runtime.KeepAlive(d); return v }
 
 // Coord is coordinate axis (0 = x, 1 = y, 2 = z) of the device's TPU chip.
-func (d *Device) Coord(axis int) (int64, error) {
-	var e errSlot
-	v := d.raw().Coord(int64(axis), e[:])
-	runtime.KeepAlive(d)
-	return v, e.take()
+func (d *Device) Coord(axis int) (int, error) {
+	v, err := keepErr(d, func(e []uintptr) int64 { return d.raw().Coord(int64(axis), e) })
+	return int(v), err
 }
 
 // CoreOnChip is the device's core on its chip (0 when unknown).
-func (d *Device) CoreOnChip() int64 { v := d.raw().CoreOnChip(); runtime.KeepAlive(d); return v }
+func (d *Device) CoreOnChip() int { return int(keep(d, d.raw().CoreOnChip)) }
 
 // DeviceList is the devices of one platform. Immutable.
 type DeviceList struct{ p swig.DeviceList }
@@ -90,11 +88,11 @@ func (l *DeviceList) Get(index int) (*Device, error) {
 }
 
 // DeviceCount is the number of devices of platformType (as NewDeviceList).
-func DeviceCount(platformType string) (int64, error) {
+func DeviceCount(platformType string) (int, error) {
 	if err := checkStrings("type", platformType); err != nil {
 		return 0, err
 	}
 	var e errSlot
 	n := swig.DeviceListCount(platformType, e[:])
-	return n, e.take()
+	return int(n), e.take()
 }

@@ -10,8 +10,8 @@ import (
 type DistributionKind int32
 
 const (
-	DataParallel  DistributionKind = 0
-	ModelParallel DistributionKind = 1
+	DistributionKindDataParallel  DistributionKind = 0
+	DistributionKindModelParallel DistributionKind = 1
 )
 
 // DatasetMode is which Keras dataset arithmetic a distribution follows.
@@ -26,9 +26,9 @@ const (
 type DatasetPlanKind int32
 
 const (
-	DatasetPassthrough DatasetPlanKind = 0
-	DatasetReplicate   DatasetPlanKind = 1
-	DatasetShard       DatasetPlanKind = 2
+	DatasetPlanKindPassthrough DatasetPlanKind = 0
+	DatasetPlanKindReplicate   DatasetPlanKind = 1
+	DatasetPlanKindShard       DatasetPlanKind = 2
 )
 
 // DistributionOptions are options for creating a distribution. Mutable; one
@@ -56,9 +56,9 @@ func (o *DistributionOptions) SetDatasetMode(mode DatasetMode) error {
 	return keepDo(o, func(e []uintptr) { o.raw().SetDatasetMode(swig.Enum_SS_tessera_dataset_mode_t(mode), e) })
 }
 
-// SetProcess overrides the process count and id read from the runtime.
-func (o *DistributionOptions) SetProcess(numProcesses, processID int64) error {
-	return keepDo(o, func(e []uintptr) { o.raw().SetProcess(numProcesses, processID, e) })
+// SetProcess overrides the process count and index read from the runtime.
+func (o *DistributionOptions) SetProcess(numProcesses, processIndex int) error {
+	return keepDo(o, func(e []uintptr) { o.raw().SetProcess(int64(numProcesses), int64(processIndex), e) })
 }
 
 // Distribution is a DataParallel or ModelParallel policy. Immutable.
@@ -101,26 +101,26 @@ func (d *Distribution) BatchDimName() string {
 }
 
 // NumProcesses is P, read at creation.
-func (d *Distribution) NumProcesses() int64 {
-	return keep(d, d.raw().NumProcesses)
+func (d *Distribution) NumProcesses() int {
+	return int(keep(d, d.raw().NumProcesses))
 }
 
-// ProcessID is this process's id, read at creation.
-func (d *Distribution) ProcessID() int64 { return keep(d, d.raw().ProcessId) }
+// ProcessIndex is this process's index, read at creation.
+func (d *Distribution) ProcessIndex() int { return int(keep(d, d.raw().ProcessId)) }
 
 // NumModelReplicas is R.
-func (d *Distribution) NumModelReplicas() int64 {
-	return keep(d, d.raw().NumModelReplicas)
+func (d *Distribution) NumModelReplicas() int {
+	return int(keep(d, d.raw().NumModelReplicas))
 }
 
 // NumDataShards is S = min(R, P).
-func (d *Distribution) NumDataShards() int64 {
-	return keep(d, d.raw().NumDataShards)
+func (d *Distribution) NumDataShards() int {
+	return int(keep(d, d.raw().NumDataShards))
 }
 
-// DataShardID is this process's data shard.
-func (d *Distribution) DataShardID() int64 {
-	return keep(d, d.raw().DataShardId)
+// DataShardIndex is this process's data shard.
+func (d *Distribution) DataShardIndex() int {
+	return int(keep(d, d.raw().DataShardId))
 }
 
 // DataLayout is the layout of an input batch of shape dims.
@@ -144,8 +144,10 @@ func (d *Distribution) VariableLayout(path string, dims []int64, explicit *Layou
 
 // PlanDataset is how this process reads a dataset of globalBatchSize rows
 // per step.
-func (d *Distribution) PlanDataset(globalBatchSize int64) (*DatasetPlan, error) {
-	return keepErr(d, func(e []uintptr) *DatasetPlan { return wrapDatasetPlan(d.raw().PlanDataset(globalBatchSize, e)) })
+func (d *Distribution) PlanDataset(globalBatchSize int) (*DatasetPlan, error) {
+	return keepErr(d, func(e []uintptr) *DatasetPlan {
+		return wrapDatasetPlan(d.raw().PlanDataset(int64(globalBatchSize), e))
+	})
 }
 
 // String is Keras's repr.
@@ -162,12 +164,12 @@ func (p *DatasetPlan) Kind() DatasetPlanKind {
 }
 
 // PerProcessBatchSize is the rows this process reads per step.
-func (p *DatasetPlan) PerProcessBatchSize() int64 {
-	return keep(p, p.raw().PerProcessBatchSize)
+func (p *DatasetPlan) PerProcessBatchSize() int {
+	return int(keep(p, p.raw().PerProcessBatchSize))
 }
 
-// NumShards is the number of shards (1 unless Kind is DatasetShard).
-func (p *DatasetPlan) NumShards() int64 { return keep(p, p.raw().NumShards) }
+// NumShards is the number of shards (1 unless Kind is DatasetPlanKindShard).
+func (p *DatasetPlan) NumShards() int { return int(keep(p, p.raw().NumShards)) }
 
 // ShardIndex is this process's shard.
-func (p *DatasetPlan) ShardIndex() int64 { return keep(p, p.raw().ShardIndex) }
+func (p *DatasetPlan) ShardIndex() int { return int(keep(p, p.raw().ShardIndex)) }

@@ -45,42 +45,42 @@ type Error struct {
 	Message string
 	// Cluster details (zero values elsewhere): see tessera/client.h.
 	Reason        ErrorReason
-	SourceProcess int64 // -1 when none
+	SourceProcess int // -1 when none
 	Missing       []MissingProcess
-	Arrived       []int64
+	Arrived       []int
 }
 
 // MissingProcess is a process a barrier or registration waited for.
 type MissingProcess struct {
-	ProcessID int64
-	State     TaskState
-	WaitingAt string // the barrier it waits at ("id#counter"), "" when none
+	ProcessIndex int
+	State        TaskState
+	WaitingAt    string // the barrier it waits at ("id#counter"), "" when none
 }
 
 // ErrorReason says why a cluster call failed, beyond its code.
 type ErrorReason int32
 
 const (
-	ReasonNone             ErrorReason = 0
-	ReasonJobFailed        ErrorReason = 1
-	ReasonCoordinatorLost  ErrorReason = 2
-	ReasonBarrierFailed    ErrorReason = 3
-	ReasonDuplicateProcess ErrorReason = 4
-	ReasonSuperseded       ErrorReason = 5
-	ReasonWrongJob         ErrorReason = 6
-	ReasonAuthentication   ErrorReason = 7
-	ReasonNeverConnected   ErrorReason = 8
+	ErrorReasonNone             ErrorReason = 0
+	ErrorReasonJobFailed        ErrorReason = 1
+	ErrorReasonCoordinatorLost  ErrorReason = 2
+	ErrorReasonBarrierFailed    ErrorReason = 3
+	ErrorReasonDuplicateProcess ErrorReason = 4
+	ErrorReasonSuperseded       ErrorReason = 5
+	ErrorReasonWrongJob         ErrorReason = 6
+	ErrorReasonAuthentication   ErrorReason = 7
+	ErrorReasonNeverConnected   ErrorReason = 8
 )
 
 // TaskState is the state of a process in a job.
 type TaskState int32
 
 const (
-	TaskNeverConnected TaskState = 1
-	TaskPending        TaskState = 2
-	TaskRunning        TaskState = 3
-	TaskDisconnected   TaskState = 4
-	TaskFailed         TaskState = 5
+	TaskStateNeverConnected TaskState = 1
+	TaskStatePending        TaskState = 2
+	TaskStateRunning        TaskState = 3
+	TaskStateDisconnected   TaskState = 4
+	TaskStateFailed         TaskState = 5
 )
 
 // Error formats as "INVALID_ARGUMENT: <message>".

@@ -338,15 +338,15 @@ func NewDataParallelOverDevices(devices []string, options *DistributionOptions) 
 }
 
 // GlobalBatchSize is the batch size the plan was made for.
-func (p *DatasetPlan) GlobalBatchSize() int64 {
-	return keep(p, p.raw().GlobalBatchSize)
+func (p *DatasetPlan) GlobalBatchSize() int {
+	return int(keep(p, p.raw().GlobalBatchSize))
 }
 
 // RebatchSizes are the per-replica batch sizes of a rebatching plan.
-func (p *DatasetPlan) RebatchSizes() []int64 {
-	sizes := make([]int64, p.raw().NumRebatchSizes())
+func (p *DatasetPlan) RebatchSizes() []int {
+	sizes := make([]int, p.raw().NumRebatchSizes())
 	for i := range sizes {
-		sizes[i] = p.raw().RebatchSize(int64(i), nil)
+		sizes[i] = int(p.raw().RebatchSize(int64(i), nil))
 	}
 	runtime.KeepAlive(p)
 	return sizes

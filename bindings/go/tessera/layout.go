@@ -31,12 +31,12 @@ func NewLayout(axes []string, mesh *Mesh) (*Layout, error) {
 
 // NewGroupedLayout creates a layout whose dimension d is split over
 // groupSizes[d] consecutive names of axisNames (0: replicated).
-func NewGroupedLayout(axisNames []string, groupSizes []int64, mesh *Mesh) (*Layout, error) {
+func NewGroupedLayout(axisNames []string, groupSizes []int, mesh *Mesh) (*Layout, error) {
 	if err := checkStrings("axis_names", axisNames...); err != nil {
 		return nil, err
 	}
 	var e errSlot
-	l := wrapLayout(swig.LayoutGrouped(axisNames, groupSizes, mesh.raw(), e[:]))
+	l := wrapLayout(swig.LayoutGrouped(axisNames, toInt64s(groupSizes), mesh.raw(), e[:]))
 	runtime.KeepAlive(mesh)
 	return l, e.take()
 }
@@ -78,9 +78,10 @@ func (l *Layout) Axes() [][]string {
 	return axes
 }
 
-// ShardCount is the number of shards of dimension dim.
-func (l *Layout) ShardCount(dim int) (int64, error) {
-	return keepErr(l, func(e []uintptr) int64 { return l.raw().ShardCount(int64(dim), e) })
+// NumShards is the number of shards of dimension dim.
+func (l *Layout) NumShards(dim int) (int, error) {
+	n, err := keepErr(l, func(e []uintptr) int64 { return l.raw().ShardCount(int64(dim), e) })
+	return int(n), err
 }
 
 // CheckShape checks the layout against a global tensor shape.

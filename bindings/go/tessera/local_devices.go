@@ -13,7 +13,7 @@ type LocalDevices struct{ p swig.LocalDevices }
 // LocalDevice is one discovered device.
 type LocalDevice struct {
 	Platform    Platform
-	Ordinal     int64
+	Ordinal     int
 	MemoryBytes int64
 	Kind        string // e.g. "NVIDIA H100 80GB HBM3"
 	PhysicalID  string
@@ -47,7 +47,7 @@ func (d *LocalDevices) Get(index int) (LocalDevice, error) {
 	if err := e.take(); err != nil {
 		return LocalDevice{}, err
 	}
-	out.Ordinal = raw.Ordinal(int64(index), nil)
+	out.Ordinal = int(raw.Ordinal(int64(index), nil))
 	out.MemoryBytes = raw.MemoryBytes(int64(index), nil)
 	out.Kind = raw.Kind(int64(index), nil)
 	out.PhysicalID = raw.PhysicalId(int64(index), nil)

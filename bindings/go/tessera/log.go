@@ -11,22 +11,22 @@ import (
 type LogLevel int32
 
 const (
-	LogDebug   LogLevel = 0
-	LogInfo    LogLevel = 1
-	LogWarning LogLevel = 2
-	LogError   LogLevel = 3
+	LogLevelDebug   LogLevel = 0
+	LogLevelInfo    LogLevel = 1
+	LogLevelWarning LogLevel = 2
+	LogLevelError   LogLevel = 3
 )
 
 // String is the level's lower-case name ("warning").
 func (l LogLevel) String() string {
 	switch l {
-	case LogDebug:
+	case LogLevelDebug:
 		return "debug"
-	case LogInfo:
+	case LogLevelInfo:
 		return "info"
-	case LogWarning:
+	case LogLevelWarning:
 		return "warning"
-	case LogError:
+	case LogLevelError:
 		return "error"
 	}
 	return "LogLevel(" + strconv.Itoa(int(l)) + ")"
@@ -56,7 +56,7 @@ func SetLogHandler(handler func(level LogLevel, message string), minLevel LogLev
 	var e errSlot
 	if handler == nil {
 		// C first: once it returns, no new message reaches the trampoline.
-		swig.GoSetLogCallback(false, int(LogWarning), e[:])
+		swig.GoSetLogCallback(false, int(LogLevelWarning), e[:])
 		swig.SetLogHook(nil)
 		return e.take()
 	}

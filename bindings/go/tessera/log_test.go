@@ -65,7 +65,7 @@ func (r *recorder) onThisThread() []logRecord {
 func withLogHandler(t *testing.T, handler func(tessera.LogLevel, string), minLevel tessera.LogLevel) {
 	t.Helper()
 	ok(t, tessera.SetLogHandler(handler, minLevel))
-	t.Cleanup(func() { ok(t, tessera.SetLogHandler(nil, tessera.LogWarning)) })
+	t.Cleanup(func() { ok(t, tessera.SetLogHandler(nil, tessera.LogLevelWarning)) })
 }
 
 // logTwoDWarning makes the library log twoDWarning once.
@@ -79,13 +79,13 @@ func logTwoDWarning(t *testing.T) {
 
 func TestLogHandlerReceivesALibraryWarning(t *testing.T) {
 	var r recorder
-	withLogHandler(t, r.handle, tessera.LogWarning)
+	withLogHandler(t, r.handle, tessera.LogLevelWarning)
 	// The warning is logged on this goroutine's thread, inside the C call.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	logTwoDWarning(t)
 	got := r.onThisThread()
-	if len(got) != 1 || got[0].level != tessera.LogWarning || got[0].message != twoDWarning {
+	if len(got) != 1 || got[0].level != tessera.LogLevelWarning || got[0].message != twoDWarning {
 		t.Fatalf("handler received %+v on the calling thread, want one warning %q", r.snapshot(), twoDWarning)
 	}
 }
@@ -98,12 +98,12 @@ func logTestJobOptions(configured string) (*tessera.ClusterOptions, error) {
 		opts.SetBindAddress("127.0.0.1:0"),
 		opts.SetCoordinatorAddress(configured), // the address the coordinator names itself by
 		opts.SetNumProcesses(1),
-		opts.SetProcessID(0),
+		opts.SetProcessIndex(0),
 		opts.SetJobID("go-log-test"),
 		opts.SetDetection("none"),
-		opts.SetInitTimeoutMs(5_000),
-		opts.SetHeartbeat(200, 2_000),
-		opts.SetShutdownTimeoutMs(5_000),
+		opts.SetInitTimeout(5 * time.Second),
+		opts.SetHeartbeat(200*time.Millisecond, 2*time.Second),
+		opts.SetShutdownTimeout(5 * time.Second),
 	} {
 		if err != nil {
 			opts.Close()
@@ -115,7 +115,7 @@ func logTestJobOptions(configured string) (*tessera.ClusterOptions, error) {
 
 func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
 	var r recorder
-	withLogHandler(t, r.handle, tessera.LogWarning)
+	withLogHandler(t, r.handle, tessera.LogLevelWarning)
 	// A client of another job: the coordinator rejects its registration and
 	// logs that on one of its gRPC server threads.
 	const configured = "127.0.0.1:1"
@@ -127,7 +127,7 @@ func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
 	ok(t, opts.SetJobID("another-job"))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	client, err := tessera.Connect(opts)
+	client, err := tessera.Connect(context.Background(), opts)
 	if client != nil {
 		client.Close()
 	}
@@ -138,7 +138,7 @@ func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
 		" serves job 'go-log-test', but process 0 belongs to job 'another-job'"
 	for _, rec := range r.snapshot() {
 		if rec.message == want {
-			if rec.level != tessera.LogWarning || rec.thread == syscall.Gettid() {
+			if rec.level != tessera.LogLevelWarning || rec.thread == syscall.Gettid() {
 				t.Errorf("%+v: want a warning from a thread other than the caller's (%d)", rec, syscall.Gettid())
 			}
 			return
@@ -149,8 +149,8 @@ func TestLogHandlerReceivesWarningsFromALibraryThread(t *testing.T) {
 
 func TestRemovedLogHandlerReceivesNothing(t *testing.T) {
 	var r recorder
-	ok(t, tessera.SetLogHandler(r.handle, tessera.LogWarning))
-	ok(t, tessera.SetLogHandler(nil, tessera.LogWarning))
+	ok(t, tessera.SetLogHandler(r.handle, tessera.LogLevelWarning))
+	ok(t, tessera.SetLogHandler(nil, tessera.LogLevelWarning))
 	logTwoDWarning(t) // to stderr, the default
 	if got := r.snapshot(); len(got) != 0 {
 		t.Fatalf("removed handler received %+v", got)
@@ -159,7 +159,7 @@ func TestRemovedLogHandlerReceivesNothing(t *testing.T) {
 
 func TestLogHandlerBelowItsMinimumLevelReceivesNothing(t *testing.T) {
 	var r recorder
-	withLogHandler(t, r.handle, tessera.LogError)
+	withLogHandler(t, r.handle, tessera.LogLevelError)
 	logTwoDWarning(t)
 	if got := r.snapshot(); len(got) != 0 {
 		t.Fatalf("handler for errors received %+v", got)
@@ -168,7 +168,7 @@ func TestLogHandlerBelowItsMinimumLevelReceivesNothing(t *testing.T) {
 
 func TestPanickingLogHandlerDoesNotCrashTheProcess(t *testing.T) {
 	calls := 0
-	withLogHandler(t, func(tessera.LogLevel, string) { calls++; panic("handler bug") }, tessera.LogWarning)
+	withLogHandler(t, func(tessera.LogLevel, string) { calls++; panic("handler bug") }, tessera.LogLevelWarning)
 	logTwoDWarning(t) // returns normally: the panic stops in the trampoline
 	logTwoDWarning(t) // and the handler stays installed
 	if calls != 2 {
@@ -178,7 +178,7 @@ func TestPanickingLogHandlerDoesNotCrashTheProcess(t *testing.T) {
 
 func TestInvalidLogLevelIsInvalidArgumentAndKeepsTheHandler(t *testing.T) {
 	var r recorder
-	withLogHandler(t, r.handle, tessera.LogWarning)
+	withLogHandler(t, r.handle, tessera.LogLevelWarning)
 	err := tessera.SetLogHandler(func(tessera.LogLevel, string) { t.Error("the rejected handler was called") },
 		tessera.LogLevel(7))
 	wantError(t, err, tessera.CodeInvalidArgument, "Argument 'min_level' is 7; expected one of "+
@@ -205,7 +205,7 @@ func logAtExit() {
 		if strings.HasPrefix(message, "coordinator: rejected registration") { // a gRPC thread's
 			once.Do(received.Done)
 		}
-	}, tessera.LogWarning)
+	}, tessera.LogLevelWarning)
 	opts, err2 := logTestJobOptions("127.0.0.1:1")
 	if err != nil || err2 != nil {
 		fmt.Fprintln(os.Stderr, err, err2)
@@ -224,7 +224,7 @@ func logAtExit() {
 	}
 	go func() {
 		for i := 0; i < 1000; i++ { // bounded: the process exits long before
-			if client, _ := tessera.Connect(opts); client != nil {
+			if client, _ := tessera.Connect(context.Background(), opts); client != nil {
 				client.Close()
 			}
 		}

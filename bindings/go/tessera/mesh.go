@@ -27,8 +27,8 @@ func NewMesh(shape []int64, axisNames []string, devices []string) (*Mesh, error)
 // Rank is the number of dimensions.
 func (m *Mesh) Rank() int { return int(keep(m, m.raw().Rank)) }
 
-// Size is the number of devices.
-func (m *Mesh) Size() int64 { return keep(m, m.raw().Size) }
+// NumDevices is the number of devices.
+func (m *Mesh) NumDevices() int { return int(keep(m, m.raw().Size)) }
 
 // Platform is the platform of the mesh's devices.
 func (m *Mesh) Platform() Platform { return Platform(keep(m, m.raw().Platform)) }
@@ -78,14 +78,17 @@ func (m *Mesh) Device(index int) (*Device, error) {
 	return keepErr(m, func(e []uintptr) *Device { return wrapDevice(m.raw().Device(int64(index), e)) })
 }
 
-// DeviceCoordinates are the coordinates of the device with global id id.
-func (m *Mesh) DeviceCoordinates(id int64) ([]int64, error) {
-	return keepErr(m, func(e []uintptr) []int64 { return m.raw().DeviceCoordinates(id, e) })
+// DeviceCoordinates are the coordinates (one position per axis) of the
+// device with global id id.
+func (m *Mesh) DeviceCoordinates(id int64) ([]int, error) {
+	coords, err := keepErr(m, func(e []uintptr) []int64 { return m.raw().DeviceCoordinates(id, e) })
+	return toInts(coords), err
 }
 
 // DeviceAt is the global id of the device at coords.
-func (m *Mesh) DeviceAt(coords []int64) (int64, error) {
-	return keepErr(m, func(e []uintptr) int64 { return m.raw().DeviceAt(coords, e) })
+func (m *Mesh) DeviceAt(coords []int) (int64, error) {
+	c := toInt64s(coords)
+	return keepErr(m, func(e []uintptr) int64 { return m.raw().DeviceAt(c, e) })
 }
 
 // Equal reports whether both meshes have the same shape, names and devices.

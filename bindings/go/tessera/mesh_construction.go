@@ -75,7 +75,7 @@ func (m *Mesh) Flatten(name string) (*Mesh, error) {
 
 // CoordinateOf is PyTorch's get_coordinate: the device's coordinates, and
 // false (PyTorch's None) when the mesh lacks the device.
-func (m *Mesh) CoordinateOf(deviceID int64) ([]int64, bool, error) {
+func (m *Mesh) CoordinateOf(deviceID int64) ([]int, bool, error) {
 	var e errSlot
 	v := m.raw().CoordinateOf(deviceID, e[:])
 	runtime.KeepAlive(m)
@@ -85,15 +85,16 @@ func (m *Mesh) CoordinateOf(deviceID int64) ([]int64, bool, error) {
 	if len(v) == 0 {
 		return nil, false, nil
 	}
-	return v, true, nil
+	return toInts(v), true, nil
 }
 
 // LocalRank is PyTorch's get_local_rank(axisName) for device deviceID.
-func (m *Mesh) LocalRank(axisName string, deviceID int64) (int64, error) {
+func (m *Mesh) LocalRank(axisName string, deviceID int64) (int, error) {
 	if err := checkStrings("axis_name", axisName); err != nil {
 		return 0, err
 	}
-	return keepErr(m, func(e []uintptr) int64 { return m.raw().LocalRank(axisName, deviceID, e) })
+	rank, err := keepErr(m, func(e []uintptr) int64 { return m.raw().LocalRank(axisName, deviceID, e) })
+	return int(rank), err
 }
 
 // AxisGroups are the process groups along axisName as PyTorch builds them:
@@ -169,7 +170,7 @@ func NewDistributedDTensorMesh(dimNames []string, dimSizes []int64, name string,
 // numClients or clientID means "not given" (the runtime's value).
 // deviceType is "CPU" or "GPU".
 func NewDistributedDTensorMeshLegacy(dimNames []string, dimSizes []int64, name string,
-	numGlobalDevices, numClients, clientID int64, deviceType string) (*DTensorMesh, error) {
+	numGlobalDevices, numClients, clientID int, deviceType string) (*DTensorMesh, error) {
 	if err := checkDims(dimNames, dimSizes); err != nil {
 		return nil, err
 	}
@@ -177,7 +178,7 @@ func NewDistributedDTensorMeshLegacy(dimNames []string, dimSizes []int64, name s
 		return nil, err
 	}
 	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributedLegacy(dimNames, dimSizes, name, numGlobalDevices,
-		numClients, clientID, deviceType, e[:]))
+	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributedLegacy(dimNames, dimSizes, name, int64(numGlobalDevices),
+		int64(numClients), int64(clientID), deviceType, e[:]))
 	return m, e.take()
 }

@@ -33,7 +33,7 @@ func TestRankSixCoordinateAndLocalRanks(t *testing.T) { // S45
 	m := dpTp(t)
 	coords, found, err := m.CoordinateOf(6)
 	ok(t, err)
-	if !found || !reflect.DeepEqual(coords, []int64{1, 2}) {
+	if !found || !reflect.DeepEqual(coords, []int{1, 2}) {
 		t.Fatalf("coordinate %v (found %v), want [1 2]", coords, found)
 	}
 	if dp, tp := must(m.LocalRank("dp", 6)), must(m.LocalRank("tp", 6)); dp != 1 || tp != 2 {
@@ -111,7 +111,7 @@ func TestTesseraDevicesGivesTwoTestGPUs(t *testing.T) {
 		t.Fatalf("%d GPUs in %+v, want 2", len(gpus), all)
 	}
 	for i, g := range gpus {
-		if g.Kind != "Test GPU" || g.Ordinal != int64(i) {
+		if g.Kind != "Test GPU" || g.Ordinal != i {
 			t.Fatalf("GPU %d is %+v, want kind \"Test GPU\" ordinal %d", i, g, i)
 		}
 	}
@@ -185,16 +185,16 @@ func TestTransferBetweenTwoDevicesOfOneProcess(t *testing.T) {
 	defer sharded.Close()
 	replicated := must(tessera.NewReplicatedLayout(1, m))
 	defer replicated.Close()
-	src := must(tessera.NewSharding(sharded, []int64{4}, tessera.ShardStrict))
+	src := must(tessera.NewSharding(sharded, []int64{4}, tessera.ShardModeStrict))
 	defer src.Close()
-	dst := must(tessera.NewSharding(replicated, []int64{4}, tessera.ShardStrict))
+	dst := must(tessera.NewSharding(replicated, []int64{4}, tessera.ShardModeStrict))
 	defer dst.Close()
 	plan := must(tessera.NewReshardPlan(src, dst, 4))
 	defer plan.Close()
-	var total int64
+	var total int
 	for i := 0; i < plan.NumTransfers(); i++ {
 		tr := must(plan.Transfer(i))
-		if tr.Locality == tessera.TransferCrossProcess || len(tr.Ranges) != 1 {
+		if tr.Locality == tessera.TransferLocalityCrossProcess || len(tr.Ranges) != 1 {
 			t.Fatalf("transfer %d: %+v", i, tr)
 		}
 		total += tr.Bytes
@@ -204,7 +204,7 @@ func TestTransferBetweenTwoDevicesOfOneProcess(t *testing.T) {
 	if total != 32 {
 		t.Fatalf("transfers move %d bytes, want 32", total)
 	}
-	if same, local := must(plan.TotalBytes(tessera.TransferSameDevice)), must(plan.TotalBytes(tessera.TransferSameProcess)); same != 16 || local != 16 {
+	if same, local := must(plan.TotalBytes(tessera.TransferLocalitySameDevice)), must(plan.TotalBytes(tessera.TransferLocalitySameProcess)); same != 16 || local != 16 {
 		t.Fatalf("same device %d bytes, same process %d, want 16 and 16", same, local)
 	}
 }

@@ -10,16 +10,19 @@ import (
 type ShardMode int32
 
 const (
-	ShardStrict      ShardMode = 0 // divisible dimensions only (JAX)
-	ShardChunkFlat   ShardMode = 1 // uneven, a group splits once (XLA)
-	ShardChunkNested ShardMode = 2 // uneven, axis by axis (DTensor, PyTorch)
+	ShardModeStrict      ShardMode = 0 // divisible dimensions only (JAX)
+	ShardModeChunkFlat   ShardMode = 1 // uneven, a group splits once (XLA)
+	ShardModeChunkNested ShardMode = 2 // uneven, axis by axis (DTensor, PyTorch)
 )
 
 // Range is a half-open index range [Start, Stop) of one dimension.
 type Range struct{ Start, Stop int64 }
 
 // Sharding is a layout applied to one global shape. Immutable.
-type Sharding struct{ p swig.Sharding }
+type Sharding struct {
+	p    swig.Sharding
+	dims []int64 // the global shape, for Gather's element count
+}
 
 // NewSharding creates the sharding of layout (which has a mesh) for a
 // tensor of global shape dims.
@@ -27,6 +30,9 @@ func NewSharding(layout *Layout, dims []int64, mode ShardMode) (*Sharding, error
 	var e errSlot
 	s := wrapSharding(swig.NewSharding(layout.raw(), dims, swig.Enum_SS_tessera_shard_mode_t(mode), e[:]))
 	runtime.KeepAlive(layout)
+	if s != nil {
+		s.dims = append([]int64(nil), dims...)
+	}
 	return s, e.take()
 }
 
@@ -63,8 +69,9 @@ func (s *Sharding) ShardShape(device int) ([]int64, error) {
 }
 
 // ReplicaID is the device's replica id (JAX's device_replica_id_map).
-func (s *Sharding) ReplicaID(device int) (int64, error) {
-	return keepErr(s, func(e []uintptr) int64 { return s.raw().ReplicaId(int64(device), e) })
+func (s *Sharding) ReplicaID(device int) (int, error) {
+	id, err := keepErr(s, func(e []uintptr) int64 { return s.raw().ReplicaId(int64(device), e) })
+	return int(id), err
 }
 
 // MaxShardShape is the largest shard's shape.
@@ -82,9 +89,9 @@ type ReshardPlan struct{ p swig.ReshardPlan }
 
 // NewReshardPlan plans moving a tensor of elementSize-byte elements from
 // source to destination.
-func NewReshardPlan(source, destination *Sharding, elementSize int64) (*ReshardPlan, error) {
+func NewReshardPlan(source, destination *Sharding, elementSize int) (*ReshardPlan, error) {
 	var e errSlot
-	p := wrapReshardPlan(swig.NewReshardPlan(source.raw(), destination.raw(), elementSize, e[:]))
+	p := wrapReshardPlan(swig.NewReshardPlan(source.raw(), destination.raw(), int64(elementSize), e[:]))
 	runtime.KeepAlive(source)
 	runtime.KeepAlive(destination)
 	return p, e.take()
@@ -111,12 +118,12 @@ func ParseDTensorMesh(text string) (*DTensorMesh, error) {
 
 // DTensorMeshFromMesh is mesh as a DTensor mesh named name, seen from
 // process processIndex.
-func DTensorMeshFromMesh(mesh *Mesh, name string, processIndex int64, useXLASPMD bool) (*DTensorMesh, error) {
+func DTensorMeshFromMesh(mesh *Mesh, name string, processIndex int, useXLASPMD bool) (*DTensorMesh, error) {
 	if err := checkStrings("name", name); err != nil {
 		return nil, err
 	}
 	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshFromMesh(mesh.raw(), name, processIndex, useXLASPMD, e[:]))
+	m := wrapDTensorMesh(swig.DTensorMeshFromMesh(mesh.raw(), name, int64(processIndex), useXLASPMD, e[:]))
 	runtime.KeepAlive(mesh)
 	return m, e.take()
 }

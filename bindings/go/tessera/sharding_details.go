@@ -11,14 +11,17 @@ import (
 
 // DeviceInProcess reports whether the device at logical index device
 // belongs to process processIndex.
-func (s *Sharding) DeviceInProcess(device int, processIndex int64) (bool, error) {
-	return keepErr(s, func(e []uintptr) bool { return s.raw().DeviceInProcess(int64(device), processIndex, e) })
+func (s *Sharding) DeviceInProcess(device int, processIndex int) (bool, error) {
+	return keepErr(s, func(e []uintptr) bool {
+		return s.raw().DeviceInProcess(int64(device), int64(processIndex), e)
+	})
 }
 
 // AddressableDevices are the logical indices of process processIndex's
 // devices, in mesh order.
-func (s *Sharding) AddressableDevices(processIndex int64) ([]int64, error) {
-	return keepErr(s, func(e []uintptr) []int64 { return s.raw().AddressableDevices(processIndex, e) })
+func (s *Sharding) AddressableDevices(processIndex int) ([]int, error) {
+	devices, err := keepErr(s, func(e []uintptr) []int64 { return s.raw().AddressableDevices(int64(processIndex), e) })
+	return toInts(devices), err
 }
 
 // IndexMap is every device's ranges (JAX's devices_indices_map), by logical index.
@@ -59,13 +62,17 @@ func (s *Sharding) DistinctShardRanges(shard int) ([]Range, error) {
 }
 
 // DistinctShardDevices are the logical indices of the devices holding distinct shard shard.
-func (s *Sharding) DistinctShardDevices(shard int) ([]int64, error) {
-	return keepErr(s, func(e []uintptr) []int64 { return s.raw().DistinctShardDevices(int64(shard), e) })
+func (s *Sharding) DistinctShardDevices(shard int) ([]int, error) {
+	devices, err := keepErr(s, func(e []uintptr) []int64 { return s.raw().DistinctShardDevices(int64(shard), e) })
+	return toInts(devices), err
 }
 
 // ShardSize is the byte size of the device's shard for elementSize-byte elements.
-func (s *Sharding) ShardSize(device int, elementSize int64) (int64, error) {
-	return keepErr(s, func(e []uintptr) int64 { return s.raw().ShardSize(int64(device), elementSize, e) })
+func (s *Sharding) ShardSize(device int, elementSize int) (int, error) {
+	size, err := keepErr(s, func(e []uintptr) int64 {
+		return s.raw().ShardSize(int64(device), int64(elementSize), e)
+	})
+	return int(size), err
 }
 
 // TransferLocality says where a transfer's two ends are.
@@ -73,17 +80,17 @@ type TransferLocality int32
 
 // The localities (tessera_transfer_locality_t).
 const (
-	TransferSameDevice   TransferLocality = 0
-	TransferSameProcess  TransferLocality = 1
-	TransferCrossProcess TransferLocality = 2
+	TransferLocalitySameDevice   TransferLocality = 0
+	TransferLocalitySameProcess  TransferLocality = 1
+	TransferLocalityCrossProcess TransferLocality = 2
 )
 
 // Transfer is one copy of a resharding plan: the box Ranges of the global
 // tensor moves from logical device Source (of the source sharding) to
 // Destination (of the destination sharding).
 type Transfer struct {
-	Source, Destination int64
-	Bytes               int64
+	Source, Destination int
+	Bytes               int
 	Locality            TransferLocality
 	Ranges              []Range
 }
@@ -103,13 +110,14 @@ func (p *ReshardPlan) Transfer(index int) (Transfer, error) {
 	if len(v) != 4 {
 		return Transfer{}, &Error{Code: CodeResourceExhausted, Message: "out of memory", SourceProcess: -1}
 	}
-	return Transfer{Source: v[0], Destination: v[1], Bytes: v[2], Locality: TransferLocality(v[3]),
+	return Transfer{Source: int(v[0]), Destination: int(v[1]), Bytes: int(v[2]), Locality: TransferLocality(v[3]),
 		Ranges: pairs(flat)}, nil
 }
 
 // TotalBytes is the bytes the plan moves with the given locality.
-func (p *ReshardPlan) TotalBytes(locality TransferLocality) (int64, error) {
-	return keepErr(p, func(e []uintptr) int64 {
+func (p *ReshardPlan) TotalBytes(locality TransferLocality) (int, error) {
+	total, err := keepErr(p, func(e []uintptr) int64 {
 		return p.raw().TotalBytes(swig.Enum_SS_tessera_transfer_locality_t(locality), e)
 	})
+	return int(total), err
 }

@@ -96,7 +96,7 @@ func dropHandles(t *testing.T, shared *tessera.Mesh, n int) {
 			var l *tessera.Layout
 			l, err = tessera.NewLayout([]string{"data", "model"}, shared)
 			if err == nil {
-				_, err = tessera.NewSharding(l, dims, tessera.ShardStrict)
+				_, err = tessera.NewSharding(l, dims, tessera.ShardModeStrict)
 			}
 		}
 		if err != nil {

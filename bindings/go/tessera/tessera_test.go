@@ -68,7 +68,7 @@ func TestEveryHandleTypeIsCreatedAndClosed(t *testing.T) {
 	opts := tessera.NewDistributionOptions()
 	dist := must(tessera.NewModelParallel(lm, "data", opts))
 	plan := must(dist.PlanDataset(8))
-	sharding := must(tessera.NewSharding(layout, []int64{8, 2}, tessera.ShardStrict))
+	sharding := must(tessera.NewSharding(layout, []int64{8, 2}, tessera.ShardModeStrict))
 	reshard := must(tessera.NewReshardPlan(sharding, sharding, 4))
 	dt := must(tessera.DTensorMeshFromMesh(mesh, "m", 0, false))
 	copyOpts := tessera.NewCopyOptions()
@@ -155,12 +155,16 @@ func TestGoConstantsEqualTheCValues(t *testing.T) {
 		{int64(tessera.PlatformTPU), int64(swig.TESSERA_PLATFORM_TPU)},
 		{int64(tessera.ShapeCheckChunk), int64(swig.TESSERA_SHAPE_CHECK_CHUNK)},
 		{int64(tessera.KeyMatchFull), int64(swig.TESSERA_KEY_MATCH_FULL)},
-		{int64(tessera.ModelParallel), int64(swig.TESSERA_DISTRIBUTION_MODEL_PARALLEL)},
+		{int64(tessera.DistributionKindModelParallel), int64(swig.TESSERA_DISTRIBUTION_MODEL_PARALLEL)},
 		{int64(tessera.DatasetModeKeras3_0), int64(swig.TESSERA_DATASET_MODE_KERAS_3_0)},
-		{int64(tessera.DatasetShard), int64(swig.TESSERA_DATASET_PLAN_SHARD)},
-		{int64(tessera.ShardChunkNested), int64(swig.TESSERA_SHARD_MODE_CHUNK_NESTED)},
-		{int64(tessera.LogDebug), int64(swig.TESSERA_LOG_DEBUG)},
-		{int64(tessera.LogError), int64(swig.TESSERA_LOG_ERROR)},
+		{int64(tessera.DatasetPlanKindShard), int64(swig.TESSERA_DATASET_PLAN_SHARD)},
+		{int64(tessera.ShardModeChunkNested), int64(swig.TESSERA_SHARD_MODE_CHUNK_NESTED)},
+		{int64(tessera.LogLevelDebug), int64(swig.TESSERA_LOG_DEBUG)},
+		{int64(tessera.LogLevelError), int64(swig.TESSERA_LOG_ERROR)},
+		{int64(tessera.TransferLocalityCrossProcess), int64(swig.TESSERA_TRANSFER_CROSS_PROCESS)},
+		{int64(tessera.EventKindCoordinatorLost), int64(swig.TESSERA_EVENT_COORDINATOR_LOST)},
+		{int64(tessera.TaskStateFailed), int64(swig.TESSERA_TASK_FAILED)},
+		{int64(tessera.ErrorReasonNeverConnected), int64(swig.TESSERA_REASON_NEVER_CONNECTED)},
 	}
 	for i, p := range pairs {
 		if p[0] != p[1] {
@@ -187,11 +191,11 @@ func TestArraysAndNonASCIIAxisNamesRoundTrip(t *testing.T) {
 	if i := must(m.AxisIndex("κ")); i != 2 {
 		t.Fatalf("AxisIndex(κ) = %d, want 2", i)
 	}
-	id := must(m.DeviceAt([]int64{1, 0, 2}))
+	id := must(m.DeviceAt([]int{1, 0, 2}))
 	if id != 5 {
 		t.Fatalf("DeviceAt(1,0,2) = %d, want 5", id)
 	}
-	if got := must(m.DeviceCoordinates(5)); !reflect.DeepEqual(got, []int64{1, 0, 2}) {
+	if got := must(m.DeviceCoordinates(5)); !reflect.DeepEqual(got, []int{1, 0, 2}) {
 		t.Fatalf("DeviceCoordinates(5) = %v", got)
 	}
 	if got := m.String(); got != "<DeviceMesh shape=(2, 1, 3), axis_names=['données', '模型', 'κ']>" {
@@ -273,13 +277,13 @@ func TestModelParallelK29(t *testing.T) {
 	opts := tessera.NewDistributionOptions()
 	ok(t, opts.SetProcess(2, 1))
 	d := must(tessera.NewModelParallel(lm, "data", opts))
-	if d.Kind() != tessera.ModelParallel || d.NumModelReplicas() != 4 || d.NumProcesses() != 2 ||
-		d.NumDataShards() != 2 || d.DataShardID() != 1 || d.BatchDimName() != "data" {
+	if d.Kind() != tessera.DistributionKindModelParallel || d.NumModelReplicas() != 4 || d.NumProcesses() != 2 ||
+		d.NumDataShards() != 2 || d.DataShardIndex() != 1 || d.BatchDimName() != "data" {
 		t.Fatalf("kind %v replicas %d processes %d shards %d shard id %d batch %q",
-			d.Kind(), d.NumModelReplicas(), d.NumProcesses(), d.NumDataShards(), d.DataShardID(), d.BatchDimName())
+			d.Kind(), d.NumModelReplicas(), d.NumProcesses(), d.NumDataShards(), d.DataShardIndex(), d.BatchDimName())
 	}
 	plan := must(d.PlanDataset(8))
-	if plan.Kind() != tessera.DatasetShard || plan.NumShards() != 2 || plan.ShardIndex() != 1 || plan.PerProcessBatchSize() != 4 {
+	if plan.Kind() != tessera.DatasetPlanKindShard || plan.NumShards() != 2 || plan.ShardIndex() != 1 || plan.PerProcessBatchSize() != 4 {
 		t.Fatalf("plan kind %v shards %d index %d per-process %d",
 			plan.Kind(), plan.NumShards(), plan.ShardIndex(), plan.PerProcessBatchSize())
 	}
@@ -289,7 +293,7 @@ func TestModelParallelK29(t *testing.T) {
 func TestShardRangesS3(t *testing.T) {
 	mesh := must(tessera.NewMesh([]int64{2, 4}, []string{"x", "y"}, cpus(8)))
 	layout := must(tessera.NewLayout([]string{"y", "x"}, mesh))
-	s := must(tessera.NewSharding(layout, []int64{8, 16}, tessera.ShardStrict))
+	s := must(tessera.NewSharding(layout, []int64{8, 16}, tessera.ShardModeStrict))
 	want := [][]tessera.Range{
 		{{0, 2}, {0, 8}}, {{2, 4}, {0, 8}}, {{4, 6}, {0, 8}}, {{6, 8}, {0, 8}},
 		{{0, 2}, {8, 16}}, {{2, 4}, {8, 16}}, {{4, 6}, {8, 16}}, {{6, 8}, {8, 16}},
@@ -323,7 +327,7 @@ func TestShardRangesS3(t *testing.T) {
 func TestStrictShardingRejectsIndivisibleShape(t *testing.T) {
 	mesh := must(tessera.NewMesh([]int64{2, 4}, []string{"x", "y"}, cpus(8)))
 	layout := must(tessera.NewLayout([]string{"y", "x"}, mesh))
-	_, err := tessera.NewSharding(layout, []int64{8, 15}, tessera.ShardStrict)
+	_, err := tessera.NewSharding(layout, []int64{8, 15}, tessera.ShardModeStrict)
 	if !errors.Is(err, tessera.CodeInvalidArgument) {
 		t.Fatalf("error = %v, want INVALID_ARGUMENT", err)
 	}

@@ -15,8 +15,8 @@ import (
 // TestMain turns a re-executed test binary into one process of the example.
 func TestMain(m *testing.M) {
 	if id := os.Getenv("TESSERA_GO_EXAMPLE_ID"); id != "" {
-		n, _ := strconv.ParseInt(id, 10, 64)
-		if err := run(os.Stdout, os.Getenv("TESSERA_GO_EXAMPLE_ADDRESS"), 2, n); err != nil {
+		n, _ := strconv.Atoi(id)
+		if err := run(context.Background(), os.Stdout, os.Getenv("TESSERA_GO_EXAMPLE_ADDRESS"), 2, n); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -69,7 +69,7 @@ func run(out io.Writer) error {
 		return err
 	}
 	defer layout.Close()
-	sharding, err := tessera.NewSharding(layout, shape, tessera.ShardStrict)
+	sharding, err := tessera.NewSharding(layout, shape, tessera.ShardModeStrict)
 	if err != nil {
 		return err
 	}

@@ -18,10 +18,10 @@ func main() {
 	var warnings []string
 	if err := tessera.SetLogHandler(func(level tessera.LogLevel, message string) {
 		warnings = append(warnings, level.String()+": "+message)
-	}, tessera.LogWarning); err != nil {
+	}, tessera.LogLevelWarning); err != nil {
 		log.Fatal(err)
 	}
-	defer tessera.SetLogHandler(nil, tessera.LogWarning)
+	defer tessera.SetLogHandler(nil, tessera.LogLevelWarning)
 
 	fmt.Println("tessera", tessera.VersionString())
 	devices := []string{"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"}
@@ -45,7 +45,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer layout.Close()
-	sharding, err := tessera.NewSharding(layout, []int64{8, 6}, tessera.ShardStrict)
+	sharding, err := tessera.NewSharding(layout, []int64{8, 6}, tessera.ShardModeStrict)
 	if err != nil {
 		log.Fatal(err)
 	}
