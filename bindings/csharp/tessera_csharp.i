@@ -104,6 +104,7 @@ SWIGEXPORT void SWIGSTDCALL TesseraCsFree(void* data) { free(data); }
 %}
 
 %pragma(csharp) imclassimports=%{
+#pragma warning disable 1591
 using global::System;
 using global::System.Runtime.InteropServices;
 %}
@@ -537,13 +538,15 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %csmethodmodifiers Layout::to_string "public override";
 %csmethodmodifiers Distribution::to_string "public override";
 
-/* Enum items without the enum's prefix, PascalCase (Code.InvalidArgument,
-   ShardMode.ChunkFlat). Listed by hand from the headers: an item added
-   later keeps its C name until it is added here. C enum items share one
-   scope in SWIG, so where two enums would get the same name the second keeps
-   a qualifier: ShardMode.StrictShards (ShapeCheck.Strict),
-   ErrorReason.ReasonCoordinatorLost (EventKind.CoordinatorLost),
-   ErrorReason.ReasonNeverConnected (TaskState.NeverConnected). */
+/* Enum items are the C name's suffix after the enum's own prefix, in
+   PascalCase (Code.InvalidArgument, ShardMode.Strict; Java spells the same
+   suffix in UPPER_SNAKE: ShardMode.STRICT). Listed by hand from the headers:
+   an item added later keeps its C name until it is added here. */
+/* SWIG puts a C enum's items in the global scope, where ShardMode.Strict and
+   ShapeCheck.Strict would collide (warning 302, the second dropped). Seen as
+   scoped enums, each enum's items get their own scope; the wrapper code is
+   unchanged (it only casts ints to the typedef'd enum types). */
+#define enum enum struct
 /* tessera_event_kind_t */
 %rename(TaskChanged) TESSERA_EVENT_TASK_CHANGED;
 %rename(JobError) TESSERA_EVENT_JOB_ERROR;
@@ -559,13 +562,13 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 /* tessera_error_reason_t */
 %rename(None) TESSERA_REASON_NONE;
 %rename(JobFailed) TESSERA_REASON_JOB_FAILED;
-%rename(ReasonCoordinatorLost) TESSERA_REASON_COORDINATOR_LOST;
+%rename(CoordinatorLost) TESSERA_REASON_COORDINATOR_LOST;
 %rename(BarrierFailed) TESSERA_REASON_BARRIER_FAILED;
 %rename(DuplicateProcess) TESSERA_REASON_DUPLICATE_PROCESS;
 %rename(Superseded) TESSERA_REASON_SUPERSEDED;
 %rename(WrongJob) TESSERA_REASON_WRONG_JOB;
 %rename(Authentication) TESSERA_REASON_AUTHENTICATION;
-%rename(ReasonNeverConnected) TESSERA_REASON_NEVER_CONNECTED;
+%rename(NeverConnected) TESSERA_REASON_NEVER_CONNECTED;
 /* tessera_platform_t */
 %rename(Cpu) TESSERA_PLATFORM_CPU;
 %rename(Gpu) TESSERA_PLATFORM_GPU;
@@ -618,9 +621,121 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 %rename(SameProcess) TESSERA_TRANSFER_SAME_PROCESS;
 %rename(CrossProcess) TESSERA_TRANSFER_CROSS_PROCESS;
 /* tessera_shard_mode_t */
-%rename(StrictShards) TESSERA_SHARD_MODE_STRICT;
+%rename(Strict) TESSERA_SHARD_MODE_STRICT;
 %rename(ChunkFlat) TESSERA_SHARD_MODE_CHUNK_FLAT;
 %rename(ChunkNested) TESSERA_SHARD_MODE_CHUNK_NESTED;
+
+/* ---- accessors as properties -------------------------------------------- */
+
+/* Each accessor is an internal Get<Name>() under a property <Name> in
+   src/Accessors.cs (mesh.NumDevices, layout.NumDims): properties need a
+   hand-written doc comment anyway, and a partial class keeps working whatever
+   hidden arguments (out_error) the common method gains. */
+%define TESSERA_CS_PROPERTY(CLASS, METHOD, INTERNAL)
+%csmethodmodifiers CLASS::METHOD "internal";
+%rename(INTERNAL) CLASS::METHOD;
+%enddef
+TESSERA_CS_PROPERTY(Device, id, GetId)
+TESSERA_CS_PROPERTY(Device, platform, GetPlatform)
+TESSERA_CS_PROPERTY(Device, process_index, GetProcessIndex)
+TESSERA_CS_PROPERTY(Device, local_ordinal, GetLocalOrdinal)
+TESSERA_CS_PROPERTY(Device, name, GetName)
+TESSERA_CS_PROPERTY(Device, has_coords, GetHasCoords)
+TESSERA_CS_PROPERTY(Device, core_on_chip, GetCoreOnChip)
+TESSERA_CS_PROPERTY(DeviceList, size, GetNumDevices)
+TESSERA_CS_PROPERTY(LocalDevices, size, GetNumDevices)
+TESSERA_CS_PROPERTY(LocalDevices, provider, GetProvider)
+TESSERA_CS_PROPERTY(LocalDevices, nvml_unavailable_reason, GetNvmlUnavailableReason)
+TESSERA_CS_PROPERTY(Mesh, rank, GetNumAxes)
+TESSERA_CS_PROPERTY(Mesh, size, GetNumDevices)
+TESSERA_CS_PROPERTY(Mesh, platform, GetPlatform)
+TESSERA_CS_PROPERTY(Layout, rank, GetNumDims)
+TESSERA_CS_PROPERTY(LayoutMap, size, GetNumRules)
+TESSERA_CS_PROPERTY(LayoutMap, match, GetMatch)
+TESSERA_CS_PROPERTY(Distribution, kind, GetKind)
+TESSERA_CS_PROPERTY(Distribution, batch_dim_name, GetBatchDimName)
+TESSERA_CS_PROPERTY(Distribution, num_processes, GetNumProcesses)
+TESSERA_CS_PROPERTY(Distribution, process_id, GetProcessId)
+TESSERA_CS_PROPERTY(Distribution, num_model_replicas, GetNumModelReplicas)
+TESSERA_CS_PROPERTY(Distribution, num_data_shards, GetNumDataShards)
+TESSERA_CS_PROPERTY(Distribution, data_shard_id, GetDataShardId)
+TESSERA_CS_PROPERTY(DatasetPlan, kind, GetKind)
+TESSERA_CS_PROPERTY(DatasetPlan, global_batch_size, GetGlobalBatchSize)
+TESSERA_CS_PROPERTY(DatasetPlan, per_process_batch_size, GetPerProcessBatchSize)
+TESSERA_CS_PROPERTY(DatasetPlan, num_shards, GetNumShards)
+TESSERA_CS_PROPERTY(DatasetPlan, shard_index, GetShardIndex)
+TESSERA_CS_PROPERTY(DatasetPlan, num_rebatch_sizes, GetNumRebatchSizes)
+TESSERA_CS_PROPERTY(Sharding, rank, GetNumDims)
+TESSERA_CS_PROPERTY(Sharding, num_devices, GetNumDevices)
+TESSERA_CS_PROPERTY(ReshardPlan, num_transfers, GetNumTransfers)
+TESSERA_CS_PROPERTY(ReshardPlan, rank, GetNumDims)
+TESSERA_CS_PROPERTY(DTensorMesh, kind, GetKind)
+TESSERA_CS_PROPERTY(DTensorMesh, name, GetName)
+TESSERA_CS_PROPERTY(DTensorMesh, device_type, GetDeviceType)
+TESSERA_CS_PROPERTY(DTensorMesh, single_device, GetSingleDevice)
+TESSERA_CS_PROPERTY(DTensorMesh, use_xla_spmd, GetUseXlaSpmd)
+TESSERA_CS_PROPERTY(DTensorMesh, rank, GetNumDims)
+TESSERA_CS_PROPERTY(DTensorMesh, num_global_ids, GetNumGlobalIds)
+TESSERA_CS_PROPERTY(DTensorMesh, num_local_ids, GetNumLocalIds)
+TESSERA_CS_PROPERTY(DTensorMesh, num_global_devices, GetNumGlobalDevices)
+TESSERA_CS_PROPERTY(Detection, source, GetSource)
+TESSERA_CS_PROPERTY(Detection, coordinator_address, GetCoordinatorAddress)
+TESSERA_CS_PROPERTY(Detection, bind_address, GetBindAddress)
+TESSERA_CS_PROPERTY(Detection, num_processes, GetNumProcesses)
+TESSERA_CS_PROPERTY(Detection, process_id, GetProcessId)
+TESSERA_CS_PROPERTY(Detection, job_id, GetJobId)
+TESSERA_CS_PROPERTY(Detection, local_device_id_count, GetNumLocalDeviceIds)
+TESSERA_CS_PROPERTY(Detection, explanation, GetExplanation)
+TESSERA_CS_PROPERTY(Client, process_id, GetProcessId)
+TESSERA_CS_PROPERTY(Client, num_processes, GetNumProcesses)
+TESSERA_CS_PROPERTY(Client, topology_fingerprint, GetTopologyFingerprint)
+TESSERA_CS_PROPERTY(Client, topology_generation, GetTopologyGeneration)
+TESSERA_CS_PROPERTY(Client, coordinator_address, GetCoordinatorAddress)
+TESSERA_CS_PROPERTY(Event, kind, GetKind)
+TESSERA_CS_PROPERTY(Event, process_id, GetProcessId)
+TESSERA_CS_PROPERTY(Event, task_state, GetTaskState)
+TESSERA_CS_PROPERTY(Event, code, GetCode)
+TESSERA_CS_PROPERTY(Event, message, GetMessage)
+TESSERA_CS_PROPERTY(Event, generation, GetGeneration)
+TESSERA_CS_PROPERTY(Event, version, GetVersion)
+TESSERA_CS_PROPERTY(KvList, size, GetNumEntries)
+TESSERA_CS_PROPERTY(Coordinator, port, GetPort)
+
+/* ---- durations ---------------------------------------------------------- */
+
+/* Every timeout and interval is a System.TimeSpan (whole milliseconds for C;
+   a negative one passes through, so the library refuses it by name). */
+%typemap(cstype) int64_t timeout_ms, int64_t interval_ms "global::System.TimeSpan"
+%typemap(csin) int64_t timeout_ms, int64_t interval_ms "$csinput.Ticks / global::System.TimeSpan.TicksPerMillisecond"
+%rename(SetTlsReloadInterval) ClusterOptions::set_tls_reload_interval_ms;
+%rename(SetInitTimeout) ClusterOptions::set_init_timeout_ms;
+%rename(SetShutdownTimeout) ClusterOptions::set_shutdown_timeout_ms;
+%rename(SetRpcTimeout) ClusterOptions::set_rpc_timeout_ms;
+
+/* ---- equality ----------------------------------------------------------- */
+
+/* Equals, GetHashCode, == and != (src/Equality.cs) over the C comparison. */
+%csmethodmodifiers Mesh::is_equal "internal";
+%csmethodmodifiers Layout::is_equal "internal";
+
+/* ---- documentation ------------------------------------------------------ */
+
+/* Tessera.xml documents the hand-written API with CS1591 (a public member
+   without a comment) an error; SWIG writes no comments, so the generated
+   classes switch it off for themselves. */
+%typemap(csimports) SWIGTYPE %{
+#pragma warning disable 1591
+using global::System;
+using global::System.Runtime.InteropServices;
+%}
+%typemap(csimports) enum SWIGTYPE %{
+#pragma warning disable 1591
+%}
+%pragma(csharp) moduleimports=%{
+#pragma warning disable 1591
+using global::System;
+using global::System.Runtime.InteropServices;
+%}
 
 /* ---- events ------------------------------------------------------------ */
 

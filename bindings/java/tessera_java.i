@@ -41,15 +41,14 @@
 
 %rename("%(lowercamelcase)s", %$isfunction, %$ismember, %$not %$isconstructor, %$not %$isdestructor) "";
 /*
- * Enum items lose their C prefix: Code.INVALID_ARGUMENT, ShardMode.CHUNK_FLAT.
- * SWIG keeps C enum items in one scope, so where two enums would share a name
- * one keeps more of its prefix: ShapeCheck.CHECK_STRICT (ShardMode.STRICT),
- * ErrorReason.REASON_NEVER_CONNECTED (TaskState.NEVER_CONNECTED).
+ * Enum items are the C name's suffix after the enum's own prefix, in C's
+ * UPPER_SNAKE case: ShardMode.STRICT, ShapeCheck.STRICT, Code.INVALID_ARGUMENT
+ * (C# spells the same suffix in PascalCase: ShardMode.Strict).
  */
 %rename("%(strip:[TESSERA_])s", %$isenumitem) "";
 %rename("%(strip:[TESSERA_LOG_])s", %$isenumitem, match$parentNode$name="tessera_log_level_t") "";
 %rename("%(strip:[TESSERA_PLATFORM_])s", %$isenumitem, match$parentNode$name="tessera_platform_t") "";
-%rename("%(strip:[TESSERA_SHAPE_])s", %$isenumitem, match$parentNode$name="tessera_shape_check_t") "";
+%rename("%(strip:[TESSERA_SHAPE_CHECK_])s", %$isenumitem, match$parentNode$name="tessera_shape_check_t") "";
 %rename("%(strip:[TESSERA_KEY_MATCH_])s", %$isenumitem, match$parentNode$name="tessera_key_match_t") "";
 %rename("%(strip:[TESSERA_DISTRIBUTION_])s", %$isenumitem, match$parentNode$name="tessera_distribution_kind_t") "";
 %rename("%(strip:[TESSERA_DATASET_MODE_])s", %$isenumitem, match$parentNode$name="tessera_dataset_mode_t") "";
@@ -59,6 +58,57 @@
 %rename("%(strip:[TESSERA_DTENSOR_MESH_])s", %$isenumitem, match$parentNode$name="tessera_dtensor_mesh_kind_t") "";
 %rename("%(strip:[TESSERA_EVENT_])s", %$isenumitem, match$parentNode$name="tessera_event_kind_t") "";
 %rename("%(strip:[TESSERA_TASK_])s", %$isenumitem, match$parentNode$name="tessera_task_state_t") "";
+%rename("%(strip:[TESSERA_REASON_])s", %$isenumitem, match$parentNode$name="tessera_error_reason_t") "";
+/*
+ * SWIG puts a C enum's items in the global scope, where ShardMode.STRICT and
+ * ShapeCheck.STRICT would collide (warning 302, the second dropped). Seen as
+ * scoped enums, each enum's items get their own scope; the wrapper code is
+ * unchanged (it only casts ints to the typedef'd enum types).
+ */
+#define enum enum struct
+
+/* ---- SWIG internals stay in the package ------------------------------------ */
+
+/* enums.swg's body with swigValue/swigToEnum package-private: the JNI glue
+ * needs them, callers use the constants (and ordinal/valueOf). */
+%typemap(javabody) enum SWIGTYPE %{
+  final int swigValue() {
+    return swigValue;
+  }
+
+  static $javaclassname swigToEnum(int swigValue) {
+    $javaclassname[] swigValues = $javaclassname.class.getEnumConstants();
+    if (swigValue < swigValues.length && swigValue >= 0 && swigValues[swigValue].swigValue == swigValue)
+      return swigValues[swigValue];
+    for ($javaclassname swigEnum : swigValues)
+      if (swigEnum.swigValue == swigValue)
+        return swigEnum;
+    throw new IllegalArgumentException("No enum " + $javaclassname.class + " with value " + swigValue);
+  }
+
+  @SuppressWarnings("unused")
+  private $javaclassname() {
+    this.swigValue = SwigNext.next++;
+  }
+
+  @SuppressWarnings("unused")
+  private $javaclassname(int swigValue) {
+    this.swigValue = swigValue;
+    SwigNext.next = swigValue+1;
+  }
+
+  @SuppressWarnings("unused")
+  private $javaclassname($javaclassname swigEnum) {
+    this.swigValue = swigEnum.swigValue;
+    SwigNext.next = this.swigValue+1;
+  }
+
+  private final int swigValue;
+
+  private static class SwigNext {
+    private static int next = 0;
+  }
+%}
 
 /* ---- Errors ---------------------------------------------------------------- */
 
@@ -377,10 +427,10 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
 %typemap(javafinalize) SWIGTYPE ""
 %typemap(javabody) SWIGTYPE %{
   private transient long swigCPtr;
-  protected transient boolean swigCMemOwn;
+  private transient boolean swigCMemOwn;
   private transient java.lang.ref.Cleaner.Cleanable swigCleanable;
 
-  protected $javaclassname(long cPtr, boolean cMemoryOwn) {
+  $javaclassname(long cPtr, boolean cMemoryOwn) {
     swigCMemOwn = cMemoryOwn;
     swigCPtr = cPtr;
     if (cMemoryOwn && cPtr != 0) {
@@ -388,17 +438,13 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
     }
   }
 
-  protected static long getCPtr($javaclassname obj) {
+  static long getCPtr($javaclassname obj) {
     return (obj == null) ? 0 : obj.swigCPtr;
   }
-
-  /** Releases the native object now; later calls see a closed handle (INVALID_ARGUMENT). */
-  @Override
-  public void close() {
-    delete();
-  }
 %}
-%typemap(javadestruct, methodname="delete", methodmodifiers="public synchronized") SWIGTYPE {
+/* close() is the destructor: no separate public delete(). */
+%typemap(javadestruct, methodname="close",
+         methodmodifiers="/** Releases the native object now; later calls see a closed handle (INVALID_ARGUMENT). */\n  @Override\n  public synchronized") SWIGTYPE {
     if (swigCleanable != null) {
       swigCleanable.clean();
       swigCleanable = null;
@@ -407,7 +453,10 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
     swigCMemOwn = false;
   }
 
-/* Object.equals/hashCode/toString from the C functions. */
+/* Object.equals/hashCode/toString from the C functions: equals is the one
+ * comparison (the C function stays private). */
+%javamethodmodifiers Mesh::is_equal "private";
+%javamethodmodifiers Layout::is_equal "private";
 %typemap(javacode) Mesh %{
   @Override
   public boolean equals(Object other) {
@@ -421,14 +470,14 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
 
   /** The mesh's dimensions. */
   public long[] shape() {
-    long[] shape = new long[(int) rank()];
+    long[] shape = new long[(int) numAxes()];
     for (int i = 0; i < shape.length; ++i) shape[i] = dim(i);
     return shape;
   }
 
   /** The mesh's axis names. */
   public String[] axisNames() {
-    String[] names = new String[(int) rank()];
+    String[] names = new String[(int) numAxes()];
     for (int i = 0; i < names.length; ++i) names[i] = axisName(i);
     return names;
   }
@@ -441,9 +490,35 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
 
   @Override
   public int hashCode() {
-    return Long.hashCode(rank());
+    return Long.hashCode(numDims());
   }
 %}
+
+/* ---- Counts: num_<things>, as the C functions say them ---------------------- */
+
+/* (Explicit names skip the lowerCamelCase rule above, so they are written in it.) */
+
+%rename(numAxes) Mesh::rank;
+%rename(numDevices) Mesh::size;
+%rename(numDims) Layout::rank;
+%rename(numDevices) DeviceList::size;
+%rename(numDevices) LocalDevices::size;
+%rename(numRules) LayoutMap::size;
+%rename(numDims) Sharding::rank;
+%rename(numDims) ReshardPlan::rank;
+%rename(numDims) DTensorMesh::rank;
+%rename(numEntries) KvList::size;
+%rename(numLocalDeviceIds) Detection::local_device_id_count;
+
+/* ---- Durations: java.time.Duration for every timeout and interval --------- */
+
+/* In milliseconds for C (Durations.millis: null and overflow handled there). */
+%typemap(jstype) int64_t timeout_ms, int64_t interval_ms "java.time.Duration"
+%typemap(javain) int64_t timeout_ms, int64_t interval_ms "Durations.millis($javainput, \"$1_name\")"
+%rename(setTlsReloadInterval) ClusterOptions::set_tls_reload_interval_ms;
+%rename(setInitTimeout) ClusterOptions::set_init_timeout_ms;
+%rename(setShutdownTimeout) ClusterOptions::set_shutdown_timeout_ms;
+%rename(setRpcTimeout) ClusterOptions::set_rpc_timeout_ms;
 
 /* Scatter and gather: shards as byte[][] (the concatenation stays in the glue). */
 %javamethodmodifiers Sharding::scatter_concat "private";

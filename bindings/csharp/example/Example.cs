@@ -37,10 +37,10 @@ public static class Example {
 
       using (var distribution = Distribution.ModelParallel(map, "batch", null))
       using (var layout = distribution.VariableLayout("model/dense_1/kernel", new long[] {16, 32}, null))
-      using (var sharding = new Sharding(layout, new long[] {16, 32}, ShardMode.StrictShards)) {
+      using (var sharding = new Sharding(layout, new long[] {16, 32}, ShardMode.Strict)) {
         Console.WriteLine(distribution);
         Console.WriteLine("dense_1/kernel: " + layout);
-        for (long device = 0; device < sharding.NumDevices(); device++) {
+        for (long device = 0; device < sharding.NumDevices; device++) {
           long[] r = sharding.DeviceRanges(device);  // [start0, stop0, start1, stop1]
           Console.WriteLine("  device " + device + ": [" + r[0] + ":" + r[1] + ", " + r[2] + ":" + r[3] + "]");
         }
@@ -53,12 +53,12 @@ public static class Example {
       options.SetCoordinatorAddress(coordinatorAddress);
       options.SetNumProcesses(2);
       options.SetProcessId(processId);
-      options.SetInitTimeoutMs(60000);
+      options.SetInitTimeout(TimeSpan.FromMilliseconds(60000));
       using (Client client = options.Initialize()) {
         client.KvSet("example/" + processId, Encoding.UTF8.GetBytes("hello from " + processId), false);
-        byte[] other = client.KvGet("example/" + (1 - processId), 30000);
+        byte[] other = client.KvGet("example/" + (1 - processId), TimeSpan.FromMilliseconds(30000));
         Console.WriteLine("process " + processId + " read: " + Encoding.UTF8.GetString(other));
-        client.Barrier("example/done", 30000, null);
+        client.Barrier("example/done", TimeSpan.FromMilliseconds(30000), null);
         client.Shutdown();
       }
     }

@@ -9,25 +9,32 @@ namespace Tessera {
 
 /** A copy of one event. */
 public sealed class ClusterEvent {
+  /** What happened. */
   public EventKind Kind { get; }
   /** The process the event is about; -1 when none. */
   public long ProcessId { get; }
+  /** That process's state. */
   public TaskState TaskState { get; }
+  /** The error code of a job error (Code.Ok otherwise). */
   public Code Code { get; }
+  /** The event's message. */
   public string Message { get; }
+  /** The topology generation. */
   public long Generation { get; }
+  /** The event's sequence number. */
   public long Version { get; }
 
   internal ClusterEvent(Event e) {
-    Kind = e.Kind();
-    ProcessId = e.ProcessId();
-    TaskState = e.TaskState();
-    Code = e.Code();
-    Message = e.Message();
-    Generation = e.Generation();
-    Version = e.Version();
+    Kind = e.Kind;
+    ProcessId = e.ProcessId;
+    TaskState = e.TaskState;
+    Code = e.Code;
+    Message = e.Message;
+    Generation = e.Generation;
+    Version = e.Version;
   }
 
+  /** The kind, process, code and message, for people. */
   public override string ToString() {
     return Kind + "(process " + ProcessId + ", " + Code + ": " + Message + ")";
   }

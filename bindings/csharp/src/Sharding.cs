@@ -14,7 +14,7 @@ public partial class Sharding {
    */
   public byte[][] Scatter(byte[] global, long elementSize, CopyOptions options = null) {
     byte[] concat = ScatterConcat(global, elementSize, options);
-    var shards = new byte[NumDevices()][];
+    var shards = new byte[NumDevices][];
     long offset = 0;
     for (long i = 0; i < shards.LongLength; i++) {
       shards[i] = new byte[ShardSize(i, elementSize)];
@@ -74,7 +74,7 @@ public partial class Sharding {
   }
 
   private byte[] Concatenate(byte[][] shards, long elementSize) {
-    long devices = NumDevices();
+    long devices = NumDevices;
     if (shards == null || shards.LongLength != devices) {
       throw new TesseraException(Code.InvalidArgument,
           "Argument 'shards' must have " + devices + " entries (one per device), got " +

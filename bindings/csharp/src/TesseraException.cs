@@ -9,6 +9,7 @@ namespace Tessera {
 
 /** A process a barrier or the job's registration was still waiting for. */
 public sealed class MissingProcess {
+  /** The process's index. */
   public long ProcessId { get; }
 
   /** Its state at the coordinator (NeverConnected: never seen). */
@@ -17,17 +18,20 @@ public sealed class MissingProcess {
   /** The barrier ("id#counter") it is waiting at; "" when none. */
   public string WaitingAt { get; }
 
+  /** A missing process: its index, state and barrier (null: none). */
   public MissingProcess(long processId, TaskState state, string waitingAt) {
     ProcessId = processId;
     State = state;
     WaitingAt = waitingAt ?? "";
   }
 
+  /** The process, its state and its barrier, for people. */
   public override string ToString() {
     return "process " + ProcessId + " (" + State + (WaitingAt == "" ? "" : ", waiting at " + WaitingAt) + ")";
   }
 }
 
+/** An error from the library: its Code, its message (naming the argument, the value and what was expected) and, for cluster calls, why and which processes. */
 public class TesseraException : global::System.Exception {
   static readonly IReadOnlyList<MissingProcess> NoMissing = new ReadOnlyCollection<MissingProcess>(new MissingProcess[0]);
   static readonly IReadOnlyList<long> NoProcesses = new ReadOnlyCollection<long>(new long[0]);
@@ -47,11 +51,14 @@ public class TesseraException : global::System.Exception {
   /** The processes that had arrived at a failed barrier; empty otherwise. */
   public IReadOnlyList<long> ArrivedProcesses { get; }
 
+  /** An error the binding raises itself (no cluster details). */
   public TesseraException(Code code, string message) : this(code, message, ErrorReason.None, -1) {}
 
+  /** A cluster error without missing or arrived processes. */
   public TesseraException(Code code, string message, ErrorReason reason, long sourceProcess)
       : this(code, message, reason, sourceProcess, null, null) {}
 
+  /** A cluster error with its missing and arrived processes (null: none). */
   public TesseraException(Code code, string message, ErrorReason reason, long sourceProcess,
                           IList<MissingProcess> missing, IList<long> arrived) : base(message) {
     Code = code;
@@ -63,6 +70,7 @@ public class TesseraException : global::System.Exception {
                        : new ReadOnlyCollection<long>(new List<long>(arrived));
   }
 
+  /** The code and message, for people. */
   public override string ToString() {
     return "TesseraException(" + Code + "): " + Message;
   }

@@ -23,7 +23,7 @@ public static class BindingTests {
     options.SetProcess(2, 1);
     var distribution = Distribution.ModelParallel(map, "data", options);
     var plan = distribution.PlanDataset(8);
-    var sharding = new Sharding(layout, new long[] {8, 16}, ShardMode.StrictShards);
+    var sharding = new Sharding(layout, new long[] {8, 16}, ShardMode.Strict);
     var reshard = new ReshardPlan(sharding, sharding, 4);
     var device = Device.Parse("cpu:3");
     var devices = new DeviceList("cpu");
@@ -44,7 +44,7 @@ public static class BindingTests {
   public static void DisposedHandleIsANullArgumentNotACrash() {
     var mesh = Mesh42();
     mesh.Dispose();
-    Assert.Equal(0L, mesh.Rank(), "rank of a disposed mesh (C's NULL answer)");
+    Assert.Equal(0L, mesh.NumAxes, "rank of a disposed mesh (C's NULL answer)");
     Assert.Throws(Code.InvalidArgument, "Argument 'mesh' is NULL", () => mesh.AxisName(0));
   }
 
@@ -53,7 +53,7 @@ public static class BindingTests {
     Mesh kept;
     using (var mesh = Mesh42()) {
       kept = mesh;
-      Assert.Equal(8L, mesh.Size(), "size");
+      Assert.Equal(8L, mesh.NumDevices, "number of devices");
     }
     Assert.True(kept.IsDisposed, "disposed at the end of using");
   }
@@ -97,7 +97,7 @@ public static class BindingTests {
     using (var layout = new Layout(new[] {null, "model"}, null)) {
       Assert.Throws(Code.InvalidArgument, "Argument 'key' 'dense[0' is not a valid RE2 pattern: missing ]",
                     () => map.Set("dense[0", layout));
-      Assert.Equal(0L, map.Size(), "nothing inserted");
+      Assert.Equal(0L, map.NumRules, "nothing inserted");
     }
   }
 
@@ -107,7 +107,7 @@ public static class BindingTests {
     using (var layout = new Layout(new[] {null, "data"}, mesh)) {
       Assert.Throws(Code.InvalidArgument,
                     "implies that array axis 1 is partitioned 4 times, but the dimension size is 10",
-                    () => new Sharding(layout, new long[] {8, 10}, ShardMode.StrictShards));
+                    () => new Sharding(layout, new long[] {8, 10}, ShardMode.Strict));
     }
   }
 
@@ -190,7 +190,7 @@ public static class BindingTests {
   public static void NullStringEntriesAreReplicatedDimensions() {
     using (var mesh = Mesh42())
     using (var layout = new Layout(new[] {null, "model", ""}, mesh)) {
-      Assert.Equal(3L, layout.Rank(), "rank");
+      Assert.Equal(3L, layout.NumDims, "number of dimensions");
       Assert.Equal(0L, layout.NumAxes(0), "dim 0 replicated");
       Assert.Equal(1L, layout.NumAxes(1), "dim 1 on model");
       Assert.Equal(0L, layout.NumAxes(2), "dim 2 replicated");
@@ -204,7 +204,7 @@ public static class BindingTests {
       byte[] bytes = layout.ToProto();
       Assert.True(bytes.Length > 0, "serialized bytes");
       using (var back = Layout.FromProto(bytes)) {
-        Assert.True(back.IsEqual(layout), "layout from its bytes equals it");
+        Assert.True(back == layout, "layout from its bytes equals it");
       }
       Assert.Throws(Code.InvalidArgument, "", () => Layout.FromProto(new byte[] {0xff, 0xff, 0xff}));
     }
@@ -242,7 +242,7 @@ public static class BindingTests {
       Assert.Null(map.Get("conv2d/kernel"), "no rule matches");
       using (var bias = map.Get("conv2d/bias")) {
         Assert.Equal("model", bias.Axis(0, 0), "conv2d/bias takes .*bias");
-        Assert.True(bias.Mesh().IsEqual(mesh), "given the map's mesh");
+        Assert.True(bias.Mesh().Equals(mesh), "given the map's mesh");
       }
     }
   }
@@ -255,9 +255,9 @@ public static class BindingTests {
     using (var options = new DistributionOptions()) {
       options.SetProcess(2, 0);
       using (var distribution = Distribution.ModelParallel(map, "data", options)) {
-        Assert.Equal(DistributionKind.ModelParallel, distribution.Kind(), "kind");
-        Assert.Equal(4L, distribution.NumModelReplicas(), "replicas");
-        Assert.Equal(2L, distribution.NumProcesses(), "processes");
+        Assert.Equal(DistributionKind.ModelParallel, distribution.Kind, "kind");
+        Assert.Equal(4L, distribution.NumModelReplicas, "replicas");
+        Assert.Equal(2L, distribution.NumProcesses, "processes");
       }
     }
   }
@@ -270,8 +270,8 @@ public static class BindingTests {
         new long[] {0, 2, 8, 16}, new long[] {2, 4, 8, 16}, new long[] {4, 6, 8, 16}, new long[] {6, 8, 8, 16}};
     using (var mesh = new Mesh(new long[] {2, 4}, new[] {"x", "y"}, Devs8))
     using (var layout = new Layout(new[] {"y", "x"}, mesh))
-    using (var sharding = new Sharding(layout, new long[] {8, 16}, ShardMode.StrictShards)) {
-      Assert.Equal(8L, sharding.NumDevices(), "devices");
+    using (var sharding = new Sharding(layout, new long[] {8, 16}, ShardMode.Strict)) {
+      Assert.Equal(8L, sharding.NumDevices, "devices");
       for (int d = 0; d < 8; d++) {
         Assert.Equal(expected[d], sharding.DeviceRanges(d), "device " + d);
         Assert.Equal(new long[] {2, 8}, sharding.ShardShape(d), "shard shape " + d);
@@ -280,6 +280,56 @@ public static class BindingTests {
       Assert.Equal(new long[] {2, 8}, sharding.MaxShardShape(), "max shard shape");
       Assert.True(!sharding.IsFullyReplicated(), "not fully replicated");
     }
+  }
+  /* ---- the API's shape -------------------------------------------------- */
+
+  [Test]
+  public static void MeshesWithTheSameShapeNamesAndDevicesAreEqual() {
+    using (var a = Mesh42())
+    using (var b = Mesh42())
+    using (var other = Mesh42("x", "y")) {
+      Assert.True(a == b, "==");
+      Assert.True(a.Equals((object)b), "Equals(object)");
+      Assert.Equal(a.GetHashCode(), b.GetHashCode(), "hash codes of equal meshes");
+      Assert.True(a != other, "!= with other axis names");
+      Assert.True(a != null, "!= null");
+    }
+  }
+
+  [Test]
+  public static void LayoutsWithTheSameAxesAndMeshAreEqual() {
+    using (var mesh = Mesh42())
+    using (var a = new Layout(new[] {"data", null}, mesh))
+    using (var b = new Layout(new[] {"data", null}, mesh))
+    using (var other = new Layout(new[] {null, "data"}, mesh)) {
+      Assert.True(a == b, "==");
+      Assert.Equal(a.GetHashCode(), b.GetHashCode(), "hash codes of equal layouts");
+      Assert.True(!a.Equals(other), "Equals with the axes swapped");
+    }
+  }
+
+  [Test]
+  public static void AccessorsAreProperties() {
+    using (var mesh = Mesh42())
+    using (var layout = new Layout(new[] {"data", null, "model"}, mesh)) {
+      Assert.Equal(8L, mesh.NumDevices, "mesh.NumDevices");
+      Assert.Equal(2L, mesh.NumAxes, "mesh.NumAxes");
+      Assert.Equal(3L, layout.NumDims, "layout.NumDims");
+    }
+  }
+
+  [Test]
+  public static void EnumItemsAreTheCSuffixInPascalCase() {
+    Assert.Equal("Strict", ShardMode.Strict.ToString(), "TESSERA_SHARD_MODE_STRICT");
+    Assert.Equal("Strict", ShapeCheck.Strict.ToString(), "TESSERA_SHAPE_CHECK_STRICT");
+    Assert.Equal("NeverConnected", ErrorReason.NeverConnected.ToString(), "TESSERA_REASON_NEVER_CONNECTED");
+    Assert.Equal("NeverConnected", TaskState.NeverConnected.ToString(), "TESSERA_TASK_NEVER_CONNECTED");
+  }
+
+  [Test]
+  public static void AssemblyVersionIsTheLibraryVersion() {
+    Assert.Equal(Library.VersionString + ".0", typeof(Mesh).Assembly.GetName().Version.ToString(),
+                 "AssemblyVersion");
   }
 }
 

@@ -33,10 +33,10 @@ public static class CallbackTests {
       Options.SetBindAddress("127.0.0.1:0");
       Options.SetNumProcesses(1);
       Options.SetJobId(jobId);
-      Options.SetHeartbeat(200, 2000);
-      Options.SetShutdownTimeoutMs(2000);
+      Options.SetHeartbeat(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(2000));
+      Options.SetShutdownTimeout(TimeSpan.FromMilliseconds(2000));
       Coordinator = new Coordinator(Options);
-      Options.SetCoordinatorAddress("127.0.0.1:" + Coordinator.Port());
+      Options.SetCoordinatorAddress("127.0.0.1:" + Coordinator.Port);
       Options.SetProcessId(0);
       Client = Options.Connect();
     }
@@ -84,7 +84,7 @@ public static class CallbackTests {
       job.Fail("after the removal");
       bool queuedJobError = false;
       for (int i = 0; i < 10 && !queuedJobError; i++) {  // the topology's event comes first
-        using (Event queued = job.Client.NextEvent(StepTimeoutMs)) queuedJobError = queued.Kind() == EventKind.JobError;
+        using (Event queued = job.Client.NextEvent(TimeSpan.FromMilliseconds(StepTimeoutMs))) queuedJobError = queued.Kind == EventKind.JobError;
       }
       Assert.True(queuedJobError, "the JOB_ERROR event was queued for NextEvent");
       Assert.Equal(0, Volatile.Read(ref calls), "calls of the removed callback");
@@ -129,7 +129,7 @@ public static class CallbackTests {
       });
       job.Fail("to be thrown at");
       Assert.True(called.Wait(StepTimeoutMs), "callback called within 20 s");
-      Assert.Equal("options", job.Options.Detect().Source(), "the binding still answers");
+      Assert.Equal("options", job.Options.Detect().Source, "the binding still answers");
     }
   }
 

@@ -48,10 +48,10 @@ public static class ClusterTests {
     options.SetNumProcesses(2);
     options.SetProcessId(processId);
     options.SetJobId("csharp-binding-test");
-    options.SetInitTimeoutMs(StepTimeoutMs);
-    options.SetHeartbeat(200, 2000);
-    options.SetShutdownTimeoutMs(StepTimeoutMs);
-    options.SetRpcTimeoutMs(5000);
+    options.SetInitTimeout(TimeSpan.FromMilliseconds(StepTimeoutMs));
+    options.SetHeartbeat(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(2000));
+    options.SetShutdownTimeout(TimeSpan.FromMilliseconds(StepTimeoutMs));
+    options.SetRpcTimeout(TimeSpan.FromMilliseconds(5000));
     return options;
   }
 
@@ -64,17 +64,17 @@ public static class ClusterTests {
     options.SetNumProcesses(1);
     options.SetJobId("csharp-handles");
     var detection = options.Detect();
-    Assert.Equal("options", detection.Source(), "detection source");
+    Assert.Equal("options", detection.Source, "detection source");
     var coordinator = new Coordinator(options);
-    options.SetCoordinatorAddress("127.0.0.1:" + coordinator.Port());
+    options.SetCoordinatorAddress("127.0.0.1:" + coordinator.Port);
     options.SetProcessId(0);
     var client = options.Connect();
     client.KvSet("csharp/a/1", new byte[] {1, 2, 3}, false);
     var list = client.KvList("csharp/a");
-    Assert.Equal(1L, list.Size(), "listed entries");
+    Assert.Equal(1L, list.NumEntries, "listed entries");
     Assert.Equal(new byte[] {1, 2, 3}, list.Value(0), "listed value");
     client.ReportError(Code.Internal, "ending the job to get an event");
-    var evt = client.NextEvent(StepTimeoutMs);
+    var evt = client.NextEvent(TimeSpan.FromMilliseconds(StepTimeoutMs));
     Assert.True(evt != null, "an event");
     BindingTests.DisposeTwice(list, evt, client, coordinator, detection, options);
   }
@@ -88,15 +88,15 @@ public static class ClusterTests {
     try {
       using (var options = Options(address, id))
       using (var client = options.Initialize()) {
-        Assert.Equal(id, client.ProcessId(), "process id");
-        Assert.Equal(2L, client.NumProcesses(), "processes");
+        Assert.Equal(id, client.ProcessId, "process id");
+        Assert.Equal(2L, client.NumProcesses, "processes");
         Assert.True(Client.IsInitialized(), "initialized");
         client.KvSet("csharp/from/" + id, Encoding.UTF8.GetBytes("héllo from " + id), false);
-        byte[] other = client.KvGet("csharp/from/" + (1 - id), StepTimeoutMs);
+        byte[] other = client.KvGet("csharp/from/" + (1 - id), TimeSpan.FromMilliseconds(StepTimeoutMs));
         Assert.Equal("héllo from " + (1 - id), Encoding.UTF8.GetString(other), "the other's value");
-        client.Barrier("csharp/after-kv", StepTimeoutMs, null);
+        client.Barrier("csharp/after-kv", TimeSpan.FromMilliseconds(StepTimeoutMs), null);
         Assert.Throws(Code.AlreadyExists, "", () => client.KvSet("csharp/from/" + id, new byte[] {1}, false));
-        client.Barrier("csharp/before-shutdown", StepTimeoutMs, new long[] {0, 1});
+        client.Barrier("csharp/before-shutdown", TimeSpan.FromMilliseconds(StepTimeoutMs), new long[] {0, 1});
         client.Shutdown();
       }
       Console.WriteLine("child " + id + ": ok");
@@ -149,9 +149,9 @@ public static class ClusterTests {
       serverOptions.SetBindAddress("127.0.0.1:0");
       serverOptions.SetNumProcesses(2);
       serverOptions.SetJobId("csharp-binding-test");
-      serverOptions.SetHeartbeat(200, 2000);
+      serverOptions.SetHeartbeat(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(2000));
       using (var coordinator = new Coordinator(serverOptions)) {
-        string address = "127.0.0.1:" + coordinator.Port();
+        string address = "127.0.0.1:" + coordinator.Port;
         using (var options0 = Options(address, 0))
         using (var options1 = Options(address, 1)) {
           Task<Client> second = Task.Run(() => options1.Connect());
@@ -170,8 +170,8 @@ public static class ClusterTests {
   public static void BarrierTimeoutListsMissingAndArrivedProcesses() {
     WithTwoProcessJob((client0, client1) => {
       // Process 1 waits elsewhere while process 0's barrier times out.
-      Task elsewhere = Task.Run(() => client1.Barrier("elsewhere", StepTimeoutMs, null));
-      var failure = Assert.Throws(Code.DeadlineExceeded, "here", () => client0.Barrier("here", 1000, null));
+      Task elsewhere = Task.Run(() => client1.Barrier("elsewhere", TimeSpan.FromMilliseconds(StepTimeoutMs), null));
+      var failure = Assert.Throws(Code.DeadlineExceeded, "here", () => client0.Barrier("here", TimeSpan.FromMilliseconds(1000), null));
       client1.CancelAll();
       Assert.Throws(Code.Cancelled, "", () => elsewhere.GetAwaiter().GetResult());
       Assert.Equal(ErrorReason.BarrierFailed, failure.Reason, "reason");

@@ -12,7 +12,7 @@ public static class CopyTests {
   static Sharding RowsOverX() {
     using (var mesh = new Mesh(new long[] {2, 4}, new[] {"x", "y"}, Devs8))
     using (var layout = new Layout(new[] {"x", null}, mesh)) {
-      return new Sharding(layout, Shape, ShardMode.StrictShards);
+      return new Sharding(layout, Shape, ShardMode.Strict);
     }
   }
 

@@ -48,7 +48,7 @@ public static class MeshConstructionTests {
     try {
       using (var devices = new LocalDevices()) {
         long gpus = 0;
-        for (long i = 0; i < devices.Size(); ++i) {
+        for (long i = 0; i < devices.NumDevices; ++i) {
           if (devices.Platform(i) != Platform.Gpu) continue;
           Assert.Equal("Test GPU", devices.Kind(i), "kind of GPU " + i);
           Assert.Equal(gpus, devices.Ordinal(i), "ordinal of GPU " + i);

@@ -7,7 +7,7 @@ import org.tessera.Mesh;
 
 /**
  * The Java side of the binding's overhead benchmark: the layout map and
- * lookups of layout_map_loop.c (and a call without arguments, mesh.rank(), for
+ * lookups of layout_map_loop.c (and a call without arguments, mesh.numAxes(), for
  * the bare JNI transition), timed the same way (median of 15 rounds of
  * 200,000 calls after two warm-up rounds), printed as "<name> <ns per call>".
  */
@@ -50,7 +50,7 @@ public final class LayoutMapBench {
           long start = System.nanoTime();
           for (int i = 0; i < CALLS; ++i) {
             if (rank) {
-              sink += mesh.rank();
+              sink += mesh.numAxes();
             } else if (get) {
               try (Layout found = map.get(path)) {
                 sink += found == null ? 0 : 1;

@@ -1,4 +1,5 @@
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 import org.tessera.Client;
 import org.tessera.ClusterOptions;
@@ -22,17 +23,17 @@ public final class ClusterExample {
       options.setNumProcesses(numProcesses);
       options.setProcessId(processId);
       options.setJobId("java-example");
-      options.setInitTimeoutMs(30_000);
-      options.setShutdownTimeoutMs(30_000);
+      options.setInitTimeout(Duration.ofMillis(30_000));
+      options.setShutdownTimeout(Duration.ofMillis(30_000));
 
       try (Client client = options.initialize()) {
         client.kvSet("hello/" + processId,
                      ("from " + processId).getBytes(StandardCharsets.UTF_8), false);
         int peer = (processId + 1) % numProcesses;
-        byte[] value = client.kvGet("hello/" + peer, 30_000);
+        byte[] value = client.kvGet("hello/" + peer, Duration.ofMillis(30_000));
         System.out.println("process " + processId + " read '"
                            + new String(value, StandardCharsets.UTF_8) + "'");
-        client.barrier("example/done", 30_000, null);
+        client.barrier("example/done", Duration.ofMillis(30_000), null);
         client.shutdown();
         System.out.println("process " + processId + " shut down");
       }

@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * An error from the Tessera library: its {@link Code} (absl's canonical codes)
  * and its message, which names the argument, the value and what was expected.
- * Errors of the cluster API also say why ({@link #getReason}), which process
+ * Errors of the cluster API also say why ({@link #reason}), which process
  * caused them, which processes were missing (with their state and the
  * barrier each was waiting at) and which had arrived. Unchecked, like the
  * JDK's IllegalArgumentException.
@@ -20,8 +20,14 @@ public class TesseraException extends RuntimeException {
   private final List<MissingProcess> missing;
   private final List<Long> arrivedProcesses;
 
+  /**
+   * An error the Java layer raises itself (no cluster details).
+   *
+   * @param code the error's code (null: UNKNOWN)
+   * @param message what went wrong, naming the argument, value and expectation
+   */
   public TesseraException(Code code, String message) {
-    this(code, message, ErrorReason.REASON_NONE, -1, List.of(), List.of());
+    this(code, message, ErrorReason.NONE, -1, List.of(), List.of());
   }
 
   private TesseraException(Code code, String message, ErrorReason reason, long sourceProcess,
@@ -35,22 +41,22 @@ public class TesseraException extends RuntimeException {
   }
 
   /** The error's code. */
-  public Code getCode() {
+  public Code code() {
     return code;
   }
 
-  /** Why a cluster call failed beyond its code; REASON_NONE otherwise. */
-  public ErrorReason getReason() {
+  /** Why a cluster call failed beyond its code; NONE otherwise. */
+  public ErrorReason reason() {
     return reason;
   }
 
   /** The process that caused a cluster error; -1 when none. */
-  public long getSourceProcess() {
+  public long sourceProcess() {
     return sourceProcess;
   }
 
   /** The ids of the processes a barrier or registration was missing (empty when none). */
-  public long[] getMissingProcesses() {
+  public long[] missingProcesses() {
     return missing.stream().mapToLong(MissingProcess::processId).toArray();
   }
 
@@ -58,12 +64,12 @@ public class TesseraException extends RuntimeException {
    * The processes a barrier or registration was missing, each with its state
    * and the barrier it was waiting at (immutable; empty when none).
    */
-  public List<MissingProcess> getMissing() {
+  public List<MissingProcess> missing() {
     return missing;
   }
 
   /** The processes that had arrived at a failed barrier (immutable; empty when none). */
-  public List<Long> getArrivedProcesses() {
+  public List<Long> arrivedProcesses() {
     return arrivedProcesses;
   }
 
@@ -106,7 +112,7 @@ public class TesseraException extends RuntimeException {
     try {
       return ErrorReason.swigToEnum(value);
     } catch (IllegalArgumentException e) {
-      return ErrorReason.REASON_NONE;
+      return ErrorReason.NONE;
     }
   }
 

@@ -1,5 +1,6 @@
 package org.tessera;
 
+import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,7 +46,7 @@ class ClusterTest {
   void badOptionIsInvalidArgument() {
     try (ClusterOptions options = new ClusterOptions()) {
       TesseraException e = assertThrows(TesseraException.class, () -> options.setNumProcesses(0));
-      assertEquals(Code.INVALID_ARGUMENT, e.getCode());
+      assertEquals(Code.INVALID_ARGUMENT, e.code());
     }
   }
 
@@ -59,9 +60,9 @@ class ClusterTest {
       options.setBindAddress("127.0.0.1:0");
       options.setNumProcesses(1);
       options.setJobId("java-test");
-      options.setInitTimeoutMs(10_000);
-      options.setHeartbeat(100, 1_000);
-      options.setShutdownTimeoutMs(10_000);
+      options.setInitTimeout(Duration.ofMillis(10_000));
+      options.setHeartbeat(Duration.ofMillis(100), Duration.ofMillis(1_000));
+      options.setShutdownTimeout(Duration.ofMillis(10_000));
       coordinator = new Coordinator(options);
       options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
       options.setProcessId(0);
@@ -84,13 +85,13 @@ class ClusterTest {
       assertEquals(1, client.numProcesses());
       client.kvSet("dir/a", HELLO, false);
       client.kvSet("dir/b", new byte[] {0, -1, 7}, false);
-      assertArrayEquals(HELLO, client.kvGet("dir/a", 1_000));
+      assertArrayEquals(HELLO, client.kvGet("dir/a", Duration.ofMillis(1_000)));
       assertArrayEquals(new byte[] {0, -1, 7}, client.kvTryGet("dir/b"));
       TesseraException exists = assertThrows(TesseraException.class,
                                              () -> client.kvSet("dir/a", HELLO, false));
-      assertEquals(Code.ALREADY_EXISTS, exists.getCode());
+      assertEquals(Code.ALREADY_EXISTS, exists.code());
       try (KvList list = client.kvList("dir")) {
-        assertEquals(2, list.size());
+        assertEquals(2, list.numEntries());
         assertEquals("dir/a", list.key(0));
         assertArrayEquals(HELLO, list.value(0));
       }
@@ -100,8 +101,8 @@ class ClusterTest {
       client.kvDelete("dir", true);
       TesseraException missing = assertThrows(TesseraException.class,
                                               () -> client.kvTryGet("dir/a"));
-      assertEquals(Code.NOT_FOUND, missing.getCode());
-      client.barrier("one", 1_000, null);
+      assertEquals(Code.NOT_FOUND, missing.code());
+      client.barrier("one", Duration.ofMillis(1_000), null);
       client.shutdown();
     }
   }
@@ -110,8 +111,8 @@ class ClusterTest {
   void waitingForAMissingKeyIsDeadlineExceeded() {
     try (OneProcessJob job = new OneProcessJob()) {
       TesseraException e = assertThrows(TesseraException.class,
-                                        () -> job.client.kvGet("never", 100));
-      assertEquals(Code.DEADLINE_EXCEEDED, e.getCode());
+                                        () -> job.client.kvGet("never", Duration.ofMillis(100)));
+      assertEquals(Code.DEADLINE_EXCEEDED, e.code());
       job.client.shutdown();
     }
   }
@@ -138,7 +139,7 @@ class ClusterTest {
       job.client.shutdown();
       boolean shutdownSeen = false;
       for (int i = 0; i < 16 && !shutdownSeen; ++i) {
-        try (Event event = job.client.nextEvent(5_000)) {
+        try (Event event = job.client.nextEvent(Duration.ofMillis(5_000))) {
           assertNotNull(event);
           shutdownSeen = event.kind() == EventKind.SHUTDOWN_STARTED;
         }
@@ -153,9 +154,9 @@ class ClusterTest {
       options.setNumProcesses(2);
       options.setProcessId(processId);
       options.setJobId("java-barrier");
-      options.setInitTimeoutMs(20_000);
-      options.setHeartbeat(100, 1_000);
-      options.setShutdownTimeoutMs(20_000);
+      options.setInitTimeout(Duration.ofMillis(20_000));
+      options.setHeartbeat(Duration.ofMillis(100), Duration.ofMillis(1_000));
+      options.setShutdownTimeout(Duration.ofMillis(20_000));
       return options.connect();
     }
   }
@@ -200,13 +201,13 @@ class ClusterTest {
   void barrierMissingAProcessSaysWhichAndWhy() throws Exception {
     try (TwoProcessJob job = new TwoProcessJob()) {
       TesseraException e = assertThrows(TesseraException.class,
-                                        () -> job.first.barrier("alone", 200, null));
-      assertEquals(Code.DEADLINE_EXCEEDED, e.getCode());
-      assertEquals(ErrorReason.REASON_BARRIER_FAILED, e.getReason());
-      assertArrayEquals(new long[] {1}, e.getMissingProcesses());
-      assertEquals(List.of(new MissingProcess(1, TaskState.RUNNING, "")), e.getMissing());
-      assertEquals(List.of(0L), e.getArrivedProcesses());
-      assertThrows(UnsupportedOperationException.class, () -> e.getArrivedProcesses().clear());
+                                        () -> job.first.barrier("alone", Duration.ofMillis(200), null));
+      assertEquals(Code.DEADLINE_EXCEEDED, e.code());
+      assertEquals(ErrorReason.BARRIER_FAILED, e.reason());
+      assertArrayEquals(new long[] {1}, e.missingProcesses());
+      assertEquals(List.of(new MissingProcess(1, TaskState.RUNNING, "")), e.missing());
+      assertEquals(List.of(0L), e.arrivedProcesses());
+      assertThrows(UnsupportedOperationException.class, () -> e.arrivedProcesses().clear());
     }
   }
 
@@ -215,20 +216,20 @@ class ClusterTest {
   void barrierFailureNamesTheBarrierAMissingProcessWaitsAt() throws Exception {
     try (TwoProcessJob job = new TwoProcessJob()) {
       CompletableFuture<Void> elsewhere =
-          CompletableFuture.runAsync(() -> job.other.barrier("elsewhere", 30_000, null));
+          CompletableFuture.runAsync(() -> job.other.barrier("elsewhere", Duration.ofMillis(30_000), null));
       // Until the other process's call reaches the coordinator it waits nowhere;
       // each try is a new instance of "alone". The bound is a deadline, not a
       // count of tries: a slow machine may need many 200 ms tries.
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       TesseraException last;
       do {
-        last = assertThrows(TesseraException.class, () -> job.first.barrier("alone", 200, null));
-        assertEquals(Code.DEADLINE_EXCEEDED, last.getCode(), last.getMessage());
+        last = assertThrows(TesseraException.class, () -> job.first.barrier("alone", Duration.ofMillis(200), null));
+        assertEquals(Code.DEADLINE_EXCEEDED, last.code(), last.getMessage());
         assertFalse(elsewhere.isDone(), "the other process's barrier ended early");
-      } while (last.getMissing().get(0).waitingAt().isEmpty() && System.nanoTime() < deadline);
+      } while (last.missing().get(0).waitingAt().isEmpty() && System.nanoTime() < deadline);
       assertEquals(List.of(new MissingProcess(1, TaskState.RUNNING, "elsewhere#0")),
-                   last.getMissing(), last.getMessage());
-      job.first.barrier("elsewhere", 30_000, null);  // releases the other process
+                   last.missing(), last.getMessage());
+      job.first.barrier("elsewhere", Duration.ofMillis(30_000), null);  // releases the other process
       elsewhere.get(30, TimeUnit.SECONDS);
     }
   }
@@ -280,7 +281,7 @@ class ClusterTest {
       assertEquals(job.client.topologyFingerprint(), job.client.topologyFingerprint());
       assertNotEquals("", job.client.coordinatorAddress());
       try (DeviceList devices = job.client.devices()) {
-        assertTrue(devices.size() >= 1);
+        assertTrue(devices.numDevices() >= 1);
       }
       job.client.shutdown();
     }

@@ -100,7 +100,7 @@ class CopyTest {
       shards[5][0] ^= 1;
       TesseraException e = assertThrows(TesseraException.class,
           () -> sharding.gather(shards, INT32, GLOBAL_BYTES, options));
-      assertEquals(Code.DATA_LOSS, e.getCode());
+      assertEquals(Code.DATA_LOSS, e.code());
     }
   }
 
@@ -113,7 +113,7 @@ class CopyTest {
       shards[3] = new byte[8];
       TesseraException e = assertThrows(TesseraException.class,
           () -> sharding.gather(shards, INT32, GLOBAL_BYTES));
-      assertEquals(Code.INVALID_ARGUMENT, e.getCode());
+      assertEquals(Code.INVALID_ARGUMENT, e.code());
       assertEquals("Argument 'shards[3]' must have 24 bytes (device 3's shard), got 8 bytes",
                    e.getMessage());
     }
@@ -138,7 +138,7 @@ class CopyTest {
          Sharding sharding = sharding(mesh, layout)) {
       TesseraException e = assertThrows(TesseraException.class,
           () -> sharding.scatter(new byte[10], INT32));
-      assertEquals(Code.INVALID_ARGUMENT, e.getCode());
+      assertEquals(Code.INVALID_ARGUMENT, e.code());
       assertTrue(e.getMessage().contains("global_size"), e.getMessage());
     }
   }
@@ -148,6 +148,6 @@ class CopyTest {
     CopyOptions options = new CopyOptions();
     options.close();
     TesseraException e = assertThrows(TesseraException.class, () -> options.setThreads(2));
-    assertEquals(Code.INVALID_ARGUMENT, e.getCode());
+    assertEquals(Code.INVALID_ARGUMENT, e.code());
   }
 }

@@ -34,7 +34,7 @@ class HandleTest {
   @Test
   void deviceListOfTheCpus() {
     try (DeviceList list = new DeviceList("cpu"); Device first = list.get(0)) {
-      assertEquals(8, list.size());  // TESSERA_CPU_DEVICE_COUNT=8 in the test environment
+      assertEquals(8, list.numDevices());  // TESSERA_CPU_DEVICE_COUNT=8 in the test environment
       assertEquals("cpu:0", first.name());
       assertEquals(8, DeviceList.count("cpu"));
     }
@@ -43,8 +43,8 @@ class HandleTest {
   @Test
   void meshCreatedAndQueried() {
     try (Mesh mesh = Fixtures.mesh(2, 4, "batch", "model"); Device device = mesh.device(5)) {
-      assertEquals(2, mesh.rank());
-      assertEquals(8, mesh.size());
+      assertEquals(2, mesh.numAxes());
+      assertEquals(8, mesh.numDevices());
       assertEquals(4, mesh.axisSize("model"));
       assertEquals(1, mesh.axisIndex("model"));
       assertEquals(5, device.id());
@@ -70,10 +70,10 @@ class HandleTest {
          LayoutMap map = new LayoutMap(mesh, KeyMatch.SEARCH);
          Layout layout = new Layout(new String[] {"model"}, null)) {
       map.set("bias", layout);
-      assertEquals(1, map.size());
+      assertEquals(1, map.numRules());
       assertEquals("bias", map.key(0));
       map.remove("bias");
-      assertEquals(0, map.size());
+      assertEquals(0, map.numRules());
       assertEquals(KeyMatch.SEARCH, map.match());
     }
   }
@@ -102,7 +102,7 @@ class HandleTest {
          Sharding source = new Sharding(rows, new long[] {8, 16}, ShardMode.STRICT);
          Sharding destination = new Sharding(columns, new long[] {8, 16}, ShardMode.STRICT);
          ReshardPlan plan = new ReshardPlan(source, destination, 4)) {
-      assertEquals(2, plan.rank());
+      assertEquals(2, plan.numDims());
       assertTrue(plan.numTransfers() > 0);
       // Every destination device receives its whole (8, 4) shard of 4-byte elements.
       assertEquals(8 * (8 * 4) * 4,
@@ -119,7 +119,7 @@ class HandleTest {
          Mesh mesh = dtensor.toMesh()) {
       assertEquals(DTensorMeshKind.TILE, dtensor.kind());
       assertEquals("x", dtensor.dimName(0));
-      assertEquals(2, mesh.size());
+      assertEquals(2, mesh.numDevices());
     }
   }
 
@@ -134,9 +134,9 @@ class HandleTest {
   void closedHandleIsInvalidArgumentNotACrash() {
     Mesh mesh = Fixtures.mesh(2, 4, "x", "y");
     mesh.close();
-    assertEquals(0, mesh.rank());
+    assertEquals(0, mesh.numAxes());
     TesseraException e = assertThrows(TesseraException.class, () -> mesh.axisName(0));
-    assertEquals(Code.INVALID_ARGUMENT, e.getCode());
+    assertEquals(Code.INVALID_ARGUMENT, e.code());
   }
 
   @Test
@@ -147,7 +147,7 @@ class HandleTest {
     }
     try (Layout l = layout; Mesh kept = l.mesh()) {
       assertNotNull(kept);
-      assertEquals(8, kept.size());
+      assertEquals(8, kept.numDevices());
     }
   }
 

@@ -14,7 +14,7 @@ class LocalDevicesTest {
   void tesseraDevicesGivesTwoTestGpusFirst() {
     try (LocalDevices devices = new LocalDevices()) {
       long gpus = 0;
-      for (long i = 0; i < devices.size(); ++i) {
+      for (long i = 0; i < devices.numDevices(); ++i) {
         if (devices.platform(i) == Platform.GPU) {
           assertEquals("Test GPU", devices.kind(i));
           assertEquals(gpus, devices.ordinal(i));

@@ -1,5 +1,6 @@
 package org.tessera;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -25,7 +26,7 @@ public final class LogAtExitMain {
     Coordinator coordinator = new Coordinator(options);
     options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
     options.setProcessId(0);
-    options.setInitTimeoutMs(5_000);
+    options.setInitTimeout(Duration.ofMillis(5_000));
     options.setJobToken("a wrong token");
     Thread caller = new Thread(() -> {
       while (true) {

@@ -1,5 +1,6 @@
 package org.tessera;
 
+import java.time.Duration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -95,10 +96,10 @@ class LogHandlerTest {
       try (Coordinator coordinator = new Coordinator(options)) {
         options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
         options.setProcessId(0);
-        options.setInitTimeoutMs(5_000);
+        options.setInitTimeout(Duration.ofMillis(5_000));
         options.setJobToken("a wrong token");
         TesseraException e = assertThrows(TesseraException.class, options::connect);
-        assertEquals(Code.UNAUTHENTICATED, e.getCode());
+        assertEquals(Code.UNAUTHENTICATED, e.code());
         assertEquals("WARNING on a library thread", seen.poll(10, TimeUnit.SECONDS));
       }
     }
@@ -155,7 +156,7 @@ class LogHandlerTest {
     }), LogLevel.WARNING);
     warnAboutA2dMesh();
     assertEquals(1, refused.size());
-    assertEquals(Code.FAILED_PRECONDITION, refused.get(0).getCode());
+    assertEquals(Code.FAILED_PRECONDITION, refused.get(0).code());
   }
 
   @Test

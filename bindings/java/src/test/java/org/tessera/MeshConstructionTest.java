@@ -54,7 +54,7 @@ class MeshConstructionTest {
   void dtensorCreateMeshNumbersDevicesRowMajor() {
     try (DTensorMesh mesh = DTensorMesh.create(new String[] {"x", "y"}, new long[] {2, 2}, "m",
              new String[] {"CPU:0", "CPU:1", "CPU:2", "CPU:3"}, "CPU", false)) {
-      assertEquals(2, mesh.rank());
+      assertEquals(2, mesh.numDims());
       assertEquals("m", mesh.name());
       assertEquals(4, mesh.numGlobalIds());
       assertEquals(3, mesh.globalId(3));

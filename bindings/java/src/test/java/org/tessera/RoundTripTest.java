@@ -51,7 +51,7 @@ class RoundTripTest {
   @Test
   void layoutAxesWithNullEntriesRoundTrip() {
     try (Layout layout = new Layout(new String[] {null, "модель", null}, null)) {
-      assertEquals(3, layout.rank());
+      assertEquals(3, layout.numDims());
       assertEquals(0, layout.numAxes(0));
       assertEquals("модель", layout.axis(1, 0));
       assertEquals("P(None, 'модель', None)", layout.toPartitionSpec());
@@ -104,7 +104,7 @@ class RoundTripTest {
   @Test
   void nullStringArrayMeansDefaultDevices() {
     try (Mesh mesh = new Mesh(new long[] {8}, new String[] {"batch"}, null)) {
-      assertEquals(8, mesh.size());
+      assertEquals(8, mesh.numDevices());
     }
   }
 
@@ -114,7 +114,7 @@ class RoundTripTest {
          Layout scalar = Layout.replicated(0, mesh);
          Sharding sharding = new Sharding(scalar, new long[] {}, ShardMode.STRICT)) {
       assertArrayEquals(new long[] {}, sharding.deviceRanges(3));
-      assertEquals(0, scalar.rank());
+      assertEquals(0, scalar.numDims());
     }
   }
 }
