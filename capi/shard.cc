@@ -82,12 +82,12 @@ tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const in
 
 void tessera_sharding_destroy(tessera_sharding* sharding) noexcept { delete sharding; }
 
-size_t tessera_sharding_num_dims(const tessera_sharding* sharding) noexcept {
-  return sharding == nullptr ? 0 : sharding->impl.rank();
+size_t tessera_sharding_num_dims(const tessera_sharding* sharding, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(sharding, sharding->impl.rank());
 }
 
-size_t tessera_sharding_num_devices(const tessera_sharding* sharding) noexcept {
-  return sharding == nullptr ? 0 : static_cast<size_t>(sharding->impl.num_devices());
+size_t tessera_sharding_num_devices(const tessera_sharding* sharding, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(sharding, static_cast<size_t>(sharding->impl.num_devices()));
 }
 
 bool tessera_sharding_device_ranges(const tessera_sharding* sharding, size_t device_index,

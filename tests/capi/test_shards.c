@@ -40,8 +40,8 @@ static void strict_sharding_tiles_each_dimension(void) {
   tessera_sharding* s = sharding_2x4("batch", "model", 8, 16, TESSERA_SHARD_MODE_STRICT);
   int64_t starts[2] = {-1, -1}, stops[2] = {-1, -1};
   ASSERT_NOT_NULL(s);
-  ASSERT_EQ(2, tessera_sharding_num_dims(s));
-  ASSERT_EQ(8, tessera_sharding_num_devices(s));
+  ASSERT_EQ(2, tessera_sharding_num_dims(s, NULL));
+  ASSERT_EQ(8, tessera_sharding_num_devices(s, NULL));
   /* Device 5 is at (1, 1). */
   ASSERT_TRUE(tessera_sharding_device_ranges(s, 5, starts, stops, 2, &err));
   ASSERT_OK(err);
@@ -199,7 +199,7 @@ static void scalar_sharding_has_no_ranges(void) {
   tessera_sharding* s = tessera_sharding_create(layout, NULL, 0, TESSERA_SHARD_MODE_STRICT, &err);
   size_t num = 9;
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_sharding_num_dims(s));
+  ASSERT_EQ(0, tessera_sharding_num_dims(s, NULL));
   ASSERT_TRUE(tessera_sharding_device_ranges(s, 7, NULL, NULL, 0, &err));
   ASSERT_TRUE(tessera_sharding_index_map(s, NULL, 0, &num, &err));
   ASSERT_OK(err);
@@ -494,8 +494,10 @@ static void null_sharding_is_invalid_argument_everywhere(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL");
   ASSERT_FALSE(tessera_sharding_is_fully_replicated(NULL, &answer, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL");
-  ASSERT_EQ(0, tessera_sharding_num_dims(NULL));
-  ASSERT_EQ(0, tessera_sharding_num_devices(NULL));
+  ASSERT_EQ(0, tessera_sharding_num_dims(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_sharding_num_devices(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL; expected a valid pointer");
   tessera_sharding_destroy(NULL);
 }
 
