@@ -26,7 +26,9 @@
  *   (each header names it "on failure"). The zero value may also be a real
  *   answer (a rank of 0, "no mesh"), so callers tell failure by out_error,
  *   never by the value. Codes are absl's canonical codes. No C++ exception
- *   crosses the ABI.
+ *   crosses the ABI. tests/capi/test_answer_policy.c calls every function
+ *   with a NULL handle and with an index one past the end;
+ *   check_answer_policy.py keeps its tables complete.
  *   Counts (num_*) and positions (process, shard, device and rule indices)
  *   are size_t in results and parameters; TESSERA_NO_INDEX (error.h) is "no
  *   position". Ids that are not positions (global device ids, generations,
@@ -43,6 +45,13 @@
  *     an unknown value gives NULL.
  *   - tessera_mesh_equal and tessera_layout_equal: NULL equals only NULL.
  *   - tessera_distribution_set_default(NULL) clears the default.
+ *   - Handle parameters documented "may be NULL" have a meaning there:
+ *     options NULL means the defaults (tessera_client_connect,
+ *     tessera_runtime_initialize, tessera_detection_create and _from_env,
+ *     tessera_distribution_create_data_parallel_over_devices); a mesh NULL
+ *     means one given later (tessera_layout_create, _create_grouped,
+ *     _create_replicated, tessera_layout_from_partition_spec,
+ *     tessera_layout_map_create).
  *   - Functions without parameters (tessera_version, tessera_*_options_create,
  *     tessera_distribution_current, tessera_runtime_is_initialized) have no
  *     handle to check; a NULL result from a creator means out of memory.
