@@ -85,6 +85,7 @@ using tessera::capi::AtLeast;
 using tessera::capi::Guard;
 using tessera::capi::Positive;
 using tessera::capi::Setter;
+using tessera::capi::ToInt64;
 using tessera::cluster::ClusterOptions;
 
 tessera_cluster_options* tessera_cluster_options_create(void) noexcept {
@@ -109,20 +110,20 @@ bool tessera_cluster_options_set_bind_address(tessera_cluster_options* options, 
   });
 }
 
-bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, int64_t num_processes,
+bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, size_t num_processes,
                                                tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(AtLeast(num_processes, 1, "num_processes"));
-    o.num_processes = num_processes;
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count, ToInt64(num_processes, "num_processes"));
+    TESSERA_RETURN_IF_ERROR(AtLeast(count, 1, "num_processes"));
+    o.num_processes = count;
     return absl::OkStatus();
   });
 }
 
-bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, int64_t process_id,
-                                            tessera_error** out_error) noexcept {
+bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, size_t process_index,
+                                               tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(AtLeast(process_id, 0, "process_id"));
-    o.process_id = process_id;
+    TESSERA_ASSIGN_OR_RETURN(o.process_id, ToInt64(process_index, "process_index"));
     return absl::OkStatus();
   });
 }
@@ -298,11 +299,10 @@ bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cluster_option
   });
 }
 
-bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, int64_t index,
+bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, size_t partition_index,
                                                  tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(AtLeast(index, 0, "index"));
-    o.partition_index = index;
+    TESSERA_ASSIGN_OR_RETURN(o.partition_index, ToInt64(partition_index, "partition_index"));
     return absl::OkStatus();
   });
 }

@@ -76,7 +76,7 @@ bool tessera_distribution_options_set_dataset_mode(tessera_distribution_options*
 }
 
 bool tessera_distribution_options_set_process(tessera_distribution_options* options,
-                                              int64_t num_processes, int64_t process_id,
+                                              size_t num_processes, size_t process_index,
                                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
@@ -84,12 +84,14 @@ bool tessera_distribution_options_set_process(tessera_distribution_options* opti
       return absl::InvalidArgumentError(absl::StrCat("Argument 'num_processes' is ",
                                                      num_processes, "; expected at least 1"));
     }
-    if (process_id < 0 || process_id >= num_processes) {
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count,
+                             tessera::capi::ToInt64(num_processes, "num_processes"));
+    if (process_index >= num_processes) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'process_id' is ", process_id, "; expected 0 to ",
+          absl::StrCat("Argument 'process_index' is ", process_index, "; expected 0 to ",
                        num_processes - 1, " ('num_processes' is ", num_processes, ")"));
     }
-    options->impl.process = tessera::ProcessInfo{num_processes, process_id};
+    options->impl.process = tessera::ProcessInfo{count, static_cast<int64_t>(process_index)};
     return absl::OkStatus();
   });
 }
@@ -228,12 +230,13 @@ tessera_layout* tessera_distribution_tensor_layout(const tessera_distribution* d
 }
 
 tessera_dataset_plan* tessera_distribution_plan_dataset(const tessera_distribution* distribution,
-                                                        int64_t global_batch_size,
+                                                        size_t global_batch_size,
                                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dataset_plan*> {
     TESSERA_CAPI_REQUIRE(distribution);
-    TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan,
-                             distribution->impl->PlanDataset(global_batch_size));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t rows,
+                             tessera::capi::ToInt64(global_batch_size, "global_batch_size"));
+    TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan, distribution->impl->PlanDataset(rows));
     return new tessera_dataset_plan{std::move(plan)};
   });
 }

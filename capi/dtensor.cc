@@ -88,13 +88,14 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(const char* layout_
 }
 
 tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_mesh* mesh, const char* name,
-                                                    int64_t process_index, bool use_xla_spmd,
+                                                    size_t process_index, bool use_xla_spmd,
                                                     tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
     TESSERA_CAPI_REQUIRE(mesh);
     tessera::DTensorMeshOptions options;
     options.name = name == nullptr ? "" : name;
-    options.process_index = process_index;
+    TESSERA_ASSIGN_OR_RETURN(options.process_index,
+                             tessera::capi::ToInt64(process_index, "process_index"));
     options.use_xla_spmd = use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh dtensor,
                              tessera::ToDTensorMesh(*mesh->impl, options));

@@ -104,6 +104,10 @@ absl::Status CheckNotNullAndIndex(const void* handle, const char* handle_name, s
   return CheckIndex(index, count(), index_name, what);
 }
 
+// A size_t count or position as the core's int64_t: OUT_OF_RANGE "Argument
+// 'process_index' is 18446744073709551615; expected at most 9223372036854775807".
+absl::StatusOr<int64_t> ToInt64(size_t value, const char* name);
+
 // OUT_OF_RANGE when an output array has room for fewer than `needed` entries.
 absl::Status CheckCapacity(size_t capacity, size_t needed, const char* name,
                            const char* what);

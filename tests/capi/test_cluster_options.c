@@ -49,8 +49,8 @@ static void bad_values_name_argument_value_and_expectation(void) {
   const int64_t repeated[] = {1, 1};
   ASSERT_FALSE(tessera_cluster_options_set_num_processes(options, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_processes' must be >= 1, got 0");
-  ASSERT_FALSE(tessera_cluster_options_set_process_index(options, -1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' must be >= 0, got -1");
+  ASSERT_FALSE(tessera_cluster_options_set_process_index(options, SIZE_MAX, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'process_index' is 18446744073709551615; expected at most 9223372036854775807");
   ASSERT_FALSE(tessera_cluster_options_set_init_timeout_ms(options, -5, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'timeout_ms' must be > 0, got -5");
   ASSERT_FALSE(tessera_cluster_options_set_heartbeat(options, 1000, 2000, &err));
@@ -65,8 +65,9 @@ static void bad_values_name_argument_value_and_expectation(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "ids");
   ASSERT_FALSE(tessera_cluster_options_set_kv_limits(options, 100, 10, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'max_store_bytes' must be >= max_value_bytes (100), got 10");
-  ASSERT_FALSE(tessera_cluster_options_set_partition_index(options, -2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'index' must be >= 0, got -2");
+  ASSERT_FALSE(tessera_cluster_options_set_partition_index(options, SIZE_MAX, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'partition_index' is 18446744073709551615; expected at most 9223372036854775807");
   ASSERT_FALSE(tessera_cluster_options_set_tls(options, "cert.pem", NULL, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'cert_file' and 'key_file' must be set together");
   ASSERT_FALSE(tessera_cluster_options_set_job_id(options, NULL, &err));

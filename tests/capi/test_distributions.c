@@ -319,9 +319,11 @@ static void options_reject_impossible_process_numbers(void) {
   ASSERT_FALSE(tessera_distribution_options_set_process(options, 0, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_processes' is 0; expected at least 1");
   ASSERT_FALSE(tessera_distribution_options_set_process(options, 2, 2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' is 2; expected 0 to 1");
-  ASSERT_FALSE(tessera_distribution_options_set_process(options, 2, -1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' is -1");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'process_index' is 2; expected 0 to 1 ('num_processes' is 2)");
+  ASSERT_FALSE(tessera_distribution_options_set_process(options, SIZE_MAX, 0, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'num_processes' is 18446744073709551615; expected at most 9223372036854775807");
   tessera_distribution_options_destroy(options);
 }
 
@@ -408,12 +410,13 @@ static void batch_not_divisible_by_the_shards_is_invalid_argument(void) {
   tessera_distribution_options_destroy(options);
 }
 
-static void unknown_batch_size_is_invalid_argument(void) {
+static void batch_size_beyond_int64_is_out_of_range(void) {
   tessera_distribution_options* options = options_for_process(4, 0);
   tessera_error* err = NULL;
   tessera_distribution* mp = model_parallel(options, &err);
-  ASSERT_NULL(tessera_distribution_plan_dataset(mp, -1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "The batch size of the input dataset is unknown");
+  ASSERT_NULL(tessera_distribution_plan_dataset(mp, SIZE_MAX, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'global_batch_size' is 18446744073709551615; expected at most 9223372036854775807");
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
 }
@@ -572,7 +575,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(processes_read_contiguous_shards_of_each_batch),
       HARNESS_TEST(auto_shard_off_leaves_the_dataset_alone),
       HARNESS_TEST(batch_not_divisible_by_the_shards_is_invalid_argument),
-      HARNESS_TEST(unknown_batch_size_is_invalid_argument),
+      HARNESS_TEST(batch_size_beyond_int64_is_out_of_range),
       HARNESS_TEST(keras_3_0_data_parallel_plans_uneven_rebatch_sizes),
       HARNESS_TEST(rebatch_size_past_the_count_is_out_of_range),
       HARNESS_TEST(plan_accessors_of_null_give_defaults),

@@ -77,10 +77,10 @@ TESSERA_API bool tessera_cluster_options_set_coordinator_address(tessera_cluster
 TESSERA_API bool tessera_cluster_options_set_bind_address(tessera_cluster_options* options, const char* address,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of processes in the job, >= 1. */
-TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, int64_t num_processes,
+TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, size_t num_processes,
                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
-/** This process's id, 0 <= id < num_processes. */
-TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, int64_t process_id,
+/** This process's index, below num_processes. */
+TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, size_t process_index,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Which local devices this process uses (distinct indices >= 0 into local discovery); count 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,

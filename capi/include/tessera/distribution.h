@@ -60,14 +60,14 @@ TESSERA_API bool tessera_distribution_options_set_auto_shard_dataset(
 TESSERA_API bool tessera_distribution_options_set_shape_check(
     tessera_distribution_options* options, tessera_shape_check_t mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
- * Overrides the process count and id read from the runtime (for planning a
- * job from outside it, and for tests). INVALID_ARGUMENT unless
- * num_processes >= 1 and 0 <= process_id < num_processes.
+ * Overrides the process count and index read from the runtime (for planning
+ * a job from outside it, and for tests). INVALID_ARGUMENT unless
+ * num_processes >= 1 and process_index < num_processes.
  * @since 0.2
  */
 TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_options* options,
-                                                          int64_t num_processes,
-                                                          int64_t process_id,
+                                                          size_t num_processes,
+                                                          size_t process_index,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -172,7 +172,7 @@ TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
  * @since 0.2
  */
 TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
-    const tessera_distribution* distribution, int64_t global_batch_size,
+    const tessera_distribution* distribution, size_t global_batch_size,
     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

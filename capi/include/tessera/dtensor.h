@@ -156,7 +156,7 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_mesh* mesh,
                                                                 const char* name,
-                                                                int64_t process_index,
+                                                                size_t process_index,
                                                                 bool use_xla_spmd,
                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 

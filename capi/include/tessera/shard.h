@@ -138,12 +138,11 @@ TESSERA_API bool tessera_sharding_replica_id(const tessera_sharding* sharding,
  * Whether device `device_index` belongs to process `process_index` (the
  * process index of the mesh's device).
  * @return true on success (the answer in *out); INVALID_ARGUMENT for NULL
- *         arguments or a negative process_index, OUT_OF_RANGE for a bad
- *         device_index.
+ *         arguments, OUT_OF_RANGE for a bad device_index.
  * @since 0.2
  */
 TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* sharding,
-                                                    size_t device_index, int64_t process_index,
+                                                    size_t device_index, size_t process_index,
                                                     bool* out,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -154,7 +153,7 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  * tessera_sharding_device_ranges and tessera_sharding_replica_id.
  *
  * @param sharding  the sharding.
- * @param process_index  the process; >= 0.
+ * @param process_index  the process.
  * @param out       receives the device indices; may be NULL when capacity is 0
  *                  (to ask for the count).
  * @param capacity  room in `out`.
@@ -163,11 +162,11 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
  *         written) when capacity is too small; INVALID_ARGUMENT for NULL
- *         arguments or a negative process_index.
+ *         arguments.
  * @since 0.2
  */
 TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
-                                                      int64_t process_index, size_t* out,
+                                                      size_t process_index, size_t* out,
                                                       size_t capacity, size_t* out_num,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 

@@ -37,7 +37,7 @@ TESSERA_API bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cl
                                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Partition (slice) index of this process; all processes or none set it. */
-TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, int64_t index,
+TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, size_t partition_index,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** KV limits: one value (default 64 MiB) and the whole store (default 1 GiB). */
