@@ -95,23 +95,28 @@ tessera_client* tessera_client_connect(const tessera_cluster_options* options,
   });
 }
 
-size_t tessera_client_process_index(const tessera_client* client, tessera_error** out_error) noexcept {
+size_t tessera_client_process_index(const tessera_client* client,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->process_id());
 }
 
-size_t tessera_client_num_processes(const tessera_client* client, tessera_error** out_error) noexcept {
+size_t tessera_client_num_processes(const tessera_client* client,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->num_processes());
 }
 
-uint64_t tessera_client_topology_fingerprint(const tessera_client* client, tessera_error** out_error) noexcept {
+uint64_t tessera_client_topology_fingerprint(const tessera_client* client,
+                                             tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->fingerprint());
 }
 
-int64_t tessera_client_topology_generation(const tessera_client* client, tessera_error** out_error) noexcept {
+int64_t tessera_client_topology_generation(const tessera_client* client,
+                                           tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->generation());
 }
 
-const char* tessera_client_coordinator_address(const tessera_client* client, tessera_error** out_error) noexcept {
+const char* tessera_client_coordinator_address(const tessera_client* client,
+                                               tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->coordinator_address().c_str());
 }
 
@@ -220,11 +225,13 @@ bool tessera_client_kv_compare_and_swap(tessera_client* client, const char* key,
   });
 }
 
-size_t tessera_kv_list_num_entries(const tessera_kv_list* list, tessera_error** out_error) noexcept {
+size_t tessera_kv_list_num_entries(const tessera_kv_list* list,
+                                   tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(list, list->impl.size());
 }
 
-const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index, tessera_error** out_error) noexcept {
+const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index,
+                                tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_AT(list, index, list->impl.size(), "the list's entries",
                             list->impl[index].key.c_str());
 }
@@ -336,7 +343,8 @@ tessera_event* tessera_client_event_wait(tessera_client* client, int64_t timeout
   });
 }
 
-tessera_event_kind_t tessera_event_kind(const tessera_event* event, tessera_error** out_error) noexcept {
+tessera_event_kind_t tessera_event_kind(const tessera_event* event,
+                                        tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(event, static_cast<tessera_event_kind_t>(event->impl.kind));
 }
 
@@ -344,7 +352,8 @@ size_t tessera_event_process_index(const tessera_event* event, tessera_error** o
   return TESSERA_CAPI_GET(event, tessera::capi::ProcessIndex(event->impl.process_id));
 }
 
-tessera_task_state_t tessera_event_task_state(const tessera_event* event, tessera_error** out_error) noexcept {
+tessera_task_state_t tessera_event_task_state(const tessera_event* event,
+                                              tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(event, tessera::capi::TaskState(event->impl.task_state));
 }
 

@@ -345,41 +345,50 @@ tessera_detection* tessera_detection_create_from_env(const tessera_cluster_optio
   });
 }
 
-const char* tessera_detection_source(const tessera_detection* detection, tessera_error** out_error) noexcept {
+const char* tessera_detection_source(const tessera_detection* detection,
+                                     tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.source.c_str());
 }
 
-const char* tessera_detection_coordinator_address(const tessera_detection* detection, tessera_error** out_error) noexcept {
+const char* tessera_detection_coordinator_address(const tessera_detection* detection,
+                                                  tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.config.coordinator_address.c_str());
 }
 
-const char* tessera_detection_bind_address(const tessera_detection* detection, tessera_error** out_error) noexcept {
+const char* tessera_detection_bind_address(const tessera_detection* detection,
+                                           tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.config.bind_address.c_str());
 }
 
-size_t tessera_detection_num_processes(const tessera_detection* detection, tessera_error** out_error) noexcept {
+size_t tessera_detection_num_processes(const tessera_detection* detection,
+                                       tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.config.num_processes);
 }
 
-size_t tessera_detection_process_index(const tessera_detection* detection, tessera_error** out_error) noexcept {
+size_t tessera_detection_process_index(const tessera_detection* detection,
+                                       tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.config.process_id);
 }
 
-const char* tessera_detection_job_id(const tessera_detection* detection, tessera_error** out_error) noexcept {
+const char* tessera_detection_job_id(const tessera_detection* detection,
+                                     tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.config.job_id.c_str());
 }
 
-size_t tessera_detection_num_local_device_ids(const tessera_detection* detection, tessera_error** out_error) noexcept {
+size_t tessera_detection_num_local_device_ids(const tessera_detection* detection,
+                                              tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->impl.config.local_device_ids.size());
 }
 
-int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index, tessera_error** out_error) noexcept {
+int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_AT(detection, index, detection->impl.config.local_device_ids.size(),
                             "the detected local device ids",
                             detection->impl.config.local_device_ids[index]);
 }
 
-const char* tessera_detection_explanation(const tessera_detection* detection, tessera_error** out_error) noexcept {
+const char* tessera_detection_explanation(const tessera_detection* detection,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(detection, detection->explanation.c_str());
 }
 

@@ -84,7 +84,8 @@ tessera_coordinator* tessera_coordinator_start(const tessera_cluster_options* op
   });
 }
 
-int tessera_coordinator_port(const tessera_coordinator* coordinator, tessera_error** out_error) noexcept {
+int tessera_coordinator_port(const tessera_coordinator* coordinator,
+                             tessera_error** out_error) noexcept {
   return tessera::capi::Guard(out_error, [&]() -> absl::StatusOr<int> {
     TESSERA_CAPI_REQUIRE(coordinator);
     return coordinator->server->port();

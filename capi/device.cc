@@ -37,15 +37,18 @@ int64_t tessera_device_id(const tessera_device* device, tessera_error** out_erro
   return TESSERA_CAPI_GET(device, device->impl.id);
 }
 
-tessera_platform_t tessera_device_platform(const tessera_device* device, tessera_error** out_error) noexcept {
+tessera_platform_t tessera_device_platform(const tessera_device* device,
+                                           tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(device, static_cast<tessera_platform_t>(device->impl.platform));
 }
 
-size_t tessera_device_process_index(const tessera_device* device, tessera_error** out_error) noexcept {
+size_t tessera_device_process_index(const tessera_device* device,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(device, device->impl.process_index);
 }
 
-size_t tessera_device_local_ordinal(const tessera_device* device, tessera_error** out_error) noexcept {
+size_t tessera_device_local_ordinal(const tessera_device* device,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(device, device->impl.local_ordinal);
 }
 
@@ -53,7 +56,8 @@ const char* tessera_device_name(const tessera_device* device, tessera_error** ou
   return TESSERA_CAPI_GET(device, device->name.c_str());
 }
 
-bool tessera_device_has_coordinates(const tessera_device* device, tessera_error** out_error) noexcept {
+bool tessera_device_has_coordinates(const tessera_device* device,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(device, device->impl.coords.has_value());
 }
 
@@ -72,7 +76,8 @@ bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_
   });
 }
 
-size_t tessera_device_core_on_chip(const tessera_device* device, tessera_error** out_error) noexcept {
+size_t tessera_device_core_on_chip(const tessera_device* device,
+                                   tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(device, device->impl.core_on_chip);
 }
 
@@ -95,7 +100,8 @@ tessera_device_list* tessera_device_list_create(const char* type, tessera_error*
   });
 }
 
-size_t tessera_device_list_num_devices(const tessera_device_list* list, tessera_error** out_error) noexcept {
+size_t tessera_device_list_num_devices(const tessera_device_list* list,
+                                       tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(list, list->impl.size());
 }
 
@@ -141,11 +147,13 @@ tessera_local_devices* tessera_local_devices_discover(tessera_error** out_error)
 
 void tessera_local_devices_destroy(tessera_local_devices* devices) noexcept { delete devices; }
 
-size_t tessera_local_devices_num_devices(const tessera_local_devices* devices, tessera_error** out_error) noexcept {
+size_t tessera_local_devices_num_devices(const tessera_local_devices* devices,
+                                         tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(devices, devices->impl.devices.size());
 }
 
-const char* tessera_local_devices_provider(const tessera_local_devices* devices, tessera_error** out_error) noexcept {
+const char* tessera_local_devices_provider(const tessera_local_devices* devices,
+                                           tessera_error** out_error) noexcept {
   // DiscoveryProviderName views a string literal, so the data is NUL-terminated.
   return TESSERA_CAPI_GET(devices, tessera::DiscoveryProviderName(devices->impl.provider).data());
 }

@@ -150,39 +150,47 @@ void tessera_distribution_destroy(tessera_distribution* distribution) noexcept {
 
 // --- Queries -----------------------------------------------------------------
 
-tessera_distribution_kind_t tessera_distribution_kind(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+tessera_distribution_kind_t tessera_distribution_kind(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(
       distribution, static_cast<tessera_distribution_kind_t>(distribution->impl->kind()));
 }
 
-tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution,
+                                        tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
     TESSERA_CAPI_REQUIRE(distribution);
     return tessera::capi::NewMesh(distribution->impl->mesh());
   });
 }
 
-const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution,
+                                                tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(distribution, distribution->impl->batch_dim_name().c_str());
 }
 
-size_t tessera_distribution_num_processes(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+size_t tessera_distribution_num_processes(const tessera_distribution* distribution,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(distribution, distribution->impl->num_processes());
 }
 
-size_t tessera_distribution_process_index(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+size_t tessera_distribution_process_index(const tessera_distribution* distribution,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(distribution, distribution->impl->process_id());
 }
 
-size_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+size_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution,
+                                               tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(distribution, distribution->impl->num_model_replicas());
 }
 
-size_t tessera_distribution_num_data_shards(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+size_t tessera_distribution_num_data_shards(const tessera_distribution* distribution,
+                                            tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(distribution, distribution->impl->num_data_shards());
 }
 
-size_t tessera_distribution_data_shard_id(const tessera_distribution* distribution, tessera_error** out_error) noexcept {
+size_t tessera_distribution_data_shard_id(const tessera_distribution* distribution,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(distribution, distribution->impl->data_shard_id());
 }
 
@@ -251,27 +259,33 @@ tessera_buffer* tessera_distribution_to_string(const tessera_distribution* distr
 
 // --- Dataset plans -----------------------------------------------------------
 
-tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan, tessera_error** out_error) noexcept {
+tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan,
+                                                      tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, static_cast<tessera_dataset_plan_kind_t>(plan->impl.kind));
 }
 
-size_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan, tessera_error** out_error) noexcept {
+size_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan,
+                                                      tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, plan->impl.global_batch_size);
 }
 
-size_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan, tessera_error** out_error) noexcept {
+size_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan,
+                                                           tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, plan->impl.per_process_batch_size);
 }
 
-size_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan, tessera_error** out_error) noexcept {
+size_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan,
+                                       tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, plan->impl.num_shards);
 }
 
-size_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan, tessera_error** out_error) noexcept {
+size_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan,
+                                        tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, plan->impl.shard_index);
 }
 
-size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan, tessera_error** out_error) noexcept {
+size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, plan->impl.rebatch_sizes.size());
 }
 

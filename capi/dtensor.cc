@@ -122,7 +122,8 @@ tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_mesh* mesh,
 
 void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) noexcept { delete mesh; }
 
-tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh,
+                                                      tessera_error** out_error) noexcept {
   static_assert(TESSERA_DTENSOR_MESH_EMPTY ==
                 static_cast<int>(tessera::DTensorMesh::Kind::kEmpty));
   static_assert(TESSERA_DTENSOR_MESH_TILE == static_cast<int>(tessera::DTensorMesh::Kind::kTile));
@@ -131,23 +132,28 @@ tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh
   return TESSERA_CAPI_GET(mesh, static_cast<tessera_dtensor_mesh_kind_t>(mesh->impl.kind()));
 }
 
-const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh,
+                                      tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.name().c_str());
 }
 
-const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh,
+                                             tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->device_type.c_str());
 }
 
-const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh,
+                                               tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.single_device().c_str());
 }
 
-bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh,
+                                       tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.use_xla_spmd());
 }
 
-size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh,
+                                     tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.dims().size());
 }
 
@@ -171,7 +177,8 @@ bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mesh, size_t in
   });
 }
 
-size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh,
+                                           tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.global_ids().size());
 }
 
@@ -187,7 +194,8 @@ bool tessera_dtensor_mesh_global_id(const tessera_dtensor_mesh* mesh, size_t ind
   });
 }
 
-size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh,
+                                          tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.local_ids().size());
 }
 
@@ -213,7 +221,8 @@ const char* tessera_dtensor_mesh_local_device(const tessera_dtensor_mesh* mesh, 
   });
 }
 
-size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh, tessera_error** out_error) noexcept {
+size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh,
+                                               tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, mesh->impl.global_devices().size());
 }
 

@@ -70,11 +70,13 @@ size_t ProcessIndex(int64_t process_id) {
 
 using tessera::capi::ProcessIndex;
 
-tessera_error_reason_t tessera_error_reason(const tessera_error* error, tessera_error** out_error) noexcept {
+tessera_error_reason_t tessera_error_reason(const tessera_error* error,
+                                            tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(error, Reason(error->detail.reason));
 }
 
-size_t tessera_error_source_process(const tessera_error* error, tessera_error** out_error) noexcept {
+size_t tessera_error_source_process(const tessera_error* error,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(error, ProcessIndex(error->detail.source_process));
 }
 
@@ -82,17 +84,20 @@ size_t tessera_error_num_missing(const tessera_error* error, tessera_error** out
   return TESSERA_CAPI_GET(error, error->detail.missing.size());
 }
 
-size_t tessera_error_missing_process(const tessera_error* error, size_t index, tessera_error** out_error) noexcept {
+size_t tessera_error_missing_process(const tessera_error* error, size_t index,
+                                     tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_AT(error, index, error->detail.missing.size(), "the missing processes",
                             ProcessIndex(error->detail.missing[index]));
 }
 
-tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index, tessera_error** out_error) noexcept {
+tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index,
+                                                 tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_AT(error, index, error->detail.missing.size(), "the missing processes",
                             tessera::capi::TaskState(error->detail.missing_states[index]));
 }
 
-const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index, tessera_error** out_error) noexcept {
+const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index,
+                                             tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_AT(error, index, error->detail.missing.size(), "the missing processes",
                             error->detail.missing_waiting_at[index].c_str());
 }
@@ -101,7 +106,8 @@ size_t tessera_error_num_arrived(const tessera_error* error, tessera_error** out
   return TESSERA_CAPI_GET(error, error->detail.arrived.size());
 }
 
-size_t tessera_error_arrived_process(const tessera_error* error, size_t index, tessera_error** out_error) noexcept {
+size_t tessera_error_arrived_process(const tessera_error* error, size_t index,
+                                     tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET_AT(error, index, error->detail.arrived.size(), "the arrived processes",
                             ProcessIndex(error->detail.arrived[index]));
 }

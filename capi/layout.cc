@@ -103,7 +103,8 @@ size_t tessera_layout_num_dims(const tessera_layout* layout, tessera_error** out
   return TESSERA_CAPI_GET(layout, layout->impl->rank());
 }
 
-tessera_mesh* tessera_layout_mesh(const tessera_layout* layout, tessera_error** out_error) noexcept {
+tessera_mesh* tessera_layout_mesh(const tessera_layout* layout,
+                                  tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
     TESSERA_CAPI_REQUIRE(layout);
     if (layout->impl->mesh() == nullptr) return static_cast<tessera_mesh*>(nullptr);

@@ -65,7 +65,8 @@ bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, const char* p
   });
 }
 
-size_t tessera_layout_map_num_rules(const tessera_layout_map* map, tessera_error** out_error) noexcept {
+size_t tessera_layout_map_num_rules(const tessera_layout_map* map,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(map, map->impl.size());
 }
 
@@ -87,7 +88,8 @@ tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t 
   });
 }
 
-tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map, tessera_error** out_error) noexcept {
+tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map,
+                                      tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
     TESSERA_CAPI_REQUIRE(map);
     if (map->impl.mesh() == nullptr) return static_cast<tessera_mesh*>(nullptr);
@@ -95,6 +97,7 @@ tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map, tessera_err
   });
 }
 
-tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map, tessera_error** out_error) noexcept {
+tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map,
+                                             tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(map, static_cast<tessera_key_match_t>(map->impl.match()));
 }

@@ -47,7 +47,8 @@ size_t tessera_mesh_num_devices(const tessera_mesh* mesh, tessera_error** out_er
   return TESSERA_CAPI_GET(mesh, mesh->impl->size());
 }
 
-tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh, tessera_error** out_error) noexcept {
+tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh,
+                                         tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(mesh, static_cast<tessera_platform_t>(mesh->impl->platform()));
 }
 

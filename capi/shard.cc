@@ -83,11 +83,13 @@ tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const in
 
 void tessera_sharding_destroy(tessera_sharding* sharding) noexcept { delete sharding; }
 
-size_t tessera_sharding_num_dims(const tessera_sharding* sharding, tessera_error** out_error) noexcept {
+size_t tessera_sharding_num_dims(const tessera_sharding* sharding,
+                                 tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(sharding, sharding->impl.rank());
 }
 
-size_t tessera_sharding_num_devices(const tessera_sharding* sharding, tessera_error** out_error) noexcept {
+size_t tessera_sharding_num_devices(const tessera_sharding* sharding,
+                                    tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(sharding, static_cast<size_t>(sharding->impl.num_devices()));
 }
 

@@ -88,11 +88,14 @@ TESSERA_API tessera_client* tessera_client_connect(const tessera_cluster_options
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** This process's index; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_client_process_index(const tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_client_process_index(const tessera_client* client,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of processes in the job; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_client_num_processes(const tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_client_num_processes(const tessera_client* client,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /** "host:port" of the coordinator this client talks to (process 0's bound port when port 0 was asked). Lifetime of `client`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_client_coordinator_address(const tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_client_coordinator_address(const tessera_client* client,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The job's devices: global ids in process order, then local ordinal.
@@ -143,9 +146,11 @@ TESSERA_API tessera_kv_list* tessera_client_kv_list(tessera_client* client, cons
 TESSERA_API bool tessera_client_kv_remove(tessera_client* client, const char* key, bool recursive,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of entries; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Key of entry `index`; lifetime of `list`; NULL on failure (OUT_OF_RANGE when index >= the number of entries). @since 0.2 */
-TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Value bytes of entry `index` (size in *out_size, which may be NULL); lifetime of `list`; NULL and size 0 on failure (OUT_OF_RANGE when index >= the number of entries). @since 0.2 */
 TESSERA_API const void* tessera_kv_list_value(const tessera_kv_list* list, size_t index,
                                               size_t* out_size, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -202,15 +207,20 @@ TESSERA_API tessera_event* tessera_client_event_wait(tessera_client* client, int
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The kind of `event`; TESSERA_EVENT_TASK_CHANGED (0) on failure. @since 0.2 */
-TESSERA_API tessera_event_kind_t tessera_event_kind(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_event_kind_t tessera_event_kind(const tessera_event* event,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The process the event is about; TESSERA_NO_INDEX when none; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_event_process_index(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_event_process_index(const tessera_event* event,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 /** For TASK_CHANGED: the new state; TESSERA_TASK_UNSPECIFIED on failure. @since 0.2 */
-TESSERA_API tessera_task_state_t tessera_event_task_state(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_task_state_t tessera_event_task_state(const tessera_event* event,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 /** For JOB_ERROR and COORDINATOR_LOST: the code; TESSERA_OK otherwise and on failure. @since 0.2 */
-TESSERA_API tessera_code_t tessera_event_code(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_code_t tessera_event_code(const tessera_event* event,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /** A description; "" when none. Lifetime of `event`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_event_message(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_event_message(const tessera_event* event,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `event`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_event_destroy(tessera_event* event) TESSERA_NOEXCEPT;
 
@@ -241,21 +251,28 @@ typedef enum tessera_error_reason_t {
 } tessera_error_reason_t;
 
 /** The reason of `error`; TESSERA_REASON_NONE for errors without one and on failure. @since 0.2 */
-TESSERA_API tessera_error_reason_t tessera_error_reason(const tessera_error* error, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_error_reason_t tessera_error_reason(const tessera_error* error,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The process that caused `error`; TESSERA_NO_INDEX when none; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_error_source_process(const tessera_error* error, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_source_process(const tessera_error* error,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of processes a barrier or registration was missing; 0 when none and on failure. @since 0.2 */
-TESSERA_API size_t tessera_error_num_missing(const tessera_error* error, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_num_missing(const tessera_error* error,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Index of missing process `index`; 0 on failure (OUT_OF_RANGE when index >= tessera_error_num_missing). @since 0.2 */
-TESSERA_API size_t tessera_error_missing_process(const tessera_error* error, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_missing_process(const tessera_error* error, size_t index,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 /** State of missing process `index`; TESSERA_TASK_UNSPECIFIED on failure (OUT_OF_RANGE as above). @since 0.2 */
 TESSERA_API tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The barrier ("id#counter") missing process `index` waits at; "" when none. Lifetime of `error`; NULL on failure (OUT_OF_RANGE as above). @since 0.2 */
-TESSERA_API const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of processes that had arrived at a failed barrier; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_error_num_arrived(const tessera_error* error, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_num_arrived(const tessera_error* error,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Index of arrived process `index`; 0 on failure (OUT_OF_RANGE when index >= tessera_error_num_arrived). @since 0.2 */
-TESSERA_API size_t tessera_error_arrived_process(const tessera_error* error, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_error_arrived_process(const tessera_error* error, size_t index,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /* ---- ending ------------------------------------------------------------- */
 

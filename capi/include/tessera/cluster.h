@@ -152,19 +152,26 @@ TESSERA_API tessera_detection* tessera_detection_create_from_env(const tessera_c
                                                   size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_detection_source(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_detection_source(const tessera_detection* detection,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 /** "host:port" clients dial; "" for a single process. Lifetime of `detection`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection,
+                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /** "host:port" process 0 binds. Lifetime of `detection`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* detection,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of processes; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_detection_num_processes(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_detection_num_processes(const tessera_detection* detection,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 /** This process's index; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_detection_process_index(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_detection_process_index(const tessera_detection* detection,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Job id ("" when none). Lifetime of `detection`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of local device ids chosen (0: all local devices, and on failure). @since 0.2 */
-TESSERA_API size_t tessera_detection_num_local_device_ids(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_detection_num_local_device_ids(const tessera_detection* detection,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Local device id `index`; 0 on failure (OUT_OF_RANGE when index >= tessera_detection_num_local_device_ids). @since 0.2 */
 TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
@@ -174,7 +181,8 @@ TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* d
  * derived port was computed. Lifetime of `detection`.
  * @since 0.2
  */
-TESSERA_API const char* tessera_detection_explanation(const tessera_detection* detection, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_detection_explanation(const tessera_detection* detection,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `detection`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA_NOEXCEPT;
 

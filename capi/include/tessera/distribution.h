@@ -116,21 +116,26 @@ TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution
 TESSERA_API tessera_distribution_kind_t tessera_distribution_kind(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The mesh as a new reference; NULL on failure. @since 0.2 */
-TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The batch axis name; has the lifetime of `distribution`; NULL on failure. @since 0.2 */
 TESSERA_API const char* tessera_distribution_batch_dim_name(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** P, read at creation; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_distribution_num_processes(const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_distribution_num_processes(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 /** This process's index, read at creation; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_distribution_process_index(const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_distribution_process_index(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 /** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 on failure. @since 0.2 */
 TESSERA_API size_t tessera_distribution_num_model_replicas(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** S = min(R, P); 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_distribution_num_data_shards(const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_distribution_num_data_shards(const tessera_distribution* distribution,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 /** pid if R >= P, else pid / (P / R); 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_distribution_data_shard_id(const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_distribution_data_shard_id(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Layout of an input batch: first dimension on the batch axis, the rest
@@ -184,17 +189,22 @@ TESSERA_API tessera_buffer* tessera_distribution_to_string(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Kind of plan; PASSTHROUGH (0) on failure. @since 0.2 */
-TESSERA_API tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 /** The global batch size planned for; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Rows this process reads per step; 0 on failure. @since 0.2 */
 TESSERA_API size_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of shards (1 unless SHARD); 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 /** This process's shard; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise, and on failure). @since 0.2 */
-TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Rebatch size `index` (TF's batch_sizes_for_worker order).
  * @return true on success; OUT_OF_RANGE when index >= the count.

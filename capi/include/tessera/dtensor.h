@@ -182,10 +182,12 @@ TESSERA_API tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_m
 TESSERA_API void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
 /** The kind of `mesh`; TESSERA_DTENSOR_MESH_EMPTY (0) on failure. @since 0.2 */
-TESSERA_API tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The name ("" when none). UTF-8; has the lifetime of `mesh`; NULL on failure. @since 0.2 */
-TESSERA_API const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * DTensor's device type ("CPU", "TPU"...): from the single device, else the
@@ -193,16 +195,20 @@ TESSERA_API const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* me
  * remote mesh; NULL on failure. Has the lifetime of `mesh`.
  * @since 0.2
  */
-TESSERA_API const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The device of a single-device mesh; "" otherwise; NULL on failure. Lifetime of `mesh`. @since 0.2 */
-TESSERA_API const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Whether the text carries use_xla_spmd; false on failure. @since 0.2 */
-TESSERA_API bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of mesh dimensions; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Name of dimension `index`. UTF-8; has the lifetime of `mesh`.
@@ -222,7 +228,8 @@ TESSERA_API bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mes
                                               int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of global device ids; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Global device id `index` (row-major mesh position), stored in *out.
@@ -233,7 +240,8 @@ TESSERA_API bool tessera_dtensor_mesh_global_id(const tessera_dtensor_mesh* mesh
                                                int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of local device ids (= local devices); 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Local device id `index`, stored in *out.
@@ -254,7 +262,8 @@ TESSERA_API const char* tessera_dtensor_mesh_local_device(const tessera_dtensor_
                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of global device strings (usually 0); 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Global device string `index`. UTF-8; has the lifetime of `mesh`.

@@ -91,7 +91,8 @@ TESSERA_API tessera_layout* tessera_layout_with_mesh(const tessera_layout* layou
 TESSERA_API void tessera_layout_destroy(tessera_layout* layout) TESSERA_NOEXCEPT;
 
 /** Tensor rank of `layout`; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout,
+                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The mesh of `layout`.
@@ -99,7 +100,8 @@ TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout, tessera
  *         mesh (then out_error is untouched) and on failure.
  * @since 0.2
  */
-TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Number of mesh axes dimension `dim` is split over (0 = replicated).

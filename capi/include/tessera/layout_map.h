@@ -97,7 +97,8 @@ TESSERA_API bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, c
                                                 size_t* out_index, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of rules; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_layout_map_num_rules(const tessera_layout_map* map, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_layout_map_num_rules(const tessera_layout_map* map,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Key of rule `index`: UTF-8, valid until `map` is modified or destroyed.
@@ -116,10 +117,12 @@ TESSERA_API tessera_layout* tessera_layout_map_layout(const tessera_layout_map* 
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The map's mesh as a new reference; NULL when it has none (out_error untouched) and on failure. @since 0.2 */
-TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH (0) on failure. @since 0.2 */
-TESSERA_API tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

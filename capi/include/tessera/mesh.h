@@ -50,11 +50,14 @@ TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_d
 TESSERA_API void tessera_mesh_destroy(tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
 /** Number of dimensions; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_mesh_num_axes(const tessera_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_mesh_num_axes(const tessera_mesh* mesh,
+                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of devices; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_mesh_num_devices(const tessera_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_mesh_num_devices(const tessera_mesh* mesh,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Platform of the mesh's devices; TESSERA_PLATFORM_CPU (0) on failure. @since 0.2 */
-TESSERA_API tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh,
+                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Size of dimension `index`.

@@ -81,10 +81,12 @@ TESSERA_API tessera_sharding* tessera_sharding_create(const tessera_layout* layo
 TESSERA_API void tessera_sharding_destroy(tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
 /** Tensor rank of `sharding`; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_sharding_num_dims(const tessera_sharding* sharding, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_num_dims(const tessera_sharding* sharding,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Number of devices in the mesh of `sharding`; 0 on failure. @since 0.2 */
-TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The index range of every dimension held by device `device_index`.

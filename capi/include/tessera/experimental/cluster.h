@@ -60,10 +60,12 @@ TESSERA_API bool tessera_cluster_options_set_tls_reload_interval_ms(tessera_clus
                                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The topology's fingerprint, equal on every process; 0 on failure. @since 0.2 */
-TESSERA_API uint64_t tessera_client_topology_fingerprint(const tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API uint64_t tessera_client_topology_fingerprint(const tessera_client* client,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The topology's generation (starts at 1); 0 on failure. @since 0.2 */
-TESSERA_API int64_t tessera_client_topology_generation(const tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_client_topology_generation(const tessera_client* client,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Agrees with the other live processes among `candidates` on who is alive:
@@ -92,10 +94,12 @@ TESSERA_API bool tessera_client_kv_compare_and_swap(tessera_client* client, cons
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** For TOPOLOGY_CHANGED: the generation; 0 otherwise and on failure. @since 0.2 */
-TESSERA_API int64_t tessera_event_generation(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_event_generation(const tessera_event* event,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** The coordinator's event version (increasing); 0 on failure. @since 0.2 */
-TESSERA_API int64_t tessera_event_version(const tessera_event* event, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API int64_t tessera_event_version(const tessera_event* event,
+                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 
