@@ -553,9 +553,9 @@ typedef struct {} DTensorMesh;
     return tessera_device_list_device($self, index, out_error);
   }
   static int64_t count(const char* type, tessera_error** out_error) {
-    int64_t n = 0;
+    size_t n = 0;
     tessera_platform_num_devices(type, &n, out_error);
-    return n;
+    return (int64_t)n;
   }
 }
 
@@ -574,9 +574,9 @@ typedef struct {} DTensorMesh;
     return p;
   }
   int64_t ordinal(size_t index, tessera_error** out_error) {
-    int64_t v = 0;
+    size_t v = 0;
     tessera_local_devices_ordinal($self, index, &v, out_error);
-    return v;
+    return (int64_t)v;
   }
   int64_t memory_bytes(size_t index, tessera_error** out_error) {
     int64_t v = 0;
@@ -782,9 +782,9 @@ typedef struct {} DTensorMesh;
     return tessera_layout_dim_axis($self, dim, position, out_error);
   }
   int64_t shard_count(size_t dim, tessera_error** out_error) {
-    int64_t n = 0;
+    size_t n = 0;
     tessera_layout_dim_num_shards($self, dim, &n, out_error);
-    return n;
+    return (int64_t)n;
   }
   void check_shape(const int64_t* dims, size_t num_dims, tessera_shape_check_t mode,
                    tessera_error** out_error) {
@@ -999,9 +999,9 @@ typedef struct {} DTensorMesh;
   int64_t shard_index() { return tessera_dataset_plan_shard_index($self, NULL); }
   size_t num_rebatch_sizes() { return tessera_dataset_plan_num_rebatches($self, NULL); }
   int64_t rebatch_size(size_t index, tessera_error** out_error) {
-    int64_t n = 0;
+    size_t n = 0;
     tessera_dataset_plan_rebatch_num_examples($self, index, &n, out_error);
-    return n;
+    return (int64_t)n;
   }
 }
 

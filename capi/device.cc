@@ -117,10 +117,11 @@ tessera_device* tessera_device_list_device(const tessera_device_list* list, size
 
 void tessera_device_list_destroy(tessera_device_list* list) noexcept { delete list; }
 
-bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) noexcept {
+bool tessera_platform_num_devices(const char* type, size_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
-    TESSERA_ASSIGN_OR_RETURN(*out, tessera::GetDeviceCount(TypeOrDefault(type)));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count, tessera::GetDeviceCount(TypeOrDefault(type)));
+    *out = static_cast<size_t>(count);  // a count, never negative
     return absl::OkStatus();
   });
 }
@@ -174,11 +175,11 @@ bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t
 }
 
 bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
-                                   int64_t* out, tessera_error** out_error) noexcept {
+                                   size_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
-    *out = device->local_ordinal;
+    *out = static_cast<size_t>(device->local_ordinal);  // a position, never negative
     return absl::OkStatus();
   });
 }

@@ -290,13 +290,13 @@ size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan,
 }
 
 bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
-                                       int64_t* out, tessera_error** out_error) noexcept {
+                                               size_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(index, plan->impl.rebatch_sizes.size(),
                                                       "index", "the number of rebatch sizes"));
-    *out = plan->impl.rebatch_sizes[index];
+    *out = static_cast<size_t>(plan->impl.rebatch_sizes[index]);  // a row count, never negative
     return absl::OkStatus();
   });
 }

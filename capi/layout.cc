@@ -135,12 +135,13 @@ const char* tessera_layout_dim_axis(const tessera_layout* layout, size_t dim, si
   });
 }
 
-bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
-                                tessera_error** out_error) noexcept {
+bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, size_t* out,
+                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE(out);
-    TESSERA_ASSIGN_OR_RETURN(*out, layout->impl->ShardCount(dim));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count, layout->impl->ShardCount(dim));
+    *out = static_cast<size_t>(count);  // a product of mesh extents, >= 1
     return absl::OkStatus();
   });
 }

@@ -45,7 +45,7 @@ Table DeviceRows(const tessera_local_devices* devices) {
   for (size_t i = 0; i < tessera_local_devices_num_devices(devices, nullptr); ++i) {
     tessera_error* error = nullptr;
     tessera_platform_t platform = TESSERA_PLATFORM_CPU;
-    int64_t ordinal = 0;
+    size_t ordinal = 0;
     int64_t memory = 0;
     if (!tessera_local_devices_platform(devices, i, &platform, &error) ||
         !tessera_local_devices_ordinal(devices, i, &ordinal, &error) ||

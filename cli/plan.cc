@@ -67,11 +67,12 @@ std::string DescribeDevices(const MeshSpec& spec) {
   std::string text = spec.num_devices == 1
                          ? "cpu:0"
                          : "cpu:0 .. cpu:" + std::to_string(spec.num_devices - 1);
-  int64_t present = 0;
+  size_t num_present = 0;
   tessera_error* error = nullptr;
-  if (!tessera_platform_num_devices("cpu", &present, &error)) {
+  if (!tessera_platform_num_devices("cpu", &num_present, &error)) {
     throw InputError("TESSERA_CPU_DEVICE_COUNT: " + TakeMessage(error));
   }
+  const auto present = static_cast<int64_t>(num_present);  // a device count fits
   if (present < spec.num_devices) {
     text += " (" + std::to_string(spec.num_devices - present) + " simulated)";
   }

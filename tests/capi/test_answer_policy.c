@@ -57,7 +57,7 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_local_devices_provider, "devices", NULL) \
   X(tessera_local_devices_nvml_unavailable_reason, "devices", NULL) \
   X(tessera_local_devices_platform, "devices", NULL, 0, (tessera_platform_t*)(void*)scratch) \
-  X(tessera_local_devices_ordinal, "devices", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_local_devices_ordinal, "devices", NULL, 0, (size_t*)(void*)scratch) \
   X(tessera_local_devices_memory_bytes, "devices", NULL, 0, (int64_t*)(void*)scratch) \
   X(tessera_local_devices_kind, "devices", NULL, 0) \
   X(tessera_local_devices_physical_id, "devices", NULL, 0) \
@@ -86,7 +86,7 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_dataset_plan_num_shards, "plan", NULL) \
   X(tessera_dataset_plan_shard_index, "plan", NULL) \
   X(tessera_dataset_plan_num_rebatches, "plan", NULL) \
-  X(tessera_dataset_plan_rebatch_num_examples, "plan", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_dataset_plan_rebatch_num_examples, "plan", NULL, 0, (size_t*)(void*)scratch) \
   X(tessera_mesh_to_dtensor_text, "mesh", NULL) \
   X(tessera_layout_to_dtensor_text, "layout", NULL) \
   X(tessera_layout_to_dtensor_text_with_mesh, "layout", NULL, (const tessera_dtensor_mesh*)(void*)scratch) \
@@ -117,7 +117,7 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_layout_mesh, "layout", NULL) \
   X(tessera_layout_dim_num_axes, "layout", NULL, 0, (size_t*)(void*)scratch) \
   X(tessera_layout_dim_axis, "layout", NULL, 0, 0) \
-  X(tessera_layout_dim_num_shards, "layout", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_layout_dim_num_shards, "layout", NULL, 0, (size_t*)(void*)scratch) \
   X(tessera_layout_check_shape, "layout", NULL, (const int64_t*)(void*)scratch, 1, (tessera_shape_check_t)0) \
   X(tessera_layout_max_shard_shape, "layout", NULL, (const int64_t*)(void*)scratch, 1, (int64_t*)(void*)scratch, 1) \
   X(tessera_layout_to_string, "layout", NULL) \
@@ -343,12 +343,12 @@ static size_t num_distinct_shards(void) {
   X(tessera_device_coordinate, "axis", 3, o.tpu, index, &o.i64) \
   X(tessera_device_list_device, "index", tessera_device_list_num_devices(o.device_list, NULL), o.device_list, index) \
   X(tessera_local_devices_platform, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.platform) \
-  X(tessera_local_devices_ordinal, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.i64) \
+  X(tessera_local_devices_ordinal, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.size) \
   X(tessera_local_devices_memory_bytes, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.i64) \
   X(tessera_local_devices_kind, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index) \
   X(tessera_local_devices_physical_id, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index) \
   X(tessera_local_devices_pci_bus_id, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index) \
-  X(tessera_dataset_plan_rebatch_num_examples, "index", tessera_dataset_plan_num_rebatches(o.plan, NULL), o.plan, index, &o.i64) \
+  X(tessera_dataset_plan_rebatch_num_examples, "index", tessera_dataset_plan_num_rebatches(o.plan, NULL), o.plan, index, &o.size) \
   X(tessera_dtensor_mesh_dim_name, "index", tessera_dtensor_mesh_num_dims(o.dtensor_mesh, NULL), o.dtensor_mesh, index) \
   X(tessera_dtensor_mesh_dim_extent, "index", tessera_dtensor_mesh_num_dims(o.dtensor_mesh, NULL), o.dtensor_mesh, index, &o.i64) \
   X(tessera_dtensor_mesh_global_id, "index", tessera_dtensor_mesh_num_global_ids(o.dtensor_mesh, NULL), o.dtensor_mesh, index, &o.i64) \
@@ -357,7 +357,7 @@ static size_t num_distinct_shards(void) {
   X(tessera_dtensor_mesh_global_device, "index", tessera_dtensor_mesh_num_global_devices(o.dtensor_mesh, NULL), o.dtensor_mesh, index) \
   X(tessera_layout_dim_num_axes, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, &o.size) \
   X(tessera_layout_dim_axis, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, 0) \
-  X(tessera_layout_dim_num_shards, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, &o.i64) \
+  X(tessera_layout_dim_num_shards, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, &o.size) \
   X(tessera_layout_map_key, "index", tessera_layout_map_num_rules(o.layout_map, NULL), o.layout_map, index) \
   X(tessera_layout_map_layout, "index", tessera_layout_map_num_rules(o.layout_map, NULL), o.layout_map, index) \
   X(tessera_mesh_axis_extent, "index", tessera_mesh_num_axes(o.mesh, NULL), o.mesh, index, &o.i64) \

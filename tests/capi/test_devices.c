@@ -45,7 +45,7 @@ static void the_variable_sets_the_number_of_cpu_devices(void) {
 
 static void device_count_counts_the_default_type(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("3"));
   ASSERT_TRUE(tessera_platform_num_devices(NULL, &count, &err));
   ASSERT_OK(err);
@@ -56,7 +56,7 @@ static void device_count_counts_the_default_type(void) {
 
 static void type_names_are_case_insensitive(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   ASSERT_TRUE(tessera_platform_num_devices("CPU", &count, &err));
   ASSERT_OK(err);
@@ -66,7 +66,7 @@ static void type_names_are_case_insensitive(void) {
 static void a_platform_without_devices_gives_an_empty_list(void) {
   tessera_error* err = NULL;
   tessera_device_list* list = tessera_device_list_create("gpu", &err);
-  int64_t count = -1;
+  size_t count = 7;
   ASSERT_OK(err);
   ASSERT_NOT_NULL(list);
   ASSERT_EQ(0, tessera_device_list_num_devices(list, NULL));
@@ -77,7 +77,7 @@ static void a_platform_without_devices_gives_an_empty_list(void) {
 
 static void unknown_type_is_invalid_argument_naming_it(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_NULL(tessera_device_list_create("npu", &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device type 'npu' is unknown");
   ASSERT_FALSE(tessera_platform_num_devices("npu", &count, &err));
@@ -98,7 +98,7 @@ static void unusable_device_count_variable_is_invalid_argument(void) {
   }
   ASSERT_TRUE(fixture_set_cpu_devices("1048576"));
   {
-    int64_t count = 0;
+    size_t count = 0;
     ASSERT_TRUE(tessera_platform_num_devices("cpu", &count, NULL));
     ASSERT_EQ(1048576, count);
   }
@@ -230,6 +230,7 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
   tessera_local_devices* found;
   tessera_platform_t platform = TESSERA_PLATFORM_CPU;
   int64_t value = -1;
+  size_t ordinal = 7;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   found = discover_with("gpu:NVIDIA H100 80GB HBM3:GPU-abc:85520809984,gpu", &err);
   ASSERT_OK(err);
@@ -243,13 +244,13 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
   ASSERT_STREQ("", tessera_local_devices_pci_bus_id(found, 0, &err));
   ASSERT_TRUE(tessera_local_devices_memory_bytes(found, 0, &value, &err));
   ASSERT_EQ(85520809984, value);
-  ASSERT_TRUE(tessera_local_devices_ordinal(found, 1, &value, &err));
-  ASSERT_EQ(1, value);
+  ASSERT_TRUE(tessera_local_devices_ordinal(found, 1, &ordinal, &err));
+  ASSERT_EQ(1, ordinal);
   ASSERT_STREQ("gpu", tessera_local_devices_kind(found, 1, &err));
   ASSERT_TRUE(tessera_local_devices_platform(found, 3, &platform, &err));
   ASSERT_EQ(TESSERA_PLATFORM_CPU, platform);
-  ASSERT_TRUE(tessera_local_devices_ordinal(found, 3, &value, &err));
-  ASSERT_EQ(1, value);
+  ASSERT_TRUE(tessera_local_devices_ordinal(found, 3, &ordinal, &err));
+  ASSERT_EQ(1, ordinal);
   ASSERT_OK(err);
   tessera_local_devices_destroy(found);
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
@@ -257,7 +258,7 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
 
 static void explicit_gpus_become_the_default_device_type(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("1"));
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "gpu*8", 1));
   ASSERT_TRUE(tessera_platform_num_devices(NULL, &count, &err));
@@ -279,7 +280,7 @@ static void local_device_accessors_check_their_arguments(void) {
   tessera_error* err = NULL;
   tessera_local_devices* found;
   tessera_platform_t platform;
-  int64_t value;
+  size_t ordinal;
   ASSERT_TRUE(fixture_set_cpu_devices("1"));
   found = discover_with("", &err);
   ASSERT_OK(err);
@@ -288,7 +289,7 @@ static void local_device_accessors_check_their_arguments(void) {
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 1");
   ASSERT_NULL(tessera_local_devices_kind(found, 5, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "the number of local devices");
-  ASSERT_FALSE(tessera_local_devices_ordinal(NULL, 0, &value, &err));
+  ASSERT_FALSE(tessera_local_devices_ordinal(NULL, 0, &ordinal, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices'");
   ASSERT_FALSE(tessera_local_devices_memory_bytes(found, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out'");

@@ -436,7 +436,7 @@ static void keras_3_0_data_parallel_plans_uneven_rebatch_sizes(void) {
   ASSERT_OK(err);
   ASSERT_EQ(4, tessera_dataset_plan_num_rebatches(plan, NULL));
   for (i = 0; i < 4; ++i) {
-    int64_t size = 0;
+    size_t size = 0;
     ASSERT_TRUE(tessera_dataset_plan_rebatch_num_examples(plan, i, &size, &err));
     ASSERT_EQ(expected[i], size);
   }
@@ -450,10 +450,10 @@ static void rebatch_size_past_the_count_is_out_of_range(void) {
   tessera_error* err = NULL;
   tessera_distribution* mp = model_parallel(NULL, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
-  int64_t size = -3;
+  size_t size = 3;
   ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(plan, 0, &size, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 0; expected less than 0");
-  ASSERT_EQ(-3, size);
+  ASSERT_EQ(3, size);
   ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(plan, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
   ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(NULL, 0, &size, &err));

@@ -291,7 +291,7 @@ static void map_functions_reject_null_arguments_by_name(void) {
 static void looked_up_layout_outlives_the_map(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
   tessera_layout* layout = tessera_layout_map_lookup(map, "dense/kernel", NULL);
-  int64_t shards = 0;
+  size_t shards = 0;
   tessera_layout_map_destroy(map);
   ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, NULL));
   ASSERT_EQ(4, shards);

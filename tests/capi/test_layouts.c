@@ -42,7 +42,7 @@ static void shard_count_is_the_product_of_the_axes(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d("model", NULL, mesh);
-  int64_t shards = 0;
+  size_t shards = 0;
   ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 0, &shards, &err));
   ASSERT_EQ(4, shards);
   ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, &err));
@@ -59,7 +59,7 @@ static void grouped_layout_splits_a_dimension_over_several_axes(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = tessera_layout_create_grouped(names, 2, groups, 2, mesh, &err);
   size_t count = 0;
-  int64_t shards = 0;
+  size_t shards = 0;
   ASSERT_OK(err);
   ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 1, &count, &err));
   ASSERT_EQ(2, count);
@@ -196,7 +196,7 @@ static void with_mesh_checks_the_axes_against_the_mesh(void) {
 static void shard_count_needs_a_mesh(void) {
   tessera_error* err = NULL;
   tessera_layout* bare = fixture_layout_2d("model", NULL, NULL);
-  int64_t shards = 0;
+  size_t shards = 0;
   ASSERT_FALSE(tessera_layout_dim_num_shards(bare, 0, &shards, &err));
   ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION,
                "Layout <TensorLayout axes=('model', None), device_mesh=None> has no device mesh");
@@ -208,7 +208,7 @@ static void dimension_past_the_rank_is_out_of_range(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d("batch", NULL, mesh);
   size_t count = 0;
-  int64_t shards = 0;
+  size_t shards = 0;
   ASSERT_FALSE(tessera_layout_dim_num_axes(layout, 2, &count, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'dim' is 2; expected less than 2");
   ASSERT_NULL(tessera_layout_dim_axis(layout, 7, 0, &err));
@@ -380,7 +380,7 @@ static void a_layout_keeps_its_mesh_alive(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* layout = fixture_layout_2d("batch", "model", mesh);
   tessera_mesh* again;
-  int64_t shards = 0;
+  size_t shards = 0;
   tessera_mesh_destroy(mesh);
   ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, NULL));
   ASSERT_EQ(4, shards);

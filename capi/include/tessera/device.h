@@ -145,7 +145,7 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_
  * @return true on success.
  * @since 0.2
  */
-TESSERA_API bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API bool tessera_platform_num_devices(const char* type, size_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * What local discovery found: this process's devices with their hardware
@@ -205,7 +205,7 @@ TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* dev
  * @since 0.2
  */
 TESSERA_API bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
-                                               int64_t* out,
+                                               size_t* out,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

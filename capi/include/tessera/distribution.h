@@ -211,7 +211,7 @@ TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan
  * @since 0.2
  */
 TESSERA_API bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
-                                                   int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                   size_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `plan`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 

@@ -125,7 +125,7 @@ TESSERA_API const char* tessera_layout_dim_axis(const tessera_layout* layout, si
  *         when dim >= rank.
  * @since 0.2
  */
-TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
+TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, size_t* out,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
