@@ -32,7 +32,9 @@
  *   Counts (num_*) and positions (process, shard, device and rule indices)
  *   are size_t in results and parameters; TESSERA_NO_INDEX (error.h) is "no
  *   position". Ids that are not positions (global device ids, generations,
- *   versions), extents and byte counts stay int64_t.
+ *   versions), extents and byte counts stay int64_t, and so, until the
+ *   output arrays get one shape, do the process-index arrays of
+ *   tessera_client_barrier and tessera_client_agree_live_processes.
  *   The exceptions, each because its argument has a meaning when NULL or is
  *   not a handle:
  *   - _destroy, tessera_client_cancel_all and tessera_coordinator_stop: NULL
