@@ -48,7 +48,7 @@ MapPtr BuildMap(const std::string& dir, int count) {
 // tessera_layout_map_lookup_rule: the rule index, no allocation.
 void BM_Find(benchmark::State& state, MapPtr map, std::string path) {
   for (auto _ : state) {
-    int64_t index = 0;
+    size_t index = 0;
     bool ok = tessera_layout_map_lookup_rule(map.get(), path.c_str(), &index, nullptr);
     benchmark::DoNotOptimize(ok);
     benchmark::DoNotOptimize(index);
@@ -60,7 +60,7 @@ void BM_FindDistinct(benchmark::State& state, MapPtr map,
                      std::shared_ptr<const std::vector<std::string>> paths) {
   size_t next = 0;
   for (auto _ : state) {
-    int64_t index = 0;
+    size_t index = 0;
     bool ok = tessera_layout_map_lookup_rule(map.get(), (*paths)[next].c_str(), &index, nullptr);
     benchmark::DoNotOptimize(ok);
     benchmark::DoNotOptimize(index);

@@ -96,7 +96,7 @@ static tessera_layout_map* build_map(const lines* rules) {
 
 /* -1: no rule; -2: several rules (the error is discarded). */
 static int64_t select_rule(const tessera_layout_map* map, const char* path) {
-  int64_t index = -1;
+  size_t index = TESSERA_NO_INDEX;
   tessera_error* error = NULL;
   if (!tessera_layout_map_lookup_rule(map, path, &index, &error)) {
     tessera_error_destroy(error);
@@ -128,7 +128,7 @@ static double time_find(const tessera_layout_map* map, const lines* paths) {
   int64_t sum = 0;
   double start = now_ns();
   for (i = 0; i < paths->count; ++i) {
-    int64_t index = -1;
+    size_t index = TESSERA_NO_INDEX;
     tessera_layout_map_lookup_rule(map, paths->items[i], &index, NULL);
     sum += index;
   }

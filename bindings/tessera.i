@@ -372,7 +372,7 @@ static tessera_swig_bytes tessera_swig_scatter_concat(const tessera_sharding* sh
                                                       size_t element_size,
                                                       const tessera_copy_options* options,
                                                       tessera_error** out_error) {
-  size_t n = tessera_sharding_num_devices(sharding), total = 0;
+  size_t n = tessera_sharding_num_devices(sharding, NULL), total = 0;
   tessera_error* err = NULL;
   size_t* sizes = tessera_swig_shard_sizes(sharding, n, element_size, &total, &err);
   void** shards;
@@ -413,7 +413,7 @@ static tessera_swig_bytes tessera_swig_gather_concat(const tessera_sharding* sha
                                                      const tessera_copy_options* options,
                                                      tessera_error** out_error) {
   static char empty[1];
-  size_t n = tessera_sharding_num_devices(sharding), total = 0;
+  size_t n = tessera_sharding_num_devices(sharding, NULL), total = 0;
   tessera_error* err = NULL;
   size_t* sizes = tessera_swig_shard_sizes(sharding, n, element_size, &total, &err);
   void** shards;
@@ -553,18 +553,18 @@ typedef struct {} DTensorMesh;
   static Device* parse(const char* text, tessera_error** out_error) {
     return tessera_device_parse(text, out_error);
   }
-  int64_t id() { return tessera_device_id($self); }
-  tessera_platform_t platform() { return tessera_device_platform($self); }
-  int64_t process_index() { return tessera_device_process_index($self); }
-  int64_t local_ordinal() { return tessera_device_local_ordinal($self); }
-  const char* name() { return tessera_device_name($self); }
-  bool has_coords() { return tessera_device_has_coordinates($self); }
+  int64_t id() { return tessera_device_id($self, NULL); }
+  tessera_platform_t platform() { return tessera_device_platform($self, NULL); }
+  int64_t process_index() { return tessera_device_process_index($self, NULL); }
+  int64_t local_ordinal() { return tessera_device_local_ordinal($self, NULL); }
+  const char* name() { return tessera_device_name($self, NULL); }
+  bool has_coords() { return tessera_device_has_coordinates($self, NULL); }
   int64_t coord(size_t axis, tessera_error** out_error) {
     int64_t v = 0;
     tessera_device_coordinate($self, axis, &v, out_error);
     return v;
   }
-  int64_t core_on_chip() { return tessera_device_core_on_chip($self); }
+  int64_t core_on_chip() { return tessera_device_core_on_chip($self, NULL); }
 }
 
 /* The devices of one platform ("cpu", "gpu", "tpu"; NULL: the default). */
@@ -573,14 +573,14 @@ typedef struct {} DTensorMesh;
     return tessera_device_list_create(type, out_error);
   }
   ~DeviceList() { tessera_device_list_destroy($self); }
-  size_t size() { return tessera_device_list_num_devices($self); }
+  size_t size() { return tessera_device_list_num_devices($self, NULL); }
   Device* get(size_t index, tessera_error** out_error) {
     return tessera_device_list_device($self, index, out_error);
   }
   static int64_t count(const char* type, tessera_error** out_error) {
-    int64_t n = 0;
+    size_t n = 0;
     tessera_platform_num_devices(type, &n, out_error);
-    return n;
+    return (int64_t)n;
   }
 }
 
@@ -588,10 +588,10 @@ typedef struct {} DTensorMesh;
 %extend LocalDevices {
   LocalDevices(tessera_error** out_error) { return tessera_local_devices_discover(out_error); }
   ~LocalDevices() { tessera_local_devices_destroy($self); }
-  size_t size() { return tessera_local_devices_num_devices($self); }
-  const char* provider() { return tessera_local_devices_provider($self); }
+  size_t size() { return tessera_local_devices_num_devices($self, NULL); }
+  const char* provider() { return tessera_local_devices_provider($self, NULL); }
   const char* nvml_unavailable_reason() {
-    return tessera_local_devices_nvml_unavailable_reason($self);
+    return tessera_local_devices_nvml_unavailable_reason($self, NULL);
   }
   tessera_platform_t platform(size_t index, tessera_error** out_error) {
     tessera_platform_t p = TESSERA_PLATFORM_CPU;
@@ -599,9 +599,9 @@ typedef struct {} DTensorMesh;
     return p;
   }
   int64_t ordinal(size_t index, tessera_error** out_error) {
-    int64_t v = 0;
+    size_t v = 0;
     tessera_local_devices_ordinal($self, index, &v, out_error);
-    return v;
+    return (int64_t)v;
   }
   int64_t memory_bytes(size_t index, tessera_error** out_error) {
     int64_t v = 0;
@@ -627,9 +627,9 @@ typedef struct {} DTensorMesh;
                                num_devices, out_error);
   }
   ~Mesh() { tessera_mesh_destroy($self); }
-  size_t rank() { return tessera_mesh_num_axes($self); }
-  int64_t size() { return tessera_mesh_num_devices($self); }
-  tessera_platform_t platform() { return tessera_mesh_platform($self); }
+  size_t rank() { return tessera_mesh_num_axes($self, NULL); }
+  int64_t size() { return tessera_mesh_num_devices($self, NULL); }
+  tessera_platform_t platform() { return tessera_mesh_platform($self, NULL); }
   int64_t dim(size_t index, tessera_error** out_error) {
     int64_t value = 0;
     tessera_mesh_axis_extent($self, index, &value, out_error);
@@ -653,7 +653,7 @@ typedef struct {} DTensorMesh;
   }
   /* rank entries. */
   tessera_swig_int64s device_coordinates(int64_t device_id, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self, NULL));
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_mesh_device_coordinates($self, device_id, a.data, a.size, out_error)) {
       return tessera_swig_int64s_failed(a);
@@ -671,7 +671,7 @@ typedef struct {} DTensorMesh;
   }
   /* The device id at each logical index (XLA's device assignment). */
   tessera_swig_int64s xla_device_order(tessera_error** out_error) {
-    int64_t n = tessera_mesh_num_devices($self);
+    int64_t n = tessera_mesh_num_devices($self, NULL);
     tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_xla_device_order($self, a.data, a.size, out_error)) {
@@ -736,7 +736,7 @@ typedef struct {} DTensorMesh;
   }
   /* PyTorch's get_coordinate: rank entries, or none when the mesh lacks the device. */
   tessera_swig_int64s coordinate_of(int64_t device_id, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self, NULL));
     bool found = false;
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_mesh_device_coordinates_lookup($self, device_id, a.data, a.size, &found, out_error) ||
@@ -753,7 +753,7 @@ typedef struct {} DTensorMesh;
   }
   /* PyTorch's process groups along axis_name: size() ids, axis_size(axis_name) per group. */
   tessera_swig_int64s axis_groups(const char* axis_name, tessera_error** out_error) {
-    int64_t n = tessera_mesh_num_devices($self);
+    int64_t n = tessera_mesh_num_devices($self, NULL);
     tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_mesh_axis_groups($self, axis_name, a.data, a.size, out_error)) {
@@ -795,9 +795,9 @@ typedef struct {} DTensorMesh;
   Layout* with_mesh(const Mesh* mesh, tessera_error** out_error) {
     return tessera_layout_with_mesh($self, mesh, out_error);
   }
-  size_t rank() { return tessera_layout_num_dims($self); }
+  size_t rank() { return tessera_layout_num_dims($self, NULL); }
   /* NULL when the layout has no mesh. */
-  Mesh* mesh() { return tessera_layout_mesh($self); }
+  Mesh* mesh() { return tessera_layout_mesh($self, NULL); }
   size_t num_axes(size_t dim, tessera_error** out_error) {
     size_t n = 0;
     tessera_layout_dim_num_axes($self, dim, &n, out_error);
@@ -807,9 +807,9 @@ typedef struct {} DTensorMesh;
     return tessera_layout_dim_axis($self, dim, position, out_error);
   }
   int64_t shard_count(size_t dim, tessera_error** out_error) {
-    int64_t n = 0;
+    size_t n = 0;
     tessera_layout_dim_num_shards($self, dim, &n, out_error);
-    return n;
+    return (int64_t)n;
   }
   void check_shape(const int64_t* dims, size_t num_dims, tessera_shape_check_t mode,
                    tessera_error** out_error) {
@@ -899,19 +899,19 @@ typedef struct {} DTensorMesh;
   }
   /* The rule's index, -1 when none matches. */
   int64_t find(const char* path, tessera_error** out_error) {
-    int64_t index = -1;
+    size_t index = TESSERA_NO_INDEX;
     tessera_layout_map_lookup_rule($self, path, &index, out_error);
-    return index;
+    return index == TESSERA_NO_INDEX ? -1 : (int64_t)index;
   }
-  size_t size() { return tessera_layout_map_num_rules($self); }
+  size_t size() { return tessera_layout_map_num_rules($self, NULL); }
   const char* key(size_t index, tessera_error** out_error) {
     return tessera_layout_map_key($self, index, out_error);
   }
   Layout* layout(size_t index, tessera_error** out_error) {
     return tessera_layout_map_layout($self, index, out_error);
   }
-  Mesh* mesh() { return tessera_layout_map_mesh($self); }
-  tessera_key_match_t match() { return tessera_layout_map_match($self); }
+  Mesh* mesh() { return tessera_layout_map_mesh($self, NULL); }
+  tessera_key_match_t match() { return tessera_layout_map_match($self, NULL); }
   tessera_buffer* to_proto(tessera_error** out_error) {
     return tessera_layout_map_to_proto($self, out_error);
   }
@@ -963,14 +963,14 @@ typedef struct {} DTensorMesh;
     return tessera_distribution_create_model_parallel(layout_map, batch_dim_name, options,
                                                       out_error);
   }
-  tessera_distribution_kind_t kind() { return tessera_distribution_kind($self); }
-  Mesh* mesh() { return tessera_distribution_mesh($self); }
-  const char* batch_dim_name() { return tessera_distribution_batch_dim_name($self); }
-  int64_t num_processes() { return tessera_distribution_num_processes($self); }
-  int64_t process_id() { return tessera_distribution_process_index($self); }
-  int64_t num_model_replicas() { return tessera_distribution_num_model_replicas($self); }
-  int64_t num_data_shards() { return tessera_distribution_num_data_shards($self); }
-  int64_t data_shard_id() { return tessera_distribution_data_shard_id($self); }
+  tessera_distribution_kind_t kind() { return tessera_distribution_kind($self, NULL); }
+  Mesh* mesh() { return tessera_distribution_mesh($self, NULL); }
+  const char* batch_dim_name() { return tessera_distribution_batch_dim_name($self, NULL); }
+  int64_t num_processes() { return tessera_distribution_num_processes($self, NULL); }
+  int64_t process_id() { return tessera_distribution_process_index($self, NULL); }
+  int64_t num_model_replicas() { return tessera_distribution_num_model_replicas($self, NULL); }
+  int64_t num_data_shards() { return tessera_distribution_num_data_shards($self, NULL); }
+  int64_t data_shard_id() { return tessera_distribution_data_shard_id($self, NULL); }
   Layout* data_layout(const int64_t* dims, size_t num_dims, tessera_error** out_error) {
     return tessera_distribution_data_layout($self, dims, num_dims, out_error);
   }
@@ -1017,16 +1017,16 @@ typedef struct {} DTensorMesh;
 
 %extend DatasetPlan {
   ~DatasetPlan() { tessera_dataset_plan_destroy($self); }
-  tessera_dataset_plan_kind_t kind() { return tessera_dataset_plan_kind($self); }
-  int64_t global_batch_size() { return tessera_dataset_plan_global_batch_num_examples($self); }
-  int64_t per_process_batch_size() { return tessera_dataset_plan_per_process_batch_num_examples($self); }
-  int64_t num_shards() { return tessera_dataset_plan_num_shards($self); }
-  int64_t shard_index() { return tessera_dataset_plan_shard_index($self); }
-  size_t num_rebatch_sizes() { return tessera_dataset_plan_num_rebatches($self); }
+  tessera_dataset_plan_kind_t kind() { return tessera_dataset_plan_kind($self, NULL); }
+  int64_t global_batch_size() { return tessera_dataset_plan_global_batch_num_examples($self, NULL); }
+  int64_t per_process_batch_size() { return tessera_dataset_plan_per_process_batch_num_examples($self, NULL); }
+  int64_t num_shards() { return tessera_dataset_plan_num_shards($self, NULL); }
+  int64_t shard_index() { return tessera_dataset_plan_shard_index($self, NULL); }
+  size_t num_rebatch_sizes() { return tessera_dataset_plan_num_rebatches($self, NULL); }
   int64_t rebatch_size(size_t index, tessera_error** out_error) {
-    int64_t n = 0;
+    size_t n = 0;
     tessera_dataset_plan_rebatch_num_examples($self, index, &n, out_error);
-    return n;
+    return (int64_t)n;
   }
 }
 
@@ -1036,11 +1036,11 @@ typedef struct {} DTensorMesh;
     return tessera_sharding_create(layout, dims, num_dims, mode, out_error);
   }
   ~Sharding() { tessera_sharding_destroy($self); }
-  size_t rank() { return tessera_sharding_num_dims($self); }
-  size_t num_devices() { return tessera_sharding_num_devices($self); }
+  size_t rank() { return tessera_sharding_num_dims($self, NULL); }
+  size_t num_devices() { return tessera_sharding_num_devices($self, NULL); }
   /* [start0, stop0, start1, stop1, ...]: rank half-open ranges. */
   tessera_swig_int64s device_ranges(size_t device_index, tessera_error** out_error) {
-    size_t rank = tessera_sharding_num_dims($self);
+    size_t rank = tessera_sharding_num_dims($self, NULL);
     tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
     tessera_swig_int64s tmp;
     if (tessera_swig_int64s_oom(a)) return a;
@@ -1060,7 +1060,7 @@ typedef struct {} DTensorMesh;
     return a;
   }
   tessera_swig_int64s shard_shape(size_t device_index, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self, NULL));
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_sharding_shard_shape($self, device_index, a.data, a.size, out_error)) {
       return tessera_swig_int64s_failed(a);
@@ -1104,7 +1104,7 @@ typedef struct {} DTensorMesh;
   }
   /* For device i and dimension d: [(i*rank+d)*2] start, [(i*rank+d)*2+1] stop. */
   tessera_swig_int64s index_map(tessera_error** out_error) {
-    size_t n = (size_t)tessera_sharding_num_devices($self) * tessera_sharding_num_dims($self) * 2;
+    size_t n = (size_t)tessera_sharding_num_devices($self, NULL) * tessera_sharding_num_dims($self, NULL) * 2;
     tessera_swig_int64s a = tessera_swig_int64s_new(n);
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_sharding_index_map($self, a.data, a.size, &n, out_error)) {
@@ -1119,7 +1119,7 @@ typedef struct {} DTensorMesh;
   }
   /* [start0, stop0, start1, stop1, ...]. */
   tessera_swig_int64s distinct_shard_ranges(size_t shard, tessera_error** out_error) {
-    size_t rank = tessera_sharding_num_dims($self);
+    size_t rank = tessera_sharding_num_dims($self, NULL);
     tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
     tessera_swig_int64s tmp;
     if (tessera_swig_int64s_oom(a)) return a;
@@ -1162,7 +1162,7 @@ typedef struct {} DTensorMesh;
     return a;
   }
   tessera_swig_int64s max_shard_shape(tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self));
+    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self, NULL));
     if (tessera_swig_int64s_oom(a)) return a;
     if (!tessera_sharding_max_shard_shape($self, a.data, a.size, out_error)) {
       return tessera_swig_int64s_failed(a);
@@ -1187,8 +1187,8 @@ typedef struct {} DTensorMesh;
     return tessera_reshard_plan_create(source, destination, element_size, out_error);
   }
   ~ReshardPlan() { tessera_reshard_plan_destroy($self); }
-  size_t num_transfers() { return tessera_reshard_plan_num_transfers($self); }
-  size_t rank() { return tessera_reshard_plan_num_dims($self); }
+  size_t num_transfers() { return tessera_reshard_plan_num_transfers($self, NULL); }
+  size_t rank() { return tessera_reshard_plan_num_dims($self, NULL); }
   /* [source device, destination device, bytes, TransferLocality value]. */
   tessera_swig_int64s transfer(size_t index, tessera_error** out_error) {
     size_t source = 0, destination = 0;
@@ -1209,7 +1209,7 @@ typedef struct {} DTensorMesh;
   }
   /* [start0, stop0, start1, stop1, ...] of the transfer's box. */
   tessera_swig_int64s transfer_ranges(size_t index, tessera_error** out_error) {
-    size_t rank = tessera_reshard_plan_num_dims($self);
+    size_t rank = tessera_reshard_plan_num_dims($self, NULL);
     tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
     tessera_swig_int64s tmp;
     if (tessera_swig_int64s_oom(a)) return a;
@@ -1296,12 +1296,12 @@ typedef struct {} DTensorMesh;
   tessera_swig_text* to_text(tessera_error** out_error) {
     return tessera_dtensor_mesh_to_text($self, out_error);
   }
-  tessera_dtensor_mesh_kind_t kind() { return tessera_dtensor_mesh_kind($self); }
-  const char* name() { return tessera_dtensor_mesh_name($self); }
-  const char* device_type() { return tessera_dtensor_mesh_device_type($self); }
-  const char* single_device() { return tessera_dtensor_mesh_single_device($self); }
-  bool use_xla_spmd() { return tessera_dtensor_mesh_use_xla_spmd($self); }
-  size_t rank() { return tessera_dtensor_mesh_num_dims($self); }
+  tessera_dtensor_mesh_kind_t kind() { return tessera_dtensor_mesh_kind($self, NULL); }
+  const char* name() { return tessera_dtensor_mesh_name($self, NULL); }
+  const char* device_type() { return tessera_dtensor_mesh_device_type($self, NULL); }
+  const char* single_device() { return tessera_dtensor_mesh_single_device($self, NULL); }
+  bool use_xla_spmd() { return tessera_dtensor_mesh_use_xla_spmd($self, NULL); }
+  size_t rank() { return tessera_dtensor_mesh_num_dims($self, NULL); }
   const char* dim_name(size_t index, tessera_error** out_error) {
     return tessera_dtensor_mesh_dim_name($self, index, out_error);
   }
@@ -1310,13 +1310,13 @@ typedef struct {} DTensorMesh;
     tessera_dtensor_mesh_dim_extent($self, index, &n, out_error);
     return n;
   }
-  size_t num_global_ids() { return tessera_dtensor_mesh_num_global_ids($self); }
+  size_t num_global_ids() { return tessera_dtensor_mesh_num_global_ids($self, NULL); }
   int64_t global_id(size_t index, tessera_error** out_error) {
     int64_t id = 0;
     tessera_dtensor_mesh_global_id($self, index, &id, out_error);
     return id;
   }
-  size_t num_local_ids() { return tessera_dtensor_mesh_num_local_ids($self); }
+  size_t num_local_ids() { return tessera_dtensor_mesh_num_local_ids($self, NULL); }
   int64_t local_id(size_t index, tessera_error** out_error) {
     int64_t id = 0;
     tessera_dtensor_mesh_local_id($self, index, &id, out_error);
@@ -1325,7 +1325,7 @@ typedef struct {} DTensorMesh;
   const char* local_device(size_t index, tessera_error** out_error) {
     return tessera_dtensor_mesh_local_device($self, index, out_error);
   }
-  size_t num_global_devices() { return tessera_dtensor_mesh_num_global_devices($self); }
+  size_t num_global_devices() { return tessera_dtensor_mesh_num_global_devices($self, NULL); }
   const char* global_device(size_t index, tessera_error** out_error) {
     return tessera_dtensor_mesh_global_device($self, index, out_error);
   }
@@ -1435,27 +1435,27 @@ typedef struct {} Coordinator;
 
 %extend Detection {
   ~Detection() { tessera_detection_destroy($self); }
-  const char* source() { return tessera_detection_source($self); }
-  const char* coordinator_address() { return tessera_detection_coordinator_address($self); }
-  const char* bind_address() { return tessera_detection_bind_address($self); }
-  int64_t num_processes() { return tessera_detection_num_processes($self); }
-  int64_t process_id() { return tessera_detection_process_index($self); }
-  const char* job_id() { return tessera_detection_job_id($self); }
-  size_t local_device_id_count() { return tessera_detection_num_local_device_ids($self); }
-  int64_t local_device_id(size_t index) { return tessera_detection_local_device_id($self, index); }
-  const char* explanation() { return tessera_detection_explanation($self); }
+  const char* source() { return tessera_detection_source($self, NULL); }
+  const char* coordinator_address() { return tessera_detection_coordinator_address($self, NULL); }
+  const char* bind_address() { return tessera_detection_bind_address($self, NULL); }
+  int64_t num_processes() { return tessera_detection_num_processes($self, NULL); }
+  int64_t process_id() { return tessera_detection_process_index($self, NULL); }
+  const char* job_id() { return tessera_detection_job_id($self, NULL); }
+  size_t local_device_id_count() { return tessera_detection_num_local_device_ids($self, NULL); }
+  int64_t local_device_id(size_t index) { return tessera_detection_local_device_id($self, index, NULL); }
+  const char* explanation() { return tessera_detection_explanation($self, NULL); }
 }
 
 %extend Client {
   /* Without shutdown() first, the others see this process stop heartbeating. */
   ~Client() { TESSERA_SWIG_CLIENT_DESTROY($self); }
   static bool is_initialized() { return tessera_runtime_is_initialized(); }
-  int64_t process_id() { return tessera_client_process_index($self); }
-  int64_t num_processes() { return tessera_client_num_processes($self); }
+  int64_t process_id() { return tessera_client_process_index($self, NULL); }
+  int64_t num_processes() { return tessera_client_num_processes($self, NULL); }
   /* The uint64 fingerprint's bits as int64. */
-  int64_t topology_fingerprint() { return (int64_t)tessera_client_topology_fingerprint($self); }
-  int64_t topology_generation() { return tessera_client_topology_generation($self); }
-  const char* coordinator_address() { return tessera_client_coordinator_address($self); }
+  int64_t topology_fingerprint() { return (int64_t)tessera_client_topology_fingerprint($self, NULL); }
+  int64_t topology_generation() { return tessera_client_topology_generation($self, NULL); }
+  const char* coordinator_address() { return tessera_client_coordinator_address($self, NULL); }
   DeviceList* devices(tessera_error** out_error) {
     return tessera_client_devices($self, out_error);
   }
@@ -1522,23 +1522,23 @@ typedef struct {} Coordinator;
 
 %extend Event {
   ~Event() { tessera_event_destroy($self); }
-  tessera_event_kind_t kind() { return tessera_event_kind($self); }
-  int64_t process_id() { return tessera_event_process_index($self); }
-  tessera_task_state_t task_state() { return tessera_event_task_state($self); }
-  tessera_code_t code() { return tessera_event_code($self); }
-  const char* message() { return tessera_event_message($self); }
-  int64_t generation() { return tessera_event_generation($self); }
-  int64_t version() { return tessera_event_version($self); }
+  tessera_event_kind_t kind() { return tessera_event_kind($self, NULL); }
+  int64_t process_id() { return tessera_event_process_index($self, NULL); }
+  tessera_task_state_t task_state() { return tessera_event_task_state($self, NULL); }
+  tessera_code_t code() { return tessera_event_code($self, NULL); }
+  const char* message() { return tessera_event_message($self, NULL); }
+  int64_t generation() { return tessera_event_generation($self, NULL); }
+  int64_t version() { return tessera_event_version($self, NULL); }
 }
 
 %extend KvList {
   ~KvList() { tessera_kv_list_destroy($self); }
-  size_t size() { return tessera_kv_list_num_entries($self); }
-  const char* key(size_t index) { return tessera_kv_list_key($self, index); }
+  size_t size() { return tessera_kv_list_num_entries($self, NULL); }
+  const char* key(size_t index) { return tessera_kv_list_key($self, index, NULL); }
   tessera_swig_bytes_view value(size_t index) {
     tessera_swig_bytes_view v;
     v.size = 0;
-    v.data = tessera_kv_list_value($self, index, &v.size);
+    v.data = tessera_kv_list_value($self, index, &v.size, NULL);
     if (v.data == NULL) v.size = 0;
     return v;
   }
@@ -1550,7 +1550,7 @@ typedef struct {} Coordinator;
     return tessera_coordinator_start(options, out_error);
   }
   ~Coordinator() { tessera_coordinator_destroy($self); }
-  int port() { return tessera_coordinator_port($self); }
+  int port() { return tessera_coordinator_port($self, NULL); }
   /* Waits for the job to end; DEADLINE_EXCEEDED when still running. ("wait" is taken in Java.) */
   void wait_for_end(int64_t timeout_ms, tessera_error** out_error) {
     tessera_coordinator_wait($self, timeout_ms, out_error);

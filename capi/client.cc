@@ -95,25 +95,29 @@ tessera_client* tessera_client_connect(const tessera_cluster_options* options,
   });
 }
 
-int64_t tessera_client_process_index(const tessera_client* client) noexcept {
-  return client == nullptr || client->impl == nullptr ? -1 : client->impl->process_id();
+size_t tessera_client_process_index(const tessera_client* client,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->process_id());
 }
 
-int64_t tessera_client_num_processes(const tessera_client* client) noexcept {
-  return client == nullptr || client->impl == nullptr ? 0 : client->impl->num_processes();
+size_t tessera_client_num_processes(const tessera_client* client,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->num_processes());
 }
 
-uint64_t tessera_client_topology_fingerprint(const tessera_client* client) noexcept {
-  return client == nullptr || client->impl == nullptr ? 0 : client->impl->fingerprint();
+uint64_t tessera_client_topology_fingerprint(const tessera_client* client,
+                                             tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->fingerprint());
 }
 
-int64_t tessera_client_topology_generation(const tessera_client* client) noexcept {
-  return client == nullptr || client->impl == nullptr ? 0 : client->impl->generation();
+int64_t tessera_client_topology_generation(const tessera_client* client,
+                                           tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->generation());
 }
 
-const char* tessera_client_coordinator_address(const tessera_client* client) noexcept {
-  return client == nullptr || client->impl == nullptr ? ""
-                                                      : client->impl->coordinator_address().c_str();
+const char* tessera_client_coordinator_address(const tessera_client* client,
+                                               tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_IF(CheckClient(client), client->impl->coordinator_address().c_str());
 }
 
 tessera_device_list* tessera_client_devices(const tessera_client* client,
@@ -221,23 +225,24 @@ bool tessera_client_kv_compare_and_swap(tessera_client* client, const char* key,
   });
 }
 
-size_t tessera_kv_list_num_entries(const tessera_kv_list* list) noexcept {
-  return list == nullptr ? 0 : list->impl.size();
+size_t tessera_kv_list_num_entries(const tessera_kv_list* list,
+                                   tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(list, list->impl.size());
 }
 
-const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index) noexcept {
-  if (list == nullptr || index >= list->impl.size()) return "";
-  return list->impl[index].key.c_str();
+const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index,
+                                tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_AT(list, index, list->impl.size(), "the list's entries",
+                            list->impl[index].key.c_str());
 }
 
 const void* tessera_kv_list_value(const tessera_kv_list* list, size_t index,
-                                  size_t* out_size) noexcept {
-  if (list == nullptr || index >= list->impl.size()) {
-    if (out_size != nullptr) *out_size = 0;
-    return nullptr;
-  }
-  if (out_size != nullptr) *out_size = list->impl[index].value.size();
-  return list->impl[index].value.data();
+                                  size_t* out_size, tessera_error** out_error) noexcept {
+  if (out_size != nullptr) *out_size = 0;
+  const void* value = TESSERA_CAPI_GET_AT(list, index, list->impl.size(), "the list's entries",
+                                          static_cast<const void*>(list->impl[index].value.data()));
+  if (value != nullptr && out_size != nullptr) *out_size = list->impl[index].value.size();
+  return value;
 }
 
 void tessera_kv_list_destroy(tessera_kv_list* list) noexcept { delete list; }
@@ -338,38 +343,34 @@ tessera_event* tessera_client_event_wait(tessera_client* client, int64_t timeout
   });
 }
 
-tessera_event_kind_t tessera_event_kind(const tessera_event* event) noexcept {
-  return event == nullptr ? TESSERA_EVENT_TASK_CHANGED
-                          : static_cast<tessera_event_kind_t>(event->impl.kind);
+tessera_event_kind_t tessera_event_kind(const tessera_event* event,
+                                        tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, static_cast<tessera_event_kind_t>(event->impl.kind));
 }
 
-int64_t tessera_event_process_index(const tessera_event* event) noexcept {
-  return event == nullptr ? -1 : event->impl.process_id;
+size_t tessera_event_process_index(const tessera_event* event, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, tessera::capi::ProcessIndex(event->impl.process_id));
 }
 
-tessera_task_state_t tessera_event_task_state(const tessera_event* event) noexcept {
-  if (event == nullptr) return TESSERA_TASK_NEVER_CONNECTED;
-  const int state = static_cast<int>(event->impl.task_state);
-  if (state < TESSERA_TASK_NEVER_CONNECTED || state > TESSERA_TASK_FAILED) {
-    return TESSERA_TASK_NEVER_CONNECTED;
-  }
-  return static_cast<tessera_task_state_t>(state);
+tessera_task_state_t tessera_event_task_state(const tessera_event* event,
+                                              tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, tessera::capi::TaskState(event->impl.task_state));
 }
 
-tessera_code_t tessera_event_code(const tessera_event* event) noexcept {
-  return event == nullptr ? TESSERA_OK : static_cast<tessera_code_t>(event->impl.code);
+tessera_code_t tessera_event_code(const tessera_event* event, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, static_cast<tessera_code_t>(event->impl.code));
 }
 
-const char* tessera_event_message(const tessera_event* event) noexcept {
-  return event == nullptr ? "" : event->impl.message.c_str();
+const char* tessera_event_message(const tessera_event* event, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, event->impl.message.c_str());
 }
 
-int64_t tessera_event_generation(const tessera_event* event) noexcept {
-  return event == nullptr ? 0 : event->impl.generation;
+int64_t tessera_event_generation(const tessera_event* event, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, event->impl.generation);
 }
 
-int64_t tessera_event_version(const tessera_event* event) noexcept {
-  return event == nullptr ? 0 : event->impl.version;
+int64_t tessera_event_version(const tessera_event* event, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(event, event->impl.version);
 }
 
 void tessera_event_destroy(tessera_event* event) noexcept { delete event; }

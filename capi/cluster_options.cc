@@ -86,6 +86,7 @@ using tessera::capi::AtLeast;
 using tessera::capi::Guard;
 using tessera::capi::Positive;
 using tessera::capi::Setter;
+using tessera::capi::ToInt64;
 using tessera::cluster::ClusterOptions;
 
 tessera_cluster_options* tessera_cluster_options_create(void) noexcept {
@@ -110,20 +111,20 @@ bool tessera_cluster_options_set_bind_address(tessera_cluster_options* options, 
   });
 }
 
-bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, int64_t num_processes,
+bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, size_t num_processes,
                                                tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(AtLeast(num_processes, 1, "num_processes"));
-    o.num_processes = num_processes;
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count, ToInt64(num_processes, "num_processes"));
+    TESSERA_RETURN_IF_ERROR(AtLeast(count, 1, "num_processes"));
+    o.num_processes = count;
     return absl::OkStatus();
   });
 }
 
-bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, int64_t process_id,
-                                            tessera_error** out_error) noexcept {
+bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, size_t process_index,
+                                               tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(AtLeast(process_id, 0, "process_id"));
-    o.process_id = process_id;
+    TESSERA_ASSIGN_OR_RETURN(o.process_id, ToInt64(process_index, "process_index"));
     return absl::OkStatus();
   });
 }
@@ -299,11 +300,10 @@ bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cluster_option
   });
 }
 
-bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, int64_t index,
+bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, size_t partition_index,
                                                  tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(AtLeast(index, 0, "index"));
-    o.partition_index = index;
+    TESSERA_ASSIGN_OR_RETURN(o.partition_index, ToInt64(partition_index, "partition_index"));
     return absl::OkStatus();
   });
 }
@@ -346,41 +346,51 @@ tessera_detection* tessera_detection_create_from_env(const tessera_cluster_optio
   });
 }
 
-const char* tessera_detection_source(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->impl.source.c_str();
+const char* tessera_detection_source(const tessera_detection* detection,
+                                     tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->impl.source.c_str());
 }
 
-const char* tessera_detection_coordinator_address(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->coordinator_address.c_str();
+const char* tessera_detection_coordinator_address(const tessera_detection* detection,
+                                                  tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->coordinator_address.c_str());
 }
 
-const char* tessera_detection_bind_address(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->bind_address.c_str();
+const char* tessera_detection_bind_address(const tessera_detection* detection,
+                                           tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->bind_address.c_str());
 }
 
-int64_t tessera_detection_num_processes(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? 1 : detection->impl.config.num_processes;
+size_t tessera_detection_num_processes(const tessera_detection* detection,
+                                       tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->impl.config.num_processes);
 }
 
-int64_t tessera_detection_process_index(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? 0 : detection->impl.config.process_id;
+size_t tessera_detection_process_index(const tessera_detection* detection,
+                                       tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->impl.config.process_id);
 }
 
-const char* tessera_detection_job_id(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->impl.config.job_id.c_str();
+const char* tessera_detection_job_id(const tessera_detection* detection,
+                                     tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->impl.config.job_id.c_str());
 }
 
-size_t tessera_detection_num_local_device_ids(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? 0 : detection->impl.config.local_device_ids.size();
+size_t tessera_detection_num_local_device_ids(const tessera_detection* detection,
+                                              tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->impl.config.local_device_ids.size());
 }
 
-int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index) noexcept {
-  if (detection == nullptr || index >= detection->impl.config.local_device_ids.size()) return -1;
-  return detection->impl.config.local_device_ids[index];
+int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_AT(detection, index, detection->impl.config.local_device_ids.size(),
+                            "the detected local device ids",
+                            detection->impl.config.local_device_ids[index]);
 }
 
-const char* tessera_detection_explanation(const tessera_detection* detection) noexcept {
-  return detection == nullptr ? "" : detection->explanation.c_str();
+const char* tessera_detection_explanation(const tessera_detection* detection,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(detection, detection->explanation.c_str());
 }
 
 void tessera_detection_destroy(tessera_detection* detection) noexcept { delete detection; }

@@ -84,9 +84,12 @@ tessera_coordinator* tessera_coordinator_start(const tessera_cluster_options* op
   });
 }
 
-int tessera_coordinator_port(const tessera_coordinator* coordinator) noexcept {
-  if (coordinator == nullptr || coordinator->server == nullptr) return 0;
-  return coordinator->server->port();
+int tessera_coordinator_port(const tessera_coordinator* coordinator,
+                             tessera_error** out_error) noexcept {
+  return tessera::capi::Guard(out_error, [&]() -> absl::StatusOr<int> {
+    TESSERA_CAPI_REQUIRE(coordinator);
+    return coordinator->server->port();
+  });
 }
 
 bool tessera_coordinator_wait(tessera_coordinator* coordinator, int64_t timeout_ms,

@@ -48,17 +48,14 @@ bool tessera_copy_options_set_verify_replicas(tessera_copy_options* options, boo
 }
 
 bool tessera_copy_options_set_process_index(tessera_copy_options* options,
-                                            int64_t process_index,
+                                            size_t process_index,
                                             tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
-    if (process_index < -1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'process_index' is ", process_index,
-                       "; expected a process index >= 0, or -1 for every process"));
-    }
     options->impl.process_index.reset();
-    if (process_index >= 0) options->impl.process_index = process_index;
+    if (process_index == TESSERA_NO_INDEX) return absl::OkStatus();
+    TESSERA_ASSIGN_OR_RETURN(options->impl.process_index,
+                             tessera::capi::ToInt64(process_index, "process_index"));
     return absl::OkStatus();
   });
 }

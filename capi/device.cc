@@ -33,29 +33,32 @@ tessera_device* tessera_device_parse(const char* text, tessera_error** out_error
   });
 }
 
-int64_t tessera_device_id(const tessera_device* device) noexcept {
-  return device == nullptr ? 0 : device->impl.id;
+int64_t tessera_device_id(const tessera_device* device, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, device->impl.id);
 }
 
-tessera_platform_t tessera_device_platform(const tessera_device* device) noexcept {
-  return device == nullptr ? TESSERA_PLATFORM_CPU
-                           : static_cast<tessera_platform_t>(device->impl.platform);
+tessera_platform_t tessera_device_platform(const tessera_device* device,
+                                           tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, static_cast<tessera_platform_t>(device->impl.platform));
 }
 
-int64_t tessera_device_process_index(const tessera_device* device) noexcept {
-  return device == nullptr ? 0 : device->impl.process_index;
+size_t tessera_device_process_index(const tessera_device* device,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, device->impl.process_index);
 }
 
-int64_t tessera_device_local_ordinal(const tessera_device* device) noexcept {
-  return device == nullptr ? 0 : device->impl.local_ordinal;
+size_t tessera_device_local_ordinal(const tessera_device* device,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, device->impl.local_ordinal);
 }
 
-const char* tessera_device_name(const tessera_device* device) noexcept {
-  return device == nullptr ? "" : device->name.c_str();
+const char* tessera_device_name(const tessera_device* device, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, device->name.c_str());
 }
 
-bool tessera_device_has_coordinates(const tessera_device* device) noexcept {
-  return device != nullptr && device->impl.coords.has_value();
+bool tessera_device_has_coordinates(const tessera_device* device,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, device->impl.coords.has_value());
 }
 
 bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_t* out,
@@ -73,8 +76,9 @@ bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_
   });
 }
 
-int64_t tessera_device_core_on_chip(const tessera_device* device) noexcept {
-  return device == nullptr ? 0 : device->impl.core_on_chip;
+size_t tessera_device_core_on_chip(const tessera_device* device,
+                                   tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(device, device->impl.core_on_chip);
 }
 
 void tessera_device_destroy(tessera_device* device) noexcept { delete device; }
@@ -96,8 +100,9 @@ tessera_device_list* tessera_device_list_create(const char* type, tessera_error*
   });
 }
 
-size_t tessera_device_list_num_devices(const tessera_device_list* list) noexcept {
-  return list == nullptr ? 0 : list->impl.size();
+size_t tessera_device_list_num_devices(const tessera_device_list* list,
+                                       tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(list, list->impl.size());
 }
 
 tessera_device* tessera_device_list_device(const tessera_device_list* list, size_t index,
@@ -112,10 +117,11 @@ tessera_device* tessera_device_list_device(const tessera_device_list* list, size
 
 void tessera_device_list_destroy(tessera_device_list* list) noexcept { delete list; }
 
-bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) noexcept {
+bool tessera_platform_num_devices(const char* type, size_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
-    TESSERA_ASSIGN_OR_RETURN(*out, tessera::GetDeviceCount(TypeOrDefault(type)));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count, tessera::GetDeviceCount(TypeOrDefault(type)));
+    *out = static_cast<size_t>(count);  // a count, never negative
     return absl::OkStatus();
   });
 }
@@ -142,18 +148,20 @@ tessera_local_devices* tessera_local_devices_discover(tessera_error** out_error)
 
 void tessera_local_devices_destroy(tessera_local_devices* devices) noexcept { delete devices; }
 
-size_t tessera_local_devices_num_devices(const tessera_local_devices* devices) noexcept {
-  return devices == nullptr ? 0 : devices->impl.devices.size();
+size_t tessera_local_devices_num_devices(const tessera_local_devices* devices,
+                                         tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(devices, devices->impl.devices.size());
 }
 
-const char* tessera_local_devices_provider(const tessera_local_devices* devices) noexcept {
+const char* tessera_local_devices_provider(const tessera_local_devices* devices,
+                                           tessera_error** out_error) noexcept {
   // DiscoveryProviderName views a string literal, so the data is NUL-terminated.
-  return devices == nullptr ? "" : tessera::DiscoveryProviderName(devices->impl.provider).data();
+  return TESSERA_CAPI_GET(devices, tessera::DiscoveryProviderName(devices->impl.provider).data());
 }
 
 const char* tessera_local_devices_nvml_unavailable_reason(
-    const tessera_local_devices* devices) noexcept {
-  return devices == nullptr ? "" : devices->impl.nvml_unavailable_reason.c_str();
+    const tessera_local_devices* devices, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(devices, devices->impl.nvml_unavailable_reason.c_str());
 }
 
 bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t index,
@@ -167,11 +175,11 @@ bool tessera_local_devices_platform(const tessera_local_devices* devices, size_t
 }
 
 bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
-                                   int64_t* out, tessera_error** out_error) noexcept {
+                                   size_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(const tessera::LocalDeviceInfo* device, LocalDeviceAt(devices, index));
-    *out = device->local_ordinal;
+    *out = static_cast<size_t>(device->local_ordinal);  // a position, never negative
     return absl::OkStatus();
   });
 }

@@ -76,7 +76,7 @@ bool tessera_distribution_options_set_dataset_mode(tessera_distribution_options*
 }
 
 bool tessera_distribution_options_set_process(tessera_distribution_options* options,
-                                              int64_t num_processes, int64_t process_id,
+                                              size_t num_processes, size_t process_index,
                                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(options);
@@ -84,12 +84,14 @@ bool tessera_distribution_options_set_process(tessera_distribution_options* opti
       return absl::InvalidArgumentError(absl::StrCat("Argument 'num_processes' is ",
                                                      num_processes, "; expected at least 1"));
     }
-    if (process_id < 0 || process_id >= num_processes) {
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count,
+                             tessera::capi::ToInt64(num_processes, "num_processes"));
+    if (process_index >= num_processes) {
       return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'process_id' is ", process_id, "; expected 0 to ",
+          absl::StrCat("Argument 'process_index' is ", process_index, "; expected 0 to ",
                        num_processes - 1, " ('num_processes' is ", num_processes, ")"));
     }
-    options->impl.process = tessera::ProcessInfo{num_processes, process_id};
+    options->impl.process = tessera::ProcessInfo{count, static_cast<int64_t>(process_index)};
     return absl::OkStatus();
   });
 }
@@ -148,41 +150,48 @@ void tessera_distribution_destroy(tessera_distribution* distribution) noexcept {
 
 // --- Queries -----------------------------------------------------------------
 
-tessera_distribution_kind_t tessera_distribution_kind(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr
-             ? TESSERA_DISTRIBUTION_DATA_PARALLEL
-             : static_cast<tessera_distribution_kind_t>(distribution->impl->kind());
+tessera_distribution_kind_t tessera_distribution_kind(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(
+      distribution, static_cast<tessera_distribution_kind_t>(distribution->impl->kind()));
 }
 
-tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) noexcept {
-  return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
-    if (distribution == nullptr) return static_cast<tessera_mesh*>(nullptr);
+tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution,
+                                        tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
+    TESSERA_CAPI_REQUIRE(distribution);
     return tessera::capi::NewMesh(distribution->impl->mesh());
   });
 }
 
-const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr ? "" : distribution->impl->batch_dim_name().c_str();
+const char* tessera_distribution_batch_dim_name(const tessera_distribution* distribution,
+                                                tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(distribution, distribution->impl->batch_dim_name().c_str());
 }
 
-int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr ? 0 : distribution->impl->num_processes();
+size_t tessera_distribution_num_processes(const tessera_distribution* distribution,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(distribution, distribution->impl->num_processes());
 }
 
-int64_t tessera_distribution_process_index(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr ? 0 : distribution->impl->process_id();
+size_t tessera_distribution_process_index(const tessera_distribution* distribution,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(distribution, distribution->impl->process_id());
 }
 
-int64_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr ? 0 : distribution->impl->num_model_replicas();
+size_t tessera_distribution_num_model_replicas(const tessera_distribution* distribution,
+                                               tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(distribution, distribution->impl->num_model_replicas());
 }
 
-int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr ? 0 : distribution->impl->num_data_shards();
+size_t tessera_distribution_num_data_shards(const tessera_distribution* distribution,
+                                            tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(distribution, distribution->impl->num_data_shards());
 }
 
-int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) noexcept {
-  return distribution == nullptr ? 0 : distribution->impl->data_shard_id();
+size_t tessera_distribution_data_shard_id(const tessera_distribution* distribution,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(distribution, distribution->impl->data_shard_id());
 }
 
 tessera_layout* tessera_distribution_data_layout(const tessera_distribution* distribution,
@@ -229,12 +238,13 @@ tessera_layout* tessera_distribution_tensor_layout(const tessera_distribution* d
 }
 
 tessera_dataset_plan* tessera_distribution_plan_dataset(const tessera_distribution* distribution,
-                                                        int64_t global_batch_size,
+                                                        size_t global_batch_size,
                                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dataset_plan*> {
     TESSERA_CAPI_REQUIRE(distribution);
-    TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan,
-                             distribution->impl->PlanDataset(global_batch_size));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t rows,
+                             tessera::capi::ToInt64(global_batch_size, "global_batch_size"));
+    TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan, distribution->impl->PlanDataset(rows));
     return new tessera_dataset_plan{std::move(plan)};
   });
 }
@@ -249,39 +259,44 @@ tessera_buffer* tessera_distribution_to_string(const tessera_distribution* distr
 
 // --- Dataset plans -----------------------------------------------------------
 
-tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan) noexcept {
-  return plan == nullptr ? TESSERA_DATASET_PLAN_PASSTHROUGH
-                         : static_cast<tessera_dataset_plan_kind_t>(plan->impl.kind);
+tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan,
+                                                      tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, static_cast<tessera_dataset_plan_kind_t>(plan->impl.kind));
 }
 
-int64_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.global_batch_size;
+size_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan,
+                                                      tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.global_batch_size);
 }
 
-int64_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.per_process_batch_size;
+size_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan,
+                                                           tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.per_process_batch_size);
 }
 
-int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.num_shards;
+size_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan,
+                                       tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.num_shards);
 }
 
-int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.shard_index;
+size_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan,
+                                        tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.shard_index);
 }
 
-size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.rebatch_sizes.size();
+size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.rebatch_sizes.size());
 }
 
 bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
-                                       int64_t* out, tessera_error** out_error) noexcept {
+                                               size_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(index, plan->impl.rebatch_sizes.size(),
                                                       "index", "the number of rebatch sizes"));
-    *out = plan->impl.rebatch_sizes[index];
+    *out = static_cast<size_t>(plan->impl.rebatch_sizes[index]);  // a row count, never negative
     return absl::OkStatus();
   });
 }

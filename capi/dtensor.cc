@@ -88,13 +88,14 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(const char* layout_
 }
 
 tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_mesh* mesh, const char* name,
-                                                    int64_t process_index, bool use_xla_spmd,
+                                                    size_t process_index, bool use_xla_spmd,
                                                     tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
     TESSERA_CAPI_REQUIRE(mesh);
     tessera::DTensorMeshOptions options;
     options.name = name == nullptr ? "" : name;
-    options.process_index = process_index;
+    TESSERA_ASSIGN_OR_RETURN(options.process_index,
+                             tessera::capi::ToInt64(process_index, "process_index"));
     options.use_xla_spmd = use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh dtensor,
                              tessera::ToDTensorMesh(*mesh->impl, options));
@@ -121,34 +122,39 @@ tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_mesh* mesh,
 
 void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) noexcept { delete mesh; }
 
-tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh) noexcept {
+tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh,
+                                                      tessera_error** out_error) noexcept {
   static_assert(TESSERA_DTENSOR_MESH_EMPTY ==
                 static_cast<int>(tessera::DTensorMesh::Kind::kEmpty));
   static_assert(TESSERA_DTENSOR_MESH_TILE == static_cast<int>(tessera::DTensorMesh::Kind::kTile));
   static_assert(TESSERA_DTENSOR_MESH_SINGLE_DEVICE ==
                 static_cast<int>(tessera::DTensorMesh::Kind::kSingleDevice));
-  if (mesh == nullptr) return TESSERA_DTENSOR_MESH_EMPTY;
-  return static_cast<tessera_dtensor_mesh_kind_t>(mesh->impl.kind());
+  return TESSERA_CAPI_GET(mesh, static_cast<tessera_dtensor_mesh_kind_t>(mesh->impl.kind()));
 }
 
-const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? "" : mesh->impl.name().c_str();
+const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh,
+                                      tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.name().c_str());
 }
 
-const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? "" : mesh->device_type.c_str();
+const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh,
+                                             tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->device_type.c_str());
 }
 
-const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? "" : mesh->impl.single_device().c_str();
+const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh,
+                                               tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.single_device().c_str());
 }
 
-bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh != nullptr && mesh->impl.use_xla_spmd();
+bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh,
+                                       tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.use_xla_spmd());
 }
 
-size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? 0 : mesh->impl.dims().size();
+size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh,
+                                     tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.dims().size());
 }
 
 const char* tessera_dtensor_mesh_dim_name(const tessera_dtensor_mesh* mesh, size_t index,
@@ -171,8 +177,9 @@ bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mesh, size_t in
   });
 }
 
-size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? 0 : mesh->impl.global_ids().size();
+size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh,
+                                           tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.global_ids().size());
 }
 
 bool tessera_dtensor_mesh_global_id(const tessera_dtensor_mesh* mesh, size_t index, int64_t* out,
@@ -187,8 +194,9 @@ bool tessera_dtensor_mesh_global_id(const tessera_dtensor_mesh* mesh, size_t ind
   });
 }
 
-size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? 0 : mesh->impl.local_ids().size();
+size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.local_ids().size());
 }
 
 bool tessera_dtensor_mesh_local_id(const tessera_dtensor_mesh* mesh, size_t index, int64_t* out,
@@ -213,8 +221,9 @@ const char* tessera_dtensor_mesh_local_device(const tessera_dtensor_mesh* mesh, 
   });
 }
 
-size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh) noexcept {
-  return mesh == nullptr ? 0 : mesh->impl.global_devices().size();
+size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh,
+                                               tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl.global_devices().size());
 }
 
 const char* tessera_dtensor_mesh_global_device(const tessera_dtensor_mesh* mesh, size_t index,

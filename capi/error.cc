@@ -56,7 +56,7 @@ const char* tessera_error_message(const tessera_error* error) noexcept {
 
 const char* tessera_code_name(tessera_code_t code) noexcept {
   const int32_t raw = tessera::capi::RawEnum(code);
-  if (raw < 0 || raw > TESSERA_UNAUTHENTICATED) return "UNKNOWN_CODE";
+  if (raw < 0 || raw > TESSERA_UNAUTHENTICATED) return nullptr;
   return tessera::capi::kCodeNames[raw];
 }
 

@@ -2,6 +2,8 @@
 // process, arrived and missing processes), read without parsing messages;
 // ErrorDetailOf copies it out of the status when the error is made.
 #include "capi/error_detail.h"
+#include "capi/client_handles.h"
+#include "capi/guard.h"
 #include "capi/handles.h"
 #include "core/cluster/error_detail.h"
 #include "tessera/client.h"
@@ -26,8 +28,9 @@ static_assert(static_cast<int>(TESSERA_TASK_RUNNING) == static_cast<int>(v1::TAS
 static_assert(static_cast<int>(TESSERA_TASK_DISCONNECTED) == static_cast<int>(v1::TASK_STATE_DISCONNECTED));
 static_assert(static_cast<int>(TESSERA_TASK_FAILED) == static_cast<int>(v1::TASK_STATE_FAILED));
 
-bool InRange(const tessera_error* error, size_t index) {
-  return error != nullptr && index < error->detail.missing.size();
+tessera_error_reason_t Reason(int32_t reason) {
+  if (reason < TESSERA_REASON_NONE || reason > TESSERA_REASON_NEVER_CONNECTED) return TESSERA_REASON_NONE;
+  return static_cast<tessera_error_reason_t>(reason);
 }
 
 }  // namespace
@@ -52,46 +55,59 @@ ErrorDetail ErrorDetailOf(const absl::Status& status) {
   return result;
 }
 
-
-}  // namespace tessera::capi
-
-tessera_error_reason_t tessera_error_reason(const tessera_error* error) noexcept {
-  if (error == nullptr) return TESSERA_REASON_NONE;
-  const int32_t reason = error->detail.reason;
-  if (reason < TESSERA_REASON_NONE || reason > TESSERA_REASON_NEVER_CONNECTED) return TESSERA_REASON_NONE;
-  return static_cast<tessera_error_reason_t>(reason);
-}
-
-int64_t tessera_error_source_process(const tessera_error* error) noexcept {
-  return error == nullptr ? -1 : error->detail.source_process;
-}
-
-size_t tessera_error_num_missing(const tessera_error* error) noexcept {
-  return error == nullptr ? 0 : error->detail.missing.size();
-}
-
-int64_t tessera_error_missing_process(const tessera_error* error, size_t index) noexcept {
-  return InRange(error, index) ? error->detail.missing[index] : -1;
-}
-
-tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index) noexcept {
-  if (!InRange(error, index)) return TESSERA_TASK_NEVER_CONNECTED;
-  const int32_t state = error->detail.missing_states[index];
+tessera_task_state_t TaskState(int32_t state) {
   if (state < TESSERA_TASK_NEVER_CONNECTED || state > TESSERA_TASK_FAILED) {
     return TESSERA_TASK_NEVER_CONNECTED;
   }
   return static_cast<tessera_task_state_t>(state);
 }
 
-const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index) noexcept {
-  return InRange(error, index) ? error->detail.missing_waiting_at[index].c_str() : "";
+size_t ProcessIndex(int64_t process_id) {
+  return process_id < 0 ? TESSERA_NO_INDEX : static_cast<size_t>(process_id);
 }
 
-size_t tessera_error_num_arrived(const tessera_error* error) noexcept {
-  return error == nullptr ? 0 : error->detail.arrived.size();
+}  // namespace tessera::capi
+
+using tessera::capi::ProcessIndex;
+
+tessera_error_reason_t tessera_error_reason(const tessera_error* error,
+                                            tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(error, Reason(error->detail.reason));
 }
 
-int64_t tessera_error_arrived_process(const tessera_error* error, size_t index) noexcept {
-  if (error == nullptr || index >= error->detail.arrived.size()) return -1;
-  return error->detail.arrived[index];
+size_t tessera_error_source_process(const tessera_error* error,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(error, ProcessIndex(error->detail.source_process));
+}
+
+size_t tessera_error_num_missing(const tessera_error* error, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(error, error->detail.missing.size());
+}
+
+size_t tessera_error_missing_process(const tessera_error* error, size_t index,
+                                     tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_AT(error, index, error->detail.missing.size(), "the missing processes",
+                            ProcessIndex(error->detail.missing[index]));
+}
+
+tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index,
+                                                 tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_AT(error, index, error->detail.missing.size(), "the missing processes",
+                            tessera::capi::TaskState(error->detail.missing_states[index]));
+}
+
+const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index,
+                                             tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_AT(error, index, error->detail.missing.size(), "the missing processes",
+                            error->detail.missing_waiting_at[index].c_str());
+}
+
+size_t tessera_error_num_arrived(const tessera_error* error, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(error, error->detail.arrived.size());
+}
+
+size_t tessera_error_arrived_process(const tessera_error* error, size_t index,
+                                     tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET_AT(error, index, error->detail.arrived.size(), "the arrived processes",
+                            ProcessIndex(error->detail.arrived[index]));
 }

@@ -2,6 +2,7 @@
 #include "capi/guard.h"
 
 #include <exception>
+#include <limits>
 #include <new>
 #include <stdexcept>
 
@@ -69,6 +70,13 @@ absl::Status CheckIndex(size_t index, size_t size, const char* name, const char*
   if (index < size) return absl::OkStatus();
   return absl::OutOfRangeError(absl::StrCat("Argument '", name, "' is ", index,
                                             "; expected less than ", size, " (", what, ")"));
+}
+
+absl::StatusOr<int64_t> ToInt64(size_t value, const char* name) {
+  constexpr size_t kMax = static_cast<size_t>(std::numeric_limits<int64_t>::max());
+  if (value <= kMax) return static_cast<int64_t>(value);
+  return absl::OutOfRangeError(
+      absl::StrCat("Argument '", name, "' is ", value, "; expected at most ", kMax));
 }
 
 absl::Status CheckCapacity(size_t capacity, size_t needed, const char* name,

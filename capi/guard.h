@@ -95,6 +95,19 @@ absl::Status CheckArray(const void* items, size_t count, const char* name,
 // OUT_OF_RANGE "Argument 'index' is 9; expected less than 8 (<what>)".
 absl::Status CheckIndex(size_t index, size_t size, const char* name, const char* what);
 
+// CheckNotNull(handle), then CheckIndex(index, count()): `count` runs only
+// once the handle is known to be non-NULL.
+template <typename Count>
+absl::Status CheckNotNullAndIndex(const void* handle, const char* handle_name, size_t index,
+                                  const char* index_name, Count&& count, const char* what) {
+  TESSERA_RETURN_IF_ERROR(CheckNotNull(handle, handle_name));
+  return CheckIndex(index, count(), index_name, what);
+}
+
+// A size_t count or position as the core's int64_t: OUT_OF_RANGE "Argument
+// 'process_index' is 18446744073709551615; expected at most 9223372036854775807".
+absl::StatusOr<int64_t> ToInt64(size_t value, const char* name);
+
 // OUT_OF_RANGE when an output array has room for fewer than `needed` entries.
 absl::Status CheckCapacity(size_t capacity, size_t needed, const char* name,
                            const char* what);
@@ -136,5 +149,26 @@ absl::StatusOr<Core> ToCoreEnum(const E& value, absl::Span<const char* const> na
   TESSERA_RETURN_IF_ERROR(::tessera::capi::CheckNotNull((arg), #arg))
 #define TESSERA_CAPI_REQUIRE_ARRAY(arg, count) \
   TESSERA_RETURN_IF_ERROR(::tessera::capi::CheckArray((arg), (count), #arg, #count))
+
+// The whole body of an accessor (a function with an `out_error` parameter):
+// the expression's value once `check` passes, else the error and the zero
+// value of the return type. The expression is evaluated only after the check,
+// so it may dereference what the check guards.
+#define TESSERA_CAPI_GET_IF(check, ...)                                                   \
+  ::tessera::capi::Guard(out_error,                                                        \
+                         [&]() -> absl::StatusOr<std::decay_t<decltype(__VA_ARGS__)>> { \
+                           TESSERA_RETURN_IF_ERROR(check);                                \
+                           return __VA_ARGS__;                                            \
+                         })
+// An accessor of a handle: INVALID_ARGUMENT "Argument 'mesh' is NULL ..." first.
+#define TESSERA_CAPI_GET(handle, ...) \
+  TESSERA_CAPI_GET_IF(::tessera::capi::CheckNotNull((handle), #handle), __VA_ARGS__)
+// An accessor by position: the handle, then OUT_OF_RANGE unless index < count
+// (`count` may dereference the handle; `what` names the range in the message).
+#define TESSERA_CAPI_GET_AT(handle, index, count, what, ...)                    \
+  TESSERA_CAPI_GET_IF(::tessera::capi::CheckNotNullAndIndex(                    \
+                          (handle), #handle, (index), #index,                    \
+                          [&]() -> size_t { return (count); }, (what)),          \
+                      __VA_ARGS__)
 
 #endif  // TESSERA_CAPI_GUARD_H_

@@ -99,15 +99,15 @@ tessera_layout* tessera_layout_with_mesh(const tessera_layout* layout, const tes
 
 void tessera_layout_destroy(tessera_layout* layout) noexcept { delete layout; }
 
-size_t tessera_layout_num_dims(const tessera_layout* layout) noexcept {
-  return layout == nullptr ? 0 : layout->impl->rank();
+size_t tessera_layout_num_dims(const tessera_layout* layout, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(layout, layout->impl->rank());
 }
 
-tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) noexcept {
-  return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
-    if (layout == nullptr || layout->impl->mesh() == nullptr) {
-      return static_cast<tessera_mesh*>(nullptr);
-    }
+tessera_mesh* tessera_layout_mesh(const tessera_layout* layout,
+                                  tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
+    TESSERA_CAPI_REQUIRE(layout);
+    if (layout->impl->mesh() == nullptr) return static_cast<tessera_mesh*>(nullptr);
     return tessera::capi::NewMesh(layout->impl->mesh());
   });
 }
@@ -135,12 +135,13 @@ const char* tessera_layout_dim_axis(const tessera_layout* layout, size_t dim, si
   });
 }
 
-bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
-                                tessera_error** out_error) noexcept {
+bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, size_t* out,
+                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE(out);
-    TESSERA_ASSIGN_OR_RETURN(*out, layout->impl->ShardCount(dim));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t count, layout->impl->ShardCount(dim));
+    *out = static_cast<size_t>(count);  // a product of mesh extents, >= 1
     return absl::OkStatus();
   });
 }
@@ -176,8 +177,8 @@ bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t*
 }
 
 bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) noexcept {
-  // A NULL layout equals nothing, not even another NULL.
-  return a != nullptr && b != nullptr && *a->impl == *b->impl;
+  if (a == nullptr || b == nullptr) return a == b;  // NULL equals only NULL (tessera.h)
+  return *a->impl == *b->impl;
 }
 
 tessera_buffer* tessera_layout_to_string(const tessera_layout* layout,

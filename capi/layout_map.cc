@@ -54,18 +54,20 @@ tessera_layout* tessera_layout_map_lookup(const tessera_layout_map* map, const c
 }
 
 bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, const char* path,
-                             int64_t* out_index, tessera_error** out_error) noexcept {
+                                    size_t* out_index, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(map);
     TESSERA_CAPI_REQUIRE(path);
     TESSERA_CAPI_REQUIRE(out_index);
-    TESSERA_ASSIGN_OR_RETURN(*out_index, map->impl.Find(path));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t index, map->impl.Find(path));
+    *out_index = index < 0 ? TESSERA_NO_INDEX : static_cast<size_t>(index);
     return absl::OkStatus();
   });
 }
 
-size_t tessera_layout_map_num_rules(const tessera_layout_map* map) noexcept {
-  return map == nullptr ? 0 : map->impl.size();
+size_t tessera_layout_map_num_rules(const tessera_layout_map* map,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(map, map->impl.size());
 }
 
 const char* tessera_layout_map_key(const tessera_layout_map* map, size_t index,
@@ -86,14 +88,16 @@ tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t 
   });
 }
 
-tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) noexcept {
-  return Guard(nullptr, [&]() -> absl::StatusOr<tessera_mesh*> {
-    if (map == nullptr || map->impl.mesh() == nullptr) return static_cast<tessera_mesh*>(nullptr);
+tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map,
+                                      tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
+    TESSERA_CAPI_REQUIRE(map);
+    if (map->impl.mesh() == nullptr) return static_cast<tessera_mesh*>(nullptr);
     return tessera::capi::NewMesh(map->impl.mesh());
   });
 }
 
-tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map) noexcept {
-  return map == nullptr ? TESSERA_KEY_MATCH_SEARCH
-                        : static_cast<tessera_key_match_t>(map->impl.match());
+tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map,
+                                             tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(map, static_cast<tessera_key_match_t>(map->impl.match()));
 }

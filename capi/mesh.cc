@@ -39,17 +39,17 @@ tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
 
 void tessera_mesh_destroy(tessera_mesh* mesh) noexcept { delete mesh; }
 
-size_t tessera_mesh_num_axes(const tessera_mesh* mesh) noexcept {
-  return mesh == nullptr ? 0 : mesh->impl->rank();
+size_t tessera_mesh_num_axes(const tessera_mesh* mesh, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl->rank());
 }
 
-int64_t tessera_mesh_num_devices(const tessera_mesh* mesh) noexcept {
-  return mesh == nullptr ? 0 : mesh->impl->size();
+size_t tessera_mesh_num_devices(const tessera_mesh* mesh, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, mesh->impl->size());
 }
 
-tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh) noexcept {
-  return mesh == nullptr ? TESSERA_PLATFORM_CPU
-                         : static_cast<tessera_platform_t>(mesh->impl->platform());
+tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh,
+                                         tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(mesh, static_cast<tessera_platform_t>(mesh->impl->platform()));
 }
 
 bool tessera_mesh_axis_extent(const tessera_mesh* mesh, size_t index, int64_t* out,
@@ -132,8 +132,8 @@ bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords, siz
 }
 
 bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) noexcept {
-  // A NULL mesh equals nothing, not even another NULL.
-  return a != nullptr && b != nullptr && *a->impl == *b->impl;
+  if (a == nullptr || b == nullptr) return a == b;  // NULL equals only NULL (tessera.h)
+  return *a->impl == *b->impl;
 }
 
 tessera_buffer* tessera_mesh_to_string(const tessera_mesh* mesh, tessera_error** out_error) noexcept {

@@ -48,12 +48,14 @@ tessera_reshard_plan* tessera_reshard_plan_create(const tessera_sharding* source
 
 void tessera_reshard_plan_destroy(tessera_reshard_plan* plan) noexcept { delete plan; }
 
-size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.size();
+size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan,
+                                          tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.size());
 }
 
-size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan) noexcept {
-  return plan == nullptr ? 0 : plan->impl.rank();
+size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan,
+                                     tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.rank());
 }
 
 bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t index,

@@ -14,6 +14,7 @@
 using tessera::capi::CheckCapacity;
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
+using tessera::capi::ToInt64;
 
 namespace {
 
@@ -82,12 +83,14 @@ tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const in
 
 void tessera_sharding_destroy(tessera_sharding* sharding) noexcept { delete sharding; }
 
-size_t tessera_sharding_num_dims(const tessera_sharding* sharding) noexcept {
-  return sharding == nullptr ? 0 : sharding->impl.rank();
+size_t tessera_sharding_num_dims(const tessera_sharding* sharding,
+                                 tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(sharding, sharding->impl.rank());
 }
 
-size_t tessera_sharding_num_devices(const tessera_sharding* sharding) noexcept {
-  return sharding == nullptr ? 0 : static_cast<size_t>(sharding->impl.num_devices());
+size_t tessera_sharding_num_devices(const tessera_sharding* sharding,
+                                    tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(sharding, static_cast<size_t>(sharding->impl.num_devices()));
 }
 
 bool tessera_sharding_device_ranges(const tessera_sharding* sharding, size_t device_index,
@@ -133,26 +136,28 @@ bool tessera_sharding_replica_id(const tessera_sharding* sharding, size_t device
 }
 
 bool tessera_sharding_device_in_process(const tessera_sharding* sharding, size_t device_index,
-                                        int64_t process_index, bool* out,
+                                        size_t process_index, bool* out,
                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(sharding);
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
-    TESSERA_ASSIGN_OR_RETURN(*out, sharding->impl.DeviceInProcess(device, process_index));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t process, ToInt64(process_index, "process_index"));
+    TESSERA_ASSIGN_OR_RETURN(*out, sharding->impl.DeviceInProcess(device, process));
     return absl::OkStatus();
   });
 }
 
 bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
-                                          int64_t process_index, size_t* out, size_t capacity,
+                                          size_t process_index, size_t* out, size_t capacity,
                                           size_t* out_num, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(sharding);
     TESSERA_CAPI_REQUIRE(out_num);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const int64_t process, ToInt64(process_index, "process_index"));
     TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::AddressableShard> shards,
-                             sharding->impl.AddressableShards(process_index));
+                             sharding->impl.AddressableShards(process));
     *out_num = shards.size();
     TESSERA_RETURN_IF_ERROR(
         CheckCapacity(capacity, shards.size(), "capacity", "one entry per device of the process"));

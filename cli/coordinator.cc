@@ -211,7 +211,7 @@ int RunCoordinator(const std::vector<std::string>& args) {
     tessera_error_destroy(error);
     return kExitFailed;
   }
-  const int port = tessera_coordinator_port(coordinator.get());
+  const int port = tessera_coordinator_port(coordinator.get(), nullptr);
   try {
     if (auto it = flags.find("--port-file"); it != flags.end()) WritePortFile(it->second, port);
   } catch (const std::exception& e) {

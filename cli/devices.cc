@@ -42,10 +42,10 @@ using Table = std::vector<std::vector<std::string>>;
 
 Table DeviceRows(const tessera_local_devices* devices) {
   Table rows = {{"platform", "ordinal", "kind", "physical id", "pci bus id", "memory"}};
-  for (size_t i = 0; i < tessera_local_devices_num_devices(devices); ++i) {
+  for (size_t i = 0; i < tessera_local_devices_num_devices(devices, nullptr); ++i) {
     tessera_error* error = nullptr;
     tessera_platform_t platform = TESSERA_PLATFORM_CPU;
-    int64_t ordinal = 0;
+    size_t ordinal = 0;
     int64_t memory = 0;
     if (!tessera_local_devices_platform(devices, i, &platform, &error) ||
         !tessera_local_devices_ordinal(devices, i, &ordinal, &error) ||
@@ -115,12 +115,12 @@ std::string DevicesReport(const std::vector<std::string>& args) {
   tessera_error* error = nullptr;
   LocalDevices devices(tessera_local_devices_discover(&error));
   if (!devices) throw InputError(TakeMessage(error));
-  const std::string provider = tessera_local_devices_provider(devices.get());
-  const size_t count = tessera_local_devices_num_devices(devices.get());
+  const std::string provider = tessera_local_devices_provider(devices.get(), nullptr);
+  const size_t count = tessera_local_devices_num_devices(devices.get(), nullptr);
   std::string out = std::to_string(count) + (count == 1 ? " local device\n" : " local devices\n");
   out += FormatTable(DeviceRows(devices.get()));
   out += ProviderLine(provider);
-  out += NvmlLine(provider, tessera_local_devices_nvml_unavailable_reason(devices.get()));
+  out += NvmlLine(provider, tessera_local_devices_nvml_unavailable_reason(devices.get(), nullptr));
   return out;
 }
 

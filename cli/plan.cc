@@ -67,11 +67,12 @@ std::string DescribeDevices(const MeshSpec& spec) {
   std::string text = spec.num_devices == 1
                          ? "cpu:0"
                          : "cpu:0 .. cpu:" + std::to_string(spec.num_devices - 1);
-  int64_t present = 0;
+  size_t num_present = 0;
   tessera_error* error = nullptr;
-  if (!tessera_platform_num_devices("cpu", &present, &error)) {
+  if (!tessera_platform_num_devices("cpu", &num_present, &error)) {
     throw InputError("TESSERA_CPU_DEVICE_COUNT: " + TakeMessage(error));
   }
+  const auto present = static_cast<int64_t>(num_present);  // a device count fits
   if (present < spec.num_devices) {
     text += " (" + std::to_string(spec.num_devices - present) + " simulated)";
   }
@@ -107,7 +108,7 @@ LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules, tesser
 
 // The axes of `layout` as the CLI writes them.
 std::vector<AxisGroup> AxesOf(const tessera_layout* layout) {
-  std::vector<AxisGroup> axes(tessera_layout_num_dims(layout));
+  std::vector<AxisGroup> axes(tessera_layout_num_dims(layout, nullptr));
   for (size_t dim = 0; dim < axes.size(); ++dim) {
     size_t count = 0;
     tessera_layout_dim_num_axes(layout, dim, &count, nullptr);
@@ -165,7 +166,7 @@ Placement PlanVariable(const tessera_layout_map* map, const tessera_mesh* mesh,
                        const Variable& var, const PlanOptions& options, Row* row) {
   row->name = var.name;
   row->shape = FormatShape(var.dims);
-  int64_t index = -1;
+  size_t index = TESSERA_NO_INDEX;
   tessera_error* error = nullptr;
   if (!tessera_layout_map_lookup_rule(map, var.name.c_str(), &index, &error)) {
     row->rule = "(several)";
@@ -175,9 +176,9 @@ Placement PlanVariable(const tessera_layout_map* map, const tessera_mesh* mesh,
     return {var.dims, std::vector<std::vector<size_t>>(var.dims.size())};
   }
   Layout layout;
-  if (index >= 0) {
-    row->rule = tessera_layout_map_key(map, static_cast<size_t>(index), nullptr);
-    layout.reset(tessera_layout_map_layout(map, static_cast<size_t>(index), &error));
+  if (index != TESSERA_NO_INDEX) {
+    row->rule = tessera_layout_map_key(map, index, nullptr);
+    layout.reset(tessera_layout_map_layout(map, index, &error));
   } else {
     row->rule = "-";
     layout.reset(tessera_layout_create_replicated(var.dims.size(), mesh, &error));
@@ -187,7 +188,7 @@ Placement PlanVariable(const tessera_layout_map* map, const tessera_mesh* mesh,
 }
 
 std::vector<int64_t> MeshDims(const tessera_mesh* mesh) {
-  std::vector<int64_t> dims(tessera_mesh_num_axes(mesh));
+  std::vector<int64_t> dims(tessera_mesh_num_axes(mesh, nullptr));
   for (size_t i = 0; i < dims.size(); ++i) tessera_mesh_axis_extent(mesh, i, &dims[i], nullptr);
   return dims;
 }
@@ -197,12 +198,12 @@ std::vector<DeviceTotal> DeviceTotals(const tessera_mesh* mesh,
                                       int64_t dtype_bytes) {
   std::vector<int64_t> mesh_dims = MeshDims(mesh);
   std::vector<DeviceTotal> totals;
-  for (int64_t i = 0; i < tessera_mesh_num_devices(mesh); ++i) {
-    Device device(tessera_mesh_device(mesh, static_cast<size_t>(i), nullptr));
+  for (size_t i = 0; i < tessera_mesh_num_devices(mesh, nullptr); ++i) {
+    Device device(tessera_mesh_device(mesh, i, nullptr));
     std::vector<int64_t> coords(mesh_dims.size());
-    tessera_mesh_device_coordinates(mesh, tessera_device_id(device.get()), coords.data(),
+    tessera_mesh_device_coordinates(mesh, tessera_device_id(device.get(), nullptr), coords.data(),
                                     coords.size(), nullptr);
-    DeviceTotal total{tessera_device_name(device.get()), "", 0};
+    DeviceTotal total{tessera_device_name(device.get(), nullptr), "", 0};
     for (size_t axis = 0; axis < coords.size(); ++axis) {
       total.coordinates += (axis ? " " : "") +
                            std::string(tessera_mesh_axis_name(mesh, axis, nullptr)) + "=" +

@@ -83,9 +83,8 @@ absl::StatusOr<int64_t> TensorLayout::ShardCount(size_t dim) const {
         "Layout ", ToString(), " has no device mesh; shard counts need one"));
   }
   if (dim >= axes_.size()) {
-    return absl::OutOfRangeError(absl::StrCat("Argument 'dim' is ", dim,
-                                              "; expected below the layout rank ",
-                                              axes_.size()));
+    return absl::OutOfRangeError(absl::StrCat("Argument 'dim' is ", dim, "; expected less than ",
+                                              axes_.size(), " (the layout's rank)"));
   }
   int64_t count = 1;
   for (const std::string& axis : axes_[dim]) {

@@ -33,7 +33,7 @@ int main(void) {
   tessera_layout_map* map = NULL;
   tessera_layout* found = NULL;
   tessera_buffer* text = NULL;
-  int64_t shards = 0;
+  size_t shards = 0;
   int status = 1; /* set to 0 only once every step has succeeded */
 
   mesh = tessera_mesh_create(shape, 2, axis_names, 2, devices, 8, &error);
@@ -64,7 +64,7 @@ int main(void) {
   }
   printf("tessera %s\n", tessera_version_string());
   printf("decoder/dense_1/kernel -> %s\n", tessera_buffer_data(text));
-  printf("dimension 1 is split into %lld shards\n", (long long)shards);
+  printf("dimension 1 is split into %zu shards\n", shards);
 
   /* A bad pattern is refused with a code and a message naming it. */
   if (tessera_layout_map_set(map, "dense[", kernel, &error)) goto done;

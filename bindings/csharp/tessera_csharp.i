@@ -59,7 +59,7 @@ SWIGEXPORT void SWIGSTDCALL TesseraCsRegisterRaiseCallback(TesseraCsRaiseCallbac
 static void tessera_cs_raise(tessera_error* err) {
   if (tessera_cs_raise_callback != NULL) {
     tessera_cs_raise_callback((int)tessera_error_code(err), tessera_error_message(err),
-                              (int)tessera_error_reason(err), tessera_error_source_process(err),
+                              (int)tessera_error_reason(err, NULL), tessera_error_source_process(err, NULL),
                               err);
   }
   tessera_error_destroy(err);
@@ -68,23 +68,23 @@ static void tessera_cs_raise(tessera_error* err) {
 /* A failed barrier's or registration's processes (TesseraException's
    MissingProcesses and ArrivedProcesses), read during the raise callback. */
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorMissingCount(const void* err) {
-  return (int64_t)tessera_error_num_missing((const tessera_error*)err);
+  return (int64_t)tessera_error_num_missing((const tessera_error*)err, NULL);
 }
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorMissingProcess(const void* err, int64_t index) {
-  return tessera_error_missing_process((const tessera_error*)err, (size_t)index);
+  return tessera_error_missing_process((const tessera_error*)err, (size_t)index, NULL);
 }
 SWIGEXPORT int SWIGSTDCALL TesseraCsErrorMissingState(const void* err, int64_t index) {
-  return (int)tessera_error_missing_state((const tessera_error*)err, (size_t)index);
+  return (int)tessera_error_missing_state((const tessera_error*)err, (size_t)index, NULL);
 }
 /* Borrowed (lifetime of `err`): C# copies it as UTF-8. */
 SWIGEXPORT const char* SWIGSTDCALL TesseraCsErrorMissingWaitingAt(const void* err, int64_t index) {
-  return tessera_error_missing_waiting_at((const tessera_error*)err, (size_t)index);
+  return tessera_error_missing_waiting_at((const tessera_error*)err, (size_t)index, NULL);
 }
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorArrivedCount(const void* err) {
-  return (int64_t)tessera_error_num_arrived((const tessera_error*)err);
+  return (int64_t)tessera_error_num_arrived((const tessera_error*)err, NULL);
 }
 SWIGEXPORT int64_t SWIGSTDCALL TesseraCsErrorArrivedProcess(const void* err, int64_t index) {
-  return tessera_error_arrived_process((const tessera_error*)err, (size_t)index);
+  return tessera_error_arrived_process((const tessera_error*)err, (size_t)index, NULL);
 }
 #define TESSERA_SWIG_RAISE(err) tessera_cs_raise(err)
 

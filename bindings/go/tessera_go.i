@@ -60,28 +60,28 @@ static void go_error_destroy(void* error) { tessera_error_destroy((tessera_error
    processes): tessera/client.h. */
 %inline %{
 static int32_t go_error_reason(void* error) {
-  return (int32_t)tessera_error_reason((const tessera_error*)error);
+  return (int32_t)tessera_error_reason((const tessera_error*)error, NULL);
 }
 static int64_t go_error_source_process(void* error) {
-  return tessera_error_source_process((const tessera_error*)error);
+  return tessera_error_source_process((const tessera_error*)error, NULL);
 }
 static size_t go_error_missing_count(void* error) {
-  return tessera_error_num_missing((const tessera_error*)error);
+  return tessera_error_num_missing((const tessera_error*)error, NULL);
 }
 static int64_t go_error_missing_process(void* error, size_t index) {
-  return tessera_error_missing_process((const tessera_error*)error, index);
+  return tessera_error_missing_process((const tessera_error*)error, index, NULL);
 }
 static int32_t go_error_missing_state(void* error, size_t index) {
-  return (int32_t)tessera_error_missing_state((const tessera_error*)error, index);
+  return (int32_t)tessera_error_missing_state((const tessera_error*)error, index, NULL);
 }
 static const char* go_error_missing_waiting_at(void* error, size_t index) {
-  return tessera_error_missing_waiting_at((const tessera_error*)error, index);
+  return tessera_error_missing_waiting_at((const tessera_error*)error, index, NULL);
 }
 static size_t go_error_arrived_count(void* error) {
-  return tessera_error_num_arrived((const tessera_error*)error);
+  return tessera_error_num_arrived((const tessera_error*)error, NULL);
 }
 static int64_t go_error_arrived_process(void* error, size_t index) {
-  return tessera_error_arrived_process((const tessera_error*)error, index);
+  return tessera_error_arrived_process((const tessera_error*)error, index, NULL);
 }
 %}
 #endif

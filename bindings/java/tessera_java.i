@@ -138,14 +138,14 @@ static jbyteArray tessera_java_cstring(JNIEnv* jenv, const char* text) {
 /* The ids of the processes a cluster error says had arrived (or, with
  * arrived 0, were missing); NULL when none. */
 static jlongArray tessera_java_processes(JNIEnv* jenv, const tessera_error* error, int arrived) {
-  size_t n = arrived ? tessera_error_num_arrived(error) : tessera_error_num_missing(error);
+  size_t n = arrived ? tessera_error_num_arrived(error, NULL) : tessera_error_num_missing(error, NULL);
   size_t i;
   jlongArray ids;
   if (n == 0 || n > 0x7fffffff) return NULL;
   ids = (*jenv)->NewLongArray(jenv, (jsize)n);
   for (i = 0; ids != NULL && i < n; ++i) {
-    jlong id = (jlong)(arrived ? tessera_error_arrived_process(error, i)
-                               : tessera_error_missing_process(error, i));
+    jlong id = (jlong)(arrived ? tessera_error_arrived_process(error, i, NULL)
+                               : tessera_error_missing_process(error, i, NULL));
     (*jenv)->SetLongArrayRegion(jenv, ids, (jsize)i, 1, &id);
   }
   return ids;
@@ -153,12 +153,12 @@ static jlongArray tessera_java_processes(JNIEnv* jenv, const tessera_error* erro
 
 /* Each missing process's tessera_task_state_t (NULL when none are missing). */
 static jintArray tessera_java_missing_states(JNIEnv* jenv, const tessera_error* error) {
-  size_t n = tessera_error_num_missing(error), i;
+  size_t n = tessera_error_num_missing(error, NULL), i;
   jintArray states;
   if (n == 0 || n > 0x7fffffff) return NULL;
   states = (*jenv)->NewIntArray(jenv, (jsize)n);
   for (i = 0; states != NULL && i < n; ++i) {
-    jint state = (jint)tessera_error_missing_state(error, i);
+    jint state = (jint)tessera_error_missing_state(error, i, NULL);
     (*jenv)->SetIntArrayRegion(jenv, states, (jsize)i, 1, &state);
   }
   return states;
@@ -166,7 +166,7 @@ static jintArray tessera_java_missing_states(JNIEnv* jenv, const tessera_error* 
 
 /* Each missing process's barrier ("id#counter", "" when none) as UTF-8. */
 static jobjectArray tessera_java_missing_waiting_at(JNIEnv* jenv, const tessera_error* error) {
-  size_t n = tessera_error_num_missing(error), i;
+  size_t n = tessera_error_num_missing(error, NULL), i;
   jclass bytes_class;
   jobjectArray all;
   if (n == 0 || n > 0x7fffffff) return NULL;
@@ -175,7 +175,7 @@ static jobjectArray tessera_java_missing_waiting_at(JNIEnv* jenv, const tessera_
   all = (*jenv)->NewObjectArray(jenv, (jsize)n, bytes_class, NULL);
   (*jenv)->DeleteLocalRef(jenv, bytes_class);
   for (i = 0; all != NULL && i < n; ++i) {
-    jbyteArray text = tessera_java_cstring(jenv, tessera_error_missing_waiting_at(error, i));
+    jbyteArray text = tessera_java_cstring(jenv, tessera_error_missing_waiting_at(error, i, NULL));
     if (text == NULL) return NULL;
     (*jenv)->SetObjectArrayElement(jenv, all, (jsize)i, text);
     (*jenv)->DeleteLocalRef(jenv, text);
@@ -227,7 +227,7 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   exception = (*jenv)->ExceptionCheck(jenv) ? NULL
       : (jthrowable)(*jenv)->CallStaticObjectMethod(
             jenv, exception_class, from_native, (jint)tessera_error_code(error), message,
-            (jint)tessera_error_reason(error), (jlong)tessera_error_source_process(error),
+            (jint)tessera_error_reason(error, NULL), (jlong)tessera_error_source_process(error, NULL),
             missing, states, waiting_at, arrived);
   tessera_error_destroy(error);
   /* fromNative itself failing (out of memory) leaves its own exception. */
@@ -666,14 +666,14 @@ static void tessera_java_on_event(const tessera_event* event, void* user_data) {
   JNIEnv* env = tessera_java_env(l->vm);
   jbyteArray message;
   if (env == NULL) return;
-  message = tessera_java_cstring(env, tessera_event_message(event));
+  message = tessera_java_cstring(env, tessera_event_message(event, NULL));
   (*env)->CallStaticVoidMethod(env, l->dispatch_class, l->dispatch, l->listener,
-                               (jint)tessera_event_kind(event),
-                               (jlong)tessera_event_process_index(event),
-                               (jint)tessera_event_task_state(event),
-                               (jint)tessera_event_code(event), message,
-                               (jlong)tessera_event_generation(event),
-                               (jlong)tessera_event_version(event));
+                               (jint)tessera_event_kind(event, NULL),
+                               (jlong)tessera_event_process_index(event, NULL),
+                               (jint)tessera_event_task_state(event, NULL),
+                               (jint)tessera_event_code(event, NULL), message,
+                               (jlong)tessera_event_generation(event, NULL),
+                               (jlong)tessera_event_version(event, NULL));
   /* EventDispatch catches the listener's exceptions; anything left is dropped. */
   if ((*env)->ExceptionCheck(env)) (*env)->ExceptionClear(env);
   if (message != NULL) (*env)->DeleteLocalRef(env, message);

@@ -34,12 +34,18 @@ static tessera_client* single_process_client(void) {
 
 /* ---- NULL handles ----------------------------------------------------------- */
 
-static void accessors_of_null_client_return_sentinels(void) {
-  ASSERT_EQ(-1, tessera_client_process_index(NULL));
-  ASSERT_EQ(0, tessera_client_num_processes(NULL));
-  ASSERT_EQ(0, tessera_client_topology_fingerprint(NULL));
-  ASSERT_EQ(0, tessera_client_topology_generation(NULL));
-  ASSERT_STREQ("", tessera_client_coordinator_address(NULL));
+static void accessors_of_null_client_are_invalid_argument(void) {
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_client_process_index(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_client_num_processes(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_client_topology_fingerprint(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_client_topology_generation(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_client_coordinator_address(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL; expected a valid pointer");
   tessera_client_cancel_all(NULL);
   tessera_client_destroy(NULL);
 }
@@ -61,15 +67,23 @@ static void calls_on_null_client_name_the_argument(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'client' is NULL");
 }
 
-static void accessors_of_null_event_and_list_return_sentinels(void) {
+static void accessors_of_null_event_and_list_are_invalid_argument(void) {
   size_t size = 7;
-  ASSERT_EQ(-1, tessera_event_process_index(NULL));
-  ASSERT_EQ(TESSERA_OK, tessera_event_code(NULL));
-  ASSERT_STREQ("", tessera_event_message(NULL));
-  ASSERT_EQ(0, tessera_event_generation(NULL));
-  ASSERT_EQ(0, tessera_kv_list_num_entries(NULL));
-  ASSERT_STREQ("", tessera_kv_list_key(NULL, 0));
-  ASSERT_NULL(tessera_kv_list_value(NULL, 0, &size));
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_event_process_index(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'event' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_event_code(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'event' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_event_message(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'event' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_event_generation(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'event' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_kv_list_num_entries(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_kv_list_key(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_kv_list_value(NULL, 0, &size, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
   ASSERT_EQ(0, size);
   tessera_event_destroy(NULL);
   tessera_kv_list_destroy(NULL);
@@ -77,17 +91,25 @@ static void accessors_of_null_event_and_list_return_sentinels(void) {
 
 static void error_details_of_null_or_plain_errors_are_empty(void) {
   tessera_error* err = NULL;
-  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason(NULL));
-  ASSERT_EQ(-1, tessera_error_source_process(NULL));
-  ASSERT_EQ(0, tessera_error_num_missing(NULL));
-  ASSERT_EQ(-1, tessera_error_missing_process(NULL, 0));
-  ASSERT_EQ(TESSERA_TASK_NEVER_CONNECTED, tessera_error_missing_state(NULL, 0));
-  ASSERT_STREQ("", tessera_error_missing_waiting_at(NULL, 0));
-  ASSERT_EQ(0, tessera_error_num_arrived(NULL));
-  ASSERT_EQ(-1, tessera_error_arrived_process(NULL, 0));
+  ASSERT_EQ(0, tessera_error_reason(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_error_source_process(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_error_num_missing(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_error_missing_process(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_error_missing_state(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_error_missing_waiting_at(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_error_num_arrived(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_error_arrived_process(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'error' is NULL; expected a valid pointer");
   ASSERT_FALSE(tessera_client_shutdown(NULL, &err));
-  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason(err));
-  ASSERT_EQ(-1, tessera_error_source_process(err));
+  ASSERT_EQ(TESSERA_REASON_NONE, tessera_error_reason(err, NULL));
+  ASSERT_EQ(-1, tessera_error_source_process(err, NULL));
   tessera_error_destroy(err);
 }
 
@@ -140,9 +162,9 @@ static void single_process_client_serves_the_key_value_store(void) {
   size_t size = 0;
   tessera_client* client = single_process_client();
   ASSERT_NOT_NULL(client);
-  ASSERT_EQ(0, tessera_client_process_index(client));
-  ASSERT_EQ(1, tessera_client_num_processes(client));
-  ASSERT_STREQ("", tessera_client_coordinator_address(client));
+  ASSERT_EQ(0, tessera_client_process_index(client, NULL));
+  ASSERT_EQ(1, tessera_client_num_processes(client, NULL));
+  ASSERT_STREQ("", tessera_client_coordinator_address(client, NULL));
   ASSERT_TRUE(tessera_client_kv_set(client, "dir/a", "bytes\0x", 7, false, &err));
   ASSERT_OK(err);
   value = tessera_client_kv_wait(client, "dir/a", 0, &err);
@@ -154,9 +176,9 @@ static void single_process_client_serves_the_key_value_store(void) {
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "dir/b");
   list = tessera_client_kv_list(client, "dir", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_kv_list_num_entries(list));
-  ASSERT_STREQ("dir/a", tessera_kv_list_key(list, 0));
-  ASSERT_NOT_NULL(tessera_kv_list_value(list, 0, &size));
+  ASSERT_EQ(1, tessera_kv_list_num_entries(list, NULL));
+  ASSERT_STREQ("dir/a", tessera_kv_list_key(list, 0, NULL));
+  ASSERT_NOT_NULL(tessera_kv_list_value(list, 0, &size, NULL));
   ASSERT_EQ(7, size);
   tessera_kv_list_destroy(list);
   ASSERT_TRUE(tessera_client_kv_increment(client, "n", 41, &counter, &err));
@@ -257,7 +279,7 @@ static int start_job(job* j) {
     tessera_error_destroy(err);
     return 0;
   }
-  snprintf(j->address, sizeof j->address, "127.0.0.1:%d", tessera_coordinator_port(j->coordinator));
+  snprintf(j->address, sizeof j->address, "127.0.0.1:%d", tessera_coordinator_port(j->coordinator, NULL));
   for (i = 0; i < 2; ++i) {
     args[i].address = j->address;
     args[i].process_id = i;
@@ -302,9 +324,9 @@ static void two_processes_share_the_store_and_a_barrier(void) {
   pthread_t thread;
   int round;
   ASSERT_TRUE(start_job(&j));
-  ASSERT_EQ(tessera_client_topology_fingerprint(j.clients[0]),
-            tessera_client_topology_fingerprint(j.clients[1]));
-  ASSERT_STREQ(j.address, tessera_client_coordinator_address(j.clients[1]));
+  ASSERT_EQ(tessera_client_topology_fingerprint(j.clients[0], NULL),
+            tessera_client_topology_fingerprint(j.clients[1], NULL));
+  ASSERT_STREQ(j.address, tessera_client_coordinator_address(j.clients[1], NULL));
   ASSERT_TRUE(tessera_client_kv_set(j.clients[1], "from/1", "hello", 5, false, &err));
   ASSERT_OK(err);
   value = tessera_client_kv_wait(j.clients[0], "from/1", 5000, &err);
@@ -334,18 +356,18 @@ static void a_reported_error_fails_the_other_process_with_its_source(void) {
   for (tries = 0; tries < 20; ++tries) {
     event = tessera_client_event_wait(j.clients[0], 5000, &err);
     ASSERT_OK(err);
-    if (tessera_event_kind(event) == TESSERA_EVENT_JOB_ERROR) break;
+    if (tessera_event_kind(event, NULL) == TESSERA_EVENT_JOB_ERROR) break;
     tessera_event_destroy(event);
     event = NULL;
   }
   ASSERT_NOT_NULL(event);
-  ASSERT_EQ(1, tessera_event_process_index(event));
-  ASSERT_CONTAINS(tessera_event_message(event), "rank 1 broke");
+  ASSERT_EQ(1, tessera_event_process_index(event, NULL));
+  ASSERT_CONTAINS(tessera_event_message(event, NULL), "rank 1 broke");
   tessera_event_destroy(event);
   ASSERT_FALSE(tessera_client_kv_set(j.clients[0], "k", "v", 1, false, &err));
   ASSERT_ERROR_CONTAINS(err, TESSERA_ABORTED, "rank 1 broke");
-  ASSERT_EQ(TESSERA_REASON_JOB_FAILED, tessera_error_reason(err));
-  ASSERT_EQ(1, tessera_error_source_process(err));
+  ASSERT_EQ(TESSERA_REASON_JOB_FAILED, tessera_error_reason(err, NULL));
+  ASSERT_EQ(1, tessera_error_source_process(err, NULL));
   tessera_error_destroy(err);
   stop_job(&j);
 }
@@ -378,8 +400,8 @@ static void reserved_keys_are_permission_denied_in_a_job(void) {
   ASSERT_OK(err);
   list = tessera_client_kv_list(j.clients[1], "/", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_kv_list_num_entries(list));
-  ASSERT_STREQ("_tessera0", tessera_kv_list_key(list, 0));
+  ASSERT_EQ(1, tessera_kv_list_num_entries(list, NULL));
+  ASSERT_STREQ("_tessera0", tessera_kv_list_key(list, 0, NULL));
   tessera_kv_list_destroy(list);
   stop_job(&j);
 }
@@ -387,16 +409,19 @@ static void reserved_keys_are_permission_denied_in_a_job(void) {
 static void barrier_timeout_lists_arrived_and_missing_processes(void) {
   job j;
   tessera_error* err = NULL;
+  tessera_error* range_err = NULL;
   ASSERT_TRUE(start_job(&j));
   ASSERT_FALSE(tessera_client_barrier(j.clients[0], "alone", 200, NULL, 0, &err));
   ASSERT_ERROR_CONTAINS(err, TESSERA_DEADLINE_EXCEEDED, "alone");
-  ASSERT_EQ(TESSERA_REASON_BARRIER_FAILED, tessera_error_reason(err));
-  ASSERT_EQ(1, tessera_error_num_arrived(err));
-  ASSERT_EQ(0, tessera_error_arrived_process(err, 0));
-  ASSERT_EQ(1, tessera_error_num_missing(err));
-  ASSERT_EQ(1, tessera_error_missing_process(err, 0));
-  ASSERT_EQ(TESSERA_TASK_RUNNING, tessera_error_missing_state(err, 0));
-  ASSERT_EQ(-1, tessera_error_missing_process(err, 1));
+  ASSERT_EQ(TESSERA_REASON_BARRIER_FAILED, tessera_error_reason(err, NULL));
+  ASSERT_EQ(1, tessera_error_num_arrived(err, NULL));
+  ASSERT_EQ(0, tessera_error_arrived_process(err, 0, NULL));
+  ASSERT_EQ(1, tessera_error_num_missing(err, NULL));
+  ASSERT_EQ(1, tessera_error_missing_process(err, 0, NULL));
+  ASSERT_EQ(TESSERA_TASK_RUNNING, tessera_error_missing_state(err, 0, NULL));
+  ASSERT_EQ(0, tessera_error_missing_process(err, 1, &range_err));
+  ASSERT_ERROR(range_err, TESSERA_OUT_OF_RANGE,
+               "Argument 'index' is 1; expected less than 1 (the missing processes)");
   tessera_error_destroy(err);
   stop_job(&j);
 }
@@ -447,9 +472,9 @@ static void cancel_all_reaches_only_calls_in_progress(void) {
 
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
-      HARNESS_TEST(accessors_of_null_client_return_sentinels),
+      HARNESS_TEST(accessors_of_null_client_are_invalid_argument),
       HARNESS_TEST(calls_on_null_client_name_the_argument),
-      HARNESS_TEST(accessors_of_null_event_and_list_return_sentinels),
+      HARNESS_TEST(accessors_of_null_event_and_list_are_invalid_argument),
       HARNESS_TEST(error_details_of_null_or_plain_errors_are_empty),
       HARNESS_TEST(bad_arguments_are_invalid_argument_naming_them),
       HARNESS_TEST(single_process_client_serves_the_key_value_store),

@@ -49,8 +49,8 @@ static void bad_values_name_argument_value_and_expectation(void) {
   const int64_t repeated[] = {1, 1};
   ASSERT_FALSE(tessera_cluster_options_set_num_processes(options, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_processes' must be >= 1, got 0");
-  ASSERT_FALSE(tessera_cluster_options_set_process_index(options, -1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' must be >= 0, got -1");
+  ASSERT_FALSE(tessera_cluster_options_set_process_index(options, SIZE_MAX, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'process_index' is 18446744073709551615; expected at most 9223372036854775807");
   ASSERT_FALSE(tessera_cluster_options_set_init_timeout_ms(options, -5, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'timeout_ms' must be > 0, got -5");
   ASSERT_FALSE(tessera_cluster_options_set_heartbeat(options, 1000, 2000, &err));
@@ -65,8 +65,9 @@ static void bad_values_name_argument_value_and_expectation(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "ids");
   ASSERT_FALSE(tessera_cluster_options_set_kv_limits(options, 100, 10, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'max_store_bytes' must be >= max_value_bytes (100), got 10");
-  ASSERT_FALSE(tessera_cluster_options_set_partition_index(options, -2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'index' must be >= 0, got -2");
+  ASSERT_FALSE(tessera_cluster_options_set_partition_index(options, SIZE_MAX, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'partition_index' is 18446744073709551615; expected at most 9223372036854775807");
   ASSERT_FALSE(tessera_cluster_options_set_tls(options, "cert.pem", NULL, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'cert_file' and 'key_file' must be set together");
   ASSERT_FALSE(tessera_cluster_options_set_job_id(options, NULL, &err));
@@ -120,18 +121,20 @@ static void detect_env_resolves_slurm(void) {
   tessera_detection* d = tessera_detection_create_from_env(NULL, env, 5, &err);
   ASSERT_OK(err);
   ASSERT_NOT_NULL(d);
-  ASSERT_STREQ("slurm", tessera_detection_source(d));
-  ASSERT_STREQ("n001:61497", tessera_detection_coordinator_address(d));
-  ASSERT_STREQ("[::]:61497", tessera_detection_bind_address(d));
-  ASSERT_EQ(16, tessera_detection_num_processes(d));
-  ASSERT_EQ(3, tessera_detection_process_index(d));
-  ASSERT_STREQ("12345", tessera_detection_job_id(d));
-  ASSERT_EQ(1, tessera_detection_num_local_device_ids(d));
-  ASSERT_EQ(1, tessera_detection_local_device_id(d, 0));
-  ASSERT_EQ(-1, tessera_detection_local_device_id(d, 1));
-  ASSERT_CONTAINS(tessera_detection_explanation(d),
+  ASSERT_STREQ("slurm", tessera_detection_source(d, NULL));
+  ASSERT_STREQ("n001:61497", tessera_detection_coordinator_address(d, NULL));
+  ASSERT_STREQ("[::]:61497", tessera_detection_bind_address(d, NULL));
+  ASSERT_EQ(16, tessera_detection_num_processes(d, NULL));
+  ASSERT_EQ(3, tessera_detection_process_index(d, NULL));
+  ASSERT_STREQ("12345", tessera_detection_job_id(d, NULL));
+  ASSERT_EQ(1, tessera_detection_num_local_device_ids(d, NULL));
+  ASSERT_EQ(1, tessera_detection_local_device_id(d, 0, NULL));
+  ASSERT_EQ(0, tessera_detection_local_device_id(d, 1, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'index' is 1; expected less than 1 (the detected local device ids)");
+  ASSERT_CONTAINS(tessera_detection_explanation(d, NULL),
                   "\nport: SLURM_JOB_ID % 4096 + 61440 = 12345 % 4096 + 61440 = 61497 (as JAX)\n");
-  ASSERT_CONTAINS(tessera_detection_explanation(d), "torchrun: skipped: none of RANK, WORLD_SIZE");
+  ASSERT_CONTAINS(tessera_detection_explanation(d, NULL), "torchrun: skipped: none of RANK, WORLD_SIZE");
   tessera_detection_destroy(d);
 }
 
@@ -139,10 +142,10 @@ static void detect_env_explains_a_partial_set(void) {
   static const char* const env[] = {"SLURM_JOB_ID=7", "SLURM_NTASKS=2"};
   tessera_detection* d = tessera_detection_create_from_env(NULL, env, 2, NULL);
   ASSERT_NOT_NULL(d);
-  ASSERT_STREQ("single-process", tessera_detection_source(d));
-  ASSERT_EQ(1, tessera_detection_num_processes(d));
-  ASSERT_STREQ("", tessera_detection_coordinator_address(d));
-  ASSERT_CONTAINS(tessera_detection_explanation(d),
+  ASSERT_STREQ("single-process", tessera_detection_source(d, NULL));
+  ASSERT_EQ(1, tessera_detection_num_processes(d, NULL));
+  ASSERT_STREQ("", tessera_detection_coordinator_address(d, NULL));
+  ASSERT_CONTAINS(tessera_detection_explanation(d, NULL),
                   "slurm: skipped: SLURM_JOB_ID, SLURM_NTASKS present but SLURM_STEP_NODELIST, SLURM_PROCID, "
                   "SLURM_LOCALID missing");
   tessera_detection_destroy(d);
@@ -169,10 +172,10 @@ static void options_override_the_environment(void) {
   ASSERT_TRUE(tessera_cluster_options_set_process_index(options, 1, NULL));
   d = tessera_detection_create_from_env(options, env, 3, NULL);
   ASSERT_NOT_NULL(d);
-  ASSERT_STREQ("options", tessera_detection_source(d));
-  ASSERT_EQ(2, tessera_detection_num_processes(d));
-  ASSERT_EQ(1, tessera_detection_process_index(d));
-  ASSERT_STREQ("10.0.0.9:1", tessera_detection_coordinator_address(d));
+  ASSERT_STREQ("options", tessera_detection_source(d, NULL));
+  ASSERT_EQ(2, tessera_detection_num_processes(d, NULL));
+  ASSERT_EQ(1, tessera_detection_process_index(d, NULL));
+  ASSERT_STREQ("10.0.0.9:1", tessera_detection_coordinator_address(d, NULL));
   tessera_detection_destroy(d);
   tessera_cluster_options_destroy(options);
 }
@@ -181,7 +184,7 @@ static void later_entries_replace_earlier_ones(void) {
   static const char* const env[] = {"TESSERA_NUM_PROCESSES=8", "TESSERA_NUM_PROCESSES=1"};
   tessera_detection* d = tessera_detection_create_from_env(NULL, env, 2, NULL);
   ASSERT_NOT_NULL(d);
-  ASSERT_EQ(1, tessera_detection_num_processes(d));
+  ASSERT_EQ(1, tessera_detection_num_processes(d, NULL));
   tessera_detection_destroy(d);
 }
 
@@ -203,10 +206,10 @@ static void malformed_entries_name_their_index(void) {
 static void empty_environment_is_one_process(void) {
   tessera_detection* d = tessera_detection_create_from_env(NULL, NULL, 0, NULL);
   ASSERT_NOT_NULL(d);
-  ASSERT_STREQ("single-process", tessera_detection_source(d));
-  ASSERT_EQ(1, tessera_detection_num_processes(d));
-  ASSERT_EQ(0, tessera_detection_process_index(d));
-  ASSERT_STREQ("127.0.0.1:0", tessera_detection_bind_address(d));
+  ASSERT_STREQ("single-process", tessera_detection_source(d, NULL));
+  ASSERT_EQ(1, tessera_detection_num_processes(d, NULL));
+  ASSERT_EQ(0, tessera_detection_process_index(d, NULL));
+  ASSERT_STREQ("127.0.0.1:0", tessera_detection_bind_address(d, NULL));
   tessera_detection_destroy(d);
 }
 
@@ -233,23 +236,33 @@ static void detect_reads_the_process_environment(void) {
   d = tessera_detection_create(options, &err);
   ASSERT_OK(err);
   ASSERT_NOT_NULL(d);
-  ASSERT_STREQ("options", tessera_detection_source(d));
-  ASSERT_STREQ("10.0.0.2:5000", tessera_detection_coordinator_address(d));
-  ASSERT_CONTAINS(tessera_detection_explanation(d), "slurm: not considered: detection is \"none\"");
+  ASSERT_STREQ("options", tessera_detection_source(d, NULL));
+  ASSERT_STREQ("10.0.0.2:5000", tessera_detection_coordinator_address(d, NULL));
+  ASSERT_CONTAINS(tessera_detection_explanation(d, NULL), "slurm: not considered: detection is \"none\"");
   tessera_detection_destroy(d);
   tessera_cluster_options_destroy(options);
 }
 
 static void null_detection_accessors_are_safe(void) {
-  ASSERT_STREQ("", tessera_detection_source(NULL));
-  ASSERT_STREQ("", tessera_detection_coordinator_address(NULL));
-  ASSERT_STREQ("", tessera_detection_bind_address(NULL));
-  ASSERT_STREQ("", tessera_detection_job_id(NULL));
-  ASSERT_STREQ("", tessera_detection_explanation(NULL));
-  ASSERT_EQ(1, tessera_detection_num_processes(NULL));
-  ASSERT_EQ(0, tessera_detection_process_index(NULL));
-  ASSERT_EQ(0, tessera_detection_num_local_device_ids(NULL));
-  ASSERT_EQ(-1, tessera_detection_local_device_id(NULL, 0));
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_detection_source(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_detection_coordinator_address(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_detection_bind_address(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_detection_job_id(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_detection_explanation(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_detection_num_processes(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_detection_process_index(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_detection_num_local_device_ids(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_detection_local_device_id(NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'detection' is NULL; expected a valid pointer");
   tessera_detection_destroy(NULL);
 }
 

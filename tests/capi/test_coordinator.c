@@ -31,7 +31,7 @@ static void port_zero_picks_a_free_port(void) {
   tessera_coordinator* coordinator = tessera_coordinator_start(options, &err);
   ASSERT_OK(err);
   ASSERT_NOT_NULL(coordinator);
-  ASSERT_TRUE(tessera_coordinator_port(coordinator) > 0);
+  ASSERT_TRUE(tessera_coordinator_port(coordinator, NULL) > 0);
   tessera_coordinator_destroy(coordinator);
   tessera_cluster_options_destroy(options);
 }
@@ -74,7 +74,7 @@ static void bind_in_use_names_address_and_errno(void) {
   char expected[128];
   tessera_coordinator* first = tessera_coordinator_start(options, &err);
   ASSERT_NOT_NULL(first);
-  snprintf(address, sizeof address, "127.0.0.1:%d", tessera_coordinator_port(first));
+  snprintf(address, sizeof address, "127.0.0.1:%d", tessera_coordinator_port(first, NULL));
   ASSERT_TRUE(tessera_cluster_options_set_bind_address(options, address, &err));
   ASSERT_NULL(tessera_coordinator_start(options, &err));
   snprintf(expected, sizeof expected, "bind %s: Address already in use (EADDRINUSE)", address);
@@ -107,7 +107,8 @@ static void null_handles_are_safe(void) {
   tessera_error* err = NULL;
   ASSERT_NULL(tessera_coordinator_start(NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'options' is NULL");
-  ASSERT_EQ(0, tessera_coordinator_port(NULL));
+  ASSERT_EQ(0, tessera_coordinator_port(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'coordinator' is NULL; expected a valid pointer");
   ASSERT_FALSE(tessera_coordinator_wait(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'coordinator' is NULL");
   tessera_coordinator_stop(NULL);

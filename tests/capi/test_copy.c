@@ -143,9 +143,10 @@ static void copy_options_reject_bad_input(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'options'");
   ASSERT_FALSE(tessera_copy_options_set_process_index(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'options'");
-  ASSERT_FALSE(tessera_copy_options_set_process_index(options, -2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_index' is -2");
-  ASSERT_TRUE(tessera_copy_options_set_process_index(options, -1, &err));
+  ASSERT_FALSE(tessera_copy_options_set_process_index(options, TESSERA_NO_INDEX - 1, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'process_index' is 18446744073709551614; expected at most 9223372036854775807");
+  ASSERT_TRUE(tessera_copy_options_set_process_index(options, TESSERA_NO_INDEX, &err));
   ASSERT_OK(err);
   tessera_copy_options_destroy(options);
 }
@@ -217,8 +218,8 @@ static void plan_from_rows_to_columns(void) {
   tessera_transfer_locality_t locality = TESSERA_TRANSFER_CROSS_PROCESS;
   ASSERT_OK(err);
   ASSERT_NOT_NULL(plan);
-  ASSERT_EQ(2, tessera_reshard_plan_num_dims(plan));
-  ASSERT_EQ(16, tessera_reshard_plan_num_transfers(plan));
+  ASSERT_EQ(2, tessera_reshard_plan_num_dims(plan, NULL));
+  ASSERT_EQ(16, tessera_reshard_plan_num_transfers(plan, NULL));
   ASSERT_TRUE(tessera_reshard_plan_transfer(plan, 0, &source, &destination, &bytes, &locality,
                                             &err));
   ASSERT_EQ(0, source);
@@ -262,8 +263,10 @@ static void plan_rejects_bad_input_by_name(void) {
   ASSERT_NULL(tessera_reshard_plan_create(a, a, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'element_size' is 0");
   tessera_reshard_plan_destroy(NULL);
-  ASSERT_EQ(0, tessera_reshard_plan_num_transfers(NULL));
-  ASSERT_EQ(0, tessera_reshard_plan_num_dims(NULL));
+  ASSERT_EQ(0, tessera_reshard_plan_num_transfers(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_reshard_plan_num_dims(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
   tessera_sharding_destroy(a);
   tessera_sharding_destroy(c);
 }
@@ -279,7 +282,7 @@ static void plan_accessors_reject_bad_input(void) {
   tessera_transfer_locality_t bad;
   memcpy(&bad, &raw, sizeof bad);
   ASSERT_NOT_NULL(plan);
-  ASSERT_EQ(8, tessera_reshard_plan_num_transfers(plan));
+  ASSERT_EQ(8, tessera_reshard_plan_num_transfers(plan, NULL));
   ASSERT_FALSE(tessera_reshard_plan_transfer(plan, 8, &source, &destination, &bytes, &locality,
                                              &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 8");

@@ -15,10 +15,10 @@ static void without_the_variable_there_is_one_cpu_device(void) {
   ASSERT_TRUE(fixture_set_cpu_devices(NULL));
   list = tessera_device_list_create(NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_device_list_num_devices(list));
+  ASSERT_EQ(1, tessera_device_list_num_devices(list, NULL));
   device = tessera_device_list_device(list, 0, &err);
   ASSERT_OK(err);
-  ASSERT_STREQ("cpu:0", tessera_device_name(device));
+  ASSERT_STREQ("cpu:0", tessera_device_name(device, NULL));
   tessera_device_destroy(device);
   tessera_device_list_destroy(list);
 }
@@ -30,14 +30,14 @@ static void the_variable_sets_the_number_of_cpu_devices(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
   list = tessera_device_list_create("cpu", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_device_list_num_devices(list));
+  ASSERT_EQ(4, tessera_device_list_num_devices(list, NULL));
   for (i = 0; i < 4; ++i) {
     tessera_device* device = tessera_device_list_device(list, i, &err);
     ASSERT_OK(err);
-    ASSERT_EQ(i, tessera_device_id(device));
-    ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_device_platform(device));
-    ASSERT_EQ(0, tessera_device_process_index(device));
-    ASSERT_EQ(i, tessera_device_local_ordinal(device));
+    ASSERT_EQ(i, tessera_device_id(device, NULL));
+    ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_device_platform(device, NULL));
+    ASSERT_EQ(0, tessera_device_process_index(device, NULL));
+    ASSERT_EQ(i, tessera_device_local_ordinal(device, NULL));
     tessera_device_destroy(device);
   }
   tessera_device_list_destroy(list);
@@ -45,7 +45,7 @@ static void the_variable_sets_the_number_of_cpu_devices(void) {
 
 static void device_count_counts_the_default_type(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("3"));
   ASSERT_TRUE(tessera_platform_num_devices(NULL, &count, &err));
   ASSERT_OK(err);
@@ -56,7 +56,7 @@ static void device_count_counts_the_default_type(void) {
 
 static void type_names_are_case_insensitive(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   ASSERT_TRUE(tessera_platform_num_devices("CPU", &count, &err));
   ASSERT_OK(err);
@@ -66,10 +66,10 @@ static void type_names_are_case_insensitive(void) {
 static void a_platform_without_devices_gives_an_empty_list(void) {
   tessera_error* err = NULL;
   tessera_device_list* list = tessera_device_list_create("gpu", &err);
-  int64_t count = -1;
+  size_t count = 7;
   ASSERT_OK(err);
   ASSERT_NOT_NULL(list);
-  ASSERT_EQ(0, tessera_device_list_num_devices(list));
+  ASSERT_EQ(0, tessera_device_list_num_devices(list, NULL));
   tessera_device_list_destroy(list);
   ASSERT_TRUE(tessera_platform_num_devices("tpu", &count, &err));
   ASSERT_EQ(0, count);
@@ -77,7 +77,7 @@ static void a_platform_without_devices_gives_an_empty_list(void) {
 
 static void unknown_type_is_invalid_argument_naming_it(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_NULL(tessera_device_list_create("npu", &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Device type 'npu' is unknown");
   ASSERT_FALSE(tessera_platform_num_devices("npu", &count, &err));
@@ -98,7 +98,7 @@ static void unusable_device_count_variable_is_invalid_argument(void) {
   }
   ASSERT_TRUE(fixture_set_cpu_devices("1048576"));
   {
-    int64_t count = 0;
+    size_t count = 0;
     ASSERT_TRUE(tessera_platform_num_devices("cpu", &count, NULL));
     ASSERT_EQ(1048576, count);
   }
@@ -126,7 +126,8 @@ static void list_functions_reject_or_tolerate_a_null_list(void) {
   tessera_error* err = NULL;
   ASSERT_NULL(tessera_device_list_device(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL");
-  ASSERT_EQ(0, tessera_device_list_num_devices(NULL));
+  ASSERT_EQ(0, tessera_device_list_num_devices(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
   tessera_device_list_destroy(NULL);
 }
 
@@ -137,7 +138,7 @@ static void a_device_outlives_its_list(void) {
   list = tessera_device_list_create(NULL, NULL);
   device = tessera_device_list_device(list, 1, NULL);
   tessera_device_list_destroy(list);
-  ASSERT_STREQ("cpu:1", tessera_device_name(device));
+  ASSERT_STREQ("cpu:1", tessera_device_name(device, NULL));
   tessera_device_destroy(device);
 }
 
@@ -147,27 +148,27 @@ static void parse_reads_platform_and_id(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   device = tessera_device_parse("gpu:3", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_PLATFORM_GPU, tessera_device_platform(device));
-  ASSERT_EQ(3, tessera_device_id(device));
-  ASSERT_EQ(0, tessera_device_process_index(device));
-  ASSERT_EQ(3, tessera_device_local_ordinal(device));
-  ASSERT_STREQ("gpu:3", tessera_device_name(device));
+  ASSERT_EQ(TESSERA_PLATFORM_GPU, tessera_device_platform(device, NULL));
+  ASSERT_EQ(3, tessera_device_id(device, NULL));
+  ASSERT_EQ(0, tessera_device_process_index(device, NULL));
+  ASSERT_EQ(3, tessera_device_local_ordinal(device, NULL));
+  ASSERT_STREQ("gpu:3", tessera_device_name(device, NULL));
   tessera_device_destroy(device);
 }
 
 static void parse_without_an_id_means_id_zero(void) {
   tessera_device* device = tessera_device_parse("tpu", NULL);
-  ASSERT_EQ(TESSERA_PLATFORM_TPU, tessera_device_platform(device));
-  ASSERT_EQ(0, tessera_device_id(device));
-  ASSERT_STREQ("tpu:0", tessera_device_name(device));
+  ASSERT_EQ(TESSERA_PLATFORM_TPU, tessera_device_platform(device, NULL));
+  ASSERT_EQ(0, tessera_device_id(device, NULL));
+  ASSERT_STREQ("tpu:0", tessera_device_name(device, NULL));
   tessera_device_destroy(device);
 }
 
 static void parse_is_case_insensitive_and_accepts_cuda(void) {
   tessera_device* upper = tessera_device_parse("CPU:1", NULL);
   tessera_device* cuda = tessera_device_parse("cuda:2", NULL);
-  ASSERT_STREQ("cpu:1", tessera_device_name(upper));
-  ASSERT_STREQ("gpu:2", tessera_device_name(cuda));
+  ASSERT_STREQ("cpu:1", tessera_device_name(upper, NULL));
+  ASSERT_STREQ("gpu:2", tessera_device_name(cuda, NULL));
   tessera_device_destroy(upper);
   tessera_device_destroy(cuda);
 }
@@ -192,11 +193,17 @@ static void parse_of_null_is_invalid_argument(void) {
 }
 
 static void device_accessors_of_null_give_defaults(void) {
-  ASSERT_EQ(0, tessera_device_id(NULL));
-  ASSERT_EQ(TESSERA_PLATFORM_CPU, tessera_device_platform(NULL));
-  ASSERT_EQ(0, tessera_device_process_index(NULL));
-  ASSERT_EQ(0, tessera_device_local_ordinal(NULL));
-  ASSERT_STREQ("", tessera_device_name(NULL));
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_device_id(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_device_platform(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_device_process_index(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_device_local_ordinal(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_device_name(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
   tessera_device_destroy(NULL);
 }
 
@@ -223,12 +230,13 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
   tessera_local_devices* found;
   tessera_platform_t platform = TESSERA_PLATFORM_CPU;
   int64_t value = -1;
+  size_t ordinal = 7;
   ASSERT_TRUE(fixture_set_cpu_devices("2"));
   found = discover_with("gpu:NVIDIA H100 80GB HBM3:GPU-abc:85520809984,gpu", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_local_devices_num_devices(found));
-  ASSERT_STREQ("explicit", tessera_local_devices_provider(found));
-  ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(found));
+  ASSERT_EQ(4, tessera_local_devices_num_devices(found, NULL));
+  ASSERT_STREQ("explicit", tessera_local_devices_provider(found, NULL));
+  ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(found, NULL));
   ASSERT_TRUE(tessera_local_devices_platform(found, 0, &platform, &err));
   ASSERT_EQ(TESSERA_PLATFORM_GPU, platform);
   ASSERT_STREQ("NVIDIA H100 80GB HBM3", tessera_local_devices_kind(found, 0, &err));
@@ -236,13 +244,13 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
   ASSERT_STREQ("", tessera_local_devices_pci_bus_id(found, 0, &err));
   ASSERT_TRUE(tessera_local_devices_memory_bytes(found, 0, &value, &err));
   ASSERT_EQ(85520809984, value);
-  ASSERT_TRUE(tessera_local_devices_ordinal(found, 1, &value, &err));
-  ASSERT_EQ(1, value);
+  ASSERT_TRUE(tessera_local_devices_ordinal(found, 1, &ordinal, &err));
+  ASSERT_EQ(1, ordinal);
   ASSERT_STREQ("gpu", tessera_local_devices_kind(found, 1, &err));
   ASSERT_TRUE(tessera_local_devices_platform(found, 3, &platform, &err));
   ASSERT_EQ(TESSERA_PLATFORM_CPU, platform);
-  ASSERT_TRUE(tessera_local_devices_ordinal(found, 3, &value, &err));
-  ASSERT_EQ(1, value);
+  ASSERT_TRUE(tessera_local_devices_ordinal(found, 3, &ordinal, &err));
+  ASSERT_EQ(1, ordinal);
   ASSERT_OK(err);
   tessera_local_devices_destroy(found);
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
@@ -250,7 +258,7 @@ static void local_discovery_reports_explicit_devices_then_cpus(void) {
 
 static void explicit_gpus_become_the_default_device_type(void) {
   tessera_error* err = NULL;
-  int64_t count = 0;
+  size_t count = 0;
   ASSERT_TRUE(fixture_set_cpu_devices("1"));
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "gpu*8", 1));
   ASSERT_TRUE(tessera_platform_num_devices(NULL, &count, &err));
@@ -272,22 +280,25 @@ static void local_device_accessors_check_their_arguments(void) {
   tessera_error* err = NULL;
   tessera_local_devices* found;
   tessera_platform_t platform;
-  int64_t value;
+  size_t ordinal;
   ASSERT_TRUE(fixture_set_cpu_devices("1"));
   found = discover_with("", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_local_devices_num_devices(found));
+  ASSERT_EQ(1, tessera_local_devices_num_devices(found, NULL));
   ASSERT_FALSE(tessera_local_devices_platform(found, 1, &platform, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 1");
   ASSERT_NULL(tessera_local_devices_kind(found, 5, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "the number of local devices");
-  ASSERT_FALSE(tessera_local_devices_ordinal(NULL, 0, &value, &err));
+  ASSERT_FALSE(tessera_local_devices_ordinal(NULL, 0, &ordinal, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices'");
   ASSERT_FALSE(tessera_local_devices_memory_bytes(found, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out'");
-  ASSERT_EQ(0, tessera_local_devices_num_devices(NULL));
-  ASSERT_STREQ("", tessera_local_devices_provider(NULL));
-  ASSERT_STREQ("", tessera_local_devices_nvml_unavailable_reason(NULL));
+  ASSERT_EQ(0, tessera_local_devices_num_devices(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_local_devices_provider(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_local_devices_nvml_unavailable_reason(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices' is NULL; expected a valid pointer");
   tessera_local_devices_destroy(NULL);
   tessera_local_devices_destroy(found);
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
@@ -297,13 +308,13 @@ static void local_device_accessors_check_their_arguments(void) {
 static void coords_text(const tessera_device* device, char* text, size_t size) {
   int64_t c[3] = {-1, -1, -1};
   size_t axis;
-  if (!tessera_device_has_coordinates(device)) {
+  if (!tessera_device_has_coordinates(device, NULL)) {
     snprintf(text, size, "-");
     return;
   }
   for (axis = 0; axis < 3; ++axis) tessera_device_coordinate(device, axis, &c[axis], NULL);
   snprintf(text, size, "%lld.%lld.%lld/%lld", (long long)c[0], (long long)c[1], (long long)c[2],
-           (long long)tessera_device_core_on_chip(device));
+           (long long)tessera_device_core_on_chip(device, NULL));
 }
 
 static void listed_tpus_carry_their_chip_coordinates(void) {
@@ -314,7 +325,7 @@ static void listed_tpus_carry_their_chip_coordinates(void) {
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*4:TPU v4@2x2x1+0.0.1,tpu:TPU v3@5.6.0.1,tpu", 1));
   list = tessera_device_list_create("tpu", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(6, tessera_device_list_num_devices(list));
+  ASSERT_EQ(6, tessera_device_list_num_devices(list, NULL));
   device = tessera_device_list_device(list, 3, &err);
   coords_text(device, text, sizeof text);
   ASSERT_STREQ("1.1.1/0", text);
@@ -352,9 +363,11 @@ static void coord_checks_its_arguments(void) {
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'axis' is 3; expected less than 3");
   ASSERT_TRUE(tessera_device_coordinate(tpu, 2, &value, &err));
   ASSERT_EQ(3, value);
-  ASSERT_FALSE(tessera_device_has_coordinates(cpu));
-  ASSERT_FALSE(tessera_device_has_coordinates(NULL));
-  ASSERT_EQ(0, tessera_device_core_on_chip(NULL));
+  ASSERT_FALSE(tessera_device_has_coordinates(cpu, NULL));
+  ASSERT_FALSE(tessera_device_has_coordinates(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_device_core_on_chip(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device' is NULL; expected a valid pointer");
   tessera_device_destroy(tpu);
   tessera_device_destroy(cpu);
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "", 1)); /* the suite's hermetic default */
@@ -371,7 +384,7 @@ static void mesh_over_a_tpu_v4_slice_follows_chip_coordinates(void) {
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*64:TPU v4@4x4x4", 1));
   mesh = tessera_mesh_make(shape, 3, names, 3, NULL, 0, "TPU v4", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(64, tessera_mesh_num_devices(mesh));
+  ASSERT_EQ(64, tessera_mesh_num_devices(mesh, NULL));
   for (j = 0; j < 16; ++j) {
     for (k = 0; k < 4; ++k) {
       tessera_device* device = tessera_mesh_device(mesh, (size_t)(j * 4 + k), &err);

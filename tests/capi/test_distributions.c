@@ -31,16 +31,16 @@ static void data_parallel_uses_every_device_and_the_first_axis(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_1d(8, "batch");
   tessera_distribution* dp = tessera_distribution_create_data_parallel(mesh, NULL, &err);
-  tessera_mesh* dp_mesh = tessera_distribution_mesh(dp);
+  tessera_mesh* dp_mesh = tessera_distribution_mesh(dp, NULL);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(dp));
-  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(dp));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(dp, NULL));
+  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(dp, NULL));
   ASSERT_TRUE(tessera_mesh_equal(mesh, dp_mesh));
-  ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp));
-  ASSERT_EQ(1, tessera_distribution_num_processes(dp));
-  ASSERT_EQ(0, tessera_distribution_process_index(dp));
-  ASSERT_EQ(1, tessera_distribution_num_data_shards(dp));
-  ASSERT_EQ(0, tessera_distribution_data_shard_id(dp));
+  ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp, NULL));
+  ASSERT_EQ(1, tessera_distribution_num_processes(dp, NULL));
+  ASSERT_EQ(0, tessera_distribution_process_index(dp, NULL));
+  ASSERT_EQ(1, tessera_distribution_num_data_shards(dp, NULL));
+  ASSERT_EQ(0, tessera_distribution_data_shard_id(dp, NULL));
   tessera_mesh_destroy(dp_mesh);
   tessera_distribution_destroy(dp);
   tessera_mesh_destroy(mesh);
@@ -51,8 +51,8 @@ static void data_parallel_on_a_2d_mesh_counts_every_device(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_distribution* dp = tessera_distribution_create_data_parallel(mesh, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(dp));
-  ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp));
+  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(dp, NULL));
+  ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp, NULL));
   tessera_distribution_destroy(dp);
   tessera_mesh_destroy(mesh);
 }
@@ -62,13 +62,13 @@ static void data_parallel_over_devices_builds_a_batch_mesh(void) {
   tessera_error* err = NULL;
   tessera_distribution* dp =
       tessera_distribution_create_data_parallel_over_devices(devices, 2, NULL, &err);
-  tessera_mesh* mesh = tessera_distribution_mesh(dp);
+  tessera_mesh* mesh = tessera_distribution_mesh(dp, NULL);
   tessera_buffer* text = tessera_mesh_to_string(mesh, NULL);
   tessera_device* first = tessera_mesh_device(mesh, 0, NULL);
   ASSERT_OK(err);
   ASSERT_STREQ("<DeviceMesh shape=(2,), axis_names=['batch']>", tessera_buffer_data(text));
-  ASSERT_STREQ("cpu:2", tessera_device_name(first));
-  ASSERT_EQ(2, tessera_distribution_num_model_replicas(dp));
+  ASSERT_STREQ("cpu:2", tessera_device_name(first, NULL));
+  ASSERT_EQ(2, tessera_distribution_num_model_replicas(dp, NULL));
   tessera_device_destroy(first);
   tessera_buffer_destroy(text);
   tessera_mesh_destroy(mesh);
@@ -80,7 +80,7 @@ static void data_parallel_over_no_devices_uses_all_devices(void) {
   tessera_distribution* dp =
       tessera_distribution_create_data_parallel_over_devices(NULL, 0, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp));
+  ASSERT_EQ(8, tessera_distribution_num_model_replicas(dp, NULL));
   tessera_distribution_destroy(dp);
 }
 
@@ -108,7 +108,7 @@ static void data_layout_shards_the_first_dimension_on_the_batch_axis(void) {
   tessera_layout* layout = tessera_distribution_data_layout(dp, dims, 3, &err);
   size_t count = 9;
   ASSERT_OK(err);
-  ASSERT_EQ(3, tessera_layout_num_dims(layout));
+  ASSERT_EQ(3, tessera_layout_num_dims(layout, NULL));
   ASSERT_STREQ("batch", tessera_layout_dim_axis(layout, 0, 0, &err));
   ASSERT_TRUE(tessera_layout_dim_num_axes(layout, 1, &count, &err));
   ASSERT_EQ(0, count);
@@ -178,8 +178,8 @@ static void model_parallel_takes_variable_layouts_from_the_map(void) {
   const int64_t dims[] = {16, 8};
   tessera_layout* layout;
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DISTRIBUTION_MODEL_PARALLEL, tessera_distribution_kind(mp));
-  ASSERT_EQ(2, tessera_distribution_num_model_replicas(mp));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_MODEL_PARALLEL, tessera_distribution_kind(mp, NULL));
+  ASSERT_EQ(2, tessera_distribution_num_model_replicas(mp, NULL));
   layout = tessera_distribution_variable_layout(mp, "model/dense/kernel", dims, 2, NULL, &err);
   ASSERT_OK(err);
   ASSERT_STREQ("model", tessera_layout_dim_axis(layout, 1, 0, &err));
@@ -233,10 +233,10 @@ static void model_parallel_defaults_to_the_first_axis(void) {
   tessera_error* err = NULL;
   tessera_distribution* mp = tessera_distribution_create_model_parallel(map, NULL, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(mp));
+  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(mp, NULL));
   tessera_distribution_destroy(mp);
   mp = tessera_distribution_create_model_parallel(map, "", NULL, &err);
-  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(mp));
+  ASSERT_STREQ("batch", tessera_distribution_batch_dim_name(mp, NULL));
   tessera_distribution_destroy(mp);
   tessera_layout_map_destroy(map);
   tessera_mesh_destroy(mesh);
@@ -246,8 +246,8 @@ static void model_parallel_on_another_batch_axis_counts_its_size(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout_map* map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, NULL);
   tessera_distribution* mp = tessera_distribution_create_model_parallel(map, "model", NULL, NULL);
-  ASSERT_STREQ("model", tessera_distribution_batch_dim_name(mp));
-  ASSERT_EQ(4, tessera_distribution_num_model_replicas(mp));
+  ASSERT_STREQ("model", tessera_distribution_batch_dim_name(mp, NULL));
+  ASSERT_EQ(4, tessera_distribution_num_model_replicas(mp, NULL));
   tessera_distribution_destroy(mp);
   tessera_layout_map_destroy(map);
   tessera_mesh_destroy(mesh);
@@ -305,10 +305,10 @@ static void options_set_process_overrides_the_runtime(void) {
   tessera_error* err = NULL;
   tessera_distribution* mp = model_parallel(options, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_distribution_num_processes(mp));
-  ASSERT_EQ(3, tessera_distribution_process_index(mp));
-  ASSERT_EQ(2, tessera_distribution_num_data_shards(mp)); /* min(R=2, P=4) */
-  ASSERT_EQ(1, tessera_distribution_data_shard_id(mp));   /* 3 / (4 / 2) */
+  ASSERT_EQ(4, tessera_distribution_num_processes(mp, NULL));
+  ASSERT_EQ(3, tessera_distribution_process_index(mp, NULL));
+  ASSERT_EQ(2, tessera_distribution_num_data_shards(mp, NULL)); /* min(R=2, P=4) */
+  ASSERT_EQ(1, tessera_distribution_data_shard_id(mp, NULL));   /* 3 / (4 / 2) */
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
 }
@@ -319,9 +319,11 @@ static void options_reject_impossible_process_numbers(void) {
   ASSERT_FALSE(tessera_distribution_options_set_process(options, 0, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_processes' is 0; expected at least 1");
   ASSERT_FALSE(tessera_distribution_options_set_process(options, 2, 2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' is 2; expected 0 to 1");
-  ASSERT_FALSE(tessera_distribution_options_set_process(options, 2, -1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_id' is -1");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'process_index' is 2; expected 0 to 1 ('num_processes' is 2)");
+  ASSERT_FALSE(tessera_distribution_options_set_process(options, SIZE_MAX, 0, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'num_processes' is 18446744073709551615; expected at most 9223372036854775807");
   tessera_distribution_options_destroy(options);
 }
 
@@ -357,12 +359,12 @@ static void a_single_process_reads_the_dataset_as_it_is(void) {
   tessera_distribution* mp = model_parallel(NULL, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(plan));
-  ASSERT_EQ(32, tessera_dataset_plan_global_batch_num_examples(plan));
-  ASSERT_EQ(32, tessera_dataset_plan_per_process_batch_num_examples(plan));
-  ASSERT_EQ(1, tessera_dataset_plan_num_shards(plan));
-  ASSERT_EQ(0, tessera_dataset_plan_shard_index(plan));
-  ASSERT_EQ(0, tessera_dataset_plan_num_rebatches(plan));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(plan, NULL));
+  ASSERT_EQ(32, tessera_dataset_plan_global_batch_num_examples(plan, NULL));
+  ASSERT_EQ(32, tessera_dataset_plan_per_process_batch_num_examples(plan, NULL));
+  ASSERT_EQ(1, tessera_dataset_plan_num_shards(plan, NULL));
+  ASSERT_EQ(0, tessera_dataset_plan_shard_index(plan, NULL));
+  ASSERT_EQ(0, tessera_dataset_plan_num_rebatches(plan, NULL));
   tessera_dataset_plan_destroy(plan);
   tessera_distribution_destroy(mp);
 }
@@ -373,10 +375,10 @@ static void processes_read_contiguous_shards_of_each_batch(void) {
   tessera_distribution* mp = model_parallel(options, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DATASET_PLAN_SHARD, tessera_dataset_plan_kind(plan));
-  ASSERT_EQ(16, tessera_dataset_plan_per_process_batch_num_examples(plan));
-  ASSERT_EQ(2, tessera_dataset_plan_num_shards(plan));
-  ASSERT_EQ(1, tessera_dataset_plan_shard_index(plan));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_SHARD, tessera_dataset_plan_kind(plan, NULL));
+  ASSERT_EQ(16, tessera_dataset_plan_per_process_batch_num_examples(plan, NULL));
+  ASSERT_EQ(2, tessera_dataset_plan_num_shards(plan, NULL));
+  ASSERT_EQ(1, tessera_dataset_plan_shard_index(plan, NULL));
   tessera_dataset_plan_destroy(plan);
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
@@ -391,7 +393,7 @@ static void auto_shard_off_leaves_the_dataset_alone(void) {
   mp = model_parallel(options, &err);
   plan = tessera_distribution_plan_dataset(mp, 32, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(plan));
+  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(plan, NULL));
   tessera_dataset_plan_destroy(plan);
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
@@ -408,12 +410,13 @@ static void batch_not_divisible_by_the_shards_is_invalid_argument(void) {
   tessera_distribution_options_destroy(options);
 }
 
-static void unknown_batch_size_is_invalid_argument(void) {
+static void batch_size_beyond_int64_is_out_of_range(void) {
   tessera_distribution_options* options = options_for_process(4, 0);
   tessera_error* err = NULL;
   tessera_distribution* mp = model_parallel(options, &err);
-  ASSERT_NULL(tessera_distribution_plan_dataset(mp, -1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "The batch size of the input dataset is unknown");
+  ASSERT_NULL(tessera_distribution_plan_dataset(mp, SIZE_MAX, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
+               "Argument 'global_batch_size' is 18446744073709551615; expected at most 9223372036854775807");
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
 }
@@ -431,9 +434,9 @@ static void keras_3_0_data_parallel_plans_uneven_rebatch_sizes(void) {
   dp = tessera_distribution_create_data_parallel(mesh, options, &err);
   plan = tessera_distribution_plan_dataset(dp, 10, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_dataset_plan_num_rebatches(plan));
+  ASSERT_EQ(4, tessera_dataset_plan_num_rebatches(plan, NULL));
   for (i = 0; i < 4; ++i) {
-    int64_t size = 0;
+    size_t size = 0;
     ASSERT_TRUE(tessera_dataset_plan_rebatch_num_examples(plan, i, &size, &err));
     ASSERT_EQ(expected[i], size);
   }
@@ -447,10 +450,10 @@ static void rebatch_size_past_the_count_is_out_of_range(void) {
   tessera_error* err = NULL;
   tessera_distribution* mp = model_parallel(NULL, &err);
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(mp, 32, &err);
-  int64_t size = -3;
+  size_t size = 3;
   ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(plan, 0, &size, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'index' is 0; expected less than 0");
-  ASSERT_EQ(-3, size);
+  ASSERT_EQ(3, size);
   ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(plan, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL");
   ASSERT_FALSE(tessera_dataset_plan_rebatch_num_examples(NULL, 0, &size, &err));
@@ -461,12 +464,18 @@ static void rebatch_size_past_the_count_is_out_of_range(void) {
 
 static void plan_accessors_of_null_give_defaults(void) {
   tessera_error* err = NULL;
-  ASSERT_EQ(TESSERA_DATASET_PLAN_PASSTHROUGH, tessera_dataset_plan_kind(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_global_batch_num_examples(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_per_process_batch_num_examples(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_num_shards(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_shard_index(NULL));
-  ASSERT_EQ(0, tessera_dataset_plan_num_rebatches(NULL));
+  ASSERT_EQ(0, tessera_dataset_plan_kind(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dataset_plan_global_batch_num_examples(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dataset_plan_per_process_batch_num_examples(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dataset_plan_num_shards(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dataset_plan_shard_index(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dataset_plan_num_rebatches(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'plan' is NULL; expected a valid pointer");
   ASSERT_NULL(tessera_distribution_plan_dataset(NULL, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL");
   tessera_dataset_plan_destroy(NULL);
@@ -475,14 +484,22 @@ static void plan_accessors_of_null_give_defaults(void) {
 static void distribution_accessors_of_null_give_defaults(void) {
   tessera_error* err = NULL;
   const int64_t dims[] = {2};
-  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(NULL));
-  ASSERT_NULL(tessera_distribution_mesh(NULL));
-  ASSERT_STREQ("", tessera_distribution_batch_dim_name(NULL));
-  ASSERT_EQ(0, tessera_distribution_num_processes(NULL));
-  ASSERT_EQ(0, tessera_distribution_process_index(NULL));
-  ASSERT_EQ(0, tessera_distribution_num_model_replicas(NULL));
-  ASSERT_EQ(0, tessera_distribution_num_data_shards(NULL));
-  ASSERT_EQ(0, tessera_distribution_data_shard_id(NULL));
+  ASSERT_EQ(0, tessera_distribution_kind(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_distribution_mesh(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_distribution_batch_dim_name(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_distribution_num_processes(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_distribution_process_index(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_distribution_num_model_replicas(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_distribution_num_data_shards(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_distribution_data_shard_id(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL; expected a valid pointer");
   ASSERT_NULL(tessera_distribution_variable_layout(NULL, "v", dims, 1, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'distribution' is NULL");
   ASSERT_NULL(tessera_distribution_tensor_layout(NULL, "v", &err));
@@ -558,7 +575,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(processes_read_contiguous_shards_of_each_batch),
       HARNESS_TEST(auto_shard_off_leaves_the_dataset_alone),
       HARNESS_TEST(batch_not_divisible_by_the_shards_is_invalid_argument),
-      HARNESS_TEST(unknown_batch_size_is_invalid_argument),
+      HARNESS_TEST(batch_size_beyond_int64_is_out_of_range),
       HARNESS_TEST(keras_3_0_data_parallel_plans_uneven_rebatch_sizes),
       HARNESS_TEST(rebatch_size_past_the_count_is_out_of_range),
       HARNESS_TEST(plan_accessors_of_null_give_defaults),

@@ -89,24 +89,24 @@ static void dtensor_mesh_accessors_read_every_field(void) {
   tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(RICH_MESH, &err);
   int64_t value = -1;
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_TILE, tessera_dtensor_mesh_kind(mesh));
-  ASSERT_STREQ("pod", tessera_dtensor_mesh_name(mesh));
-  ASSERT_STREQ("TPU", tessera_dtensor_mesh_device_type(mesh));
-  ASSERT_STREQ("", tessera_dtensor_mesh_single_device(mesh));
-  ASSERT_TRUE(tessera_dtensor_mesh_use_xla_spmd(mesh));
-  ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_TILE, tessera_dtensor_mesh_kind(mesh, NULL));
+  ASSERT_STREQ("pod", tessera_dtensor_mesh_name(mesh, NULL));
+  ASSERT_STREQ("TPU", tessera_dtensor_mesh_device_type(mesh, NULL));
+  ASSERT_STREQ("", tessera_dtensor_mesh_single_device(mesh, NULL));
+  ASSERT_TRUE(tessera_dtensor_mesh_use_xla_spmd(mesh, NULL));
+  ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh, NULL));
   ASSERT_STREQ("x", tessera_dtensor_mesh_dim_name(mesh, 0, &err));
   ASSERT_TRUE(tessera_dtensor_mesh_dim_extent(mesh, 0, &value, &err));
   ASSERT_EQ(2, value);
-  ASSERT_EQ(2, tessera_dtensor_mesh_num_global_ids(mesh));
+  ASSERT_EQ(2, tessera_dtensor_mesh_num_global_ids(mesh, NULL));
   ASSERT_TRUE(tessera_dtensor_mesh_global_id(mesh, 1, &value, &err));
   ASSERT_EQ(1, value);
-  ASSERT_EQ(2, tessera_dtensor_mesh_num_local_ids(mesh));
+  ASSERT_EQ(2, tessera_dtensor_mesh_num_local_ids(mesh, NULL));
   ASSERT_TRUE(tessera_dtensor_mesh_local_id(mesh, 0, &value, &err));
   ASSERT_EQ(0, value);
   ASSERT_STREQ("/job:localhost/replica:1/task:0/device:TPU:1",
                tessera_dtensor_mesh_local_device(mesh, 1, &err));
-  ASSERT_EQ(0, tessera_dtensor_mesh_num_global_devices(mesh));
+  ASSERT_EQ(0, tessera_dtensor_mesh_num_global_devices(mesh, NULL));
   ASSERT_OK(err);
   tessera_dtensor_mesh_destroy(mesh);
 }
@@ -117,7 +117,7 @@ static void dtensor_mesh_global_devices_are_readable(void) {
       "|x=2|0,1|0|/job:a/task:0/device:CPU:0|/job:a/task:0/device:CPU:0,/job:a/task:1/device:CPU:0",
       &err);
   ASSERT_OK(err);
-  ASSERT_EQ(2, tessera_dtensor_mesh_num_global_devices(mesh));
+  ASSERT_EQ(2, tessera_dtensor_mesh_num_global_devices(mesh, NULL));
   ASSERT_STREQ("/job:a/task:1/device:CPU:0", tessera_dtensor_mesh_global_device(mesh, 1, &err));
   ASSERT_OK(err);
   tessera_dtensor_mesh_destroy(mesh);
@@ -146,11 +146,11 @@ static void single_device_and_empty_meshes_have_their_kinds(void) {
   tessera_dtensor_mesh* single =
       tessera_dtensor_mesh_parse("/job:localhost/task:0/device:CPU:0", NULL);
   tessera_dtensor_mesh* empty = tessera_dtensor_mesh_parse("empty_mesh", NULL);
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_SINGLE_DEVICE, tessera_dtensor_mesh_kind(single));
-  ASSERT_STREQ("/job:localhost/task:0/device:CPU:0", tessera_dtensor_mesh_single_device(single));
-  ASSERT_STREQ("CPU", tessera_dtensor_mesh_device_type(single));
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind(empty));
-  ASSERT_STREQ("", tessera_dtensor_mesh_device_type(empty));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_SINGLE_DEVICE, tessera_dtensor_mesh_kind(single, NULL));
+  ASSERT_STREQ("/job:localhost/task:0/device:CPU:0", tessera_dtensor_mesh_single_device(single, NULL));
+  ASSERT_STREQ("CPU", tessera_dtensor_mesh_device_type(single, NULL));
+  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind(empty, NULL));
+  ASSERT_STREQ("", tessera_dtensor_mesh_device_type(empty, NULL));
   tessera_dtensor_mesh_destroy(single);
   tessera_dtensor_mesh_destroy(empty);
 }
@@ -178,7 +178,7 @@ static void layout_round_trips_exactly_with_its_dtensor_mesh(void) {
   tessera_buffer* text = tessera_layout_to_dtensor_text_with_mesh(layout, dmesh, &err);
   ASSERT_OK(err);
   ASSERT_STREQ(input, tessera_buffer_data(text));
-  ASSERT_STREQ("pod", tessera_dtensor_mesh_name(dmesh));
+  ASSERT_STREQ("pod", tessera_dtensor_mesh_name(dmesh, NULL));
   tessera_buffer_destroy(text);
   tessera_dtensor_mesh_destroy(dmesh);
   tessera_layout_destroy(layout);
@@ -230,15 +230,25 @@ static void null_arguments_are_invalid_argument_naming_them(void) {
 }
 
 static void null_handles_read_as_empty(void) {
-  ASSERT_EQ(TESSERA_DTENSOR_MESH_EMPTY, tessera_dtensor_mesh_kind(NULL));
-  ASSERT_STREQ("", tessera_dtensor_mesh_name(NULL));
-  ASSERT_STREQ("", tessera_dtensor_mesh_device_type(NULL));
-  ASSERT_STREQ("", tessera_dtensor_mesh_single_device(NULL));
-  ASSERT_FALSE(tessera_dtensor_mesh_use_xla_spmd(NULL));
-  ASSERT_EQ(0, tessera_dtensor_mesh_num_dims(NULL));
-  ASSERT_EQ(0, tessera_dtensor_mesh_num_global_ids(NULL));
-  ASSERT_EQ(0, tessera_dtensor_mesh_num_local_ids(NULL));
-  ASSERT_EQ(0, tessera_dtensor_mesh_num_global_devices(NULL));
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_dtensor_mesh_kind(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_dtensor_mesh_name(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_dtensor_mesh_device_type(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_dtensor_mesh_single_device(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_FALSE(tessera_dtensor_mesh_use_xla_spmd(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dtensor_mesh_num_dims(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dtensor_mesh_num_global_ids(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dtensor_mesh_num_local_ids(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_dtensor_mesh_num_global_devices(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'mesh' is NULL; expected a valid pointer");
   tessera_dtensor_mesh_destroy(NULL);
 }
 

@@ -30,10 +30,10 @@ static void code_name_names_every_code(void) {
   }
 }
 
-static void code_name_of_unknown_value_is_unknown_code(void) {
-  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name((tessera_code_t)17));
-  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name((tessera_code_t)-1));
-  ASSERT_STREQ("UNKNOWN_CODE", tessera_code_name(TESSERA_CODE_FORCE_INT32));
+static void code_name_of_unknown_value_is_null(void) {
+  ASSERT_NULL(tessera_code_name((tessera_code_t)17));
+  ASSERT_NULL(tessera_code_name((tessera_code_t)-1));
+  ASSERT_NULL(tessera_code_name(TESSERA_CODE_FORCE_INT32));
 }
 
 static void null_error_reads_as_ok_with_empty_message(void) {
@@ -53,11 +53,11 @@ static void failure_stores_a_new_error_with_code_and_message(void) {
 }
 
 static void failure_without_out_error_still_returns_the_sentinel(void) {
-  int64_t count = -7;
+  size_t count = 7;
   ASSERT_NULL(tessera_device_parse(NULL, NULL));
   ASSERT_FALSE(tessera_platform_num_devices(NULL, NULL, NULL));
   ASSERT_FALSE(tessera_platform_num_devices("no-such-type", &count, NULL));
-  ASSERT_EQ(-7, count);
+  ASSERT_EQ(7, count);
 }
 
 static void success_leaves_out_error_untouched(void) {
@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(code_numbers_are_absl_canonical_codes),
       HARNESS_TEST(version_compatible_means_same_major_and_a_minor_not_older),
       HARNESS_TEST(code_name_names_every_code),
-      HARNESS_TEST(code_name_of_unknown_value_is_unknown_code),
+      HARNESS_TEST(code_name_of_unknown_value_is_null),
       HARNESS_TEST(null_error_reads_as_ok_with_empty_message),
       HARNESS_TEST(error_destroy_accepts_null),
       HARNESS_TEST(failure_stores_a_new_error_with_code_and_message),

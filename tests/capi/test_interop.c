@@ -49,7 +49,7 @@ static void replicated_text_takes_the_given_rank(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* parsed = tessera_layout_from_hlo_sharding("{replicated}", mesh, 3, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(3, tessera_layout_num_dims(parsed));
+  ASSERT_EQ(3, tessera_layout_num_dims(parsed, NULL));
   tessera_layout_destroy(parsed);
   tessera_mesh_destroy(mesh);
 }
@@ -129,7 +129,7 @@ static void empty_bytes_are_replicated(void) {
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout* parsed = tessera_layout_from_op_sharding(NULL, 0, mesh, 1, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_layout_num_dims(parsed));
+  ASSERT_EQ(1, tessera_layout_num_dims(parsed, NULL));
   tessera_layout_destroy(parsed);
   tessera_mesh_destroy(mesh);
 }

@@ -31,10 +31,10 @@ static void new_map_is_empty_with_its_mesh_and_mode(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_2x4();
   tessera_layout_map* map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_FULL, &err);
-  tessera_mesh* map_mesh = tessera_layout_map_mesh(map);
+  tessera_mesh* map_mesh = tessera_layout_map_mesh(map, NULL);
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_layout_map_num_rules(map));
-  ASSERT_EQ(TESSERA_KEY_MATCH_FULL, tessera_layout_map_match(map));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(map, NULL));
+  ASSERT_EQ(TESSERA_KEY_MATCH_FULL, tessera_layout_map_match(map, NULL));
   ASSERT_TRUE(tessera_mesh_equal(mesh, map_mesh));
   tessera_mesh_destroy(map_mesh);
   tessera_layout_map_destroy(map);
@@ -44,7 +44,7 @@ static void new_map_is_empty_with_its_mesh_and_mode(void) {
 static void map_without_a_mesh_has_none(void) {
   tessera_layout_map* map = tessera_layout_map_create(NULL, TESSERA_KEY_MATCH_SEARCH, NULL);
   ASSERT_NOT_NULL(map);
-  ASSERT_NULL(tessera_layout_map_mesh(map));
+  ASSERT_NULL(tessera_layout_map_mesh(map, NULL));
   tessera_layout_map_destroy(map);
 }
 
@@ -60,7 +60,7 @@ static void exact_key_selects_its_rule(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense/kernel");
   tessera_layout* layout = tessera_layout_map_lookup(map, "dense/kernel", &err);
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_OK(err);
   ASSERT_STREQ("model", tessera_layout_dim_axis(layout, 1, 0, &err));
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, &err));
@@ -71,7 +71,7 @@ static void exact_key_selects_its_rule(void) {
 
 static void search_mode_matches_a_pattern_anywhere_in_the_path(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "model/dense_1/kernel/0", &index, NULL));
   ASSERT_EQ(0, index);
   tessera_layout_map_destroy(map);
@@ -79,9 +79,9 @@ static void search_mode_matches_a_pattern_anywhere_in_the_path(void) {
 
 static void full_mode_matches_only_the_whole_path(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_FULL, "dense.*kernel");
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "model/dense_1/kernel", &index, NULL));
-  ASSERT_EQ(-1, index);
+  ASSERT_TRUE(index == TESSERA_NO_INDEX);
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense_1/kernel", &index, NULL));
   ASSERT_EQ(0, index);
   tessera_layout_map_destroy(map);
@@ -89,7 +89,7 @@ static void full_mode_matches_only_the_whole_path(void) {
 
 static void exact_key_wins_over_matching_patterns(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*");
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_TRUE(add_rule(map, "dense/kernel"));
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, NULL));
   ASSERT_EQ(1, index);
@@ -99,11 +99,11 @@ static void exact_key_wins_over_matching_patterns(void) {
 static void no_match_is_null_without_an_error(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_NULL(tessera_layout_map_lookup(map, "conv/bias", &err));
   ASSERT_OK(err);
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "conv/bias", &index, &err));
-  ASSERT_EQ(-1, index);
+  ASSERT_TRUE(index == TESSERA_NO_INDEX);
   tessera_layout_map_destroy(map);
 }
 
@@ -127,11 +127,11 @@ static void several_matches_are_an_error_listing_keys_in_insertion_order(void) {
 static void find_reports_several_matches_like_get(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_TRUE(add_rule(map, "dense"));
   ASSERT_FALSE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, &err));
   ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION, "dense/kernel");
-  ASSERT_EQ(-7, index);
+  ASSERT_EQ(7, index);
   tessera_layout_map_destroy(map);
 }
 
@@ -141,7 +141,7 @@ static void duplicate_key_is_already_exists_naming_it(void) {
   tessera_layout* layout = fixture_layout_2d(NULL, NULL, NULL);
   ASSERT_FALSE(tessera_layout_map_set(map, "dense.*kernel", layout, &err));
   ASSERT_ERROR(err, TESSERA_ALREADY_EXISTS, "dense.*kernel already exist in the LayoutMap");
-  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map, NULL));
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
 }
@@ -155,7 +155,7 @@ static void invalid_pattern_is_invalid_argument_naming_it(void) {
                "Argument 'key' 'dense[0' is not a valid RE2 pattern: missing ]");
   ASSERT_FALSE(tessera_layout_map_set(map, "(?<=x)kernel", layout, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'key' '(?<=x)kernel' is not a valid RE2 pattern");
-  ASSERT_EQ(0, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(map, NULL));
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
 }
@@ -178,7 +178,7 @@ static void layout_with_axes_the_map_mesh_lacks_is_invalid_argument(void) {
   ASSERT_FALSE(tessera_layout_map_set(map, "kernel", layout, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Invalid axis names for Layout. Valid axis names: {'data'}, Got {'model'}");
-  ASSERT_EQ(0, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(map, NULL));
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
   tessera_mesh_destroy(mesh);
@@ -192,9 +192,9 @@ static void stored_layout_gets_the_map_mesh_and_the_callers_does_not(void) {
   tessera_mesh* stored_mesh;
   ASSERT_TRUE(tessera_layout_map_set(map, "kernel", mine, NULL));
   stored = tessera_layout_map_layout(map, 0, NULL);
-  stored_mesh = tessera_layout_mesh(stored);
+  stored_mesh = tessera_layout_mesh(stored, NULL);
   ASSERT_TRUE(tessera_mesh_equal(mesh, stored_mesh));
-  ASSERT_NULL(tessera_layout_mesh(mine));
+  ASSERT_NULL(tessera_layout_mesh(mine, NULL));
   tessera_mesh_destroy(stored_mesh);
   tessera_layout_destroy(stored);
   tessera_layout_destroy(mine);
@@ -205,7 +205,7 @@ static void stored_layout_gets_the_map_mesh_and_the_callers_does_not(void) {
 static void rules_are_listed_in_insertion_order(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "z.*");
   ASSERT_TRUE(add_rule(map, "a.*"));
-  ASSERT_EQ(2, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(2, tessera_layout_map_num_rules(map, NULL));
   ASSERT_STREQ("z.*", tessera_layout_map_key(map, 0, NULL));
   ASSERT_STREQ("a.*", tessera_layout_map_key(map, 1, NULL));
   tessera_layout_map_destroy(map);
@@ -224,14 +224,14 @@ static void rule_index_past_the_size_is_out_of_range(void) {
 static void delete_removes_the_rule_with_exactly_that_key(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
-  int64_t index = -7;
+  size_t index = 7;
   ASSERT_TRUE(add_rule(map, "bias"));
   ASSERT_TRUE(tessera_layout_map_remove(map, "dense.*kernel", &err));
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map, NULL));
   ASSERT_STREQ("bias", tessera_layout_map_key(map, 0, NULL));
   ASSERT_TRUE(tessera_layout_map_lookup_rule(map, "dense/kernel", &index, &err));
-  ASSERT_EQ(-1, index);
+  ASSERT_TRUE(index == TESSERA_NO_INDEX);
   tessera_layout_map_destroy(map);
 }
 
@@ -240,7 +240,7 @@ static void delete_of_a_key_not_present_is_not_found_naming_it(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "dense.*kernel");
   ASSERT_FALSE(tessera_layout_map_remove(map, "dense/kernel", &err));
   ASSERT_ERROR(err, TESSERA_NOT_FOUND, "Argument 'key' 'dense/kernel' is not a key of the LayoutMap");
-  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map, NULL));
   tessera_layout_map_destroy(map);
 }
 
@@ -248,7 +248,7 @@ static void a_key_can_be_set_again_after_delete(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
   ASSERT_TRUE(tessera_layout_map_remove(map, "kernel", NULL));
   ASSERT_TRUE(add_rule(map, "kernel"));
-  ASSERT_EQ(1, tessera_layout_map_num_rules(map));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(map, NULL));
   tessera_layout_map_destroy(map);
 }
 
@@ -256,7 +256,7 @@ static void map_functions_reject_null_arguments_by_name(void) {
   tessera_error* err = NULL;
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
   tessera_layout* layout = fixture_layout_2d(NULL, NULL, NULL);
-  int64_t index = 0;
+  size_t index = 0;
   ASSERT_FALSE(tessera_layout_map_set(NULL, "k", layout, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL");
   ASSERT_FALSE(tessera_layout_map_set(map, NULL, layout, &err));
@@ -277,9 +277,12 @@ static void map_functions_reject_null_arguments_by_name(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL");
   ASSERT_NULL(tessera_layout_map_layout(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL");
-  ASSERT_EQ(0, tessera_layout_map_num_rules(NULL));
-  ASSERT_NULL(tessera_layout_map_mesh(NULL));
-  ASSERT_EQ(TESSERA_KEY_MATCH_SEARCH, tessera_layout_map_match(NULL));
+  ASSERT_EQ(0, tessera_layout_map_num_rules(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL; expected a valid pointer");
+  ASSERT_NULL(tessera_layout_map_mesh(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_layout_map_match(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'map' is NULL; expected a valid pointer");
   tessera_layout_map_destroy(NULL);
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
@@ -288,7 +291,7 @@ static void map_functions_reject_null_arguments_by_name(void) {
 static void looked_up_layout_outlives_the_map(void) {
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
   tessera_layout* layout = tessera_layout_map_lookup(map, "dense/kernel", NULL);
-  int64_t shards = 0;
+  size_t shards = 0;
   tessera_layout_map_destroy(map);
   ASSERT_TRUE(tessera_layout_dim_num_shards(layout, 1, &shards, NULL));
   ASSERT_EQ(4, shards);
@@ -298,8 +301,8 @@ static void looked_up_layout_outlives_the_map(void) {
 static void map_outlives_the_mesh_and_layout_handles_it_was_given(void) {
   /* map_with_rule destroys both handles before returning the map. */
   tessera_layout_map* map = map_with_rule(TESSERA_KEY_MATCH_SEARCH, "kernel");
-  tessera_mesh* mesh = tessera_layout_map_mesh(map);
-  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
+  tessera_mesh* mesh = tessera_layout_map_mesh(map, NULL);
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   tessera_mesh_destroy(mesh);
   tessera_layout_map_destroy(map);
 }

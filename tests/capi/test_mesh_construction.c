@@ -14,7 +14,7 @@ static const char* const kGpus[] = {"gpu:0", "gpu:1", "gpu:2", "gpu:3",
 /* The global id of the mesh's device `index`; -1 when there is none. */
 static int64_t device_id_at(const tessera_mesh* mesh, size_t index) {
   tessera_device* device = tessera_mesh_device(mesh, index, NULL);
-  const int64_t id = device == NULL ? -1 : tessera_device_id(device);
+  const int64_t id = device == NULL ? -1 : tessera_device_id(device, NULL);
   tessera_device_destroy(device);
   return id;
 }
@@ -25,7 +25,7 @@ static void make_truncates_to_the_product_of_the_shape(void) {
   const char* const names[] = {"x", "y"};
   tessera_mesh* mesh = tessera_mesh_make(shape, 2, names, 2, kGpus, 8, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_mesh_num_devices(mesh));
+  ASSERT_EQ(4, tessera_mesh_num_devices(mesh, NULL));
   ASSERT_EQ(3, device_id_at(mesh, 3));
   tessera_mesh_destroy(mesh);
 }
@@ -38,7 +38,7 @@ static void make_over_all_devices_when_devices_is_null(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("8"));
   mesh = tessera_mesh_make(shape, 2, names, 2, NULL, 0, "", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   tessera_mesh_destroy(mesh);
 }
 
@@ -90,7 +90,7 @@ static void hybrid_of_one_granule_is_its_mesh(void) {
   tessera_mesh* mesh =
       tessera_mesh_make_hybrid(mesh_shape, dcn, 2, names, 2, kGpus, 8, false, NULL, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(8, tessera_mesh_num_devices(mesh));
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   ASSERT_EQ(5, device_id_at(mesh, 5));
   tessera_mesh_destroy(mesh);
 }
@@ -101,7 +101,7 @@ static void submesh_holds_the_given_device(void) {
   const char* const model[] = {"model"};
   tessera_mesh* sub = tessera_mesh_submesh(mesh, model, 1, 6, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_mesh_num_devices(sub));
+  ASSERT_EQ(4, tessera_mesh_num_devices(sub, NULL));
   ASSERT_EQ(4, device_id_at(sub, 0));
   ASSERT_EQ(7, device_id_at(sub, 3));
   tessera_mesh_destroy(sub);
@@ -127,7 +127,7 @@ static void flatten_joins_the_axis_names(void) {
   tessera_mesh* flat = tessera_mesh_flatten(mesh, NULL, &err);
   ASSERT_OK(err);
   ASSERT_STREQ("batch_model", tessera_mesh_axis_name(flat, 0, &err));
-  ASSERT_EQ(8, tessera_mesh_num_devices(flat));
+  ASSERT_EQ(8, tessera_mesh_num_devices(flat, NULL));
   tessera_mesh_destroy(flat);
   tessera_mesh_destroy(mesh);
 }
@@ -185,9 +185,9 @@ static void dtensor_create_defaults_to_one_x_axis_over_local_cpus(void) {
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
   mesh = tessera_dtensor_mesh_create(NULL, NULL, 0, NULL, NULL, 0, NULL, false, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh));
+  ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh, NULL));
   ASSERT_STREQ("x", tessera_dtensor_mesh_dim_name(mesh, 0, &err));
-  ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh));
+  ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh, NULL));
   ASSERT_TRUE(tessera_dtensor_mesh_local_id(mesh, 3, &id, &err));
   ASSERT_EQ(3, id);
   ASSERT_STREQ("/job:localhost/replica:0/task:0/device:CPU:3",
@@ -216,9 +216,9 @@ static void dtensor_distributed_single_client_owns_every_id(void) {
   mesh = tessera_dtensor_mesh_create_distributed(names, sizes, 2, "m", devices, 4, NULL, false,
                                                  &err);
   ASSERT_OK(err);
-  ASSERT_STREQ("m", tessera_dtensor_mesh_name(mesh));
-  ASSERT_EQ(4, tessera_dtensor_mesh_num_global_ids(mesh));
-  ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh));
+  ASSERT_STREQ("m", tessera_dtensor_mesh_name(mesh, NULL));
+  ASSERT_EQ(4, tessera_dtensor_mesh_num_global_ids(mesh, NULL));
+  ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh, NULL));
   tessera_dtensor_mesh_destroy(mesh);
 }
 
@@ -259,7 +259,7 @@ static void dtensor_legacy_single_client_defaults(void) {
   mesh = tessera_dtensor_mesh_create_distributed_legacy(names, sizes, 1, NULL, NULL, NULL, NULL,
                                                         "CPU", &err);
   ASSERT_OK(err);
-  ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh));
+  ASSERT_EQ(4, tessera_dtensor_mesh_num_local_ids(mesh, NULL));
   tessera_dtensor_mesh_destroy(mesh);
 }
 

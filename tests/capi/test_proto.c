@@ -81,8 +81,8 @@ static void layout_map_json_round_trips_exactly(void) {
   ASSERT_OK(err);
   tessera_layout_map* back = tessera_layout_map_from_json(tessera_buffer_data(json), &err);
   ASSERT_OK(err);
-  ASSERT_EQ(1, tessera_layout_map_num_rules(back));
-  ASSERT_EQ(TESSERA_KEY_MATCH_FULL, tessera_layout_map_match(back));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(back, NULL));
+  ASSERT_EQ(TESSERA_KEY_MATCH_FULL, tessera_layout_map_match(back, NULL));
   tessera_buffer* again = tessera_layout_map_to_json(back, &err);
   ASSERT_OK(err);
   ASSERT_STREQ(tessera_buffer_data(json), tessera_buffer_data(again));
@@ -105,7 +105,7 @@ static void distribution_bytes_round_trip_exactly(void) {
   tessera_distribution* back =
       tessera_distribution_from_proto(tessera_buffer_data(bytes), tessera_buffer_size(bytes), &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DISTRIBUTION_MODEL_PARALLEL, tessera_distribution_kind(back));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_MODEL_PARALLEL, tessera_distribution_kind(back, NULL));
   tessera_buffer* again = tessera_distribution_to_proto(back, &err);
   ASSERT_OK(err);
   ASSERT_EQ(tessera_buffer_size(bytes), tessera_buffer_size(again));
@@ -127,7 +127,7 @@ static void distribution_json_round_trips_exactly(void) {
   ASSERT_OK(err);
   tessera_distribution* back = tessera_distribution_from_json(tessera_buffer_data(json), &err);
   ASSERT_OK(err);
-  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(back));
+  ASSERT_EQ(TESSERA_DISTRIBUTION_DATA_PARALLEL, tessera_distribution_kind(back, NULL));
   tessera_buffer* again = tessera_distribution_to_json(back, &err);
   ASSERT_STREQ(tessera_buffer_data(json), tessera_buffer_data(again));
   tessera_buffer_destroy(again);
@@ -157,7 +157,7 @@ static void null_bytes_of_size_zero_are_an_empty_message(void) {
   tessera_error* err = NULL;
   tessera_layout* scalar = tessera_layout_from_proto(NULL, 0, &err);
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_layout_num_dims(scalar));
+  ASSERT_EQ(0, tessera_layout_num_dims(scalar, NULL));
   tessera_layout_destroy(scalar);
   ASSERT_NULL(tessera_mesh_from_proto(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "tessera.v1.Mesh: ");

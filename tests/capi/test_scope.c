@@ -17,7 +17,7 @@ static tessera_distribution* data_parallel(int devices) {
 /* The number of model replicas of the current distribution; 0 when none. */
 static int64_t current_replicas(void) {
   tessera_distribution* current = tessera_distribution_current();
-  int64_t replicas = tessera_distribution_num_model_replicas(current);
+  int64_t replicas = tessera_distribution_num_model_replicas(current, NULL);
   tessera_distribution_destroy(current);
   return replicas;
 }

@@ -40,8 +40,8 @@ static void strict_sharding_tiles_each_dimension(void) {
   tessera_sharding* s = sharding_2x4("batch", "model", 8, 16, TESSERA_SHARD_MODE_STRICT);
   int64_t starts[2] = {-1, -1}, stops[2] = {-1, -1};
   ASSERT_NOT_NULL(s);
-  ASSERT_EQ(2, tessera_sharding_num_dims(s));
-  ASSERT_EQ(8, tessera_sharding_num_devices(s));
+  ASSERT_EQ(2, tessera_sharding_num_dims(s, NULL));
+  ASSERT_EQ(8, tessera_sharding_num_devices(s, NULL));
   /* Device 5 is at (1, 1). */
   ASSERT_TRUE(tessera_sharding_device_ranges(s, 5, starts, stops, 2, &err));
   ASSERT_OK(err);
@@ -156,12 +156,12 @@ static void addressable_devices_report_the_count_when_capacity_is_short(void) {
   tessera_sharding_destroy(s);
 }
 
-static void addressable_devices_reject_a_negative_process_and_null_count(void) {
+static void addressable_devices_reject_a_process_beyond_int64_and_null_count(void) {
   tessera_error* err = NULL;
   tessera_sharding* s = sharding_2x4("batch", NULL, 8, 8, TESSERA_SHARD_MODE_STRICT);
   size_t num = 0;
-  ASSERT_FALSE(tessera_sharding_addressable_devices(s, -1, NULL, 0, &num, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "-1");
+  ASSERT_FALSE(tessera_sharding_addressable_devices(s, SIZE_MAX, NULL, 0, &num, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'process_index' is 18446744073709551615; expected at most 9223372036854775807");
   ASSERT_FALSE(tessera_sharding_addressable_devices(s, 0, NULL, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "out_num");
   ASSERT_FALSE(tessera_sharding_addressable_devices(NULL, 0, NULL, 0, &num, &err));
@@ -199,7 +199,7 @@ static void scalar_sharding_has_no_ranges(void) {
   tessera_sharding* s = tessera_sharding_create(layout, NULL, 0, TESSERA_SHARD_MODE_STRICT, &err);
   size_t num = 9;
   ASSERT_OK(err);
-  ASSERT_EQ(0, tessera_sharding_num_dims(s));
+  ASSERT_EQ(0, tessera_sharding_num_dims(s, NULL));
   ASSERT_TRUE(tessera_sharding_device_ranges(s, 7, NULL, NULL, 0, &err));
   ASSERT_TRUE(tessera_sharding_index_map(s, NULL, 0, &num, &err));
   ASSERT_OK(err);
@@ -425,12 +425,12 @@ static void distinct_shard_index_and_device_capacity_are_checked(void) {
   tessera_sharding_destroy(s);
 }
 
-static void negative_process_index_is_invalid_argument(void) {
+static void process_index_beyond_int64_is_out_of_range(void) {
   tessera_error* err = NULL;
   tessera_sharding* s = sharding_2x4("batch", NULL, 8, 8, TESSERA_SHARD_MODE_STRICT);
   bool in = true;
-  ASSERT_FALSE(tessera_sharding_device_in_process(s, 0, -1, &in, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_index' is -1");
+  ASSERT_FALSE(tessera_sharding_device_in_process(s, 0, SIZE_MAX, &in, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'process_index' is 18446744073709551615; expected at most 9223372036854775807");
   tessera_sharding_destroy(s);
 }
 
@@ -494,8 +494,10 @@ static void null_sharding_is_invalid_argument_everywhere(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL");
   ASSERT_FALSE(tessera_sharding_is_fully_replicated(NULL, &answer, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL");
-  ASSERT_EQ(0, tessera_sharding_num_dims(NULL));
-  ASSERT_EQ(0, tessera_sharding_num_devices(NULL));
+  ASSERT_EQ(0, tessera_sharding_num_dims(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL; expected a valid pointer");
+  ASSERT_EQ(0, tessera_sharding_num_devices(NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'sharding' is NULL; expected a valid pointer");
   tessera_sharding_destroy(NULL);
 }
 
@@ -518,7 +520,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(device_in_process_follows_the_mesh_device),
       HARNESS_TEST(addressable_devices_are_the_process_devices_in_mesh_order),
       HARNESS_TEST(addressable_devices_report_the_count_when_capacity_is_short),
-      HARNESS_TEST(addressable_devices_reject_a_negative_process_and_null_count),
+      HARNESS_TEST(addressable_devices_reject_a_process_beyond_int64_and_null_count),
       HARNESS_TEST(max_shard_shape_rounds_up),
       HARNESS_TEST(fully_replicated_only_without_split_dimensions),
       HARNESS_TEST(scalar_sharding_has_no_ranges),
@@ -537,7 +539,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(device_index_past_the_mesh_is_out_of_range_everywhere),
       HARNESS_TEST(capacity_below_the_rank_is_out_of_range_and_writes_nothing),
       HARNESS_TEST(distinct_shard_index_and_device_capacity_are_checked),
-      HARNESS_TEST(negative_process_index_is_invalid_argument),
+      HARNESS_TEST(process_index_beyond_int64_is_out_of_range),
       HARNESS_TEST(null_outputs_are_invalid_argument_by_name),
       HARNESS_TEST(null_sharding_is_invalid_argument_everywhere),
       HARNESS_TEST(errors_without_an_error_pointer_only_return_the_sentinel),

@@ -186,7 +186,7 @@ class Coordinator {
   }
   ~Coordinator() { tessera_coordinator_destroy(coordinator_); }
 
-  int port() const { return tessera_coordinator_port(coordinator_); }
+  int port() const { return tessera_coordinator_port(coordinator_, nullptr); }
   tessera_coordinator* get() { return coordinator_; }
 
   // A job served by this coordinator; workers "connect".

@@ -26,16 +26,16 @@ static int fail(const char* step, tessera_error* error) {
   return 1;
 }
 
-static int check_identity(const tessera_client* client, int64_t expected) {
+static int check_identity(const tessera_client* client, size_t expected) {
   const char* rank = getenv("OMPI_COMM_WORLD_RANK");
-  if (tessera_client_num_processes(client) != expected) {
+  if (tessera_client_num_processes(client, NULL) != expected) {
     fprintf(stderr, "mpirun_worker: num_processes is %lld, expected %lld\n",
-            (long long)tessera_client_num_processes(client), (long long)expected);
+            (long long)tessera_client_num_processes(client, NULL), (long long)expected);
     return 1;
   }
-  if (rank == NULL || tessera_client_process_index(client) != strtoll(rank, NULL, 10)) {
+  if (rank == NULL || tessera_client_process_index(client, NULL) != (size_t)strtoll(rank, NULL, 10)) {
     fprintf(stderr, "mpirun_worker: process_id %lld is not OMPI_COMM_WORLD_RANK %s\n",
-            (long long)tessera_client_process_index(client), rank ? rank : "(unset)");
+            (long long)tessera_client_process_index(client, NULL), rank ? rank : "(unset)");
     return 1;
   }
   return 0;
@@ -46,7 +46,7 @@ static int exchange(tessera_client* client, int64_t n) {
   char key[64];
   char value[32];
   long pids[MAX_PROCESSES];
-  int64_t id = tessera_client_process_index(client);
+  int64_t id = tessera_client_process_index(client, NULL);
   int64_t i, j;
   tessera_error* error = NULL;
   snprintf(key, sizeof key, "pid/%lld", (long long)id);

@@ -107,14 +107,14 @@ static void print_ok_begin(int index, const char* name, int64_t start) {
 static void print_error(int index, const char* name, int64_t start, tessera_error* error) {
   size_t i;
   printf("R %d %s err ms=%lld code=%s reason=%d source=%lld missing=", index, name, (long long)(now_ms() - start),
-         tessera_code_name(tessera_error_code(error)), (int)tessera_error_reason(error),
-         (long long)tessera_error_source_process(error));
-  for (i = 0; i < tessera_error_num_missing(error); ++i) {
-    printf("%s%lld", i ? "," : "", (long long)tessera_error_missing_process(error, i));
+         tessera_code_name(tessera_error_code(error)), (int)tessera_error_reason(error, NULL),
+         (long long)tessera_error_source_process(error, NULL));
+  for (i = 0; i < tessera_error_num_missing(error, NULL); ++i) {
+    printf("%s%lld", i ? "," : "", (long long)tessera_error_missing_process(error, i, NULL));
   }
   printf(" arrived=");
-  for (i = 0; i < tessera_error_num_arrived(error); ++i) {
-    printf("%s%lld", i ? "," : "", (long long)tessera_error_arrived_process(error, i));
+  for (i = 0; i < tessera_error_num_arrived(error, NULL); ++i) {
+    printf("%s%lld", i ? "," : "", (long long)tessera_error_arrived_process(error, i, NULL));
   }
   printf(" msg=");
   print_message(tessera_error_message(error));
@@ -221,10 +221,10 @@ static void step_join(int index, const char* name, const tessera_cluster_options
     return;
   }
   print_ok_begin(index, name, start);
-  printf(" id=%lld n=%lld gen=%lld fp=%llu addr=%s\n", (long long)tessera_client_process_index(g_client),
-         (long long)tessera_client_num_processes(g_client), (long long)tessera_client_topology_generation(g_client),
-         (unsigned long long)tessera_client_topology_fingerprint(g_client),
-         tessera_client_coordinator_address(g_client));
+  printf(" id=%lld n=%lld gen=%lld fp=%llu addr=%s\n", (long long)tessera_client_process_index(g_client, NULL),
+         (long long)tessera_client_num_processes(g_client, NULL), (long long)tessera_client_topology_generation(g_client, NULL),
+         (unsigned long long)tessera_client_topology_fingerprint(g_client, NULL),
+         tessera_client_coordinator_address(g_client, NULL));
 }
 
 static void step_devices(int index, const char* name) {
@@ -237,14 +237,14 @@ static void step_devices(int index, const char* name) {
     return;
   }
   print_ok_begin(index, name, start);
-  printf(" count=%zu ids=", tessera_device_list_num_devices(list));
-  for (i = 0; i < tessera_device_list_num_devices(list); ++i) {
+  printf(" count=%zu ids=", tessera_device_list_num_devices(list, NULL));
+  for (i = 0; i < tessera_device_list_num_devices(list, NULL); ++i) {
     tessera_device* device = tessera_device_list_device(list, i, NULL);
-    printf("%s%lld:%lld:%lld", i ? "," : "", (long long)tessera_device_id(device),
-           (long long)tessera_device_process_index(device), (long long)tessera_device_local_ordinal(device));
+    printf("%s%lld:%lld:%lld", i ? "," : "", (long long)tessera_device_id(device, NULL),
+           (long long)tessera_device_process_index(device, NULL), (long long)tessera_device_local_ordinal(device, NULL));
     tessera_device_destroy(device);
   }
-  printf(" fp=%llu\n", (unsigned long long)tessera_client_topology_fingerprint(g_client));
+  printf(" fp=%llu\n", (unsigned long long)tessera_client_topology_fingerprint(g_client, NULL));
   tessera_device_list_destroy(list);
 }
 
@@ -263,10 +263,10 @@ static void step_events(int index, const char* name, int64_t quiet_ms) {
       tessera_error_destroy(error);
       break;
     }
-    printf("E kind=%d pid=%lld state=%d code=%s gen=%lld msg=", (int)tessera_event_kind(event),
-           (long long)tessera_event_process_index(event), (int)tessera_event_task_state(event),
-           tessera_code_name(tessera_event_code(event)), (long long)tessera_event_generation(event));
-    print_message(tessera_event_message(event));
+    printf("E kind=%d pid=%lld state=%d code=%s gen=%lld msg=", (int)tessera_event_kind(event, NULL),
+           (long long)tessera_event_process_index(event, NULL), (int)tessera_event_task_state(event, NULL),
+           tessera_code_name(tessera_event_code(event, NULL)), (long long)tessera_event_generation(event, NULL));
+    print_message(tessera_event_message(event, NULL));
     printf("\n");
     tessera_event_destroy(event);
     ++printed;
@@ -356,7 +356,7 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
     }
     print_ok_begin(index, name, start);
     printf(" keys=");
-    for (i = 0; i < tessera_kv_list_num_entries(list); ++i) printf("%s%s", i ? "," : "", tessera_kv_list_key(list, i));
+    for (i = 0; i < tessera_kv_list_num_entries(list, NULL); ++i) printf("%s%s", i ? "," : "", tessera_kv_list_key(list, i, NULL));
     printf("\n");
     tessera_kv_list_destroy(list);
     return true;

@@ -89,10 +89,10 @@ class Tessera:
             "tessera_mesh_make": (C.c_void_p, [C.POINTER(C.c_int64), C.c_size_t, C.POINTER(C.c_char_p),
                                                C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t, C.c_char_p,
                                                C.POINTER(C.c_void_p)]),
-            "tessera_mesh_num_devices": (C.c_int64, [C.c_void_p]),
+            "tessera_mesh_num_devices": (C.c_size_t, [C.c_void_p, C.c_void_p]),
             "tessera_mesh_device": (C.c_void_p, [C.c_void_p, C.c_size_t, C.POINTER(C.c_void_p)]),
             "tessera_mesh_destroy": (None, [C.c_void_p]),
-            "tessera_device_id": (C.c_int64, [C.c_void_p]),
+            "tessera_device_id": (C.c_int64, [C.c_void_p, C.c_void_p]),
             "tessera_device_destroy": (None, [C.c_void_p]),
         }
         for name, (res, args) in sig.items():
@@ -114,9 +114,9 @@ class Tessera:
             lib.tessera_error_destroy(err)
             return message
         ids = []
-        for i in range(lib.tessera_mesh_num_devices(mesh)):
+        for i in range(lib.tessera_mesh_num_devices(mesh, None)):
             d = lib.tessera_mesh_device(mesh, i, None)
-            ids.append(lib.tessera_device_id(d))
+            ids.append(lib.tessera_device_id(d, None))
             lib.tessera_device_destroy(d)
         lib.tessera_mesh_destroy(mesh)
         return ids

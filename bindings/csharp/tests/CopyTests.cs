@@ -94,7 +94,7 @@ public static class CopyTests {
   [Test]
   public static void CopyOptionsAreDisposedOnce() {
     var options = new CopyOptions();
-    Assert.Throws(Code.InvalidArgument, "process_index", () => options.SetProcessIndex(-2));
+    Assert.Throws(Code.OutOfRange, "process_index", () => options.SetProcessIndex(-2));
     BindingTests.DisposeTwice(options);
   }
 }

@@ -122,8 +122,9 @@ func TestNegativeSizesAreRejectedBeforeTheCall(t *testing.T) {
 func TestCopyOptionsRejectAProcessIndexBelowMinusOne(t *testing.T) {
 	opts := tessera.NewCopyOptions()
 	defer opts.Close()
-	wantError(t, opts.SetProcessIndex(-2), tessera.CodeInvalidArgument,
-		"Argument 'process_index' is -2; expected a process index >= 0, or -1 for every process")
+	// -2 reaches the C size_t as 2^64 - 2: beyond int64, so OUT_OF_RANGE.
+	wantError(t, opts.SetProcessIndex(-2), tessera.CodeOutOfRange,
+		"Argument 'process_index' is 18446744073709551614; expected at most 9223372036854775807")
 }
 
 func TestScatterForAProcessWithoutDevicesLeavesEveryShardZero(t *testing.T) {

@@ -58,6 +58,8 @@ typedef enum tessera_event_kind_t {
 
 /** A process's state as the coordinator sees it. */
 typedef enum tessera_task_state_t {
+  /** Not a state: the zero value an accessor returns on failure. */
+  TESSERA_TASK_UNSPECIFIED = 0,
   /** The process has not registered yet. */
   TESSERA_TASK_NEVER_CONNECTED = 1,
   /** The process registered; the job is not running yet. */
@@ -85,12 +87,15 @@ typedef void (*tessera_event_fn)(const tessera_event* event, void* user_data);
 TESSERA_API tessera_client* tessera_client_connect(const tessera_cluster_options* options,
                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** This process's id; -1 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_client_process_index(const tessera_client* client) TESSERA_NOEXCEPT;
-/** Number of processes in the job; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_client_num_processes(const tessera_client* client) TESSERA_NOEXCEPT;
-/** "host:port" of the coordinator this client talks to (process 0's bound port when port 0 was asked). Lifetime of `client`. @since 0.2 */
-TESSERA_API const char* tessera_client_coordinator_address(const tessera_client* client) TESSERA_NOEXCEPT;
+/** This process's index; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_client_process_index(const tessera_client* client,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of processes in the job; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_client_num_processes(const tessera_client* client,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+/** "host:port" of the coordinator this client talks to (process 0's bound port when port 0 was asked). Lifetime of `client`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_client_coordinator_address(const tessera_client* client,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The job's devices: global ids in process order, then local ordinal.
@@ -140,13 +145,15 @@ TESSERA_API tessera_kv_list* tessera_client_kv_list(tessera_client* client, cons
 /** Deletes `key` and, when `recursive`, everything under `key` + "/". Absent keys are not an error. @since 0.2 */
 TESSERA_API bool tessera_client_kv_remove(tessera_client* client, const char* key, bool recursive,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Number of entries; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list) TESSERA_NOEXCEPT;
-/** Key of entry `index`; "" when out of range. Lifetime of `list`. @since 0.2 */
-TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index) TESSERA_NOEXCEPT;
-/** Value bytes of entry `index` (size in *out_size); NULL when out of range. Lifetime of `list`. @since 0.2 */
+/** Number of entries; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Key of entry `index`; lifetime of `list`; NULL on failure (OUT_OF_RANGE when index >= the number of entries). @since 0.2 */
+TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Value bytes of entry `index` (size in *out_size, which may be NULL); lifetime of `list`; NULL and size 0 on failure (OUT_OF_RANGE when index >= the number of entries). @since 0.2 */
 TESSERA_API const void* tessera_kv_list_value(const tessera_kv_list* list, size_t index,
-                                              size_t* out_size) TESSERA_NOEXCEPT;
+                                              size_t* out_size, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `list`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT;
 
@@ -199,16 +206,21 @@ TESSERA_API bool tessera_client_set_event_callback(tessera_client* client, tesse
 TESSERA_API tessera_event* tessera_client_event_wait(tessera_client* client, int64_t timeout_ms,
                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The kind of `event`. @since 0.2 */
-TESSERA_API tessera_event_kind_t tessera_event_kind(const tessera_event* event) TESSERA_NOEXCEPT;
-/** The process the event is about; -1 when none or NULL. @since 0.2 */
-TESSERA_API int64_t tessera_event_process_index(const tessera_event* event) TESSERA_NOEXCEPT;
-/** For TASK_CHANGED: the new state. @since 0.2 */
-TESSERA_API tessera_task_state_t tessera_event_task_state(const tessera_event* event) TESSERA_NOEXCEPT;
-/** For JOB_ERROR and COORDINATOR_LOST: the code; TESSERA_OK otherwise. @since 0.2 */
-TESSERA_API tessera_code_t tessera_event_code(const tessera_event* event) TESSERA_NOEXCEPT;
-/** A description; "" when none. Lifetime of `event`. @since 0.2 */
-TESSERA_API const char* tessera_event_message(const tessera_event* event) TESSERA_NOEXCEPT;
+/** The kind of `event`; TESSERA_EVENT_TASK_CHANGED (0) on failure. @since 0.2 */
+TESSERA_API tessera_event_kind_t tessera_event_kind(const tessera_event* event,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The process the event is about; TESSERA_NO_INDEX when none; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_event_process_index(const tessera_event* event,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+/** For TASK_CHANGED: the new state; TESSERA_TASK_UNSPECIFIED on failure. @since 0.2 */
+TESSERA_API tessera_task_state_t tessera_event_task_state(const tessera_event* event,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+/** For JOB_ERROR and COORDINATOR_LOST: the code; TESSERA_OK otherwise and on failure. @since 0.2 */
+TESSERA_API tessera_code_t tessera_event_code(const tessera_event* event,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+/** A description; "" when none. Lifetime of `event`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_event_message(const tessera_event* event,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `event`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_event_destroy(tessera_event* event) TESSERA_NOEXCEPT;
 
@@ -238,22 +250,29 @@ typedef enum tessera_error_reason_t {
   TESSERA_REASON_FORCE_INT32 = 0x7fffffff
 } tessera_error_reason_t;
 
-/** The reason of `error`; TESSERA_REASON_NONE for NULL or errors without one. @since 0.2 */
-TESSERA_API tessera_error_reason_t tessera_error_reason(const tessera_error* error) TESSERA_NOEXCEPT;
-/** The process that caused `error`; -1 when none. @since 0.2 */
-TESSERA_API int64_t tessera_error_source_process(const tessera_error* error) TESSERA_NOEXCEPT;
-/** Number of processes a barrier or registration was missing; 0 when none. @since 0.2 */
-TESSERA_API size_t tessera_error_num_missing(const tessera_error* error) TESSERA_NOEXCEPT;
-/** Id of missing process `index`; -1 when out of range. @since 0.2 */
-TESSERA_API int64_t tessera_error_missing_process(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
-/** State of missing process `index`; TESSERA_TASK_NEVER_CONNECTED when out of range. @since 0.2 */
-TESSERA_API tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
-/** The barrier ("id#counter") missing process `index` waits at; "" when none. Lifetime of `error`. @since 0.2 */
-TESSERA_API const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
-/** Number of processes that had arrived at a failed barrier. @since 0.2 */
-TESSERA_API size_t tessera_error_num_arrived(const tessera_error* error) TESSERA_NOEXCEPT;
-/** Id of arrived process `index`; -1 when out of range. @since 0.2 */
-TESSERA_API int64_t tessera_error_arrived_process(const tessera_error* error, size_t index) TESSERA_NOEXCEPT;
+/** The reason of `error`; TESSERA_REASON_NONE for errors without one and on failure. @since 0.2 */
+TESSERA_API tessera_error_reason_t tessera_error_reason(const tessera_error* error,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The process that caused `error`; TESSERA_NO_INDEX when none; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_error_source_process(const tessera_error* error,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of processes a barrier or registration was missing; 0 when none and on failure. @since 0.2 */
+TESSERA_API size_t tessera_error_num_missing(const tessera_error* error,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Index of missing process `index`; 0 on failure (OUT_OF_RANGE when index >= tessera_error_num_missing). @since 0.2 */
+TESSERA_API size_t tessera_error_missing_process(const tessera_error* error, size_t index,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** State of missing process `index`; TESSERA_TASK_UNSPECIFIED on failure (OUT_OF_RANGE as above). @since 0.2 */
+TESSERA_API tessera_task_state_t tessera_error_missing_state(const tessera_error* error, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The barrier ("id#counter") missing process `index` waits at; "" when none. Lifetime of `error`; NULL on failure (OUT_OF_RANGE as above). @since 0.2 */
+TESSERA_API const char* tessera_error_missing_waiting_at(const tessera_error* error, size_t index,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of processes that had arrived at a failed barrier; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_error_num_arrived(const tessera_error* error,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Index of arrived process `index`; 0 on failure (OUT_OF_RANGE when index >= tessera_error_num_arrived). @since 0.2 */
+TESSERA_API size_t tessera_error_arrived_process(const tessera_error* error, size_t index,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /* ---- ending ------------------------------------------------------------- */
 

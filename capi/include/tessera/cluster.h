@@ -80,10 +80,10 @@ TESSERA_API bool tessera_cluster_options_set_coordinator_address(tessera_cluster
 TESSERA_API bool tessera_cluster_options_set_bind_address(tessera_cluster_options* options, const char* address,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Number of processes in the job, >= 1. */
-TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, int64_t num_processes,
+TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_options* options, size_t num_processes,
                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
-/** This process's id, 0 <= id < num_processes. */
-TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, int64_t process_id,
+/** This process's index, below num_processes. */
+TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, size_t process_index,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Which local devices this process uses (distinct indices >= 0 into local discovery); count 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
@@ -154,22 +154,29 @@ TESSERA_API tessera_detection* tessera_detection_create(const tessera_cluster_op
 TESSERA_API tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env,
                                                   size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`. @since 0.2 */
-TESSERA_API const char* tessera_detection_source(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** "host:port" clients dial; "" for a single process. Lifetime of `detection`. @since 0.2 */
-TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** "host:port" process 0 binds. Lifetime of `detection`. @since 0.2 */
-TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Number of processes; 1 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_detection_num_processes(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** This process's id; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_detection_process_index(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Job id ("" when none). Lifetime of `detection`. @since 0.2 */
-TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Number of local device ids chosen (0: all local devices). @since 0.2 */
-TESSERA_API size_t tessera_detection_num_local_device_ids(const tessera_detection* detection) TESSERA_NOEXCEPT;
-/** Local device id `index`; -1 when out of range. @since 0.2 */
-TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index) TESSERA_NOEXCEPT;
+/** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_detection_source(const tessera_detection* detection,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** "host:port" clients dial; "" for a single process. Lifetime of `detection`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_detection_coordinator_address(const tessera_detection* detection,
+                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+/** "host:port" process 0 binds. Lifetime of `detection`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_detection_bind_address(const tessera_detection* detection,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of processes; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_detection_num_processes(const tessera_detection* detection,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
+/** This process's index; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_detection_process_index(const tessera_detection* detection,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Job id ("" when none). Lifetime of `detection`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_detection_job_id(const tessera_detection* detection,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of local device ids chosen (0: all local devices, and on failure). @since 0.2 */
+TESSERA_API size_t tessera_detection_num_local_device_ids(const tessera_detection* detection,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Local device id `index`; 0 on failure (OUT_OF_RANGE when index >= tessera_detection_num_local_device_ids). @since 0.2 */
+TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* detection, size_t index, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Human-readable lines: which source was used and why each other one was
  * skipped (e.g. "slurm: skipped: SLURM_JOB_ID, SLURM_NTASKS present but
@@ -177,7 +184,8 @@ TESSERA_API int64_t tessera_detection_local_device_id(const tessera_detection* d
  * derived port was computed. Lifetime of `detection`.
  * @since 0.2
  */
-TESSERA_API const char* tessera_detection_explanation(const tessera_detection* detection) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_detection_explanation(const tessera_detection* detection,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `detection`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA_NOEXCEPT;
 

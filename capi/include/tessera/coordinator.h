@@ -35,8 +35,9 @@ typedef struct tessera_coordinator tessera_coordinator;
  */
 TESSERA_API tessera_coordinator* tessera_coordinator_start(const tessera_cluster_options* options,
                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
-/** The port it listens on (the chosen one when port 0 was asked); 0 when NULL. @since 0.2 */
-TESSERA_API int tessera_coordinator_port(const tessera_coordinator* coordinator) TESSERA_NOEXCEPT;
+/** The port it listens on (the chosen one when port 0 was asked); 0 on failure. @since 0.2 */
+TESSERA_API int tessera_coordinator_port(const tessera_coordinator* coordinator,
+                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Waits up to `timeout_ms` for the job to end: every process shut down, the
  * shutdown barrier expired, or the job failed and every client is gone.

@@ -68,13 +68,12 @@ TESSERA_API bool tessera_copy_options_set_verify_replicas(tessera_copy_options* 
  * Only the devices of process `process_index` take part: scatter fills only
  * their buffers, gather reads only them (regions they do not hold are left
  * as they are in the global buffer). Other devices' pointers may be NULL.
- * -1 (the default) means every process.
- * @return true on success; INVALID_ARGUMENT for a NULL options or a
- *         process_index below -1.
+ * TESSERA_NO_INDEX (the default) means every process.
+ * @return true on success; INVALID_ARGUMENT for a NULL options.
  * @since 0.2
  */
 TESSERA_API bool tessera_copy_options_set_process_index(tessera_copy_options* options,
-                                                        int64_t process_index,
+                                                        size_t process_index,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

@@ -57,26 +57,32 @@ typedef struct tessera_device_list tessera_device_list;
  */
 TESSERA_API tessera_device* tessera_device_parse(const char* text, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The global id of `device`; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_device_id(const tessera_device* device) TESSERA_NOEXCEPT;
-/** The platform of `device`; TESSERA_PLATFORM_CPU when NULL. @since 0.2 */
-TESSERA_API tessera_platform_t tessera_device_platform(const tessera_device* device) TESSERA_NOEXCEPT;
-/** Index of the process that owns `device`; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_device_process_index(const tessera_device* device) TESSERA_NOEXCEPT;
-/** Index of `device` among its process's devices; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_device_local_ordinal(const tessera_device* device) TESSERA_NOEXCEPT;
+/** The global id of `device`; 0 on failure. @since 0.2 */
+TESSERA_API int64_t tessera_device_id(const tessera_device* device,
+                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The platform of `device`; TESSERA_PLATFORM_CPU (0) on failure. @since 0.2 */
+TESSERA_API tessera_platform_t tessera_device_platform(const tessera_device* device,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Index of the process that owns `device`; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_device_process_index(const tessera_device* device,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Index of `device` among its process's devices; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_device_local_ordinal(const tessera_device* device,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Keras's string form of `device` ("gpu:3"). Has the lifetime of `device`;
- * "" when NULL.
+ * NULL on failure.
  * @since 0.2
  */
-TESSERA_API const char* tessera_device_name(const tessera_device* device) TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_device_name(const tessera_device* device,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Whether `device` knows its chip's place in a TPU slice (JAX's
- * TpuDevice.coords): a TPU listed with a place. false when NULL.
+ * TpuDevice.coords): a TPU listed with a place. false on failure.
  * @since 0.2
  */
-TESSERA_API bool tessera_device_has_coordinates(const tessera_device* device) TESSERA_NOEXCEPT;
+TESSERA_API bool tessera_device_has_coordinates(const tessera_device* device,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Coordinate `axis` (0 = x, 1 = y, 2 = z) of `device`'s chip in its TPU
  * slice; JAX's create_device_mesh follows them (tessera_mesh_make).
@@ -91,8 +97,9 @@ TESSERA_API bool tessera_device_has_coordinates(const tessera_device* device) TE
  */
 TESSERA_API bool tessera_device_coordinate(const tessera_device* device, size_t axis, int64_t* out,
                                       tessera_error** out_error) TESSERA_NOEXCEPT;
-/** The core of `device` on its chip (JAX's core_on_chip); 0 when NULL or unknown. @since 0.2 */
-TESSERA_API int64_t tessera_device_core_on_chip(const tessera_device* device) TESSERA_NOEXCEPT;
+/** The core of `device` on its chip (JAX's core_on_chip); 0 when unknown and on failure. @since 0.2 */
+TESSERA_API size_t tessera_device_core_on_chip(const tessera_device* device,
+                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `device`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_device_destroy(tessera_device* device) TESSERA_NOEXCEPT;
 
@@ -113,8 +120,9 @@ TESSERA_API const char* tessera_platform_name(tessera_platform_t platform) TESSE
 TESSERA_API tessera_device_list* tessera_device_list_create(const char* type,
                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of devices in `list`; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_device_list_num_devices(const tessera_device_list* list) TESSERA_NOEXCEPT;
+/** Number of devices in `list`; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_device_list_num_devices(const tessera_device_list* list,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Device `index` of `list`.
@@ -137,7 +145,7 @@ TESSERA_API void tessera_device_list_destroy(tessera_device_list* list) TESSERA_
  * @return true on success.
  * @since 0.2
  */
-TESSERA_API bool tessera_platform_num_devices(const char* type, int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API bool tessera_platform_num_devices(const char* type, size_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * What local discovery found: this process's devices with their hardware
@@ -160,26 +168,26 @@ TESSERA_API tessera_local_devices* tessera_local_devices_discover(tessera_error*
 /** Frees `devices`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_local_devices_destroy(tessera_local_devices* devices) TESSERA_NOEXCEPT;
 
-/** Number of devices (accelerators first, then CPUs); 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_local_devices_num_devices(const tessera_local_devices* devices)
-    TESSERA_NOEXCEPT;
+/** Number of devices (accelerators first, then CPUs); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_local_devices_num_devices(const tessera_local_devices* devices,
+                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The provider that decided the accelerators: "explicit" (TESSERA_DEVICES),
- * "nvml", or "cpu" (none found). Static storage; "" when NULL.
+ * "nvml", or "cpu" (none found). Static storage; NULL on failure.
  * @since 0.2
  */
-TESSERA_API const char* tessera_local_devices_provider(const tessera_local_devices* devices)
-    TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_local_devices_provider(const tessera_local_devices* devices,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Why NVML found no GPU ("libnvidia-ml.so.1 could not be loaded: ..."); ""
- * when NVML was not consulted or found GPUs, and when NULL. Has the lifetime
- * of `devices`.
+ * when NVML was not consulted or found GPUs. Has the lifetime of `devices`;
+ * NULL on failure.
  * @since 0.2
  */
 TESSERA_API const char* tessera_local_devices_nvml_unavailable_reason(
-    const tessera_local_devices* devices) TESSERA_NOEXCEPT;
+    const tessera_local_devices* devices, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Platform of device `index`.
@@ -197,7 +205,7 @@ TESSERA_API bool tessera_local_devices_platform(const tessera_local_devices* dev
  * @since 0.2
  */
 TESSERA_API bool tessera_local_devices_ordinal(const tessera_local_devices* devices, size_t index,
-                                               int64_t* out,
+                                               size_t* out,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**

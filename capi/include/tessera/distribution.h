@@ -60,14 +60,14 @@ TESSERA_API bool tessera_distribution_options_set_auto_shard_dataset(
 TESSERA_API bool tessera_distribution_options_set_shape_check(
     tessera_distribution_options* options, tessera_shape_check_t mode, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
- * Overrides the process count and id read from the runtime (for planning a
- * job from outside it, and for tests). INVALID_ARGUMENT unless
- * num_processes >= 1 and 0 <= process_id < num_processes.
+ * Overrides the process count and index read from the runtime (for planning
+ * a job from outside it, and for tests). INVALID_ARGUMENT unless
+ * num_processes >= 1 and process_index < num_processes.
  * @since 0.2
  */
 TESSERA_API bool tessera_distribution_options_set_process(tessera_distribution_options* options,
-                                                          int64_t num_processes,
-                                                          int64_t process_id,
+                                                          size_t num_processes,
+                                                          size_t process_index,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -112,25 +112,30 @@ TESSERA_API tessera_distribution* tessera_distribution_create_model_parallel(
 /** Frees `distribution`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_distribution_destroy(tessera_distribution* distribution) TESSERA_NOEXCEPT;
 
-/** Kind of `distribution`; DATA_PARALLEL when NULL. @since 0.2 */
+/** Kind of `distribution`; DATA_PARALLEL (0) on failure. @since 0.2 */
 TESSERA_API tessera_distribution_kind_t tessera_distribution_kind(
-    const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** The mesh as a new reference; NULL when `distribution` is NULL. @since 0.2 */
-TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** The batch axis name; has the lifetime of `distribution`; "" when NULL. @since 0.2 */
+    const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The mesh as a new reference; NULL on failure. @since 0.2 */
+TESSERA_API tessera_mesh* tessera_distribution_mesh(const tessera_distribution* distribution,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The batch axis name; has the lifetime of `distribution`; NULL on failure. @since 0.2 */
 TESSERA_API const char* tessera_distribution_batch_dim_name(
-    const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** P, read at creation; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_distribution_num_processes(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** This process's id, read at creation; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_distribution_process_index(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_distribution_num_model_replicas(
-    const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** S = min(R, P); 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_distribution_num_data_shards(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
-/** pid if R >= P, else pid / (P / R); 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_distribution_data_shard_id(const tessera_distribution* distribution) TESSERA_NOEXCEPT;
+    const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** P, read at creation; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_distribution_num_processes(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+/** This process's index, read at creation; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_distribution_process_index(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+/** R: every device (DataParallel) or the batch axis size (ModelParallel); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_distribution_num_model_replicas(
+    const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** S = min(R, P); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_distribution_num_data_shards(const tessera_distribution* distribution,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
+/** pid if R >= P, else pid / (P / R); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_distribution_data_shard_id(const tessera_distribution* distribution,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Layout of an input batch: first dimension on the batch axis, the rest
@@ -172,7 +177,7 @@ TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
  * @since 0.2
  */
 TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
-    const tessera_distribution* distribution, int64_t global_batch_size,
+    const tessera_distribution* distribution, size_t global_batch_size,
     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -183,25 +188,30 @@ TESSERA_API tessera_dataset_plan* tessera_distribution_plan_dataset(
 TESSERA_API tessera_buffer* tessera_distribution_to_string(
     const tessera_distribution* distribution, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Kind of plan; PASSTHROUGH when NULL. @since 0.2 */
-TESSERA_API tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** The global batch size planned for; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** Rows this process reads per step; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** Number of shards (1 unless SHARD); 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** This process's shard; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
-/** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise). @since 0.2 */
-TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
+/** Kind of plan; PASSTHROUGH (0) on failure. @since 0.2 */
+TESSERA_API tessera_dataset_plan_kind_t tessera_dataset_plan_kind(const tessera_dataset_plan* plan,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
+/** The global batch size planned for; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dataset_plan_global_batch_num_examples(const tessera_dataset_plan* plan,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Rows this process reads per step; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dataset_plan_per_process_batch_num_examples(const tessera_dataset_plan* plan, tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of shards (1 unless SHARD); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dataset_plan_num_shards(const tessera_dataset_plan* plan,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
+/** This process's shard; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dataset_plan_shard_index(const tessera_dataset_plan* plan,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Entries of the Keras 3.0 DataParallel rebatch sizes (0 otherwise, and on failure). @since 0.2 */
+TESSERA_API size_t tessera_dataset_plan_num_rebatches(const tessera_dataset_plan* plan,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Rebatch size `index` (TF's batch_sizes_for_worker order).
  * @return true on success; OUT_OF_RANGE when index >= the count.
  * @since 0.2
  */
 TESSERA_API bool tessera_dataset_plan_rebatch_num_examples(const tessera_dataset_plan* plan, size_t index,
-                                                   int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                   size_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `plan`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_dataset_plan_destroy(tessera_dataset_plan* plan) TESSERA_NOEXCEPT;
 

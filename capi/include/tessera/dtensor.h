@@ -169,7 +169,7 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse_layout_mesh(
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_from_mesh(const tessera_mesh* mesh,
                                                                 const char* name,
-                                                                int64_t process_index,
+                                                                size_t process_index,
                                                                 bool use_xla_spmd,
                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -194,31 +194,34 @@ TESSERA_API tessera_buffer* tessera_dtensor_mesh_to_text(const tessera_dtensor_m
 /** Frees `mesh`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_dtensor_mesh_destroy(tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
 
-/** The kind of `mesh`; TESSERA_DTENSOR_MESH_EMPTY when NULL. @since 0.2 */
-TESSERA_API tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh)
-    TESSERA_NOEXCEPT;
+/** The kind of `mesh`; TESSERA_DTENSOR_MESH_EMPTY (0) on failure. @since 0.2 */
+TESSERA_API tessera_dtensor_mesh_kind_t tessera_dtensor_mesh_kind(const tessera_dtensor_mesh* mesh,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The name ("" when none or NULL). UTF-8; has the lifetime of `mesh`. @since 0.2 */
-TESSERA_API const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
+/** The name ("" when none). UTF-8; has the lifetime of `mesh`; NULL on failure. @since 0.2 */
+TESSERA_API const char* tessera_dtensor_mesh_name(const tessera_dtensor_mesh* mesh,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * DTensor's device type ("CPU", "TPU"...): from the single device, else the
  * first global device, else the first local device; "" for an empty or
- * remote mesh or NULL. Has the lifetime of `mesh`.
+ * remote mesh; NULL on failure. Has the lifetime of `mesh`.
  * @since 0.2
  */
-TESSERA_API const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh)
-    TESSERA_NOEXCEPT;
+TESSERA_API const char* tessera_dtensor_mesh_device_type(const tessera_dtensor_mesh* mesh,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The device of a single-device mesh; "" otherwise or when NULL. Lifetime of `mesh`. @since 0.2 */
-TESSERA_API const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh)
-    TESSERA_NOEXCEPT;
+/** The device of a single-device mesh; "" otherwise; NULL on failure. Lifetime of `mesh`. @since 0.2 */
+TESSERA_API const char* tessera_dtensor_mesh_single_device(const tessera_dtensor_mesh* mesh,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Whether the text carries use_xla_spmd; false when NULL. @since 0.2 */
-TESSERA_API bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
+/** Whether the text carries use_xla_spmd; false on failure. @since 0.2 */
+TESSERA_API bool tessera_dtensor_mesh_use_xla_spmd(const tessera_dtensor_mesh* mesh,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of mesh dimensions; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh) TESSERA_NOEXCEPT;
+/** Number of mesh dimensions; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dtensor_mesh_num_dims(const tessera_dtensor_mesh* mesh,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Name of dimension `index`. UTF-8; has the lifetime of `mesh`.
@@ -237,9 +240,9 @@ TESSERA_API const char* tessera_dtensor_mesh_dim_name(const tessera_dtensor_mesh
 TESSERA_API bool tessera_dtensor_mesh_dim_extent(const tessera_dtensor_mesh* mesh, size_t index,
                                               int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of global device ids; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh)
-    TESSERA_NOEXCEPT;
+/** Number of global device ids; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mesh* mesh,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Global device id `index` (row-major mesh position), stored in *out.
@@ -249,9 +252,9 @@ TESSERA_API size_t tessera_dtensor_mesh_num_global_ids(const tessera_dtensor_mes
 TESSERA_API bool tessera_dtensor_mesh_global_id(const tessera_dtensor_mesh* mesh, size_t index,
                                                int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of local device ids (= local devices); 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh)
-    TESSERA_NOEXCEPT;
+/** Number of local device ids (= local devices); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dtensor_mesh_num_local_ids(const tessera_dtensor_mesh* mesh,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Local device id `index`, stored in *out.
@@ -271,9 +274,9 @@ TESSERA_API const char* tessera_dtensor_mesh_local_device(const tessera_dtensor_
                                                          size_t index,
                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of global device strings (usually 0); 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh)
-    TESSERA_NOEXCEPT;
+/** Number of global device strings (usually 0); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_dtensor_mesh_num_global_devices(const tessera_dtensor_mesh* mesh,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Global device string `index`. UTF-8; has the lifetime of `mesh`.

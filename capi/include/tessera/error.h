@@ -3,14 +3,25 @@
  * Errors: opaque objects returned through a trailing `tessera_error** out_error`.
  *
  * A fallible function stores a new error in *out_error on failure (the caller
- * destroys it) and returns its sentinel (NULL or false); on success it leaves
- * *out_error untouched, so initialise it to NULL. out_error may be NULL when
- * only the sentinel is wanted. No thread-local "last error" exists.
+ * destroys it) and returns its zero value (NULL, false, 0 or the enum's 0
+ * value); on success it leaves *out_error untouched, so initialise it to
+ * NULL. out_error may be NULL when only the zero value is wanted. No
+ * thread-local "last error" exists. The policy on NULL handles and indices is
+ * in tessera.h ("Errors").
  */
 #ifndef TESSERA_ERROR_H_
 #define TESSERA_ERROR_H_
 
+#include <stddef.h>
+
 #include "tessera/export.h"
+
+/**
+ * "No position": what a size_t position result holds when there is none (an
+ * event about no process, a key no rule matches). Never a valid index.
+ * @since 0.2
+ */
+#define TESSERA_NO_INDEX ((size_t)-1)
 
 TESSERA_BEGIN_DECLS
 
@@ -73,7 +84,7 @@ TESSERA_API const char* tessera_error_message(const tessera_error* error) TESSER
 
 /**
  * The upper-case name of `code` ("INVALID_ARGUMENT"); static storage.
- * Unknown values give "UNKNOWN_CODE".
+ * NULL for an unknown value, as tessera_platform_name.
  * @since 0.2
  */
 TESSERA_API const char* tessera_code_name(tessera_code_t code) TESSERA_NOEXCEPT;

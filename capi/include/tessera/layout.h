@@ -95,16 +95,18 @@ TESSERA_API tessera_layout* tessera_layout_with_mesh(const tessera_layout* layou
 /** Frees `layout`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_layout_destroy(tessera_layout* layout) TESSERA_NOEXCEPT;
 
-/** Tensor rank of `layout`; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout) TESSERA_NOEXCEPT;
+/** Tensor rank of `layout`; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_layout_num_dims(const tessera_layout* layout,
+                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The mesh of `layout`.
  * @return a new reference owned by the caller, or NULL when the layout has no
- *         mesh (or is NULL).
+ *         mesh (then out_error is untouched) and on failure.
  * @since 0.2
  */
-TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout) TESSERA_NOEXCEPT;
+TESSERA_API tessera_mesh* tessera_layout_mesh(const tessera_layout* layout,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Number of mesh axes dimension `dim` is split over (0 = replicated).
@@ -128,7 +130,7 @@ TESSERA_API const char* tessera_layout_dim_axis(const tessera_layout* layout, si
  *         when dim >= rank.
  * @since 0.2
  */
-TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, int64_t* out,
+TESSERA_API bool tessera_layout_dim_num_shards(const tessera_layout* layout, size_t dim, size_t* out,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -158,7 +160,7 @@ TESSERA_API bool tessera_layout_max_shard_shape(const tessera_layout* layout, co
                                                 size_t num_dims, int64_t* out, size_t capacity,
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** True when both have the same axes and equal meshes (or none). @since 0.2 */
+/** True when both have the same axes and equal meshes (or none), or both are NULL. @since 0.2 */
 TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) TESSERA_NOEXCEPT;
 
 /**

@@ -88,16 +88,17 @@ TESSERA_API tessera_layout* tessera_layout_map_lookup(const tessera_layout_map* 
  * Index of the rule that `path` selects.
  * @param map             the map to search.
  * @param path            the variable path; NUL-terminated.
- * @param[out] out_index  the rule's index, or -1 when no rule matches.
+ * @param[out] out_index  the rule's index, or TESSERA_NO_INDEX when no rule matches.
  * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return true on success; errors as tessera_layout_map_lookup.
  * @since 0.2
  */
 TESSERA_API bool tessera_layout_map_lookup_rule(const tessera_layout_map* map, const char* path,
-                                         int64_t* out_index, tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                size_t* out_index, tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of rules; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_layout_map_num_rules(const tessera_layout_map* map) TESSERA_NOEXCEPT;
+/** Number of rules; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_layout_map_num_rules(const tessera_layout_map* map,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Key of rule `index`: UTF-8, valid until `map` is modified or destroyed.
@@ -115,11 +116,13 @@ TESSERA_API const char* tessera_layout_map_key(const tessera_layout_map* map, si
 TESSERA_API tessera_layout* tessera_layout_map_layout(const tessera_layout_map* map, size_t index,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The map's mesh as a new reference, or NULL when it has none. @since 0.2 */
-TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map) TESSERA_NOEXCEPT;
+/** The map's mesh as a new reference; NULL when it has none (out_error untouched) and on failure. @since 0.2 */
+TESSERA_API tessera_mesh* tessera_layout_map_mesh(const tessera_layout_map* map,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH when NULL. @since 0.2 */
-TESSERA_API tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map) TESSERA_NOEXCEPT;
+/** The map's key-match mode; TESSERA_KEY_MATCH_SEARCH (0) on failure. @since 0.2 */
+TESSERA_API tessera_key_match_t tessera_layout_map_match(const tessera_layout_map* map,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

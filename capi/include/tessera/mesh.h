@@ -51,12 +51,15 @@ TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_d
 /** Frees `mesh` (the mesh lives on while layouts use it). NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_mesh_destroy(tessera_mesh* mesh) TESSERA_NOEXCEPT;
 
-/** Number of dimensions; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_mesh_num_axes(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
-/** Number of devices; 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_mesh_num_devices(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
-/** Platform of the mesh's devices; TESSERA_PLATFORM_CPU when NULL. @since 0.2 */
-TESSERA_API tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh) TESSERA_NOEXCEPT;
+/** Number of dimensions; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_mesh_num_axes(const tessera_mesh* mesh,
+                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Number of devices; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_mesh_num_devices(const tessera_mesh* mesh,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+/** Platform of the mesh's devices; TESSERA_PLATFORM_CPU (0) on failure. @since 0.2 */
+TESSERA_API tessera_platform_t tessera_mesh_platform(const tessera_mesh* mesh,
+                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Size of dimension `index`.
@@ -123,7 +126,7 @@ TESSERA_API bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t*
                                         size_t num_coords, int64_t* out_device_id,
                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** True when both meshes have the same shape, axis names and devices. @since 0.2 */
+/** True when both meshes have the same shape, axis names and devices, or both are NULL. @since 0.2 */
 TESSERA_API bool tessera_mesh_equal(const tessera_mesh* a, const tessera_mesh* b) TESSERA_NOEXCEPT;
 
 /**

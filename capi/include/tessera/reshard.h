@@ -65,11 +65,13 @@ TESSERA_API tessera_reshard_plan* tessera_reshard_plan_create(
 /** Frees `plan`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_reshard_plan_destroy(tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
 
-/** Number of transfers; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
+/** Number of transfers; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Tensor rank (entries per transfer's ranges); 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan) TESSERA_NOEXCEPT;
+/** Tensor rank (entries per transfer's ranges); 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan,
+                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Transfer `index`: which devices, how many bytes, and where they move.

@@ -80,11 +80,13 @@ TESSERA_API tessera_sharding* tessera_sharding_create(const tessera_layout* layo
 /** Frees `sharding`. NULL is allowed. Any thread. @since 0.2 */
 TESSERA_API void tessera_sharding_destroy(tessera_sharding* sharding) TESSERA_NOEXCEPT;
 
-/** Tensor rank of `sharding`; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_sharding_num_dims(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
+/** Tensor rank of `sharding`; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_sharding_num_dims(const tessera_sharding* sharding,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Number of devices in the mesh of `sharding`; 0 when NULL. @since 0.2 */
-TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding) TESSERA_NOEXCEPT;
+/** Number of devices in the mesh of `sharding`; 0 on failure. @since 0.2 */
+TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The index range of every dimension held by device `device_index`.
@@ -138,12 +140,11 @@ TESSERA_API bool tessera_sharding_replica_id(const tessera_sharding* sharding,
  * Whether device `device_index` belongs to process `process_index` (the
  * process index of the mesh's device).
  * @return true on success (the answer in *out); INVALID_ARGUMENT for NULL
- *         arguments or a negative process_index, OUT_OF_RANGE for a bad
- *         device_index.
+ *         arguments, OUT_OF_RANGE for a bad device_index.
  * @since 0.2
  */
 TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* sharding,
-                                                    size_t device_index, int64_t process_index,
+                                                    size_t device_index, size_t process_index,
                                                     bool* out,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -154,7 +155,7 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  * tessera_sharding_device_ranges and tessera_sharding_replica_id.
  *
  * @param sharding  the sharding.
- * @param process_index  the process; >= 0.
+ * @param process_index  the process.
  * @param out       receives the device indices; may be NULL when capacity is 0
  *                  (to ask for the count).
  * @param capacity  room in `out`.
@@ -163,11 +164,11 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
  *         written) when capacity is too small; INVALID_ARGUMENT for NULL
- *         arguments or a negative process_index.
+ *         arguments.
  * @since 0.2
  */
 TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
-                                                      int64_t process_index, size_t* out,
+                                                      size_t process_index, size_t* out,
                                                       size_t capacity, size_t* out_num,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 

@@ -15,11 +15,49 @@
  *   5. Handles are reference-counted inside: a layout keeps its mesh alive,
  *      so handles may be destroyed in any order.
  *
- * Errors
- *   Fallible functions take a trailing tessera_error** (may be NULL) and
- *   return NULL or false on failure. Codes are absl's canonical codes. NULL
- *   handles and pointers, out-of-range indices and overflowing sizes are
- *   errors, never undefined behaviour. No C++ exception crosses the ABI.
+ * Errors (one answer policy)
+ *   Every function that takes a handle, an index or a key is fallible: its
+ *   last parameter is tessera_error** out_error (may be NULL; see error.h).
+ *   A NULL handle or pointer is INVALID_ARGUMENT naming the argument
+ *   ("Argument 'mesh' is NULL; expected a valid pointer"); an index out of
+ *   range is OUT_OF_RANGE naming the argument, its value and the valid range
+ *   ("Argument 'index' is 2; expected less than 2 (the mesh's rank)");
+ *   overflowing sizes are errors too, never undefined behaviour. On failure a
+ *   function returns its zero value: 0, false, NULL, or the enum's 0 value
+ *   (each header names it "on failure"). The zero value may also be a real
+ *   answer (a rank of 0, "no mesh"), so callers tell failure by out_error,
+ *   never by the value. Codes are absl's canonical codes. No C++ exception
+ *   crosses the ABI. tests/capi/test_answer_policy.c calls every function
+ *   with a NULL handle and with an index one past the end;
+ *   check_answer_policy.py keeps its tables complete.
+ *   Counts (num_*) and positions (process, shard, device and rule indices)
+ *   are size_t in results and parameters; TESSERA_NO_INDEX (error.h) is "no
+ *   position". Ids that are not positions (global device ids, generations,
+ *   versions), extents and byte counts stay int64_t, and so, until the
+ *   output arrays get one shape, do the process-index arrays of
+ *   tessera_client_barrier and tessera_client_agree_live_processes.
+ *   The exceptions, each because its argument has a meaning when NULL or is
+ *   not a handle:
+ *   - _destroy, tessera_client_cancel_all and tessera_coordinator_stop: NULL
+ *     is a no-op, as for free().
+ *   - tessera_error_code and tessera_error_message: a NULL error means
+ *     success (TESSERA_OK and "").
+ *   - tessera_buffer_data and tessera_buffer_size: NULL and 0 for a NULL
+ *     buffer; a buffer is only ever returned non-NULL on success.
+ *   - tessera_code_name and tessera_platform_name take an enum, not a handle:
+ *     an unknown value gives NULL.
+ *   - tessera_mesh_equal and tessera_layout_equal: NULL equals only NULL.
+ *   - tessera_distribution_set_default(NULL) clears the default.
+ *   - Handle parameters documented "may be NULL" have a meaning there:
+ *     options NULL means the defaults (tessera_client_connect,
+ *     tessera_runtime_initialize, tessera_detection_create and _from_env,
+ *     tessera_distribution_create_data_parallel_over_devices); a mesh NULL
+ *     means one given later (tessera_layout_create, _create_grouped,
+ *     _create_replicated, tessera_layout_from_partition_spec,
+ *     tessera_layout_map_create).
+ *   - Functions without parameters (tessera_version, tessera_*_options_create,
+ *     tessera_distribution_current, tessera_runtime_is_initialized) have no
+ *     handle to check; a NULL result from a creator means out of memory.
  *
  * Thread safety
  *   - Immutable objects (tessera_device, tessera_device_list, tessera_mesh,

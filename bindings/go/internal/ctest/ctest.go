@@ -49,9 +49,9 @@ static int64_t k31_lookups(tessera_layout_map* map, const char* path, int64_t n)
 static int64_t k31_finds(tessera_layout_map* map, const char* path, int64_t n) {
   int64_t found = 0, i;
   for (i = 0; i < n; ++i) {
-    int64_t index = -1;
+    size_t index = TESSERA_NO_INDEX;
     tessera_error* error = NULL;
-    found += tessera_layout_map_lookup_rule(map, path, &index, &error) && index >= 0;
+    found += tessera_layout_map_lookup_rule(map, path, &index, &error) && index != TESSERA_NO_INDEX;
     tessera_error_destroy(error);
   }
   return found;

@@ -37,7 +37,7 @@ TESSERA_API bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cl
                                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Partition (slice) index of this process; all processes or none set it. */
-TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, int64_t index,
+TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, size_t partition_index,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** KV limits: one value (default 64 MiB) and the whole store (default 1 GiB). */
@@ -59,11 +59,13 @@ TESSERA_API bool tessera_cluster_options_set_tls_reload_interval_ms(tessera_clus
                                                                    int64_t interval_ms,
                                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The topology's fingerprint, equal on every process; 0 when NULL. @since 0.2 */
-TESSERA_API uint64_t tessera_client_topology_fingerprint(const tessera_client* client) TESSERA_NOEXCEPT;
+/** The topology's fingerprint, equal on every process; 0 on failure. @since 0.2 */
+TESSERA_API uint64_t tessera_client_topology_fingerprint(const tessera_client* client,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The topology's generation (starts at 1); 0 when NULL. @since 0.2 */
-TESSERA_API int64_t tessera_client_topology_generation(const tessera_client* client) TESSERA_NOEXCEPT;
+/** The topology's generation (starts at 1); 0 on failure. @since 0.2 */
+TESSERA_API int64_t tessera_client_topology_generation(const tessera_client* client,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Agrees with the other live processes among `candidates` on who is alive:
@@ -91,11 +93,13 @@ TESSERA_API bool tessera_client_kv_compare_and_swap(tessera_client* client, cons
                                                     bool* out_swapped, tessera_buffer** out_current,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** For TOPOLOGY_CHANGED: the generation; 0 otherwise. @since 0.2 */
-TESSERA_API int64_t tessera_event_generation(const tessera_event* event) TESSERA_NOEXCEPT;
+/** For TOPOLOGY_CHANGED: the generation; 0 otherwise and on failure. @since 0.2 */
+TESSERA_API int64_t tessera_event_generation(const tessera_event* event,
+                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** The coordinator's event version (increasing). @since 0.2 */
-TESSERA_API int64_t tessera_event_version(const tessera_event* event) TESSERA_NOEXCEPT;
+/** The coordinator's event version (increasing); 0 on failure. @since 0.2 */
+TESSERA_API int64_t tessera_event_version(const tessera_event* event,
+                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -1,0 +1,528 @@
+/*
+ * The one answer policy (tessera/tessera.h, "Errors"), walked over every
+ * public function:
+ *   - each function taking a handle, called with that handle NULL, returns its
+ *     zero value and INVALID_ARGUMENT "Argument '<name>' is NULL; expected a
+ *     valid pointer";
+ *   - each function taking an index, called on a real object with
+ *     index = count (the first value out of range), returns its zero value
+ *     and OUT_OF_RANGE "Argument '<name>' is <count>; expected less than
+ *     <count> (...)".
+ * check_answer_policy.py fails when a header declares a function that these
+ * tables do not list, so they cannot go stale. The other arguments are valid
+ * placeholders: strings "x", zeroed scratch memory for pointers, 0 or 1 for
+ * numbers, the 0 value of enums.
+ */
+#define _POSIX_C_SOURCE 200112L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixtures.h"
+#include "harness.h"
+#include "tessera/tessera.h"
+
+/* Zeroed memory, aligned for any type, for the pointer arguments not under test. */
+static union {
+  int64_t i64;
+  double f64;
+  void* pointer;
+  unsigned char bytes[4096];
+} scratch_space;
+#define scratch (scratch_space.bytes)
+static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
+
+/* ---- NULL handles: X(function, handle argument's name, arguments...) ---------- */
+
+#define NULL_CASES(X) \
+  X(tessera_copy_options_set_threads, "options", NULL, 0) \
+  X(tessera_copy_options_set_verify_replicas, "options", NULL, false) \
+  X(tessera_copy_options_set_process_index, "options", NULL, 0) \
+  X(tessera_sharding_scatter, "sharding", NULL, (const void*)(void*)scratch, 0, 0, (void* const*)(void*)scratch, 1, (const tessera_copy_options*)(void*)scratch) \
+  X(tessera_sharding_gather, "sharding", NULL, (const void* const*)(void*)scratch, 1, 0, NULL, 0, (const tessera_copy_options*)(void*)scratch) \
+  X(tessera_sharding_shard_size, "sharding", NULL, 0, 0, (size_t*)(void*)scratch) \
+  X(tessera_device_id, "device", NULL) \
+  X(tessera_device_platform, "device", NULL) \
+  X(tessera_device_process_index, "device", NULL) \
+  X(tessera_device_local_ordinal, "device", NULL) \
+  X(tessera_device_name, "device", NULL) \
+  X(tessera_device_has_coordinates, "device", NULL) \
+  X(tessera_device_coordinate, "device", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_device_core_on_chip, "device", NULL) \
+  X(tessera_device_list_num_devices, "list", NULL) \
+  X(tessera_device_list_device, "list", NULL, 0) \
+  X(tessera_local_devices_num_devices, "devices", NULL) \
+  X(tessera_local_devices_provider, "devices", NULL) \
+  X(tessera_local_devices_nvml_unavailable_reason, "devices", NULL) \
+  X(tessera_local_devices_platform, "devices", NULL, 0, (tessera_platform_t*)(void*)scratch) \
+  X(tessera_local_devices_ordinal, "devices", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_local_devices_memory_bytes, "devices", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_local_devices_kind, "devices", NULL, 0) \
+  X(tessera_local_devices_physical_id, "devices", NULL, 0) \
+  X(tessera_local_devices_pci_bus_id, "devices", NULL, 0) \
+  X(tessera_distribution_options_set_auto_shard_dataset, "options", NULL, false) \
+  X(tessera_distribution_options_set_shape_check, "options", NULL, (tessera_shape_check_t)0) \
+  X(tessera_distribution_options_set_process, "options", NULL, 1, 0) \
+  X(tessera_distribution_create_data_parallel, "mesh", NULL, (const tessera_distribution_options*)(void*)scratch) \
+  X(tessera_distribution_create_model_parallel, "layout_map", NULL, "x", (const tessera_distribution_options*)(void*)scratch) \
+  X(tessera_distribution_kind, "distribution", NULL) \
+  X(tessera_distribution_mesh, "distribution", NULL) \
+  X(tessera_distribution_batch_dim_name, "distribution", NULL) \
+  X(tessera_distribution_num_processes, "distribution", NULL) \
+  X(tessera_distribution_process_index, "distribution", NULL) \
+  X(tessera_distribution_num_model_replicas, "distribution", NULL) \
+  X(tessera_distribution_num_data_shards, "distribution", NULL) \
+  X(tessera_distribution_data_shard_id, "distribution", NULL) \
+  X(tessera_distribution_data_layout, "distribution", NULL, (const int64_t*)(void*)scratch, 1) \
+  X(tessera_distribution_variable_layout, "distribution", NULL, "x", (const int64_t*)(void*)scratch, 1, (const tessera_layout*)(void*)scratch) \
+  X(tessera_distribution_tensor_layout, "distribution", NULL, "x") \
+  X(tessera_distribution_plan_dataset, "distribution", NULL, 0) \
+  X(tessera_distribution_to_string, "distribution", NULL) \
+  X(tessera_dataset_plan_kind, "plan", NULL) \
+  X(tessera_dataset_plan_global_batch_num_examples, "plan", NULL) \
+  X(tessera_dataset_plan_per_process_batch_num_examples, "plan", NULL) \
+  X(tessera_dataset_plan_num_shards, "plan", NULL) \
+  X(tessera_dataset_plan_shard_index, "plan", NULL) \
+  X(tessera_dataset_plan_num_rebatches, "plan", NULL) \
+  X(tessera_dataset_plan_rebatch_num_examples, "plan", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_mesh_to_dtensor_text, "mesh", NULL) \
+  X(tessera_layout_to_dtensor_text, "layout", NULL) \
+  X(tessera_layout_to_dtensor_text_with_mesh, "layout", NULL, (const tessera_dtensor_mesh*)(void*)scratch) \
+  X(tessera_dtensor_mesh_from_mesh, "mesh", NULL, "x", 0, false) \
+  X(tessera_dtensor_mesh_to_mesh, "mesh", NULL) \
+  X(tessera_dtensor_mesh_to_text, "mesh", NULL) \
+  X(tessera_dtensor_mesh_kind, "mesh", NULL) \
+  X(tessera_dtensor_mesh_name, "mesh", NULL) \
+  X(tessera_dtensor_mesh_device_type, "mesh", NULL) \
+  X(tessera_dtensor_mesh_single_device, "mesh", NULL) \
+  X(tessera_dtensor_mesh_use_xla_spmd, "mesh", NULL) \
+  X(tessera_dtensor_mesh_num_dims, "mesh", NULL) \
+  X(tessera_dtensor_mesh_dim_name, "mesh", NULL, 0) \
+  X(tessera_dtensor_mesh_dim_extent, "mesh", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_dtensor_mesh_num_global_ids, "mesh", NULL) \
+  X(tessera_dtensor_mesh_global_id, "mesh", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_dtensor_mesh_num_local_ids, "mesh", NULL) \
+  X(tessera_dtensor_mesh_local_id, "mesh", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_dtensor_mesh_local_device, "mesh", NULL, 0) \
+  X(tessera_dtensor_mesh_num_global_devices, "mesh", NULL) \
+  X(tessera_dtensor_mesh_global_device, "mesh", NULL, 0) \
+  X(tessera_distribution_scope_push, "distribution", NULL) \
+  X(tessera_distribution_options_set_dataset_mode, "options", NULL, (tessera_dataset_mode_t)0) \
+  X(tessera_layout_to_partition_spec, "layout", NULL) \
+  X(tessera_mesh_to_jax_text, "mesh", NULL) \
+  X(tessera_layout_with_mesh, "layout", NULL, (const tessera_mesh*)(void*)scratch) \
+  X(tessera_layout_num_dims, "layout", NULL) \
+  X(tessera_layout_mesh, "layout", NULL) \
+  X(tessera_layout_dim_num_axes, "layout", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_layout_dim_axis, "layout", NULL, 0, 0) \
+  X(tessera_layout_dim_num_shards, "layout", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_layout_check_shape, "layout", NULL, (const int64_t*)(void*)scratch, 1, (tessera_shape_check_t)0) \
+  X(tessera_layout_max_shard_shape, "layout", NULL, (const int64_t*)(void*)scratch, 1, (int64_t*)(void*)scratch, 1) \
+  X(tessera_layout_to_string, "layout", NULL) \
+  X(tessera_layout_map_set, "map", NULL, "x", (const tessera_layout*)(void*)scratch) \
+  X(tessera_layout_map_remove, "map", NULL, "x") \
+  X(tessera_layout_map_lookup, "map", NULL, "x") \
+  X(tessera_layout_map_lookup_rule, "map", NULL, "x", (size_t*)(void*)scratch) \
+  X(tessera_layout_map_num_rules, "map", NULL) \
+  X(tessera_layout_map_key, "map", NULL, 0) \
+  X(tessera_layout_map_layout, "map", NULL, 0) \
+  X(tessera_layout_map_mesh, "map", NULL) \
+  X(tessera_layout_map_match, "map", NULL) \
+  X(tessera_mesh_num_axes, "mesh", NULL) \
+  X(tessera_mesh_num_devices, "mesh", NULL) \
+  X(tessera_mesh_platform, "mesh", NULL) \
+  X(tessera_mesh_axis_extent, "mesh", NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_mesh_axis_name, "mesh", NULL, 0) \
+  X(tessera_mesh_axis_lookup, "mesh", NULL, "x", (size_t*)(void*)scratch) \
+  X(tessera_mesh_axis_extent_lookup, "mesh", NULL, "x", (int64_t*)(void*)scratch) \
+  X(tessera_mesh_device, "mesh", NULL, 0) \
+  X(tessera_mesh_device_coordinates, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_mesh_device_at, "mesh", NULL, (const int64_t*)(void*)scratch, 1, (int64_t*)(void*)scratch) \
+  X(tessera_mesh_to_string, "mesh", NULL) \
+  X(tessera_mesh_submesh, "mesh", NULL, strings, 1, 0) \
+  X(tessera_mesh_flatten, "mesh", NULL, "x") \
+  X(tessera_mesh_device_coordinates_lookup, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1, (bool*)(void*)scratch) \
+  X(tessera_mesh_local_rank, "mesh", NULL, "x", 0, (int64_t*)(void*)scratch) \
+  X(tessera_mesh_axis_groups, "mesh", NULL, "x", (int64_t*)(void*)scratch, 1) \
+  X(tessera_mesh_to_proto, "mesh", NULL) \
+  X(tessera_mesh_to_json, "mesh", NULL) \
+  X(tessera_layout_to_proto, "layout", NULL) \
+  X(tessera_layout_to_json, "layout", NULL) \
+  X(tessera_layout_map_to_proto, "map", NULL) \
+  X(tessera_layout_map_to_json, "map", NULL) \
+  X(tessera_distribution_to_proto, "distribution", NULL) \
+  X(tessera_distribution_to_json, "distribution", NULL) \
+  X(tessera_reshard_plan_create, "source", NULL, (const tessera_sharding*)(void*)scratch, 0) \
+  X(tessera_reshard_plan_num_transfers, "plan", NULL) \
+  X(tessera_reshard_plan_num_dims, "plan", NULL) \
+  X(tessera_reshard_plan_transfer, "plan", NULL, 0, (size_t*)(void*)scratch, (size_t*)(void*)scratch, (int64_t*)(void*)scratch, (tessera_transfer_locality_t*)(void*)scratch) \
+  X(tessera_reshard_plan_transfer_ranges, "plan", NULL, 0, (int64_t*)(void*)scratch, (int64_t*)(void*)scratch, 1) \
+  X(tessera_reshard_plan_total_bytes, "plan", NULL, (tessera_transfer_locality_t)0, (int64_t*)(void*)scratch) \
+  X(tessera_sharding_create, "layout", NULL, (const int64_t*)(void*)scratch, 1, (tessera_shard_mode_t)0) \
+  X(tessera_sharding_num_dims, "sharding", NULL) \
+  X(tessera_sharding_num_devices, "sharding", NULL) \
+  X(tessera_sharding_device_ranges, "sharding", NULL, 0, (int64_t*)(void*)scratch, (int64_t*)(void*)scratch, 1) \
+  X(tessera_sharding_shard_shape, "sharding", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_sharding_replica_id, "sharding", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_sharding_device_in_process, "sharding", NULL, 0, 0, (bool*)(void*)scratch) \
+  X(tessera_sharding_addressable_devices, "sharding", NULL, 0, (size_t*)(void*)scratch, 1, (size_t*)(void*)scratch) \
+  X(tessera_sharding_index_map, "sharding", NULL, (int64_t*)(void*)scratch, 1, (size_t*)(void*)scratch) \
+  X(tessera_sharding_num_distinct_shards, "sharding", NULL, (size_t*)(void*)scratch) \
+  X(tessera_sharding_distinct_shard_ranges, "sharding", NULL, 0, (int64_t*)(void*)scratch, (int64_t*)(void*)scratch, 1) \
+  X(tessera_sharding_distinct_shard_num_devices, "sharding", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_sharding_distinct_shard_devices, "sharding", NULL, 0, (size_t*)(void*)scratch, 1) \
+  X(tessera_sharding_max_shard_shape, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_sharding_is_fully_replicated, "sharding", NULL, (bool*)(void*)scratch) \
+  X(tessera_layout_to_torch_placements, "layout", NULL) \
+  X(tessera_layout_from_torch_placements, "mesh", "x", NULL, 0) \
+  X(tessera_layout_to_hlo_sharding, "layout", NULL, 0, false) \
+  X(tessera_layout_from_hlo_sharding, "mesh", "x", NULL, 0) \
+  X(tessera_layout_to_op_sharding, "layout", NULL, 0, false) \
+  X(tessera_layout_from_op_sharding, "mesh", (const void*)(void*)scratch, 1, NULL, 0) \
+  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1)
+
+#if TESSERA_HAS_CLUSTER
+#define NULL_CASES_CLUSTER(X) \
+  X(tessera_client_process_index, "client", NULL) \
+  X(tessera_client_num_processes, "client", NULL) \
+  X(tessera_client_coordinator_address, "client", NULL) \
+  X(tessera_client_devices, "client", NULL) \
+  X(tessera_client_kv_set, "client", NULL, "x", (const void*)(void*)scratch, 1, false) \
+  X(tessera_client_kv_wait, "client", NULL, "x", 0) \
+  X(tessera_client_kv_lookup, "client", NULL, "x") \
+  X(tessera_client_kv_list, "client", NULL, "x") \
+  X(tessera_client_kv_remove, "client", NULL, "x", false) \
+  X(tessera_kv_list_num_entries, "list", NULL) \
+  X(tessera_kv_list_key, "list", NULL, 0) \
+  X(tessera_kv_list_value, "list", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_client_barrier, "client", NULL, "x", 0, (const int64_t*)(void*)scratch, 1) \
+  X(tessera_client_cancel_barrier, "client", NULL, "x") \
+  X(tessera_client_report_error, "client", NULL, (tessera_code_t)0, "x") \
+  X(tessera_client_set_event_callback, "client", NULL, NULL, NULL) \
+  X(tessera_client_event_wait, "client", NULL, 0) \
+  X(tessera_event_kind, "event", NULL) \
+  X(tessera_event_process_index, "event", NULL) \
+  X(tessera_event_task_state, "event", NULL) \
+  X(tessera_event_code, "event", NULL) \
+  X(tessera_event_message, "event", NULL) \
+  X(tessera_error_reason, "error", NULL) \
+  X(tessera_error_source_process, "error", NULL) \
+  X(tessera_error_num_missing, "error", NULL) \
+  X(tessera_error_missing_process, "error", NULL, 0) \
+  X(tessera_error_missing_state, "error", NULL, 0) \
+  X(tessera_error_missing_waiting_at, "error", NULL, 0) \
+  X(tessera_error_num_arrived, "error", NULL) \
+  X(tessera_error_arrived_process, "error", NULL, 0) \
+  X(tessera_client_shutdown, "client", NULL) \
+  X(tessera_cluster_options_set_coordinator_address, "options", NULL, "x") \
+  X(tessera_cluster_options_set_bind_address, "options", NULL, "x") \
+  X(tessera_cluster_options_set_num_processes, "options", NULL, 1) \
+  X(tessera_cluster_options_set_process_index, "options", NULL, 0) \
+  X(tessera_cluster_options_set_local_device_ids, "options", NULL, (const int64_t*)(void*)scratch, 1) \
+  X(tessera_cluster_options_set_job_id, "options", NULL, "x") \
+  X(tessera_cluster_options_set_job_token, "options", NULL, "x") \
+  X(tessera_cluster_options_set_require_auth, "options", NULL, false) \
+  X(tessera_cluster_options_set_tls, "options", NULL, "x", "x", "x") \
+  X(tessera_cluster_options_set_tls_require_client_cert, "options", NULL, false) \
+  X(tessera_cluster_options_set_tls_server_name, "options", NULL, "x") \
+  X(tessera_cluster_options_set_init_timeout_ms, "options", NULL, 0) \
+  X(tessera_cluster_options_set_heartbeat, "options", NULL, 0, 0) \
+  X(tessera_cluster_options_set_shutdown_timeout_ms, "options", NULL, 0) \
+  X(tessera_cluster_options_set_rpc_timeout_ms, "options", NULL, 0) \
+  X(tessera_cluster_options_set_detection, "options", NULL, "x") \
+  X(tessera_detection_source, "detection", NULL) \
+  X(tessera_detection_coordinator_address, "detection", NULL) \
+  X(tessera_detection_bind_address, "detection", NULL) \
+  X(tessera_detection_num_processes, "detection", NULL) \
+  X(tessera_detection_process_index, "detection", NULL) \
+  X(tessera_detection_job_id, "detection", NULL) \
+  X(tessera_detection_num_local_device_ids, "detection", NULL) \
+  X(tessera_detection_local_device_id, "detection", NULL, 0) \
+  X(tessera_detection_explanation, "detection", NULL) \
+  X(tessera_coordinator_start, "options", NULL) \
+  X(tessera_coordinator_port, "coordinator", NULL) \
+  X(tessera_coordinator_wait, "coordinator", NULL, 0) \
+  X(tessera_cluster_options_set_recoverable, "options", NULL, false) \
+  X(tessera_cluster_options_set_fail_job_on_duplicate_id, "options", NULL, false) \
+  X(tessera_cluster_options_set_partition_index, "options", NULL, 0) \
+  X(tessera_cluster_options_set_kv_limits, "options", NULL, 0, 0) \
+  X(tessera_cluster_options_set_tls_peer_uri_prefix, "options", NULL, "x") \
+  X(tessera_cluster_options_set_tls_reload_interval_ms, "options", NULL, 0) \
+  X(tessera_client_topology_fingerprint, "client", NULL) \
+  X(tessera_client_topology_generation, "client", NULL) \
+  X(tessera_client_agree_live_processes, "client", NULL, (const int64_t*)(void*)scratch, 1, 0, (int64_t*)(void*)scratch, (size_t*)(void*)scratch) \
+  X(tessera_client_kv_increment, "client", NULL, "x", 0, (int64_t*)(void*)scratch) \
+  X(tessera_client_kv_compare_and_swap, "client", NULL, "x", (const void*)(void*)scratch, 0, (const void*)(void*)scratch, 0, (bool*)(void*)scratch, (tessera_buffer**)(void*)scratch) \
+  X(tessera_event_generation, "event", NULL) \
+  X(tessera_event_version, "event", NULL)
+#else
+#define NULL_CASES_CLUSTER(X)
+#endif
+
+/* Calls `fn` with its handle NULL; 1 when the result is the zero value. */
+#define DEFINE_NULL_CALL(fn, argument, ...) \
+  static int null_##fn(tessera_error** out_error) { return fn(__VA_ARGS__, out_error) == 0; }
+NULL_CASES(DEFINE_NULL_CALL)
+NULL_CASES_CLUSTER(DEFINE_NULL_CALL)
+
+typedef struct null_case {
+  const char* function;
+  const char* argument;
+  int (*call)(tessera_error** out_error);
+} null_case;
+
+#define NULL_CASE_ROW(fn, argument, ...) {#fn, argument, null_##fn},
+static const null_case null_cases[] = {NULL_CASES(NULL_CASE_ROW) NULL_CASES_CLUSTER(NULL_CASE_ROW)};
+
+static void every_null_handle_is_invalid_argument_naming_it(void) {
+  size_t i;
+  char expected[160];
+  for (i = 0; i < HARNESS_COUNT(null_cases); ++i) {
+    const null_case* c = &null_cases[i];
+    tessera_error* err = NULL;
+    const int zero = c->call(&err);
+    snprintf(expected, sizeof expected, "Argument '%s' is NULL; expected a valid pointer",
+             c->argument);
+    if (!zero) harness_fail(__FILE__, __LINE__, "%s: not the zero value", c->function);
+    if (err == NULL) {
+      harness_fail(__FILE__, __LINE__, "%s: no error", c->function);
+      continue;
+    }
+    if (tessera_error_code(err) != TESSERA_INVALID_ARGUMENT ||
+        strcmp(tessera_error_message(err), expected) != 0) {
+      harness_fail(__FILE__, __LINE__, "%s: expected INVALID_ARGUMENT \"%s\", got %s \"%s\"",
+                   c->function, expected, tessera_code_name(tessera_error_code(err)),
+                   tessera_error_message(err));
+    }
+    tessera_error_destroy(err);
+  }
+}
+
+/* ---- indices: X(function, index argument's name, count, arguments...) ---------- */
+
+/* One real object of each kind, made before the tests run. */
+static struct objects {
+  tessera_mesh* mesh;
+  tessera_mesh* line;
+  tessera_layout* layout;
+  tessera_layout_map* layout_map;
+  tessera_device* tpu;
+  tessera_device_list* device_list;
+  tessera_local_devices* local_devices;
+  tessera_distribution* distribution;
+  tessera_dataset_plan* plan;
+  tessera_dtensor_mesh* dtensor_mesh;
+  tessera_sharding* sharding;
+  tessera_reshard_plan* reshard_plan;
+  tessera_error* error;
+#if TESSERA_HAS_CLUSTER
+  tessera_client* client;
+  tessera_kv_list* kv_list;
+  tessera_detection* detection;
+#endif
+  /* Out parameters. */
+  int64_t i64;
+  size_t size;
+  bool flag;
+  tessera_platform_t platform;
+  tessera_transfer_locality_t locality;
+  int64_t starts[8];
+  int64_t stops[8];
+  size_t sizes[8];
+} o;
+
+static size_t num_distinct_shards(void) {
+  size_t n = 0;
+  tessera_sharding_num_distinct_shards(o.sharding, &n, NULL);
+  return n;
+}
+
+#define INDEX_CASES(X) \
+  X(tessera_device_coordinate, "axis", 3, o.tpu, index, &o.i64) \
+  X(tessera_device_list_device, "index", tessera_device_list_num_devices(o.device_list, NULL), o.device_list, index) \
+  X(tessera_local_devices_platform, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.platform) \
+  X(tessera_local_devices_ordinal, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.size) \
+  X(tessera_local_devices_memory_bytes, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index, &o.i64) \
+  X(tessera_local_devices_kind, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index) \
+  X(tessera_local_devices_physical_id, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index) \
+  X(tessera_local_devices_pci_bus_id, "index", tessera_local_devices_num_devices(o.local_devices, NULL), o.local_devices, index) \
+  X(tessera_dataset_plan_rebatch_num_examples, "index", tessera_dataset_plan_num_rebatches(o.plan, NULL), o.plan, index, &o.size) \
+  X(tessera_dtensor_mesh_dim_name, "index", tessera_dtensor_mesh_num_dims(o.dtensor_mesh, NULL), o.dtensor_mesh, index) \
+  X(tessera_dtensor_mesh_dim_extent, "index", tessera_dtensor_mesh_num_dims(o.dtensor_mesh, NULL), o.dtensor_mesh, index, &o.i64) \
+  X(tessera_dtensor_mesh_global_id, "index", tessera_dtensor_mesh_num_global_ids(o.dtensor_mesh, NULL), o.dtensor_mesh, index, &o.i64) \
+  X(tessera_dtensor_mesh_local_id, "index", tessera_dtensor_mesh_num_local_ids(o.dtensor_mesh, NULL), o.dtensor_mesh, index, &o.i64) \
+  X(tessera_dtensor_mesh_local_device, "index", tessera_dtensor_mesh_num_local_ids(o.dtensor_mesh, NULL), o.dtensor_mesh, index) \
+  X(tessera_dtensor_mesh_global_device, "index", tessera_dtensor_mesh_num_global_devices(o.dtensor_mesh, NULL), o.dtensor_mesh, index) \
+  X(tessera_layout_dim_num_axes, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, &o.size) \
+  X(tessera_layout_dim_axis, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, 0) \
+  X(tessera_layout_dim_num_shards, "dim", tessera_layout_num_dims(o.layout, NULL), o.layout, index, &o.size) \
+  X(tessera_layout_map_key, "index", tessera_layout_map_num_rules(o.layout_map, NULL), o.layout_map, index) \
+  X(tessera_layout_map_layout, "index", tessera_layout_map_num_rules(o.layout_map, NULL), o.layout_map, index) \
+  X(tessera_mesh_axis_extent, "index", tessera_mesh_num_axes(o.mesh, NULL), o.mesh, index, &o.i64) \
+  X(tessera_mesh_axis_name, "index", tessera_mesh_num_axes(o.mesh, NULL), o.mesh, index) \
+  X(tessera_mesh_device, "index", tessera_mesh_num_devices(o.mesh, NULL), o.mesh, index) \
+  X(tessera_reshard_plan_transfer, "index", tessera_reshard_plan_num_transfers(o.reshard_plan, NULL), o.reshard_plan, index, &o.size, &o.size, &o.i64, &o.locality) \
+  X(tessera_reshard_plan_transfer_ranges, "index", tessera_reshard_plan_num_transfers(o.reshard_plan, NULL), o.reshard_plan, index, o.starts, o.stops, 8) \
+  X(tessera_sharding_shard_size, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, 4, &o.size) \
+  X(tessera_sharding_device_ranges, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, o.starts, o.stops, 8) \
+  X(tessera_sharding_shard_shape, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, o.starts, 8) \
+  X(tessera_sharding_replica_id, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, &o.size) \
+  X(tessera_sharding_device_in_process, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, 0, &o.flag) \
+  X(tessera_sharding_distinct_shard_ranges, "shard", num_distinct_shards(), o.sharding, index, o.starts, o.stops, 8) \
+  X(tessera_sharding_distinct_shard_num_devices, "shard", num_distinct_shards(), o.sharding, index, &o.size) \
+  X(tessera_sharding_distinct_shard_devices, "shard", num_distinct_shards(), o.sharding, index, o.sizes, 8)
+
+#if TESSERA_HAS_CLUSTER
+#define INDEX_CASES_CLUSTER(X) \
+  X(tessera_kv_list_key, "index", tessera_kv_list_num_entries(o.kv_list, NULL), o.kv_list, index) \
+  X(tessera_kv_list_value, "index", tessera_kv_list_num_entries(o.kv_list, NULL), o.kv_list, index, &o.size) \
+  X(tessera_error_missing_process, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
+  X(tessera_error_missing_state, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
+  X(tessera_error_missing_waiting_at, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
+  X(tessera_error_arrived_process, "index", tessera_error_num_arrived(o.error, NULL), o.error, index) \
+  X(tessera_detection_local_device_id, "index", tessera_detection_num_local_device_ids(o.detection, NULL), o.detection, index)
+#else
+#define INDEX_CASES_CLUSTER(X)
+#endif
+
+#define DEFINE_INDEX_CALL(fn, argument, count, ...)                     \
+  static size_t count_##fn(void) { return (count); }                    \
+  static int index_##fn(size_t index, tessera_error** out_error) {      \
+    return fn(__VA_ARGS__, out_error) == 0;                             \
+  }
+INDEX_CASES(DEFINE_INDEX_CALL)
+INDEX_CASES_CLUSTER(DEFINE_INDEX_CALL)
+
+typedef struct index_case {
+  const char* function;
+  const char* argument;
+  size_t (*count)(void);
+  int (*call)(size_t index, tessera_error** out_error);
+} index_case;
+
+#define INDEX_CASE_ROW(fn, argument, ...) {#fn, argument, count_##fn, index_##fn},
+static const index_case index_cases[] = {INDEX_CASES(INDEX_CASE_ROW) INDEX_CASES_CLUSTER(INDEX_CASE_ROW)};
+
+static void every_index_at_the_count_is_out_of_range_naming_it(void) {
+  size_t i;
+  char expected[160];
+  for (i = 0; i < HARNESS_COUNT(index_cases); ++i) {
+    const index_case* c = &index_cases[i];
+    tessera_error* err = NULL;
+    const size_t count = c->count();
+    const int zero = c->call(count, &err);
+    snprintf(expected, sizeof expected, "Argument '%s' is %zu; expected less than %zu",
+             c->argument, count, count);
+    if (!zero) harness_fail(__FILE__, __LINE__, "%s: not the zero value", c->function);
+    if (err == NULL) {
+      harness_fail(__FILE__, __LINE__, "%s: no error at index %zu", c->function, count);
+      continue;
+    }
+    if (tessera_error_code(err) != TESSERA_OUT_OF_RANGE ||
+        strncmp(tessera_error_message(err), expected, strlen(expected)) != 0) {
+      harness_fail(__FILE__, __LINE__, "%s: expected OUT_OF_RANGE \"%s...\", got %s \"%s\"",
+                   c->function, expected, tessera_code_name(tessera_error_code(err)),
+                   tessera_error_message(err));
+    }
+    tessera_error_destroy(err);
+  }
+}
+
+/* Objects whose counts are not all 0, so an index below the count works. */
+static void every_object_of_the_index_table_exists(void) {
+  ASSERT_NOT_NULL(o.mesh);
+  ASSERT_NOT_NULL(o.layout);
+  ASSERT_NOT_NULL(o.layout_map);
+  ASSERT_NOT_NULL(o.tpu);
+  ASSERT_NOT_NULL(o.device_list);
+  ASSERT_NOT_NULL(o.local_devices);
+  ASSERT_NOT_NULL(o.plan);
+  ASSERT_NOT_NULL(o.dtensor_mesh);
+  ASSERT_NOT_NULL(o.sharding);
+  ASSERT_NOT_NULL(o.reshard_plan);
+  ASSERT_NOT_NULL(o.error);
+  ASSERT_EQ(8, tessera_mesh_num_devices(o.mesh, NULL));
+  ASSERT_EQ(1, tessera_layout_map_num_rules(o.layout_map, NULL));
+#if TESSERA_HAS_CLUSTER
+  ASSERT_NOT_NULL(o.kv_list);
+  ASSERT_NOT_NULL(o.detection);
+  ASSERT_EQ(1, tessera_kv_list_num_entries(o.kv_list, NULL));
+#endif
+}
+
+static void make_objects(void) {
+  const int64_t dims[] = {8, 8};
+  const char* const dtensor_text =
+      "pod|x=2|0,1|0,1|/job:localhost/replica:0/task:0/device:TPU:0,"
+      "/job:localhost/replica:0/task:0/device:TPU:1";
+  tessera_layout* other;
+  tessera_sharding* replicated;
+  o.mesh = fixture_mesh_2x4();
+  o.layout = fixture_layout_2d("batch", "model", o.mesh);
+  o.layout_map = tessera_layout_map_create(o.mesh, TESSERA_KEY_MATCH_SEARCH, NULL);
+  tessera_layout_map_set(o.layout_map, "kernel", o.layout, NULL);
+  setenv("TESSERA_DEVICES", "tpu@1.2.3", 1);
+  o.tpu = tessera_device_parse("tpu:0", NULL);
+  setenv("TESSERA_DEVICES", "", 1); /* the suite's hermetic default */
+  o.device_list = tessera_device_list_create(NULL, NULL);
+  o.local_devices = tessera_local_devices_discover(NULL);
+  o.line = fixture_mesh_1d(8, "batch");
+  o.distribution = tessera_distribution_create_data_parallel(o.line, NULL, NULL);
+  o.plan = tessera_distribution_plan_dataset(o.distribution, 64, NULL);
+  o.dtensor_mesh = tessera_dtensor_mesh_parse(dtensor_text, NULL);
+  o.sharding = tessera_sharding_create(o.layout, dims, 2, TESSERA_SHARD_MODE_CHUNK_FLAT, NULL);
+  other = tessera_layout_create_replicated(2, o.mesh, NULL);
+  replicated = tessera_sharding_create(other, dims, 2, TESSERA_SHARD_MODE_CHUNK_FLAT, NULL);
+  o.reshard_plan = tessera_reshard_plan_create(o.sharding, replicated, 4, NULL);
+  tessera_sharding_destroy(replicated);
+  tessera_layout_destroy(other);
+  tessera_mesh_axis_name(NULL, 0, &o.error); /* a plain error: no missing or arrived processes */
+#if TESSERA_HAS_CLUSTER
+  {
+    tessera_cluster_options* options = tessera_cluster_options_create();
+    const char* const env[] = {"X=1"};
+    tessera_cluster_options_set_detection(options, "none", NULL);
+    o.client = tessera_client_connect(options, NULL);
+    tessera_cluster_options_destroy(options);
+    tessera_client_kv_set(o.client, "answer/key", "v", 1, false, NULL);
+    o.kv_list = tessera_client_kv_list(o.client, "answer", NULL);
+    o.detection = tessera_detection_create_from_env(NULL, env, 1, NULL);
+  }
+#endif
+}
+
+static void destroy_objects(void) {
+#if TESSERA_HAS_CLUSTER
+  tessera_detection_destroy(o.detection);
+  tessera_kv_list_destroy(o.kv_list);
+  tessera_client_destroy(o.client);
+#endif
+  tessera_error_destroy(o.error);
+  tessera_reshard_plan_destroy(o.reshard_plan);
+  tessera_sharding_destroy(o.sharding);
+  tessera_dtensor_mesh_destroy(o.dtensor_mesh);
+  tessera_dataset_plan_destroy(o.plan);
+  tessera_distribution_destroy(o.distribution);
+  tessera_local_devices_destroy(o.local_devices);
+  tessera_device_list_destroy(o.device_list);
+  tessera_device_destroy(o.tpu);
+  tessera_layout_map_destroy(o.layout_map);
+  tessera_layout_destroy(o.layout);
+  tessera_mesh_destroy(o.line);
+  tessera_mesh_destroy(o.mesh);
+}
+
+int main(int argc, char** argv) {
+  static const harness_test tests[] = {
+      HARNESS_TEST(every_object_of_the_index_table_exists),
+      HARNESS_TEST(every_null_handle_is_invalid_argument_naming_it),
+      HARNESS_TEST(every_index_at_the_count_is_out_of_range_naming_it),
+  };
+  int status;
+  make_objects();
+  status = harness_main(argc, argv, tests, HARNESS_COUNT(tests));
+  destroy_objects();
+  return status;
+}
