@@ -19,7 +19,7 @@ import "unsafe"
 
 // MeshNumAxes is tessera_mesh_num_axes of the mesh at pointer mesh.
 func MeshNumAxes(mesh uintptr) int {
-	return int(C.tessera_mesh_num_axes((*C.tessera_mesh)(unsafe.Pointer(mesh))))
+	return int(C.tessera_mesh_num_axes((*C.tessera_mesh)(unsafe.Pointer(mesh)), nil))
 }
 
 // MeshAxisName is tessera_mesh_axis_name, copied into a Go string.
