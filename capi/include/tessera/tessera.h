@@ -51,7 +51,9 @@
  *   - Handle parameters documented "may be NULL" have a meaning there:
  *     options NULL means the defaults (tessera_client_connect,
  *     tessera_runtime_initialize, tessera_detection_create and _from_env,
- *     tessera_distribution_create_data_parallel_over_devices); a mesh NULL
+ *     tessera_distribution_create_data_parallel_over_devices, the mesh
+ *     creators tessera_mesh_create, _make, _make_hybrid and the DTensor
+ *     creators tessera_dtensor_mesh_create and _create_distributed); a mesh NULL
  *     means one given later (tessera_layout_create, _create_grouped,
  *     _create_replicated, tessera_layout_from_partition_spec,
  *     tessera_layout_map_create).
@@ -99,6 +101,12 @@
  *     takes the plain name (tessera_distribution_kind). Callback types end in
  *     _fn (tessera_log_fn, tessera_event_fn).
  *   - Durations are int64_t milliseconds, named _ms.
+ *   - A creator with settings beyond its required inputs takes an options
+ *     handle (tessera_mesh_options, tessera_dtensor_mesh_options,
+ *     tessera_distribution_options, tessera_copy_options,
+ *     tessera_cluster_options): _create, one _set_FIELD per setting,
+ *     _destroy; NULL means every default. A new setting is a new setter,
+ *     never a new creator.
  *   - The key-value space under "/_tessera/" is reserved for the library.
  *
  * Tiers
