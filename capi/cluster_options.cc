@@ -33,13 +33,11 @@ absl::Status Positive(int64_t value, const char* name) {
   return absl::InvalidArgumentError(absl::StrCat("Argument '", name, "' must be > 0, got ", value));
 }
 
-// Runs `set` on the options after the NULL check: the shape of every setter.
+// Runs `set` on the options' core value: the shape of every setter here.
 template <typename Set>
 bool Setter(tessera_cluster_options* options, tessera_error** out_error, Set&& set) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(options);
-    return set(options->impl);
-  });
+  return tessera::capi::SetOption(options, out_error,
+                                  [&](tessera_cluster_options& o) -> absl::Status { return set(o.impl); });
 }
 
 // The one parse of an address the caller gives; the typed value travels on.

@@ -171,4 +171,18 @@ absl::StatusOr<Core> ToCoreEnum(const E& value, absl::Span<const char* const> na
                           [&]() -> size_t { return (count); }, (what)),          \
                       __VA_ARGS__)
 
+namespace tessera::capi {
+
+// The whole body of an options setter: INVALID_ARGUMENT for a NULL handle,
+// then `set(*options)`, whose status is the answer.
+template <typename Options, typename Set>
+bool SetOption(Options* options, tessera_error** out_error, Set&& set) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(options);
+    return set(*options);
+  });
+}
+
+}  // namespace tessera::capi
+
 #endif  // TESSERA_CAPI_GUARD_H_

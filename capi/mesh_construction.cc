@@ -45,6 +45,14 @@ absl::StatusOr<std::vector<tessera::DTensorMeshDim>> DimsArg(const char* const* 
   return dims;
 }
 
+// The settings both DTensor creators read, whatever their core options type.
+template <typename Create>
+void CopyCommonSettings(const tessera_dtensor_mesh_options& o, Create& create) {
+  create.name = o.name.value_or("");
+  create.device_type = o.device_type.value_or("");
+  create.use_xla_spmd = o.use_xla_spmd;
+}
+
 }  // namespace
 
 tessera_mesh* tessera_mesh_make(const int64_t* shape, const char* const* axis_names, size_t num_axes,
@@ -171,10 +179,8 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create(const char* const* dim_names, 
     if (dim_names != nullptr || dim_sizes != nullptr) {
       TESSERA_ASSIGN_OR_RETURN(create.dims, DimsArg(dim_names, dim_sizes, num_dims));
     }
-    create.name = o.name.value_or("");
+    CopyCommonSettings(o, create);
     create.devices = o.devices;
-    create.device_type = o.device_type.value_or("");
-    create.use_xla_spmd = o.use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorCreateMesh(create));
     return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
@@ -188,10 +194,8 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(const char* const*
     const tessera_dtensor_mesh_options& o = OptionsOrDefault(options);
     tessera::DTensorDistributedMeshOptions create;
     TESSERA_ASSIGN_OR_RETURN(create.dims, DimsArg(dim_names, dim_sizes, num_dims));
-    create.name = o.name.value_or("");
+    CopyCommonSettings(o, create);
     create.local_devices = o.devices;
-    create.device_type = o.device_type.value_or("");
-    create.use_xla_spmd = o.use_xla_spmd;
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorCreateDistributedMesh(create));
     return tessera::capi::NewDTensorMesh(std::move(mesh));
   });

@@ -12,7 +12,7 @@
 #include "tessera/mesh_construction.h"
 
 using tessera::capi::CopyStrings;
-using tessera::capi::Guard;
+using tessera::capi::SetOption;
 
 namespace tessera::capi {
 
@@ -36,15 +36,6 @@ const tessera_dtensor_mesh_options& OptionsOrDefault(const tessera_dtensor_mesh_
 
 namespace {
 
-// Applies `set` to `options` after the NULL check every setter shares.
-template <typename Options, typename Set>
-bool Setter(Options* options, tessera_error** out_error, Set set) {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(options);
-    return set(*options);
-  });
-}
-
 // NULL with 0 restores the default (every device); else a copy of the list.
 absl::StatusOr<std::optional<std::vector<std::string>>> DeviceList(const char* const* devices,
                                                                    size_t num_devices) {
@@ -64,7 +55,7 @@ void tessera_mesh_options_destroy(tessera_mesh_options* options) noexcept { dele
 
 bool tessera_mesh_options_set_devices(tessera_mesh_options* options, const char* const* devices,
                                       size_t num_devices, tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
     TESSERA_ASSIGN_OR_RETURN(o.devices, DeviceList(devices, num_devices));
     return absl::OkStatus();
   });
@@ -72,7 +63,7 @@ bool tessera_mesh_options_set_devices(tessera_mesh_options* options, const char*
 
 bool tessera_mesh_options_set_device_kind(tessera_mesh_options* options, const char* device_kind,
                                           tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
     if (device_kind == nullptr) {
       o.device_kind.reset();
     } else {
@@ -84,7 +75,7 @@ bool tessera_mesh_options_set_device_kind(tessera_mesh_options* options, const c
 
 bool tessera_mesh_options_set_sort_granules_by_key(tessera_mesh_options* options, bool sort,
                                                    tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
     o.sort_granules_by_key = sort;
     return absl::OkStatus();
   });
@@ -100,7 +91,7 @@ void tessera_dtensor_mesh_options_destroy(tessera_dtensor_mesh_options* options)
 
 bool tessera_dtensor_mesh_options_set_name(tessera_dtensor_mesh_options* options, const char* name,
                                            tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
     TESSERA_CAPI_REQUIRE(name);
     o.name = name;
     return absl::OkStatus();
@@ -110,7 +101,7 @@ bool tessera_dtensor_mesh_options_set_name(tessera_dtensor_mesh_options* options
 bool tessera_dtensor_mesh_options_set_devices(tessera_dtensor_mesh_options* options,
                                               const char* const* devices, size_t num_devices,
                                               tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
     TESSERA_ASSIGN_OR_RETURN(o.devices, DeviceList(devices, num_devices));
     return absl::OkStatus();
   });
@@ -119,7 +110,7 @@ bool tessera_dtensor_mesh_options_set_devices(tessera_dtensor_mesh_options* opti
 bool tessera_dtensor_mesh_options_set_device_type(tessera_dtensor_mesh_options* options,
                                                   const char* device_type,
                                                   tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
     TESSERA_CAPI_REQUIRE(device_type);
     o.device_type = device_type;
     return absl::OkStatus();
@@ -129,7 +120,7 @@ bool tessera_dtensor_mesh_options_set_device_type(tessera_dtensor_mesh_options* 
 bool tessera_dtensor_mesh_options_set_use_xla_spmd(tessera_dtensor_mesh_options* options,
                                                    bool use_xla_spmd,
                                                    tessera_error** out_error) noexcept {
-  return Setter(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
+  return SetOption(options, out_error, [&](tessera_dtensor_mesh_options& o) -> absl::Status {
     o.use_xla_spmd = use_xla_spmd;
     return absl::OkStatus();
   });
