@@ -143,6 +143,38 @@ absl::StatusOr<absl::Duration> ParseSeconds(absl::string_view name, absl::string
   return absl::Seconds(seconds);
 }
 
+absl::StatusOr<absl::Duration> ParseMilliseconds(absl::string_view name, absl::string_view value) {
+  int64_t ms = 0;
+  // The same ceiling as ParseSeconds: about 116 days.
+  if (!absl::SimpleAtoi(absl::StripAsciiWhitespace(value), &ms) || ms <= 0 || ms > int64_t{10000000000}) {
+    return absl::InvalidArgumentError(absl::StrCat("Environment variable ", name,
+                                                   " must be a whole number of milliseconds > 0 (at most 1e10), got \"",
+                                                   value, "\""));
+  }
+  return absl::Milliseconds(ms);
+}
+
+// A timeout from TESSERA_<X>_TIMEOUT_MS (durations are milliseconds
+// everywhere), or from 0.1's TESSERA_<X>_TIMEOUT in seconds, still read as an
+// alias; both set must agree. `from` receives the variable read.
+absl::StatusOr<std::optional<absl::Duration>> EnvTimeout(const Environment& env, const char* ms_name,
+                                                         const char* seconds_name, const char** from) {
+  std::optional<absl::Duration> ms, seconds;
+  if (const std::string* value = FindVar(env, ms_name)) {
+    TESSERA_ASSIGN_OR_RETURN(ms, ParseMilliseconds(ms_name, *value));
+  }
+  if (const std::string* value = FindVar(env, seconds_name)) {
+    TESSERA_ASSIGN_OR_RETURN(seconds, ParseSeconds(seconds_name, *value));
+  }
+  if (ms && seconds && *ms != *seconds) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Environment variables ", ms_name, " (", absl::FormatDuration(*ms), ") and its alias ", seconds_name, " (",
+        absl::FormatDuration(*seconds), ") disagree; expected one of them, or the same duration in both"));
+  }
+  *from = ms ? ms_name : seconds_name;
+  return ms ? ms : seconds;
+}
+
 absl::StatusOr<bool> ParseBool(absl::string_view name, absl::string_view value) {
   const std::string lower = absl::AsciiStrToLower(absl::StripAsciiWhitespace(value));
   if (lower == "1" || lower == "true" || lower == "yes" || lower == "on") return true;
@@ -479,18 +511,24 @@ absl::Status ResolveAuth(const ClusterOptions& options, const Environment& env, 
 
 absl::Status ResolveTimeouts(const ClusterOptions& options, const Environment& env, ClusterConfig& config,
                              std::vector<std::string>& lines) {
+  const char* init_from = nullptr;
+  TESSERA_ASSIGN_OR_RETURN(std::optional<absl::Duration> init_env,
+                           EnvTimeout(env, "TESSERA_INIT_TIMEOUT_MS", "TESSERA_INIT_TIMEOUT", &init_from));
   if (options.init_timeout) {
     config.init_timeout = *options.init_timeout;
-  } else if (const std::string* value = FindVar(env, "TESSERA_INIT_TIMEOUT")) {
-    TESSERA_ASSIGN_OR_RETURN(config.init_timeout, ParseSeconds("TESSERA_INIT_TIMEOUT", *value));
-    lines.push_back(absl::StrCat("init timeout: ", absl::FormatDuration(config.init_timeout),
-                                 " from TESSERA_INIT_TIMEOUT"));
+  } else if (init_env) {
+    config.init_timeout = *init_env;
+    lines.push_back(absl::StrCat("init timeout: ", absl::FormatDuration(config.init_timeout), " from ", init_from));
   }
+  const char* heartbeat_from = nullptr;
+  TESSERA_ASSIGN_OR_RETURN(
+      std::optional<absl::Duration> heartbeat_env,
+      EnvTimeout(env, "TESSERA_HEARTBEAT_TIMEOUT_MS", "TESSERA_HEARTBEAT_TIMEOUT", &heartbeat_from));
   bool timeout_from_env = false;
   if (options.heartbeat_timeout) {
     config.heartbeat_timeout = *options.heartbeat_timeout;
-  } else if (const std::string* value = FindVar(env, "TESSERA_HEARTBEAT_TIMEOUT")) {
-    TESSERA_ASSIGN_OR_RETURN(config.heartbeat_timeout, ParseSeconds("TESSERA_HEARTBEAT_TIMEOUT", *value));
+  } else if (heartbeat_env) {
+    config.heartbeat_timeout = *heartbeat_env;
     timeout_from_env = true;
   }
   if (options.heartbeat_interval) {
@@ -501,13 +539,13 @@ absl::Status ResolveTimeouts(const ClusterOptions& options, const Environment& e
   }
   if (timeout_from_env) {
     lines.push_back(absl::StrCat("heartbeat: timeout ", absl::FormatDuration(config.heartbeat_timeout),
-                                 " from TESSERA_HEARTBEAT_TIMEOUT, interval ",
+                                 " from ", heartbeat_from, ", interval ",
                                  absl::FormatDuration(config.heartbeat_interval)));
   }
   if (config.heartbeat_timeout < 3 * config.heartbeat_interval) {
     return absl::InvalidArgumentError(absl::StrCat(
         "The heartbeat timeout (", absl::FormatDuration(config.heartbeat_timeout),
-        timeout_from_env ? ", TESSERA_HEARTBEAT_TIMEOUT" : "", ") must be >= 3 x the heartbeat interval (",
+        timeout_from_env ? absl::StrCat(", ", heartbeat_from) : "", ") must be >= 3 x the heartbeat interval (",
         absl::FormatDuration(config.heartbeat_interval), ")"));
   }
   if (options.shutdown_timeout) config.shutdown_timeout = *options.shutdown_timeout;

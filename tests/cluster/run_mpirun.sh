@@ -22,8 +22,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # every process needs at least NP local devices: CPU devices stand in here.
 export TESSERA_CPU_DEVICE_COUNT="$np"
 # Bounded start-up, and a job token so the coordinator is not insecure.
-export TESSERA_INIT_TIMEOUT=30
+export TESSERA_INIT_TIMEOUT_MS=30000
 export TESSERA_JOB_TOKEN="mpirun-test-$$"
 exec timeout --kill-after=5 50 mpirun --allow-run-as-root --oversubscribe -np "$np" \
-  -x TESSERA_CPU_DEVICE_COUNT -x TESSERA_INIT_TIMEOUT -x TESSERA_JOB_TOKEN \
+  -x TESSERA_CPU_DEVICE_COUNT -x TESSERA_INIT_TIMEOUT_MS -x TESSERA_JOB_TOKEN \
   "$worker" "$np"

@@ -837,6 +837,32 @@ TEST(TesseraEnvironment, BadValuesNameVariableValueAndExpectation) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("TESSERA_REQUIRE_AUTH must be")));
 }
 
+TEST(TesseraEnvironment, TimeoutsAreReadInMilliseconds) {
+  const Detection d = DetectOk({{"TESSERA_INIT_TIMEOUT_MS", "1500"}, {"TESSERA_HEARTBEAT_TIMEOUT_MS", "500"}});
+  EXPECT_EQ(d.config.init_timeout, absl::Milliseconds(1500));
+  EXPECT_EQ(d.config.heartbeat_timeout, absl::Milliseconds(500));
+  EXPECT_EQ(d.config.heartbeat_interval, absl::Milliseconds(50));
+}
+
+TEST(TesseraEnvironment, MillisecondTimeoutsAreWholePositiveNumbers) {
+  EXPECT_THAT(Detect({}, {{"TESSERA_INIT_TIMEOUT_MS", "1.5"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variable TESSERA_INIT_TIMEOUT_MS must be a whole number of milliseconds > 0 "
+                       "(at most 1e10), got \"1.5\""));
+  EXPECT_THAT(Detect({}, {{"TESSERA_HEARTBEAT_TIMEOUT_MS", "0"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("TESSERA_HEARTBEAT_TIMEOUT_MS must be a whole number of milliseconds > 0")));
+}
+
+TEST(TesseraEnvironment, SecondsAliasAndMillisecondsDisagreeingIsInvalidArgumentNamingBoth) {
+  EXPECT_THAT(Detect({}, {{"TESSERA_INIT_TIMEOUT_MS", "1000"}, {"TESSERA_INIT_TIMEOUT", "2"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Environment variables TESSERA_INIT_TIMEOUT_MS (1s) and its alias TESSERA_INIT_TIMEOUT (2s) "
+                       "disagree; expected one of them, or the same duration in both"));
+  const Detection d = DetectOk({{"TESSERA_INIT_TIMEOUT_MS", "2000"}, {"TESSERA_INIT_TIMEOUT", "2"}});
+  EXPECT_EQ(d.config.init_timeout, absl::Seconds(2));
+}
+
 TEST(TesseraEnvironment, HeartbeatTimeoutScalesTheInterval) {
   const Detection d = DetectOk({{"TESSERA_HEARTBEAT_TIMEOUT", "0.5"}});
   EXPECT_EQ(d.config.heartbeat_timeout, absl::Milliseconds(500));

@@ -129,7 +129,7 @@ func (o *ClusterOptions) DetectEnv(env []string) (*Detection, error) {
 // runs the coordinator. End with Shutdown, then Close.
 //
 // It blocks until every process has arrived, up to the options' init
-// timeout (SetInitTimeout, or TESSERA_INIT_TIMEOUT): ctx is checked before
+// timeout (SetInitTimeout, or TESSERA_INIT_TIMEOUT_MS): ctx is checked before
 // the call starts, but neither its deadline nor its cancellation can
 // shorten the wait, which the C call does not let a caller interrupt.
 func Initialize(ctx context.Context, options *ClusterOptions) (*Client, error) {

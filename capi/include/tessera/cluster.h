@@ -12,7 +12,9 @@
  *      TESSERA_COORDINATOR_PORT (also overrides a launcher's derived port),
  *      TESSERA_BIND_ADDRESS, TESSERA_JOB_TOKEN / TESSERA_JOB_TOKEN_FILE (a
  *      warning when the file's mode is wider than 0600), TESSERA_REQUIRE_AUTH,
- *      TESSERA_INIT_TIMEOUT, TESSERA_HEARTBEAT_TIMEOUT (seconds);
+ *      TESSERA_INIT_TIMEOUT_MS, TESSERA_HEARTBEAT_TIMEOUT_MS (milliseconds;
+ *      0.1's TESSERA_INIT_TIMEOUT and TESSERA_HEARTBEAT_TIMEOUT in seconds are
+ *      read as aliases, and both set must agree);
  *   3. KERAS_DISTRIBUTION_JOB_ADDRESSES / _NUM_PROCESSES / _PROCESS_ID (the
  *      number of addresses must equal the number of processes, as in Keras);
  *   4. DTENSOR_CLIENT_ID / DTENSOR_NUM_CLIENTS / DTENSOR_JOB_NAME / DTENSOR_JOBS
@@ -112,7 +114,7 @@ TESSERA_API bool tessera_cluster_options_set_tls_require_client_cert(tessera_clu
 /** The host name the client checks the server's certificate for (default: the address's host). */
 TESSERA_API bool tessera_cluster_options_set_tls_server_name(tessera_cluster_options* options, const char* name,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Time to register and for every process to arrive (default 300000 ms; TESSERA_INIT_TIMEOUT in seconds). */
+/** Time to register and for every process to arrive (default 300000 ms; TESSERA_INIT_TIMEOUT_MS). */
 TESSERA_API bool tessera_cluster_options_set_init_timeout_ms(tessera_cluster_options* options, int64_t timeout_ms,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Heartbeat period (default 10000 ms) and loss timeout (default 100000 ms, >= 3 x interval). */

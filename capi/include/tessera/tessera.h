@@ -100,7 +100,9 @@
  *   - Enum types end in _t (tessera_platform_t), so the accessor returning one
  *     takes the plain name (tessera_distribution_kind). Callback types end in
  *     _fn (tessera_log_fn, tessera_event_fn).
- *   - Durations are int64_t milliseconds, named _ms.
+ *   - Durations are int64_t milliseconds, named _ms, in C and in the
+ *     environment (TESSERA_INIT_TIMEOUT_MS; 0.1's second-valued spellings
+ *     are read as aliases).
  *   - A creator with settings beyond its required inputs takes an options
  *     handle (tessera_mesh_options, tessera_dtensor_mesh_options,
  *     tessera_distribution_options, tessera_copy_options,
