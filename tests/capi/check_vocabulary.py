@@ -54,8 +54,10 @@ def name_rules(name):
         broken.append("_get is ambiguous: index accessor, _lookup or _wait")
     if "delete" in words:
         broken.append("_remove, not _delete")
-    if words[-1] == "s" or "id" in words and "process" in words:
-        broken.append("durations in _ms; process_index, not process_id")
+    if words[-1] == "s":
+        broken.append("durations are _ms")
+    if "id" in words and "process" in words:
+        broken.append("process_index, not process_id")
     if "callback" in words and not name.endswith("_set_callback") and not name.endswith("_set_event_callback"):
         broken.append("callback types end in _fn")
     return broken
