@@ -55,8 +55,10 @@ int main(int argc, char** argv) {
   const char* const axes[3] = {"a", "b", "c"};
   const size_t groups[3] = {1, 2, 0};
   tessera_error* error = NULL;
-  tessera_mesh* mesh = tessera_mesh_create(mesh_shape, 3, axis_names, 3,
-                                           (const char* const*)names, (size_t)n, &error);
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
+  tessera_mesh* mesh = tessera_mesh_options_set_devices(mesh_options, (const char* const*)names, (size_t)n, &error)
+                           ? tessera_mesh_create(mesh_shape, axis_names, 3, mesh_options, &error)
+                           : NULL;
   if (mesh == NULL) return fail("mesh", error);
   tessera_layout* layout = tessera_layout_create_grouped(axes, 3, groups, 3, mesh, &error);
   if (layout == NULL) return fail("layout", error);
@@ -90,6 +92,7 @@ int main(int argc, char** argv) {
   free(map);
   tessera_layout_destroy(layout);
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   for (int64_t i = 0; i < n; ++i) free(names[i]);
   free(names);
   return 0;

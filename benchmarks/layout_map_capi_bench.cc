@@ -29,11 +29,15 @@ MapPtr BuildMap(const std::string& dir, int count) {
   const char* devices[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3",
                            "cpu:4", "cpu:5", "cpu:6", "cpu:7"};
   tessera_error* error = nullptr;
-  tessera_mesh* mesh = tessera_mesh_create(shape, 2, axes, 2, devices, 8, &error);
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
+  tessera_mesh* mesh = tessera_mesh_options_set_devices(mesh_options, devices, 8, &error)
+                           ? tessera_mesh_create(shape, axes, 2, mesh_options, &error)
+                           : nullptr;
   if (mesh == nullptr) throw std::runtime_error(Consume(error));
   MapPtr map(tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, &error),
              tessera_layout_map_destroy);
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   if (map == nullptr) throw std::runtime_error(Consume(error));
   const char* layout_axes[] = {nullptr, "model"};
   for (const std::string& key : tessera_bench::ReadRules(dir, count)) {

@@ -77,12 +77,16 @@ static tessera_layout_map* build_map(const lines* rules) {
                                         "cpu:4", "cpu:5", "cpu:6", "cpu:7"};
   static const char* const layout_axes[] = {NULL, "model"};
   tessera_error* error = NULL;
-  tessera_mesh* mesh = tessera_mesh_create(shape, 2, axes, 2, devices, 8, &error);
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
+  tessera_mesh* mesh = tessera_mesh_options_set_devices(mesh_options, devices, 8, &error)
+                           ? tessera_mesh_create(shape, axes, 2, mesh_options, &error)
+                           : NULL;
   tessera_layout_map* map;
   size_t i;
   if (mesh == NULL) die("mesh", error);
   map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, &error);
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   if (map == NULL) die("layout map", error);
   for (i = 0; i < rules->count; ++i) {
     tessera_layout* layout = tessera_layout_create(layout_axes, 2, NULL, &error);

@@ -211,6 +211,36 @@ static size_t tessera_swig_same_count(size_t a, size_t b, int* mismatch) {
   return a != b ? (a > b ? a : b) : a;
 }
 
+/* Mesh options with these settings (devices NULL: unset; device_kind NULL:
+ * unset; sort < 0: unset); NULL with out_error set when a setter refused. */
+static tessera_mesh_options* tessera_swig_mesh_options(const char* const* devices, size_t num_devices,
+                                                       const char* device_kind, int sort,
+                                                       tessera_error** out_error) {
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  if ((devices == NULL || tessera_mesh_options_set_devices(options, devices, num_devices, out_error)) &&
+      (device_kind == NULL || tessera_mesh_options_set_device_kind(options, device_kind, out_error)) &&
+      (sort < 0 || tessera_mesh_options_set_sort_granules_by_key(options, sort != 0, out_error))) {
+    return options;
+  }
+  tessera_mesh_options_destroy(options);
+  return NULL;
+}
+
+/* DTensor mesh options with these settings (NULL: unset). */
+static tessera_dtensor_mesh_options* tessera_swig_dtensor_mesh_options(const char* name, const char* const* devices,
+                                                                       size_t num_devices, const char* device_type,
+                                                                       bool use_xla_spmd, tessera_error** out_error) {
+  tessera_dtensor_mesh_options* options = tessera_dtensor_mesh_options_create();
+  if ((name == NULL || tessera_dtensor_mesh_options_set_name(options, name, out_error)) &&
+      (devices == NULL || tessera_dtensor_mesh_options_set_devices(options, devices, num_devices, out_error)) &&
+      (device_type == NULL || tessera_dtensor_mesh_options_set_device_type(options, device_type, out_error)) &&
+      tessera_dtensor_mesh_options_set_use_xla_spmd(options, use_xla_spmd, out_error)) {
+    return options;
+  }
+  tessera_dtensor_mesh_options_destroy(options);
+  return NULL;
+}
+
 /* Non-NULL and never read: stands in for a string array whose partner array
  * is passed as NULL so that the C function rejects the call before reading. */
 static const char* const tessera_swig_no_strings[1] = {NULL};
@@ -637,8 +667,13 @@ typedef struct {} DTensorMesh;
   Mesh(const int64_t* shape, size_t num_dims, const char* const* axis_names,
        size_t num_axis_names, const char* const* devices, size_t num_devices,
        tessera_error** out_error) {
-    return tessera_mesh_create(shape, num_dims, axis_names, num_axis_names, devices,
-                               num_devices, out_error);
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dims, num_axis_names, &mismatch);
+    tessera_mesh_options* options = tessera_swig_mesh_options(devices, num_devices, NULL, -1, out_error);
+    /* Different lengths: the C function rejects the NULL shape (no read past an end). */
+    Mesh* mesh = options == NULL ? NULL : tessera_mesh_create(mismatch ? NULL : shape, axis_names, n, options, out_error);
+    tessera_mesh_options_destroy(options);
+    return mesh;
   }
   ~Mesh() { tessera_mesh_destroy($self); }
   size_t rank() { return tessera_mesh_num_axes($self, NULL); }
@@ -711,8 +746,12 @@ typedef struct {} DTensorMesh;
   static Mesh* make(const int64_t* shape, size_t num_dims, const char* const* axis_names,
                     size_t num_axis_names, const char* const* devices, size_t num_devices,
                     const char* device_kind, tessera_error** out_error) {
-    return tessera_mesh_make(shape, num_dims, axis_names, num_axis_names, devices, num_devices,
-                             device_kind, out_error);
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dims, num_axis_names, &mismatch);
+    tessera_mesh_options* options = tessera_swig_mesh_options(devices, num_devices, device_kind, -1, out_error);
+    Mesh* mesh = options == NULL ? NULL : tessera_mesh_make(mismatch ? NULL : shape, axis_names, n, options, out_error);
+    tessera_mesh_options_destroy(options);
+    return mesh;
   }
   /* JAX's create_hybrid_device_mesh; both shapes as long as each other. */
   static Mesh* make_hybrid(const int64_t* mesh_shape, size_t num_mesh_dims,
@@ -721,12 +760,18 @@ typedef struct {} DTensorMesh;
                            const char* const* devices, size_t num_devices,
                            bool sort_granules_by_key, const char* device_kind,
                            tessera_error** out_error) {
-    int mismatch;
+    int mismatch, names_mismatch;
     size_t n = tessera_swig_same_count(num_mesh_dims, num_dcn_dims, &mismatch);
+    n = tessera_swig_same_count(n, num_axis_names, &names_mismatch);
+    tessera_mesh_options* options =
+        tessera_swig_mesh_options(devices, num_devices, device_kind, sort_granules_by_key, out_error);
     /* Different lengths: the C function rejects the NULL array (no read past an end). */
-    return tessera_mesh_make_hybrid(mismatch ? NULL : mesh_shape, mismatch ? NULL : dcn_mesh_shape,
-                                    n, axis_names, num_axis_names, devices, num_devices,
-                                    sort_granules_by_key, device_kind, out_error);
+    Mesh* mesh = options == NULL ? NULL
+                                 : tessera_mesh_make_hybrid(mismatch || names_mismatch ? NULL : mesh_shape,
+                                                            mismatch ? NULL : dcn_mesh_shape, axis_names, n,
+                                                            options, out_error);
+    tessera_mesh_options_destroy(options);
+    return mesh;
   }
   /* PyTorch's mesh[names] as device_id sees it. */
   Mesh* submesh(const char* const* axis_names, size_t num_axis_names, int64_t device_id,
@@ -1130,14 +1175,18 @@ typedef struct {} DTensorMesh;
                              tessera_error** out_error) {
     int mismatch;
     size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
-    if (n == 0) {
-      return tessera_dtensor_mesh_create(NULL, NULL, 0, name, devices, num_devices, device_type,
-                                         use_xla_spmd, out_error);
+    tessera_dtensor_mesh_options* options =
+        tessera_swig_dtensor_mesh_options(name, devices, num_devices, device_type, use_xla_spmd, out_error);
+    DTensorMesh* mesh = NULL;
+    if (options != NULL && n == 0) {
+      mesh = tessera_dtensor_mesh_create(NULL, NULL, 0, options, out_error);
+    } else if (options != NULL) {
+      /* Different lengths: sizes NULL is rejected before the names are read. */
+      mesh = tessera_dtensor_mesh_create(mismatch ? tessera_swig_no_strings : dim_names,
+                                         mismatch ? NULL : dim_sizes, n, options, out_error);
     }
-    /* Different lengths: sizes NULL is rejected before the names are read. */
-    return tessera_dtensor_mesh_create(mismatch ? tessera_swig_no_strings : dim_names,
-                                       mismatch ? NULL : dim_sizes, n, name, devices, num_devices,
-                                       device_type, use_xla_spmd, out_error);
+    tessera_dtensor_mesh_options_destroy(options);
+    return mesh;
   }
   /* DTensor's create_distributed_mesh over the runtime's clients. */
   static DTensorMesh* create_distributed(const char* const* dim_names, size_t num_dim_names,
@@ -1147,9 +1196,14 @@ typedef struct {} DTensorMesh;
                                          bool use_xla_spmd, tessera_error** out_error) {
     int mismatch;
     size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
-    return tessera_dtensor_mesh_create_distributed(
-        mismatch ? tessera_swig_no_strings : dim_names, mismatch ? NULL : dim_sizes, n, name,
-        local_devices, num_local_devices, device_type, use_xla_spmd, out_error);
+    tessera_dtensor_mesh_options* options = tessera_swig_dtensor_mesh_options(
+        name, local_devices, num_local_devices, device_type, use_xla_spmd, out_error);
+    DTensorMesh* mesh = options == NULL ? NULL
+                                        : tessera_dtensor_mesh_create_distributed(
+                                              mismatch ? tessera_swig_no_strings : dim_names,
+                                              mismatch ? NULL : dim_sizes, n, options, out_error);
+    tessera_dtensor_mesh_options_destroy(options);
+    return mesh;
   }
   /* The legacy create_distributed_mesh; a negative count or id means "not
    * given" (the runtime's value). */

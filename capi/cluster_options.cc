@@ -33,13 +33,11 @@ absl::Status Positive(int64_t value, const char* name) {
   return absl::InvalidArgumentError(absl::StrCat("Argument '", name, "' must be > 0, got ", value));
 }
 
-// Runs `set` on the options after the NULL check: the shape of every setter.
+// Runs `set` on the options' core value: the shape of every setter here.
 template <typename Set>
 bool Setter(tessera_cluster_options* options, tessera_error** out_error, Set&& set) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(options);
-    return set(options->impl);
-  });
+  return tessera::capi::SetOption(options, out_error,
+                                  [&](tessera_cluster_options& o) -> absl::Status { return set(o.impl); });
 }
 
 // The one parse of an address the caller gives; the typed value travels on.
@@ -49,10 +47,10 @@ absl::StatusOr<cluster::HostPort> Address(const char* address, const char* name)
   return cluster::ParseHostPort(address, absl::StrCat("Argument '", name, "'"), /*allow_port_zero=*/true);
 }
 
-absl::StatusOr<cluster::Environment> ParseEnvironment(const char* const* env, size_t count) {
-  TESSERA_RETURN_IF_ERROR(CheckArray(env, count, "env", "count"));
+absl::StatusOr<cluster::Environment> ParseEnvironment(const char* const* env, size_t num_env) {
+  TESSERA_RETURN_IF_ERROR(CheckArray(env, num_env, "env", "num_env"));
   cluster::Environment parsed;
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i < num_env; ++i) {
     const std::string name = absl::StrCat("env[", i, "]");
     TESSERA_RETURN_IF_ERROR(CheckNotNull(env[i], name.c_str()));
     const absl::string_view entry(env[i]);
@@ -129,13 +127,13 @@ bool tessera_cluster_options_set_process_index(tessera_cluster_options* options,
   });
 }
 
-bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids, size_t count,
+bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids, size_t num_ids,
                                                   tessera_error** out_error) noexcept {
   return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
-    TESSERA_CAPI_REQUIRE_ARRAY(ids, count);
+    TESSERA_CAPI_REQUIRE_ARRAY(ids, num_ids);
     std::vector<int64_t> copy;
     absl::flat_hash_set<int64_t> seen;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < num_ids; ++i) {
       const std::string name = absl::StrCat("ids[", i, "]");
       TESSERA_RETURN_IF_ERROR(AtLeast(ids[i], 0, name.c_str()));
       if (!seen.insert(ids[i]).second) {
@@ -338,10 +336,10 @@ tessera_detection* tessera_detection_create(const tessera_cluster_options* optio
   });
 }
 
-tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env, size_t count,
+tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env, size_t num_env,
                                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_detection*> {
-    TESSERA_ASSIGN_OR_RETURN(tessera::cluster::Environment parsed, tessera::capi::ParseEnvironment(env, count));
+    TESSERA_ASSIGN_OR_RETURN(tessera::cluster::Environment parsed, tessera::capi::ParseEnvironment(env, num_env));
     return tessera::capi::NewDetection(options, parsed);
   });
 }

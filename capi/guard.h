@@ -231,5 +231,18 @@ absl::StatusOr<Core> ToCoreEnum(const E& value, absl::Span<const char* const> na
 // An output array of a handle: INVALID_ARGUMENT "Argument 'mesh' is NULL ..." first.
 #define TESSERA_CAPI_ARRAY(handle, ...) \
   TESSERA_CAPI_ARRAY_IF(::tessera::capi::CheckNotNull((handle), #handle), __VA_ARGS__)
+namespace tessera::capi {
+
+// The whole body of an options setter: INVALID_ARGUMENT for a NULL handle,
+// then `set(*options)`, whose status is the answer.
+template <typename Options, typename Set>
+bool SetOption(Options* options, tessera_error** out_error, Set&& set) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(options);
+    return set(*options);
+  });
+}
+
+}  // namespace tessera::capi
 
 #endif  // TESSERA_CAPI_GUARD_H_

@@ -5,33 +5,33 @@
 
 #include "capi/guard.h"
 #include "capi/handles.h"
+#include "capi/mesh_options.h"
 #include "core/mesh.h"
 
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 
-tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
-                                  const char* const* axis_names, size_t num_axis_names,
-                                  const char* const* devices, size_t num_devices,
-                                  tessera_error** out_error) noexcept {
+tessera_mesh* tessera_mesh_create(const int64_t* shape, const char* const* axis_names, size_t num_axes,
+                                  const tessera_mesh_options* options, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
-    TESSERA_CAPI_REQUIRE_ARRAY(shape, num_dims);
-    std::vector<int64_t> dims(shape, shape + num_dims);
-    TESSERA_ASSIGN_OR_RETURN(
-        std::vector<std::string> names,
-        tessera::capi::CopyStrings(axis_names, num_axis_names, "axis_names", "num_axis_names"));
-    if (devices == nullptr) {  // the header: NULL means all devices, count ignored
+    TESSERA_CAPI_REQUIRE_ARRAY(shape, num_axes);
+    std::vector<int64_t> dims(shape, shape + num_axes);
+    TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                             tessera::capi::CopyStrings(axis_names, num_axes, "axis_names", "num_axes"));
+    const tessera_mesh_options& o = tessera::capi::OptionsOrDefault(options);
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.device_kind.has_value(), "device_kind",
+                                                        "tessera_mesh_create"));
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.sort_granules_by_key.has_value(),
+                                                        "sort_granules_by_key", "tessera_mesh_create"));
+    if (!o.devices.has_value()) {  // the header: unset means all devices of the default type
       TESSERA_ASSIGN_OR_RETURN(
           tessera::MeshPtr mesh,
           tessera::DeviceMesh::CreateOverAllDevices(std::move(dims), std::move(names)));
       return tessera::capi::NewMesh(std::move(mesh));
     }
     TESSERA_ASSIGN_OR_RETURN(
-        std::vector<std::string> device_names,
-        tessera::capi::CopyStrings(devices, num_devices, "devices", "num_devices"));
-    TESSERA_ASSIGN_OR_RETURN(
         tessera::MeshPtr mesh,
-        tessera::DeviceMesh::CreateFromStrings(std::move(dims), std::move(names), device_names));
+        tessera::DeviceMesh::CreateFromStrings(std::move(dims), std::move(names), *o.devices));
     return tessera::capi::NewMesh(std::move(mesh));
   });
 }

@@ -11,11 +11,13 @@
 #include "absl/strings/str_cat.h"
 #include "capi/guard.h"
 #include "capi/handles.h"
+#include "capi/mesh_options.h"
 #include "core/device.h"
 #include "core/mesh_construction.h"
 
 using tessera::capi::CopyStrings;
 using tessera::capi::Guard;
+using tessera::capi::OptionsOrDefault;
 
 namespace {
 
@@ -23,24 +25,12 @@ absl::string_view OrEmpty(const char* text) {
   return text == nullptr ? absl::string_view() : absl::string_view(text);
 }
 
-// NULL devices mean "every device" (nullopt); otherwise the parsed list.
-absl::StatusOr<std::optional<std::vector<tessera::Device>>> DevicesArg(
-    const char* const* devices, size_t num_devices) {
-  if (devices == nullptr) return std::optional<std::vector<tessera::Device>>();
-  TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
-                           CopyStrings(devices, num_devices, "devices", "num_devices"));
-  TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed, tessera::ParseDevices(names));
+// Unset devices mean "every device" (nullopt); otherwise the parsed list.
+absl::StatusOr<std::optional<std::vector<tessera::Device>>> ParsedDevices(
+    const std::optional<std::vector<std::string>>& devices) {
+  if (!devices.has_value()) return std::optional<std::vector<tessera::Device>>();
+  TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed, tessera::ParseDevices(*devices));
   return std::optional<std::vector<tessera::Device>>(std::move(parsed));
-}
-
-absl::StatusOr<std::optional<std::vector<std::string>>> OptionalStrings(const char* const* items,
-                                                                        size_t count,
-                                                                        const char* name,
-                                                                        const char* count_name) {
-  if (items == nullptr) return std::optional<std::vector<std::string>>();
-  TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> copied,
-                           CopyStrings(items, count, name, count_name));
-  return std::optional<std::vector<std::string>>(std::move(copied));
 }
 
 absl::StatusOr<std::vector<tessera::DTensorMeshDim>> DimsArg(const char* const* dim_names,
@@ -54,47 +44,53 @@ absl::StatusOr<std::vector<tessera::DTensorMeshDim>> DimsArg(const char* const* 
   return dims;
 }
 
+// The settings both DTensor creators read, whatever their core options type.
+template <typename Create>
+void CopyCommonSettings(const tessera_dtensor_mesh_options& o, Create& create) {
+  create.name = o.name.value_or("");
+  create.device_type = o.device_type.value_or("");
+  create.use_xla_spmd = o.use_xla_spmd;
+}
+
 }  // namespace
 
-tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dims,
-                                const char* const* axis_names, size_t num_axis_names,
-                                const char* const* devices, size_t num_devices,
-                                const char* device_kind, tessera_error** out_error) noexcept {
+tessera_mesh* tessera_mesh_make(const int64_t* shape, const char* const* axis_names, size_t num_axes,
+                                const tessera_mesh_options* options, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
-    TESSERA_CAPI_REQUIRE_ARRAY(shape, num_dims);
+    TESSERA_CAPI_REQUIRE_ARRAY(shape, num_axes);
     TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
-                             CopyStrings(axis_names, num_axis_names, "axis_names",
-                                         "num_axis_names"));
-    TESSERA_ASSIGN_OR_RETURN(auto parsed, DevicesArg(devices, num_devices));
+                             CopyStrings(axis_names, num_axes, "axis_names", "num_axes"));
+    const tessera_mesh_options& o = OptionsOrDefault(options);
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.sort_granules_by_key.has_value(),
+                                                        "sort_granules_by_key", "tessera_mesh_make"));
+    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
     TESSERA_ASSIGN_OR_RETURN(
         tessera::MeshPtr mesh,
-        tessera::MakeMesh(std::vector<int64_t>(shape, shape + num_dims), std::move(names),
-                          std::move(parsed), OrEmpty(device_kind)));
+        tessera::MakeMesh(std::vector<int64_t>(shape, shape + num_axes), std::move(names),
+                          std::move(parsed), o.device_kind.value_or("")));
     return tessera::capi::NewMesh(std::move(mesh));
   });
 }
 
 tessera_mesh* tessera_mesh_make_hybrid(const int64_t* mesh_shape, const int64_t* dcn_mesh_shape,
-                                       size_t num_dims, const char* const* axis_names,
-                                       size_t num_axis_names, const char* const* devices,
-                                       size_t num_devices, bool sort_granules_by_key,
-                                       const char* device_kind,
+                                       const char* const* axis_names, size_t num_axes,
+                                       const tessera_mesh_options* options,
                                        tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
-    TESSERA_CAPI_REQUIRE_ARRAY(mesh_shape, num_dims);
-    TESSERA_CAPI_REQUIRE_ARRAY(dcn_mesh_shape, num_dims);
+    TESSERA_CAPI_REQUIRE_ARRAY(mesh_shape, num_axes);
+    TESSERA_CAPI_REQUIRE_ARRAY(dcn_mesh_shape, num_axes);
     TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
-                             CopyStrings(axis_names, num_axis_names, "axis_names",
-                                         "num_axis_names"));
-    TESSERA_ASSIGN_OR_RETURN(auto parsed, DevicesArg(devices, num_devices));
-    tessera::HybridMeshOptions options;
-    options.sort_granules_by_key = sort_granules_by_key;
-    options.device_kind = std::string(OrEmpty(device_kind));
+                             CopyStrings(axis_names, num_axes, "axis_names", "num_axes"));
+    const tessera_mesh_options& o = OptionsOrDefault(options);
+    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
+    tessera::HybridMeshOptions hybrid;
+    hybrid.sort_granules_by_key = o.sort_granules_by_key.value_or(true);  // JAX's default
+    hybrid.device_kind = o.device_kind.value_or("");
     TESSERA_ASSIGN_OR_RETURN(
         tessera::MeshPtr mesh,
-        tessera::MakeHybridMesh(std::vector<int64_t>(mesh_shape, mesh_shape + num_dims),
-                                std::vector<int64_t>(dcn_mesh_shape, dcn_mesh_shape + num_dims),
-                                std::move(names), std::move(parsed), options));
+        tessera::MakeHybridMesh(std::vector<int64_t>(mesh_shape, mesh_shape + num_axes),
+                                std::vector<int64_t>(dcn_mesh_shape, dcn_mesh_shape + num_axes),
+                                std::move(names), std::move(parsed), hybrid));
     return tessera::capi::NewMesh(std::move(mesh));
   });
 }
@@ -147,42 +143,35 @@ size_t tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name,
   });
 }
 
-tessera_dtensor_mesh* tessera_dtensor_mesh_create(const char* const* dim_names,
-                                                  const int64_t* dim_sizes, size_t num_dims,
-                                                  const char* name, const char* const* devices,
-                                                  size_t num_devices, const char* device_type,
-                                                  bool use_xla_spmd,
+tessera_dtensor_mesh* tessera_dtensor_mesh_create(const char* const* dim_names, const int64_t* dim_sizes,
+                                                  size_t num_dims,
+                                                  const tessera_dtensor_mesh_options* options,
                                                   tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
-    tessera::DTensorCreateMeshOptions options;
+    const tessera_dtensor_mesh_options& o = OptionsOrDefault(options);
+    tessera::DTensorCreateMeshOptions create;
+    // DTensor's create_mesh(): no dims at all means one "x" dim over every device.
     if (dim_names != nullptr || dim_sizes != nullptr) {
-      TESSERA_ASSIGN_OR_RETURN(options.dims, DimsArg(dim_names, dim_sizes, num_dims));
+      TESSERA_ASSIGN_OR_RETURN(create.dims, DimsArg(dim_names, dim_sizes, num_dims));
     }
-    options.name = std::string(OrEmpty(name));
-    TESSERA_ASSIGN_OR_RETURN(options.devices,
-                             OptionalStrings(devices, num_devices, "devices", "num_devices"));
-    options.device_type = std::string(OrEmpty(device_type));
-    options.use_xla_spmd = use_xla_spmd;
-    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorCreateMesh(options));
+    CopyCommonSettings(o, create);
+    create.devices = o.devices;
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorCreateMesh(create));
     return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }
 
-tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
-    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
-    const char* const* local_devices, size_t num_local_devices, const char* device_type,
-    bool use_xla_spmd, tessera_error** out_error) noexcept {
+tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(const char* const* dim_names,
+                                                              const int64_t* dim_sizes, size_t num_dims,
+                                                              const tessera_dtensor_mesh_options* options,
+                                                              tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
-    tessera::DTensorDistributedMeshOptions options;
-    TESSERA_ASSIGN_OR_RETURN(options.dims, DimsArg(dim_names, dim_sizes, num_dims));
-    options.name = std::string(OrEmpty(name));
-    TESSERA_ASSIGN_OR_RETURN(options.local_devices,
-                             OptionalStrings(local_devices, num_local_devices, "local_devices",
-                                             "num_local_devices"));
-    options.device_type = std::string(OrEmpty(device_type));
-    options.use_xla_spmd = use_xla_spmd;
-    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh,
-                             tessera::DTensorCreateDistributedMesh(options));
+    const tessera_dtensor_mesh_options& o = OptionsOrDefault(options);
+    tessera::DTensorDistributedMeshOptions create;
+    TESSERA_ASSIGN_OR_RETURN(create.dims, DimsArg(dim_names, dim_sizes, num_dims));
+    CopyCommonSettings(o, create);
+    create.local_devices = o.devices;
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorCreateDistributedMesh(create));
     return tessera::capi::NewDTensorMesh(std::move(mesh));
   });
 }

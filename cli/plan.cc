@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <memory>
 
 #include "cli/handles.h"
 #include "cli/text_input.h"
@@ -57,8 +58,12 @@ Mesh CreateMesh(const MeshSpec& spec) {
   for (const std::string& name : names) devices.push_back(name.c_str());
   for (const std::string& axis : spec.axis_names) axes.push_back(axis.c_str());
   tessera_error* error = nullptr;
-  Mesh mesh(tessera_mesh_create(spec.sizes.data(), spec.sizes.size(), axes.data(), axes.size(),
-                                devices.data(), devices.size(), &error));
+  std::unique_ptr<tessera_mesh_options, decltype(&tessera_mesh_options_destroy)> options(
+      tessera_mesh_options_create(), tessera_mesh_options_destroy);
+  if (!tessera_mesh_options_set_devices(options.get(), devices.data(), devices.size(), &error)) {
+    throw InputError("--mesh '" + spec.text + "': " + TakeMessage(error));
+  }
+  Mesh mesh(tessera_mesh_create(spec.sizes.data(), axes.data(), axes.size(), options.get(), &error));
   if (!mesh) throw InputError("--mesh '" + spec.text + "': " + TakeMessage(error));
   return mesh;
 }

@@ -27,6 +27,7 @@ int main(void) {
   const char* const bias_axes[] = {"model"};
 
   tessera_error* error = NULL;
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
   tessera_mesh* mesh = NULL;
   tessera_layout* kernel = NULL;
   tessera_layout* bias = NULL;
@@ -36,7 +37,9 @@ int main(void) {
   size_t shards = 0;
   int status = 1; /* set to 0 only once every step has succeeded */
 
-  mesh = tessera_mesh_create(shape, 2, axis_names, 2, devices, 8, &error);
+  /* Options carry what a creator may grow: here, the mesh's devices. */
+  if (!tessera_mesh_options_set_devices(mesh_options, devices, 8, &error)) { fail("devices", error); goto done; }
+  mesh = tessera_mesh_create(shape, axis_names, 2, mesh_options, &error);
   if (mesh == NULL) { fail("mesh", error); goto done; }
   kernel = tessera_layout_create(kernel_axes, 2, NULL, &error);
   if (kernel == NULL) { fail("kernel layout", error); goto done; }
@@ -79,5 +82,6 @@ done:
   tessera_layout_destroy(bias);
   tessera_layout_destroy(kernel);
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   return status;
 }

@@ -42,6 +42,8 @@ OPTIONAL_HANDLES = {
     "tessera_detection_create_from_env", "tessera_distribution_create_data_parallel_over_devices",
     "tessera_layout_create", "tessera_layout_create_grouped", "tessera_layout_create_replicated",
     "tessera_layout_from_partition_spec", "tessera_layout_map_create",
+    "tessera_mesh_create", "tessera_mesh_make", "tessera_mesh_make_hybrid",
+    "tessera_dtensor_mesh_create", "tessera_dtensor_mesh_create_distributed",
 }
 
 FUNC_RE = re.compile(r"TESSERA_API\b([^;{]*?)\b(tessera_\w+)\s*\(([^;]*?)\)\s*(?:TESSERA_NOEXCEPT)?\s*;", re.S)

@@ -55,6 +55,13 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
 /* ---- NULL handles: X(function, handle argument's name, arguments...) ---------- */
 
 #define NULL_CASES(X) \
+  X(tessera_mesh_options_set_devices, "options", NULL, NULL, 0) \
+  X(tessera_mesh_options_set_device_kind, "options", NULL, NULL) \
+  X(tessera_mesh_options_set_sort_granules_by_key, "options", NULL, false) \
+  X(tessera_dtensor_mesh_options_set_name, "options", NULL, "x") \
+  X(tessera_dtensor_mesh_options_set_devices, "options", NULL, NULL, 0) \
+  X(tessera_dtensor_mesh_options_set_device_type, "options", NULL, "x") \
+  X(tessera_dtensor_mesh_options_set_use_xla_spmd, "options", NULL, false) \
   X(tessera_copy_options_set_threads, "options", NULL, 0) \
   X(tessera_copy_options_set_verify_replicas, "options", NULL, false) \
   X(tessera_copy_options_set_process_index, "options", NULL, 0) \

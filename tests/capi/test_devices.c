@@ -382,7 +382,7 @@ static void mesh_over_a_tpu_v4_slice_follows_chip_coordinates(void) {
   int64_t j, k;
   char text[64], expected[64];
   ASSERT_EQ(0, setenv("TESSERA_DEVICES", "tpu*64:TPU v4@4x4x4", 1));
-  mesh = tessera_mesh_make(shape, 3, names, 3, NULL, 0, "TPU v4", &err);
+  mesh = fixture_make_mesh(shape, names, 3, NULL, 0, "TPU v4", &err);
   ASSERT_OK(err);
   ASSERT_EQ(64, tessera_mesh_num_devices(mesh, NULL));
   for (j = 0; j < 16; ++j) {

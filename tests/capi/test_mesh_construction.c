@@ -23,7 +23,7 @@ static void make_truncates_to_the_product_of_the_shape(void) {
   tessera_error* err = NULL;
   const int64_t shape[] = {2, 2};
   const char* const names[] = {"x", "y"};
-  tessera_mesh* mesh = tessera_mesh_make(shape, 2, names, 2, kGpus, 8, NULL, &err);
+  tessera_mesh* mesh = fixture_make_mesh(shape, names, 2, kGpus, 8, NULL, &err);
   ASSERT_OK(err);
   ASSERT_EQ(4, tessera_mesh_num_devices(mesh, NULL));
   ASSERT_EQ(3, device_id_at(mesh, 3));
@@ -36,7 +36,7 @@ static void make_over_all_devices_when_devices_is_null(void) {
   const char* const names[] = {"x", "y"};
   tessera_mesh* mesh;
   ASSERT_TRUE(fixture_set_cpu_devices("8"));
-  mesh = tessera_mesh_make(shape, 2, names, 2, NULL, 0, "", &err);
+  mesh = fixture_make_mesh(shape, names, 2, NULL, 0, "", &err);
   ASSERT_OK(err);
   ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   tessera_mesh_destroy(mesh);
@@ -46,7 +46,7 @@ static void make_with_too_few_devices_names_the_counts(void) {
   tessera_error* err = NULL;
   const int64_t shape[] = {2, 4};
   const char* const names[] = {"x", "y"};
-  ASSERT_NULL(tessera_mesh_make(shape, 2, names, 2, kGpus, 6, NULL, &err));
+  ASSERT_NULL(fixture_make_mesh(shape, names, 2, kGpus, 6, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Number of devices 6 must be >= the product of mesh_shape (2, 4)");
 }
@@ -57,7 +57,7 @@ static void make_applies_the_tpu_v3_tray_ring(void) {
   const char* const names[] = {"x"};
   const char* const tpus[] = {"tpu:0", "tpu:1", "tpu:2", "tpu:3",
                               "tpu:4", "tpu:5", "tpu:6", "tpu:7"};
-  tessera_mesh* mesh = tessera_mesh_make(shape, 1, names, 1, tpus, 8, "TPU v3", &err);
+  tessera_mesh* mesh = fixture_make_mesh(shape, names, 1, tpus, 8, "TPU v3", &err);
   ASSERT_OK(err);
   ASSERT_EQ(6, device_id_at(mesh, 4));
   ASSERT_EQ(5, device_id_at(mesh, 7));
@@ -67,7 +67,7 @@ static void make_applies_the_tpu_v3_tray_ring(void) {
 static void make_rejects_a_null_shape(void) {
   tessera_error* err = NULL;
   const char* const names[] = {"x"};
-  ASSERT_NULL(tessera_mesh_make(NULL, 1, names, 1, NULL, 0, NULL, &err));
+  ASSERT_NULL(fixture_make_mesh(NULL, names, 1, NULL, 0, NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shape'");
 }
 
@@ -77,7 +77,7 @@ static void hybrid_with_one_process_and_two_dcn_slots_fails(void) {
   const int64_t dcn[] = {1, 2};
   const char* const names[] = {"a", "b"};
   /* Parsed devices not in the device list belong to process 0: one granule. */
-  ASSERT_NULL(tessera_mesh_make_hybrid(mesh_shape, dcn, 2, names, 2, kGpus, 8, true, NULL, &err));
+  ASSERT_NULL(fixture_make_hybrid_mesh(mesh_shape, dcn, names, 2, kGpus, 8, true, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Number of slices 1 must equal the product of dcn_mesh_shape (1, 2)");
 }
@@ -88,7 +88,7 @@ static void hybrid_of_one_granule_is_its_mesh(void) {
   const int64_t dcn[] = {1, 1};
   const char* const names[] = {"a", "b"};
   tessera_mesh* mesh =
-      tessera_mesh_make_hybrid(mesh_shape, dcn, 2, names, 2, kGpus, 8, false, NULL, &err);
+      fixture_make_hybrid_mesh(mesh_shape, dcn, names, 2, kGpus, 8, false, &err);
   ASSERT_OK(err);
   ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   ASSERT_EQ(5, device_id_at(mesh, 5));
@@ -163,7 +163,7 @@ static void dtensor_create_defaults_to_one_x_axis_over_local_cpus(void) {
   tessera_dtensor_mesh* mesh;
   int64_t id = -1;
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
-  mesh = tessera_dtensor_mesh_create(NULL, NULL, 0, NULL, NULL, 0, NULL, false, &err);
+  mesh = fixture_dtensor_mesh(false, NULL, NULL, 0, NULL, NULL, 0, NULL, false, &err);
   ASSERT_OK(err);
   ASSERT_EQ(1, tessera_dtensor_mesh_num_dims(mesh, NULL));
   ASSERT_STREQ("x", tessera_dtensor_mesh_dim_name(mesh, 0, &err));
@@ -181,7 +181,7 @@ static void dtensor_create_size_mismatch_uses_dtensors_message(void) {
   const char* const names[] = {"x"};
   const int64_t sizes[] = {3};
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
-  ASSERT_NULL(tessera_dtensor_mesh_create(names, sizes, 1, "", NULL, 0, "CPU", false, &err));
+  ASSERT_NULL(fixture_dtensor_mesh(false, names, sizes, 1, "", NULL, 0, "CPU", false, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "length of devices (4) must be equal to total size of the mesh of shape [3]");
 }
@@ -193,8 +193,7 @@ static void dtensor_distributed_single_client_owns_every_id(void) {
   const char* const devices[] = {"CPU:0", "CPU:1", "CPU:2", "CPU:3"};
   tessera_dtensor_mesh* mesh;
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
-  mesh = tessera_dtensor_mesh_create_distributed(names, sizes, 2, "m", devices, 4, NULL, false,
-                                                 &err);
+  mesh = fixture_dtensor_mesh(true, names, sizes, 2, "m", devices, 4, NULL, false, &err);
   ASSERT_OK(err);
   ASSERT_STREQ("m", tessera_dtensor_mesh_name(mesh, NULL));
   ASSERT_EQ(4, tessera_dtensor_mesh_num_global_ids(mesh, NULL));
@@ -207,15 +206,13 @@ static void dtensor_distributed_with_xla_spmd_on_cpu_fails(void) {
   const char* const names[] = {"x"};
   const int64_t sizes[] = {2};
   const char* const devices[] = {"CPU:0", "CPU:1"};
-  ASSERT_NULL(tessera_dtensor_mesh_create_distributed(names, sizes, 1, NULL, devices, 2, NULL,
-                                                      true, &err));
+  ASSERT_NULL(fixture_dtensor_mesh(true, names, sizes, 1, NULL, devices, 2, NULL, true, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "XLA SPMD is not currently not supported for");
 }
 
 static void dtensor_distributed_needs_dims(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_dtensor_mesh_create_distributed(NULL, NULL, 1, NULL, NULL, 0, NULL, false,
-                                                      &err));
+  ASSERT_NULL(fixture_dtensor_mesh(true, NULL, NULL, 1, NULL, NULL, 0, NULL, false, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'dim_sizes'");
 }
 
@@ -256,9 +253,47 @@ static void dtensor_legacy_tpu_counts_are_refused(void) {
   ASSERT_ERROR(err, TESSERA_UNIMPLEMENTED, "TPU meshes");
 }
 
+static void make_refuses_the_hybrid_only_option_naming_it(void) {
+  const int64_t shape[] = {2, 4};
+  const char* const names[] = {"data", "model"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_mesh_options_set_sort_granules_by_key(options, true, &err));
+  ASSERT_NULL(tessera_mesh_make(shape, names, 2, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets sort_granules_by_key, which tessera_mesh_make does not read; "
+               "expected options without it");
+  tessera_mesh_options_destroy(options);
+}
+
+static void dtensor_options_name_and_type_are_required_strings(void) {
+  tessera_dtensor_mesh_options* options = tessera_dtensor_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_FALSE(tessera_dtensor_mesh_options_set_name(options, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'name' is NULL");
+  ASSERT_FALSE(tessera_dtensor_mesh_options_set_device_type(options, NULL, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'device_type' is NULL");
+  tessera_dtensor_mesh_options_destroy(options);
+}
+
+static void dtensor_null_options_are_the_defaults(void) {
+  const char* const names[] = {"x"};
+  const int64_t sizes[] = {-1};
+  tessera_error* err = NULL;
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_create(names, sizes, 1, NULL, &err);
+  ASSERT_OK(err);
+  ASSERT_STREQ("", tessera_dtensor_mesh_name(mesh, NULL));
+  ASSERT_FALSE(tessera_dtensor_mesh_use_xla_spmd(mesh, NULL));
+  ASSERT_STREQ("CPU", tessera_dtensor_mesh_device_type(mesh, NULL));
+  tessera_dtensor_mesh_destroy(mesh);
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(make_truncates_to_the_product_of_the_shape),
+      HARNESS_TEST(make_refuses_the_hybrid_only_option_naming_it),
+      HARNESS_TEST(dtensor_options_name_and_type_are_required_strings),
+      HARNESS_TEST(dtensor_null_options_are_the_defaults),
       HARNESS_TEST(make_over_all_devices_when_devices_is_null),
       HARNESS_TEST(make_with_too_few_devices_names_the_counts),
       HARNESS_TEST(make_applies_the_tpu_v3_tray_ring),

@@ -64,7 +64,7 @@ static void devices_keep_the_order_given(void) {
   const int64_t origin[] = {0, 0};
   int64_t id = -1;
   tessera_error* err = NULL;
-  tessera_mesh* mesh = tessera_mesh_create(shape, 2, kNames2, 2, reversed, 4, &err);
+  tessera_mesh* mesh = fixture_create_mesh(shape, kNames2, 2, reversed, 4, &err);
   ASSERT_OK(err);
   ASSERT_TRUE(tessera_mesh_device_at(mesh, origin, 2, &id, &err));
   ASSERT_EQ(3, id);
@@ -77,7 +77,7 @@ static void null_devices_mean_all_devices_of_the_default_type(void) {
   tessera_mesh* mesh;
   tessera_device* last;
   ASSERT_TRUE(fixture_set_cpu_devices("8"));
-  mesh = tessera_mesh_create(shape, 2, kNames2, 2, NULL, 0, &err);
+  mesh = fixture_create_mesh(shape, kNames2, 2, NULL, 0, &err);
   ASSERT_OK(err);
   ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   last = tessera_mesh_device(mesh, 7, &err);
@@ -86,21 +86,63 @@ static void null_devices_mean_all_devices_of_the_default_type(void) {
   tessera_mesh_destroy(mesh);
 }
 
-static void num_devices_is_ignored_when_devices_is_null(void) {
+static void null_options_mean_every_device_of_the_default_type(void) {
   const int64_t shape[] = {8};
   const char* const names[] = {"batch"};
   tessera_error* err = NULL;
-  tessera_mesh* mesh = tessera_mesh_create(shape, 1, names, 1, NULL, 3, &err);
+  tessera_mesh* mesh = tessera_mesh_create(shape, names, 1, NULL, &err);
   ASSERT_OK(err);
   ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
   tessera_mesh_destroy(mesh);
+}
+
+static void null_devices_with_a_count_is_invalid_argument(void) {
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_FALSE(tessera_mesh_options_set_devices(options, NULL, 3, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices' is NULL but 'num_devices' is 3");
+  tessera_mesh_options_destroy(options);
+}
+
+static void devices_set_back_to_null_restore_the_default(void) {
+  const int64_t shape[] = {8};
+  const char* const names[] = {"batch"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  tessera_mesh* mesh;
+  ASSERT_TRUE(tessera_mesh_options_set_devices(options, kDevices8, 2, &err));
+  ASSERT_TRUE(tessera_mesh_options_set_devices(options, NULL, 0, &err));
+  mesh = tessera_mesh_create(shape, names, 1, options, &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
+  tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(options);
+}
+
+static void options_for_tessera_mesh_make_only_are_refused_naming_the_field(void) {
+  const int64_t shape[] = {8};
+  const char* const names[] = {"batch"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_mesh_options_set_device_kind(options, "TPU v4", &err));
+  ASSERT_NULL(tessera_mesh_create(shape, names, 1, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets device_kind, which tessera_mesh_create does not read; "
+               "expected options without it");
+  ASSERT_TRUE(tessera_mesh_options_set_device_kind(options, NULL, &err));
+  ASSERT_TRUE(tessera_mesh_options_set_sort_granules_by_key(options, false, &err));
+  ASSERT_NULL(tessera_mesh_create(shape, names, 1, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets sort_granules_by_key, which tessera_mesh_create does not read; "
+               "expected options without it");
+  tessera_mesh_options_destroy(options);
 }
 
 static void default_devices_must_fill_the_shape(void) {
   const int64_t shape[] = {2, 4};
   tessera_error* err = NULL;
   ASSERT_TRUE(fixture_set_cpu_devices("4"));
-  ASSERT_NULL(tessera_mesh_create(shape, 2, kNames2, 2, NULL, 0, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, kNames2, 2, NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Shape does not match the number of devices. Received: shape=(2, 4); "
                "devices.shape=(4,)");
@@ -109,23 +151,23 @@ static void default_devices_must_fill_the_shape(void) {
 
 static void null_shape_with_dimensions_is_invalid_argument(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(NULL, 2, kNames2, 2, kDevices8, 8, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shape' is NULL but 'num_dims' is 2");
+  ASSERT_NULL(fixture_create_mesh(NULL, kNames2, 2, kDevices8, 8, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shape' is NULL but 'num_axes' is 2");
 }
 
 static void null_axis_names_with_a_count_is_invalid_argument(void) {
   const int64_t shape[] = {2, 4};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, NULL, 2, kDevices8, 8, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, NULL, 2, kDevices8, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
-               "Argument 'axis_names' is NULL but 'num_axis_names' is 2");
+               "Argument 'axis_names' is NULL but 'num_axes' is 2");
 }
 
 static void null_axis_name_entry_is_invalid_argument_naming_its_index(void) {
   const int64_t shape[] = {2, 4};
   const char* const names[] = {"batch", NULL};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, names, 2, kDevices8, 8, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, names, 2, kDevices8, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'axis_names[1]' is NULL");
 }
 
@@ -133,30 +175,21 @@ static void null_device_entry_is_invalid_argument_naming_its_index(void) {
   const int64_t shape[] = {2, 2};
   const char* const devices[] = {"cpu:0", "cpu:1", "cpu:2", NULL};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, kNames2, 2, devices, 4, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, kNames2, 2, devices, 4, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices[3]' is NULL");
 }
 
 static void empty_shape_is_invalid_argument(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(NULL, 0, NULL, 0, kDevices8, 1, &err));
+  ASSERT_NULL(fixture_create_mesh(NULL, NULL, 0, kDevices8, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Shape and axis_names cannot be empty. Received: shape=(), axis_names=[]");
-}
-
-static void axis_name_count_must_match_the_rank(void) {
-  const int64_t shape[] = {8};
-  tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 1, kNames2, 2, kDevices8, 8, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
-               "Shape and axis_names should have same size. Received: shape=(8,), "
-               "axis_names=['batch', 'model']");
 }
 
 static void zero_dimension_is_invalid_argument(void) {
   const int64_t shape[] = {2, 0};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, kNames2, 2, kDevices8, 0, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, kNames2, 2, kDevices8, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'shape' (2, 0) has dimension 1 equal to 0; expected sizes >= 1");
 }
@@ -164,7 +197,7 @@ static void zero_dimension_is_invalid_argument(void) {
 static void negative_dimension_is_invalid_argument_naming_it(void) {
   const int64_t shape[] = {-2, -4};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, kNames2, 2, kDevices8, 8, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, kNames2, 2, kDevices8, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'shape' (-2, -4) has dimension 0 equal to -2");
 }
@@ -172,7 +205,7 @@ static void negative_dimension_is_invalid_argument_naming_it(void) {
 static void overflowing_product_of_dimensions_is_invalid_argument(void) {
   const int64_t shape[] = {INT64_C(4294967296), INT64_C(4294967296)};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, kNames2, 2, kDevices8, 8, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, kNames2, 2, kDevices8, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'shape' (4294967296, 4294967296): the product of its dimensions "
                "overflows int64");
@@ -181,7 +214,7 @@ static void overflowing_product_of_dimensions_is_invalid_argument(void) {
 static void device_count_must_equal_the_product_of_dimensions(void) {
   const int64_t shape[] = {2, 4};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, kNames2, 2, kDevices8, 7, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, kNames2, 2, kDevices8, 7, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "shape=(2, 4); devices.shape=(7,)");
 }
 
@@ -189,7 +222,7 @@ static void empty_axis_name_is_invalid_argument(void) {
   const int64_t shape[] = {2, 4};
   const char* const names[] = {"batch", ""};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, names, 2, kDevices8, 8, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, names, 2, kDevices8, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'axis_names' entry 1 is empty");
 }
 
@@ -197,7 +230,7 @@ static void duplicate_axis_names_are_invalid_argument_naming_them(void) {
   const int64_t shape[] = {2, 4};
   const char* const names[] = {"model", "model"};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 2, names, 2, kDevices8, 8, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, names, 2, kDevices8, 8, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "names axis 'model' twice");
 }
 
@@ -206,7 +239,7 @@ static void duplicate_devices_are_invalid_argument_naming_them(void) {
   const char* const names[] = {"batch"};
   const char* const devices[] = {"cpu:1", "cpu:1"};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 1, names, 1, devices, 2, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, names, 1, devices, 2, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices' lists 'cpu:1' twice");
 }
 
@@ -215,7 +248,7 @@ static void devices_of_several_platforms_are_invalid_argument(void) {
   const char* const names[] = {"batch"};
   const char* const devices[] = {"cpu:0", "gpu:0"};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 1, names, 1, devices, 2, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, names, 1, devices, 2, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'devices' mixes platforms: entry 0 is 'cpu:0' and entry 1 is 'gpu:0'");
 }
@@ -225,7 +258,7 @@ static void unparseable_device_is_invalid_argument_naming_it(void) {
   const char* const names[] = {"batch"};
   const char* const devices[] = {"cpu:0", "npu:1"};
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_mesh_create(shape, 1, names, 1, devices, 2, &err));
+  ASSERT_NULL(fixture_create_mesh(shape, names, 1, devices, 2, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'devices' entry 1: Device 'npu:1'");
 }
 
@@ -365,7 +398,7 @@ static void meshes_with_devices_in_another_order_differ(void) {
   const int64_t shape[] = {2};
   const char* const names[] = {"batch"};
   tessera_mesh* a = fixture_mesh_1d(2, "batch");
-  tessera_mesh* b = tessera_mesh_create(shape, 1, names, 1, reversed, 2, NULL);
+  tessera_mesh* b = fixture_create_mesh(shape, names, 1, reversed, 2, NULL);
   ASSERT_NOT_NULL(b);
   ASSERT_FALSE(tessera_mesh_equal(a, b));
   tessera_mesh_destroy(a);
@@ -397,14 +430,16 @@ int main(int argc, char** argv) {
       HARNESS_TEST(devices_are_placed_row_major),
       HARNESS_TEST(devices_keep_the_order_given),
       HARNESS_TEST(null_devices_mean_all_devices_of_the_default_type),
-      HARNESS_TEST(num_devices_is_ignored_when_devices_is_null),
+      HARNESS_TEST(null_options_mean_every_device_of_the_default_type),
+      HARNESS_TEST(null_devices_with_a_count_is_invalid_argument),
+      HARNESS_TEST(devices_set_back_to_null_restore_the_default),
+      HARNESS_TEST(options_for_tessera_mesh_make_only_are_refused_naming_the_field),
       HARNESS_TEST(default_devices_must_fill_the_shape),
       HARNESS_TEST(null_shape_with_dimensions_is_invalid_argument),
       HARNESS_TEST(null_axis_names_with_a_count_is_invalid_argument),
       HARNESS_TEST(null_axis_name_entry_is_invalid_argument_naming_its_index),
       HARNESS_TEST(null_device_entry_is_invalid_argument_naming_its_index),
       HARNESS_TEST(empty_shape_is_invalid_argument),
-      HARNESS_TEST(axis_name_count_must_match_the_rank),
       HARNESS_TEST(zero_dimension_is_invalid_argument),
       HARNESS_TEST(negative_dimension_is_invalid_argument_naming_it),
       HARNESS_TEST(overflowing_product_of_dimensions_is_invalid_argument),

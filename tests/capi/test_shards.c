@@ -11,7 +11,7 @@ static tessera_mesh* mesh_2x2(void) {
   static const int64_t shape[] = {2, 2};
   static const char* const names[] = {"x", "y"};
   static const char* const devices[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3"};
-  return tessera_mesh_create(shape, 2, names, 2, devices, 4, NULL);
+  return fixture_create_mesh(shape, names, 2, devices, 4, NULL);
 }
 
 /* One dimension split over ("x", "y") of mesh_2x2. */

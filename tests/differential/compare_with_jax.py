@@ -24,8 +24,12 @@ class Tessera:
         sig = {
             "tessera_error_message": (C.c_char_p, [C.c_void_p]),
             "tessera_error_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_create": (C.c_void_p, [I64P, C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t,
-                                                 C.POINTER(C.c_char_p), C.c_size_t, C.POINTER(C.c_void_p)]),
+            "tessera_mesh_options_create": (C.c_void_p, []),
+            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
+            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
+                                                            C.POINTER(C.c_void_p)]),
+            "tessera_mesh_create": (C.c_void_p, [I64P, C.POINTER(C.c_char_p), C.c_size_t, C.c_void_p,
+                                                 C.POINTER(C.c_void_p)]),
             "tessera_mesh_destroy": (None, [C.c_void_p]),
             "tessera_layout_create_grouped": (C.c_void_p, [C.POINTER(C.c_char_p), C.c_size_t,
                                                            C.POINTER(C.c_size_t), C.c_size_t, C.c_void_p,
@@ -74,9 +78,14 @@ def tessera_answers(t, case):
     lib = t.lib
     shape = case["shape"]
     rank = len(shape)
-    mesh = t.call("tessera_mesh_create", i64(case["mesh_shape"]), len(case["mesh_shape"]),
-                  strs(case["axis_names"]), len(case["axis_names"]),
-                  strs([f"cpu:{i}" for i in case["device_ids"]]), len(case["device_ids"]))
+    options = lib.tessera_mesh_options_create()
+    try:
+        t.call("tessera_mesh_options_set_devices", options, strs([f"cpu:{i}" for i in case["device_ids"]]),
+               len(case["device_ids"]))
+        mesh = t.call("tessera_mesh_create", i64(case["mesh_shape"]), strs(case["axis_names"]),
+                      len(case["mesh_shape"]), options)
+    finally:
+        lib.tessera_mesh_options_destroy(options)
     layout = sharding = text = None
     try:
         flat = [a for g in case["spec"] for a in g]

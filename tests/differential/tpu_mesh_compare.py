@@ -86,9 +86,13 @@ class Tessera:
         sig = {
             "tessera_error_message": (C.c_char_p, [C.c_void_p]),
             "tessera_error_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_make": (C.c_void_p, [C.POINTER(C.c_int64), C.c_size_t, C.POINTER(C.c_char_p),
-                                               C.c_size_t, C.POINTER(C.c_char_p), C.c_size_t, C.c_char_p,
-                                               C.POINTER(C.c_void_p)]),
+            "tessera_mesh_options_create": (C.c_void_p, []),
+            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
+            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
+                                                            C.POINTER(C.c_void_p)]),
+            "tessera_mesh_options_set_device_kind": (C.c_bool, [C.c_void_p, C.c_char_p, C.POINTER(C.c_void_p)]),
+            "tessera_mesh_make": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p), C.c_size_t,
+                                               C.c_void_p, C.POINTER(C.c_void_p)]),
             "tessera_mesh_num_devices": (C.c_size_t, [C.c_void_p, C.c_void_p]),
             "tessera_mesh_device": (C.c_void_p, [C.c_void_p, C.c_size_t, C.POINTER(C.c_void_p)]),
             "tessera_mesh_destroy": (None, [C.c_void_p]),
@@ -107,8 +111,11 @@ class Tessera:
         names = (C.c_char_p * len(shape))(*[f"a{i}".encode() for i in range(len(shape))])
         devices = (C.c_char_p * len(ids))(*[f"tpu:{i}".encode() for i in ids])
         err = C.c_void_p()
-        mesh = lib.tessera_mesh_make(dims, len(shape), names, len(shape), devices, len(ids), kind.encode(),
-                                     C.byref(err))
+        options = lib.tessera_mesh_options_create()
+        lib.tessera_mesh_options_set_devices(options, devices, len(ids), None)
+        lib.tessera_mesh_options_set_device_kind(options, kind.encode(), None)
+        mesh = lib.tessera_mesh_make(dims, names, len(shape), options, C.byref(err))
+        lib.tessera_mesh_options_destroy(options)
         if not mesh:
             message = lib.tessera_error_message(err).decode()
             lib.tessera_error_destroy(err)

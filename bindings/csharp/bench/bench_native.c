@@ -27,7 +27,10 @@ void* bench_build_map(void) {
   static const char* const s1[] = {"model"};
   static const char* const r2[] = {NULL, NULL};
   static const char* const r1[] = {NULL};
-  tessera_mesh* mesh = tessera_mesh_create(shape, 2, axes, 2, devices, 8, NULL);
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
+  tessera_mesh* mesh = tessera_mesh_options_set_devices(mesh_options, devices, 8, NULL)
+                           ? tessera_mesh_create(shape, axes, 2, mesh_options, NULL)
+                           : NULL;
   tessera_layout_map* map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, NULL);
   tessera_layout* layouts[5] = {
       tessera_layout_create(s2, 2, NULL, NULL), tessera_layout_create(s1, 1, NULL, NULL),
@@ -40,6 +43,7 @@ void* bench_build_map(void) {
     tessera_layout_destroy(layouts[i]);
   }
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   return map;
 }
 

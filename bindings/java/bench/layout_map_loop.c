@@ -43,7 +43,10 @@ int main(void) {
   const char* devices[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"};
   const char* layout_axes[] = {NULL, "model"};
   tessera_error* error = NULL;
-  tessera_mesh* mesh = tessera_mesh_create(shape, 2, axes, 2, devices, 8, &error);
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
+  tessera_mesh* mesh = tessera_mesh_options_set_devices(mesh_options, devices, 8, &error)
+                           ? tessera_mesh_create(shape, axes, 2, mesh_options, &error)
+                           : NULL;
   tessera_layout_map* map;
   tessera_layout* layout;
   char key[64];
@@ -86,5 +89,6 @@ int main(void) {
   tessera_layout_destroy(layout);
   tessera_layout_map_destroy(map);
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   return sink == 0;
 }

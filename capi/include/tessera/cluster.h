@@ -85,9 +85,9 @@ TESSERA_API bool tessera_cluster_options_set_num_processes(tessera_cluster_optio
 /** This process's index, below num_processes. */
 TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_options* options, size_t process_index,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Which local devices this process uses (distinct indices >= 0 into local discovery); count 0 means all. */
+/** Which local devices this process uses (distinct indices >= 0 into local discovery); num_ids 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
-                                                              size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                              size_t num_ids, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Job id: not secret, it only stops processes of one job reaching another's coordinator. */
 TESSERA_API bool tessera_cluster_options_set_job_id(tessera_cluster_options* options, const char* job_id,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -146,13 +146,13 @@ TESSERA_API tessera_detection* tessera_detection_create(const tessera_cluster_op
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * tessera_detection_create over an explicit environment instead of the process's:
- * `env` holds `count` "NAME=VALUE" strings (a later entry replaces an
+ * `env` holds `num_env` "NAME=VALUE" strings (a later entry replaces an
  * earlier one; an entry without '=' or without a name is INVALID_ARGUMENT
  * naming "env[i]"). For tests and dry runs.
  * @since 0.2
  */
 TESSERA_API tessera_detection* tessera_detection_create_from_env(const tessera_cluster_options* options, const char* const* env,
-                                                  size_t count, tessera_error** out_error) TESSERA_NOEXCEPT;
+                                                  size_t num_env, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** "options", "tessera", "keras", "dtensor", "torchrun", "openmpi", "hydra", "slurm", "gketpu", "kubernetes" or "single-process". Lifetime of `detection`; NULL on failure. @since 0.2 */
 TESSERA_API const char* tessera_detection_source(const tessera_detection* detection,

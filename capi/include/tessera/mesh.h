@@ -24,28 +24,56 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_mesh tessera_mesh;
 
 /**
- * Creates a mesh.
+ * Settings for the mesh creators (tessera_mesh_create, and the experimental
+ * tessera_mesh_make and tessera_mesh_make_hybrid): a field left unset keeps
+ * the creator's default, and a creator given a field it does not read
+ * refuses it (INVALID_ARGUMENT naming the field) rather than ignore it. New
+ * settings arrive as new setters, so the creators keep their signatures.
+ * Mutable; one thread at a time. The creators copy what they read.
+ */
+typedef struct tessera_mesh_options tessera_mesh_options;
+
+/** New mesh options with every field unset; NULL only when out of memory. @since 0.2 */
+TESSERA_API tessera_mesh_options* tessera_mesh_options_create(void) TESSERA_NOEXCEPT;
+
+/** Frees `options`. NULL is allowed. @since 0.2 */
+TESSERA_API void tessera_mesh_options_destroy(tessera_mesh_options* options) TESSERA_NOEXCEPT;
+
+/**
+ * The mesh's devices, in Keras's form ("cpu:3"), row-major; copied. Unset (or
+ * set back with NULL and 0): every device of the default type
+ * (tessera_device_list_create(NULL)). The names are parsed by the creator.
+ * @param options      the options to change.
+ * @param devices      `num_devices` device names, or NULL with 0 for the default.
+ * @param num_devices  number of entries in `devices`.
+ * @param out_error    receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`, a NULL
+ *         `devices` with a non-zero count, or a NULL entry.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_mesh_options_set_devices(tessera_mesh_options* options, const char* const* devices,
+                                                  size_t num_devices, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Creates a mesh (Keras's DeviceMesh).
  *
- * Checks, in this order (INVALID_ARGUMENT): shape and axis names non-empty;
- * as many axis names as dimensions; every dimension >= 1 and their product
- * within int64; as many devices as the product; axis names non-empty and
- * distinct; devices parseable, distinct and of one platform.
+ * Checks, in this order (INVALID_ARGUMENT): shape and axis names non-NULL and
+ * num_axes >= 1; every dimension >= 1 and their product within int64; as many
+ * devices as the product; axis names non-empty and distinct; devices
+ * parseable, distinct and of one platform.
  *
- * @param shape           mesh dimensions; copied.
- * @param num_dims        number of entries in `shape`.
- * @param axis_names      one UTF-8 name per dimension; copied.
- * @param num_axis_names  number of entries in `axis_names`.
- * @param devices         devices in Keras's form ("cpu:3"), row-major; copied.
- *                        NULL means all devices of the default type
- *                        (tessera_device_list_create(NULL)).
- * @param num_devices     number of entries in `devices` (ignored when NULL).
- * @param out_error       receives a new error on failure (see error.h); may be NULL.
+ * @param shape       `num_axes` mesh dimensions; copied.
+ * @param axis_names  one UTF-8 name per dimension; copied.
+ * @param num_axes    number of entries in `shape` and in `axis_names`.
+ * @param options     the devices (tessera_mesh_options_set_devices); NULL for
+ *                    the defaults. It must not set device_kind or
+ *                    sort_granules_by_key, which only tessera_mesh_make reads.
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL.
  * @since 0.2
  */
-TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, size_t num_dims,
-                                              const char* const* axis_names, size_t num_axis_names,
-                                              const char* const* devices, size_t num_devices,
+TESSERA_API tessera_mesh* tessera_mesh_create(const int64_t* shape, const char* const* axis_names,
+                                              size_t num_axes, const tessera_mesh_options* options,
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Frees `mesh` (the mesh lives on while layouts use it). NULL is allowed. @since 0.2 */

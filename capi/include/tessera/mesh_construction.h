@@ -82,19 +82,82 @@ TESSERA_API size_t tessera_mesh_axis_groups(const tessera_mesh* mesh, const char
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * Settings for the DTensor mesh creators (tessera_dtensor_mesh_create,
+ * tessera_dtensor_mesh_create_distributed); unset fields keep DTensor's
+ * defaults. Mutable; one thread at a time. The creators copy what they read.
+ */
+typedef struct tessera_dtensor_mesh_options tessera_dtensor_mesh_options;
+
+/** New DTensor mesh options with every field unset; NULL only when out of memory. @since 0.2 */
+TESSERA_API tessera_dtensor_mesh_options* tessera_dtensor_mesh_options_create(void) TESSERA_NOEXCEPT;
+
+/** Frees `options`. NULL is allowed. @since 0.2 */
+TESSERA_API void tessera_dtensor_mesh_options_destroy(tessera_dtensor_mesh_options* options) TESSERA_NOEXCEPT;
+
+/**
+ * The mesh name (default "").
+ * @param options    the options to change.
+ * @param name       copied.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL argument.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_dtensor_mesh_options_set_name(tessera_dtensor_mesh_options* options, const char* name,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The devices: "CPU:0", "/device:GPU:1" or full TF device names; for
+ * tessera_dtensor_mesh_create the mesh's devices, for
+ * tessera_dtensor_mesh_create_distributed this client's (a TPU mesh with
+ * devices is an error there). Unset (or NULL with 0): this process's devices
+ * of the device type.
+ * @param options      the options to change.
+ * @param devices      `num_devices` names, or NULL with 0 for the default; copied.
+ * @param num_devices  number of entries in `devices`.
+ * @param out_error    receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`, a NULL
+ *         `devices` with a non-zero count, or a NULL entry.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_dtensor_mesh_options_set_devices(tessera_dtensor_mesh_options* options,
+                                                          const char* const* devices, size_t num_devices,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * "CPU", "GPU" or "TPU". Unset: the first device's type (or CPU).
+ * @param options      the options to change.
+ * @param device_type  copied.
+ * @param out_error    receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL argument.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_dtensor_mesh_options_set_device_type(tessera_dtensor_mesh_options* options,
+                                                              const char* device_type,
+                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * DTensor's use_xla_spmd flag (default false; not for CPU meshes).
+ * @param options       the options to change.
+ * @param use_xla_spmd  the flag.
+ * @param out_error     receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_dtensor_mesh_options_set_use_xla_spmd(tessera_dtensor_mesh_options* options,
+                                                               bool use_xla_spmd,
+                                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * DTensor's create_mesh (one client): global ids 0..n-1 row-major, all local.
  *
- * @param dim_names, dim_sizes, num_dims  the mesh dims; both NULL means
- *                 DTensor's default [("x", n)]; a single size of -1 takes
- *                 every device.
- * @param name     the mesh name; NULL means "".
- * @param devices, num_devices  "CPU:0", "/device:GPU:1" or full TF device
- *                 names; NULL means this process's devices of `device_type`.
- * @param device_type  "CPU", "GPU" or "TPU"; NULL takes the first device's
- *                 type (or CPU).
- * @param use_xla_spmd  DTensor's use_xla_spmd flag (not for CPU meshes).
+ * @param dim_names  `num_dims` dim names; with `dim_sizes` both NULL means
+ *                   DTensor's default [("x", n)].
+ * @param dim_sizes  `num_dims` sizes; a single size of -1 takes every device.
+ * @param num_dims   number of entries in `dim_names` and `dim_sizes`.
+ * @param options    name, devices, device type, use_xla_spmd; NULL for the
+ *                   defaults.
  * @param out_error  receives a new error on failure (see error.h); may be
- *                 NULL.
+ *                   NULL.
  * @return a new DTensor mesh owned by the caller
  *         (tessera_dtensor_mesh_destroy), or NULL with DTensor's messages:
  *         "Conflicting devices ...", "length of devices (4) must be equal to
@@ -102,10 +165,10 @@ TESSERA_API size_t tessera_mesh_axis_groups(const tessera_mesh* mesh, const char
  *         supported for CPU mesh.", and its Mesh checks.
  * @since 0.2
  */
-TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
-    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
-    const char* const* devices, size_t num_devices, const char* device_type, bool use_xla_spmd,
-    tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(const char* const* dim_names,
+                                                              const int64_t* dim_sizes, size_t num_dims,
+                                                              const tessera_dtensor_mesh_options* options,
+                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * DTensor's create_distributed_mesh: the number of clients and this
@@ -114,16 +177,13 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
  * (tessera_dtensor_mesh_local_id) are this client's contiguous block of the
  * row-major global ids, its local devices this client's.
  *
- * @param dim_names, dim_sizes, num_dims  the mesh dims, as
- *                 tessera_dtensor_mesh_create; required here.
- * @param name     the mesh name; NULL means "".
- * @param local_devices, num_local_devices  this client's devices; NULL means
- *                 all of `device_type`. TPU with devices is an error.
- * @param device_type  "CPU", "GPU" or "TPU"; NULL takes the first device's
- *                 type (or CPU).
- * @param use_xla_spmd  DTensor's use_xla_spmd flag (not for CPU meshes).
+ * @param dim_names  `num_dims` dim names; required here.
+ * @param dim_sizes  `num_dims` sizes; required here.
+ * @param num_dims   number of entries in `dim_names` and `dim_sizes`.
+ * @param options    name, this client's devices (unset: all of the device
+ *                   type), device type, use_xla_spmd; NULL for the defaults.
  * @param out_error  receives a new error on failure (see error.h); may be
- *                 NULL.
+ *                   NULL.
  * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
  *         with DTensor's messages ("Global number of devices (3 per client *
  *         2 clients = 6) must be equal to total size of the mesh of shape
@@ -132,9 +192,8 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create(
  * @since 0.2
  */
 TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(
-    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
-    const char* const* local_devices, size_t num_local_devices, const char* device_type,
-    bool use_xla_spmd, tessera_error** out_error) TESSERA_NOEXCEPT;
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims,
+    const tessera_dtensor_mesh_options* options, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -50,7 +50,9 @@
  *   - Handle parameters documented "may be NULL" have a meaning there:
  *     options NULL means the defaults (tessera_client_connect,
  *     tessera_runtime_initialize, tessera_detection_create and _from_env,
- *     tessera_distribution_create_data_parallel_over_devices); a mesh NULL
+ *     tessera_distribution_create_data_parallel_over_devices, the mesh
+ *     creators tessera_mesh_create, _make, _make_hybrid and the DTensor
+ *     creators tessera_dtensor_mesh_create and _create_distributed); a mesh NULL
  *     means one given later (tessera_layout_create, _create_grouped,
  *     _create_replicated, tessera_layout_from_partition_spec,
  *     tessera_layout_map_create).
@@ -108,6 +110,12 @@
  *     2 * num_dims int64_t, [start0, stop0, start1, stop1, ...] (JAX's slice
  *     per dimension), each stop one past the last index. Bytes come back the
  *     same way, through void* out (tessera_kv_list_value).
+ *   - A creator with settings beyond its required inputs takes an options
+ *     handle (tessera_mesh_options, tessera_dtensor_mesh_options,
+ *     tessera_distribution_options, tessera_copy_options,
+ *     tessera_cluster_options): _create, one _set_FIELD per setting,
+ *     _destroy; NULL means every default. A new setting is a new setter,
+ *     never a new creator.
  *   - The key-value space under "/_tessera/" is reserved for the library.
  *
  * Tiers

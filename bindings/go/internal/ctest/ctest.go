@@ -19,7 +19,10 @@ static tessera_layout_map* k31_map(void) {
   static const char* s1[] = {"model"};
   static const char* r2[] = {NULL, NULL};
   static const char* r1[] = {NULL};
-  tessera_mesh* mesh = tessera_mesh_create(shape, 2, names, 2, devices, 8, NULL);
+  tessera_mesh_options* mesh_options = tessera_mesh_options_create();
+  tessera_mesh* mesh = tessera_mesh_options_set_devices(mesh_options, devices, 8, NULL)
+                           ? tessera_mesh_create(shape, names, 2, mesh_options, NULL)
+                           : NULL;
   tessera_layout_map* map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, NULL);
   tessera_layout* l;
   l = tessera_layout_create(s2, 2, NULL, NULL); tessera_layout_map_set(map, "dense/kernel", l, NULL); tessera_layout_destroy(l);
@@ -28,6 +31,7 @@ static tessera_layout_map* k31_map(void) {
   l = tessera_layout_create(r1, 1, NULL, NULL); tessera_layout_map_set(map, ".*dense.*bias", l, NULL); tessera_layout_destroy(l);
   l = tessera_layout_create(s1, 1, NULL, NULL); tessera_layout_map_set(map, ".*bias", l, NULL); tessera_layout_destroy(l);
   tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(mesh_options);
   return map;
 }
 

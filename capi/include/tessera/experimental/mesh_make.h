@@ -5,8 +5,8 @@
  * Why experimental: the TPU ring and torus orders reproduce
  * jax.experimental.mesh_utils, whose heuristics change between JAX releases
  * (v4 and v5 slices gained new orders twice in 2024); Tessera follows them
- * as they move, and the creators will take an options handle when JAX's
- * next parameter arrives.
+ * as they move. The creators take tessera_mesh_options, so JAX's next
+ * parameter is a new setter here.
  *
  * Experimental functions are exported under the version node
  * TESSERA_EXPERIMENTAL_0.2, outside the ABI promise: a minor release may
@@ -28,6 +28,32 @@
 TESSERA_BEGIN_DECLS
 
 /**
+ * JAX's device_kind ("TPU v4", "TPU v5 lite"), which picks the device order
+ * (see tessera_mesh_make); NULL unsets it (no kind). Read by
+ * tessera_mesh_make and tessera_mesh_make_hybrid only.
+ * @param options      the options to change.
+ * @param device_kind  copied; NULL to unset.
+ * @param out_error    receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_mesh_options_set_device_kind(tessera_mesh_options* options, const char* device_kind,
+                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * How tessera_mesh_make_hybrid orders the processes: true by process index
+ * (JAX's default, also when unset), false by first appearance. Read by
+ * tessera_mesh_make_hybrid only.
+ * @param options    the options to change.
+ * @param sort       the order.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`.
+ * @since 0.2
+ */
+TESSERA_API bool tessera_mesh_options_set_sort_granules_by_key(tessera_mesh_options* options, bool sort,
+                                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * JAX's make_mesh: the first prod(shape) devices, ordered as
  * create_device_mesh orders them (GPU devices by global id, so each
  * process's devices stay together; the TPU v2/v3 tray ring when
@@ -37,12 +63,13 @@ TESSERA_BEGIN_DECLS
  * last taking whole physical axes, split for "TPU v5 lite" as JAX does;
  * other platforms as given, grouped by process).
  *
- * @param shape, num_dims              mesh dimensions (each >= 1); copied.
- * @param axis_names, num_axis_names   one name per dimension; copied.
- * @param devices, num_devices         "gpu:3" strings; NULL means every
- *                                     device of the default type.
- * @param device_kind                  JAX's device_kind; NULL or "" for none.
- * @param out_error                    receives a new error on failure (see error.h); may be NULL.
+ * @param shape       `num_axes` mesh dimensions (each >= 1); copied.
+ * @param axis_names  one name per dimension; copied.
+ * @param num_axes    number of entries in `shape` and in `axis_names`.
+ * @param options     devices (unset: every device of the default type) and
+ *                    device_kind; NULL for the defaults. It must not set
+ *                    sort_granules_by_key.
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL
  *         (INVALID_ARGUMENT: fewer devices than the product, a dimension
  *         < 1, TPU coordinates that do not fill a cuboid, a shape whole
@@ -50,10 +77,8 @@ TESSERA_BEGIN_DECLS
  *         logical_axis_index ..."), tessera_mesh_create's checks).
  * @since 0.2
  */
-TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dims,
-                                            const char* const* axis_names, size_t num_axis_names,
-                                            const char* const* devices, size_t num_devices,
-                                            const char* device_kind,
+TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, const char* const* axis_names, size_t num_axes,
+                                            const tessera_mesh_options* options,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -62,27 +87,23 @@ TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, size_t num_dim
  * the processes placed in the grid `dcn_mesh_shape`. The result has shape
  * mesh_shape[i] * dcn_mesh_shape[i].
  *
- * @param mesh_shape, dcn_mesh_shape   num_dims entries each; copied.
- * @param sort_granules_by_key         true: processes by index (JAX's
- *                                     default); false: by first appearance.
- * @param num_dims                     number of entries in `mesh_shape` and `dcn_mesh_shape`.
- * @param axis_names                   one name per dimension, as tessera_mesh_make.
- * @param num_axis_names               number of entries in `axis_names`.
- * @param devices                      the devices of every process, as tessera_mesh_make.
- * @param num_devices                  number of entries in `devices`.
- * @param device_kind                  as tessera_mesh_make.
- * @param out_error                    receives a new error on failure (see error.h); may be NULL.
+ * @param mesh_shape      `num_axes` entries; copied.
+ * @param dcn_mesh_shape  `num_axes` entries; copied.
+ * @param axis_names      one name per dimension, as tessera_mesh_make.
+ * @param num_axes        number of entries in each of the three arrays.
+ * @param options         the devices of every process, device_kind and
+ *                        sort_granules_by_key; NULL for the defaults.
+ * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller, or NULL (INVALID_ARGUMENT: "Number
  *         of slices 2 must equal the product of dcn_mesh_shape (1, 1)", a
  *         process whose device count is not prod(mesh_shape), and
  *         tessera_mesh_create's checks).
  * @since 0.2
  */
-TESSERA_API tessera_mesh* tessera_mesh_make_hybrid(
-    const int64_t* mesh_shape, const int64_t* dcn_mesh_shape, size_t num_dims,
-    const char* const* axis_names, size_t num_axis_names, const char* const* devices,
-    size_t num_devices, bool sort_granules_by_key, const char* device_kind,
-    tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_mesh* tessera_mesh_make_hybrid(const int64_t* mesh_shape, const int64_t* dcn_mesh_shape,
+                                                   const char* const* axis_names, size_t num_axes,
+                                                   const tessera_mesh_options* options,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 
