@@ -265,7 +265,8 @@ static void tessera_swig_pass_error(tessera_error* error, tessera_error** out_er
 /*
  * The one output-array shape of the C ABI (tessera.h, Vocabulary: `size_t
  * f(..., T* out, size_t capacity, tessera_error** out_error)`) as a binding
- * result, the whole body of a wrapper:
+ * result, the whole body of a wrapper (TESSERA_INT64S_METHOD below writes the
+ * method around it):
  *   TESSERA_SWIG_RETURN_INT64S(out_error, tessera_xla_device_order, $self);
  * asks for the length (out NULL, capacity 0), allocates, fills, and returns
  * a tessera_swig_int64s. size_t entries (positions) fill the same array: the
@@ -302,6 +303,14 @@ static void tessera_swig_pass_error(tessera_error* error, tessera_error** out_er
 #define TESSERA_SWIG_RETURN_BYTES(out_error, ...) \
   TESSERA_SWIG_RETURN_ARRAY(tessera_swig_bytes, 1, 1, 0, out_error, __VA_ARGS__)
 %}
+
+/* A method returning the C ABI's one output-array shape as an int64 array,
+ * without a hand-written body: TESSERA_INT64S_METHOD(name, (parameters, with
+ * tessera_error** out_error last), the C function, its arguments before
+ * `out`). The body is TESSERA_SWIG_RETURN_INT64S above. */
+%define TESSERA_INT64S_METHOD(name, parameters, ...)
+  tessera_swig_int64s name parameters { TESSERA_SWIG_RETURN_INT64S(out_error, __VA_ARGS__); }
+%enddef
 
 /* What SWIG sees of those types (bodies are the compiler's business). */
 typedef struct tessera_buffer tessera_swig_text;
@@ -701,9 +710,8 @@ typedef struct {} DTensorMesh;
     return tessera_mesh_device($self, index, out_error);
   }
   /* rank entries. */
-  tessera_swig_int64s device_coordinates(int64_t device_id, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_mesh_device_coordinates, $self, device_id);
-  }
+  TESSERA_INT64S_METHOD(device_coordinates, (int64_t device_id, tessera_error** out_error),
+                        tessera_mesh_device_coordinates, $self, device_id)
   int64_t device_at(const int64_t* coords, size_t num_coords, tessera_error** out_error) {
     int64_t id = 0;
     tessera_mesh_device_at($self, coords, num_coords, &id, out_error);
@@ -714,9 +722,8 @@ typedef struct {} DTensorMesh;
     return tessera_mesh_to_string($self, out_error);
   }
   /* The device id at each logical index (XLA's device assignment). */
-  tessera_swig_int64s xla_device_order(tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_xla_device_order, $self);
-  }
+  TESSERA_INT64S_METHOD(xla_device_order, (tessera_error** out_error),
+                        tessera_xla_device_order, $self)
   tessera_swig_text* to_dtensor_text(tessera_error** out_error) {
     return tessera_mesh_to_dtensor_text($self, out_error);
   }
@@ -793,9 +800,8 @@ typedef struct {} DTensorMesh;
     return v;
   }
   /* PyTorch's process groups along axis_name: size() ids, axis_size(axis_name) per group. */
-  tessera_swig_int64s axis_groups(const char* axis_name, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_mesh_axis_groups, $self, axis_name);
-  }
+  TESSERA_INT64S_METHOD(axis_groups, (const char* axis_name, tessera_error** out_error),
+                        tessera_mesh_axis_groups, $self, axis_name)
 }
 
 %extend Layout {
@@ -850,10 +856,8 @@ typedef struct {} DTensorMesh;
                    tessera_error** out_error) {
     tessera_layout_check_shape($self, dims, num_dims, mode, out_error);
   }
-  tessera_swig_int64s max_shard_shape(const int64_t* dims, size_t num_dims,
-                                      tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_layout_max_shard_shape, $self, dims, num_dims);
-  }
+  TESSERA_INT64S_METHOD(max_shard_shape, (const int64_t* dims, size_t num_dims, tessera_error** out_error),
+                        tessera_layout_max_shard_shape, $self, dims, num_dims)
   bool is_equal(const Layout* other) { return tessera_layout_equal($self, other); }
   tessera_swig_text* to_string(tessera_error** out_error) {
     return tessera_layout_to_string($self, out_error);
@@ -1069,12 +1073,10 @@ typedef struct {} DTensorMesh;
   size_t rank() { return tessera_sharding_num_dims($self, NULL); }
   size_t num_devices() { return tessera_sharding_num_devices($self, NULL); }
   /* [start0, stop0, start1, stop1, ...]: rank half-open ranges. */
-  tessera_swig_int64s device_ranges(size_t device_index, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_device_ranges, $self, device_index);
-  }
-  tessera_swig_int64s shard_shape(size_t device_index, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_shard_shape, $self, device_index);
-  }
+  TESSERA_INT64S_METHOD(device_ranges, (size_t device_index, tessera_error** out_error),
+                        tessera_sharding_device_ranges, $self, device_index)
+  TESSERA_INT64S_METHOD(shard_shape, (size_t device_index, tessera_error** out_error),
+                        tessera_sharding_shard_shape, $self, device_index)
   size_t replica_id(size_t device_index, tessera_error** out_error) {
     size_t id = 0;
     tessera_sharding_replica_id($self, device_index, &id, out_error);
@@ -1087,34 +1089,27 @@ typedef struct {} DTensorMesh;
     return in;
   }
   /* Logical device indices, in mesh order. */
-  tessera_swig_int64s addressable_devices(int64_t process_index, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_addressable_devices, $self,
-                               (size_t)process_index);
-  }
+  TESSERA_INT64S_METHOD(addressable_devices, (int64_t process_index, tessera_error** out_error),
+                        tessera_sharding_addressable_devices, $self, (size_t)process_index)
   /* For device i and dimension d: [(i*rank+d)*2] start, [(i*rank+d)*2+1] stop. */
-  tessera_swig_int64s index_map(tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_index_map, $self);
-  }
+  TESSERA_INT64S_METHOD(index_map, (tessera_error** out_error), tessera_sharding_index_map, $self)
   size_t num_distinct_shards(tessera_error** out_error) {
     size_t n = 0;
     tessera_sharding_num_distinct_shards($self, &n, out_error);
     return n;
   }
   /* [start0, stop0, start1, stop1, ...]. */
-  tessera_swig_int64s distinct_shard_ranges(size_t shard, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_distinct_shard_ranges, $self, shard);
-  }
+  TESSERA_INT64S_METHOD(distinct_shard_ranges, (size_t shard, tessera_error** out_error),
+                        tessera_sharding_distinct_shard_ranges, $self, shard)
   size_t distinct_shard_num_devices(size_t shard, tessera_error** out_error) {
     size_t n = 0;
     tessera_sharding_distinct_shard_num_devices($self, shard, &n, out_error);
     return n;
   }
-  tessera_swig_int64s distinct_shard_devices(size_t shard, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_distinct_shard_devices, $self, shard);
-  }
-  tessera_swig_int64s max_shard_shape(tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_sharding_max_shard_shape, $self);
-  }
+  TESSERA_INT64S_METHOD(distinct_shard_devices, (size_t shard, tessera_error** out_error),
+                        tessera_sharding_distinct_shard_devices, $self, shard)
+  TESSERA_INT64S_METHOD(max_shard_shape, (tessera_error** out_error),
+                        tessera_sharding_max_shard_shape, $self)
   bool is_fully_replicated(tessera_error** out_error) {
     bool replicated = false;
     tessera_sharding_is_fully_replicated($self, &replicated, out_error);
@@ -1154,9 +1149,8 @@ typedef struct {} DTensorMesh;
     return a;
   }
   /* [start0, stop0, start1, stop1, ...] of the transfer's box. */
-  tessera_swig_int64s transfer_ranges(size_t index, tessera_error** out_error) {
-    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_reshard_plan_transfer_ranges, $self, index);
-  }
+  TESSERA_INT64S_METHOD(transfer_ranges, (size_t index, tessera_error** out_error),
+                        tessera_reshard_plan_transfer_ranges, $self, index)
   int64_t total_bytes(tessera_transfer_locality_t locality, tessera_error** out_error) {
     int64_t n = 0;
     tessera_reshard_plan_total_bytes($self, locality, &n, out_error);
