@@ -36,7 +36,6 @@
  *   - tessera_swig_int64s (returned by value): an int64 array malloc'd by
  *     the wrapper; copy, then free(data). data == NULL with size > 0 means
  *     the wrapper ran out of memory.
- *   - tessera_swig_bytes_view (returned by value): borrowed bytes; copy only.
  *   - tessera_swig_bytes (returned by value): bytes malloc'd by the wrapper;
  *     copy, then free(data); data == NULL with size > 0: out of memory.
  *   - const char*: UTF-8 in and out (borrowed results are copied).
@@ -193,11 +192,6 @@ typedef struct tessera_swig_int64s {
   size_t size;
 } tessera_swig_int64s;
 
-/* Borrowed bytes, copied by the out typemap. */
-typedef struct tessera_swig_bytes_view {
-  const void* data;
-  size_t size;
-} tessera_swig_bytes_view;
 
 /* n zeroed entries; data NULL with size n > 0 when memory ran out. */
 static tessera_swig_int64s tessera_swig_int64s_new(size_t n) {
@@ -207,34 +201,8 @@ static tessera_swig_int64s tessera_swig_int64s_new(size_t n) {
   return a;
 }
 
-/* What a wrapper returns when it could not get room for n entries. */
-static tessera_swig_int64s tessera_swig_int64s_out_of_memory(size_t n) {
-  tessera_swig_int64s a;
-  a.data = NULL;
-  a.size = n;
-  return a;
-}
-
-/* Empties `a` (after a failed call: the error is what the caller sees). */
-static tessera_swig_int64s tessera_swig_int64s_failed(tessera_swig_int64s a) {
-  free(a.data);
-  a.data = NULL;
-  a.size = 0;
-  return a;
-}
-
 /* True when `a` needs room it could not get. */
 static int tessera_swig_int64s_oom(tessera_swig_int64s a) { return a.data == NULL && a.size > 0; }
-
-/* [start0, stop0, start1, stop1, ...] from separate starts and stops. */
-static void tessera_swig_interleave(const int64_t* starts, const int64_t* stops, size_t rank,
-                                    int64_t* out) {
-  size_t d;
-  for (d = 0; d < rank; ++d) {
-    out[2 * d] = starts[d];
-    out[2 * d + 1] = stops[d];
-  }
-}
 
 /* Two arrays that must be as long as each other: the count to pass, or 0
  * with *mismatch set. */
@@ -277,21 +245,76 @@ static tessera_dtensor_mesh_options* tessera_swig_dtensor_mesh_options(const cha
  * is passed as NULL so that the C function rejects the call before reading. */
 static const char* const tessera_swig_no_strings[1] = {NULL};
 
-/* size_t indices as int64 (the languages have no unsigned 64-bit array). */
-static tessera_swig_int64s tessera_swig_int64s_from_sizes(const size_t* values, size_t n) {
-  tessera_swig_int64s a = tessera_swig_int64s_new(n);
-  size_t i;
-  if (a.data != NULL) {
-    for (i = 0; i < n; ++i) a.data[i] = (int64_t)values[i];
-  }
-  return a;
+/* Room for n entries of `size` bytes; at least one byte when keep_empty, so
+ * that an empty answer (data non-NULL) differs from a failed call (NULL). */
+static void* tessera_swig_array_room(size_t n, size_t size, int keep_empty) {
+  if (n > SIZE_MAX / size) return NULL;
+  if (n == 0) return keep_empty ? malloc(1) : NULL;
+  return calloc(n, size);
 }
+
+/* Hands a failed call's error to the caller, or drops it when out_error is NULL. */
+static void tessera_swig_pass_error(tessera_error* error, tessera_error** out_error) {
+  if (out_error != NULL) {
+    *out_error = error;
+  } else {
+    tessera_error_destroy(error);
+  }
+}
+
+/*
+ * The one output-array shape of the C ABI (tessera.h, Vocabulary: `size_t
+ * f(..., T* out, size_t capacity, tessera_error** out_error)`) as a binding
+ * result, the whole body of a wrapper (TESSERA_INT64S_METHOD below writes the
+ * method around it):
+ *   TESSERA_SWIG_RETURN_INT64S(out_error, tessera_xla_device_order, $self);
+ * asks for the length (out NULL, capacity 0), allocates, fills, and returns
+ * a tessera_swig_int64s. size_t entries (positions) fill the same array: the
+ * languages see them as int64, and long and unsigned long may alias. _BYTES
+ * returns a tessera_swig_bytes (void* out), non-NULL even when empty.
+ * TESSERA_SWIG_RETURN_ARRAY with room > 0 skips the question and passes that
+ * capacity (a call that must run once, as an agreement). On failure the
+ * result is empty and the error goes to out_error (NULL: dropped); data NULL
+ * with size > 0 means out of memory.
+ */
+#define TESSERA_SWIG_RETURN_ARRAY(Result, element_size, keep_empty, room, out_error, fn, ...) \
+  do {                                                                                 \
+    Result result_;                                                                    \
+    tessera_error* error_ = NULL;                                                      \
+    result_.size = (room) > 0 ? (size_t)(room) : fn(__VA_ARGS__, NULL, 0, &error_);   \
+    result_.data = NULL;                                                               \
+    if (error_ == NULL) {                                                              \
+      result_.data = tessera_swig_array_room(result_.size, element_size, keep_empty);  \
+      if (result_.data == NULL && result_.size > 0) return result_;                    \
+      if (result_.data != NULL) {                                                      \
+        result_.size = fn(__VA_ARGS__, (void*)result_.data, result_.size, &error_);    \
+      }                                                                                \
+    }                                                                                  \
+    if (error_ != NULL) {                                                              \
+      free(result_.data);                                                              \
+      result_.data = NULL;                                                             \
+      result_.size = 0;                                                                \
+      tessera_swig_pass_error(error_, out_error);                                      \
+    }                                                                                  \
+    return result_;                                                                    \
+  } while (0)
+#define TESSERA_SWIG_RETURN_INT64S(out_error, ...) \
+  TESSERA_SWIG_RETURN_ARRAY(tessera_swig_int64s, sizeof(int64_t), 0, 0, out_error, __VA_ARGS__)
+#define TESSERA_SWIG_RETURN_BYTES(out_error, ...) \
+  TESSERA_SWIG_RETURN_ARRAY(tessera_swig_bytes, 1, 1, 0, out_error, __VA_ARGS__)
 %}
+
+/* A method returning the C ABI's one output-array shape as an int64 array,
+ * without a hand-written body: TESSERA_INT64S_METHOD(name, (parameters, with
+ * tessera_error** out_error last), the C function, its arguments before
+ * `out`). The body is TESSERA_SWIG_RETURN_INT64S above. */
+%define TESSERA_INT64S_METHOD(name, parameters, ...)
+  tessera_swig_int64s name parameters { TESSERA_SWIG_RETURN_INT64S(out_error, __VA_ARGS__); }
+%enddef
 
 /* What SWIG sees of those types (bodies are the compiler's business). */
 typedef struct tessera_buffer tessera_swig_text;
 typedef struct tessera_swig_int64s tessera_swig_int64s;
-typedef struct tessera_swig_bytes_view tessera_swig_bytes_view;
 
 /* ---- The error typemap pair ------------------------------------------------ */
 
@@ -687,14 +710,8 @@ typedef struct {} DTensorMesh;
     return tessera_mesh_device($self, index, out_error);
   }
   /* rank entries. */
-  tessera_swig_int64s device_coordinates(int64_t device_id, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self, NULL));
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_mesh_device_coordinates($self, device_id, a.data, a.size, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(device_coordinates, (int64_t device_id, tessera_error** out_error),
+                        tessera_mesh_device_coordinates, $self, device_id)
   int64_t device_at(const int64_t* coords, size_t num_coords, tessera_error** out_error) {
     int64_t id = 0;
     tessera_mesh_device_at($self, coords, num_coords, &id, out_error);
@@ -705,15 +722,8 @@ typedef struct {} DTensorMesh;
     return tessera_mesh_to_string($self, out_error);
   }
   /* The device id at each logical index (XLA's device assignment). */
-  tessera_swig_int64s xla_device_order(tessera_error** out_error) {
-    int64_t n = tessera_mesh_num_devices($self, NULL);
-    tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_xla_device_order($self, a.data, a.size, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(xla_device_order, (tessera_error** out_error),
+                        tessera_xla_device_order, $self)
   tessera_swig_text* to_dtensor_text(tessera_error** out_error) {
     return tessera_mesh_to_dtensor_text($self, out_error);
   }
@@ -781,14 +791,7 @@ typedef struct {} DTensorMesh;
   }
   /* PyTorch's get_coordinate: rank entries, or none when the mesh lacks the device. */
   tessera_swig_int64s coordinate_of(int64_t device_id, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_mesh_num_axes($self, NULL));
-    bool found = false;
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_mesh_device_coordinates_lookup($self, device_id, a.data, a.size, &found, out_error) ||
-        !found) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
+    TESSERA_SWIG_RETURN_INT64S(NULL, tessera_mesh_device_coordinates, $self, device_id);
   }
   /* PyTorch's get_local_rank(axis_name) for device_id. */
   int64_t local_rank(const char* axis_name, int64_t device_id, tessera_error** out_error) {
@@ -797,15 +800,8 @@ typedef struct {} DTensorMesh;
     return v;
   }
   /* PyTorch's process groups along axis_name: size() ids, axis_size(axis_name) per group. */
-  tessera_swig_int64s axis_groups(const char* axis_name, tessera_error** out_error) {
-    int64_t n = tessera_mesh_num_devices($self, NULL);
-    tessera_swig_int64s a = tessera_swig_int64s_new(n > 0 ? (size_t)n : 0);
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_mesh_axis_groups($self, axis_name, a.data, a.size, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(axis_groups, (const char* axis_name, tessera_error** out_error),
+                        tessera_mesh_axis_groups, $self, axis_name)
 }
 
 %extend Layout {
@@ -860,15 +856,8 @@ typedef struct {} DTensorMesh;
                    tessera_error** out_error) {
     tessera_layout_check_shape($self, dims, num_dims, mode, out_error);
   }
-  tessera_swig_int64s max_shard_shape(const int64_t* dims, size_t num_dims,
-                                      tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(num_dims);
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_layout_max_shard_shape($self, dims, num_dims, a.data, a.size, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(max_shard_shape, (const int64_t* dims, size_t num_dims, tessera_error** out_error),
+                        tessera_layout_max_shard_shape, $self, dims, num_dims)
   bool is_equal(const Layout* other) { return tessera_layout_equal($self, other); }
   tessera_swig_text* to_string(tessera_error** out_error) {
     return tessera_layout_to_string($self, out_error);
@@ -1084,34 +1073,10 @@ typedef struct {} DTensorMesh;
   size_t rank() { return tessera_sharding_num_dims($self, NULL); }
   size_t num_devices() { return tessera_sharding_num_devices($self, NULL); }
   /* [start0, stop0, start1, stop1, ...]: rank half-open ranges. */
-  tessera_swig_int64s device_ranges(size_t device_index, tessera_error** out_error) {
-    size_t rank = tessera_sharding_num_dims($self, NULL);
-    tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
-    tessera_swig_int64s tmp;
-    if (tessera_swig_int64s_oom(a)) return a;
-    tmp = tessera_swig_int64s_new(2 * rank);
-    if (tessera_swig_int64s_oom(tmp)) {
-      free(a.data);
-      return tmp;
-    }
-    if (!tessera_sharding_device_ranges($self, device_index, tmp.data,
-                                        tmp.data == NULL ? NULL : tmp.data + rank, rank,
-                                        out_error)) {
-      tessera_swig_int64s_failed(tmp);
-      return tessera_swig_int64s_failed(a);
-    }
-    if (rank > 0) tessera_swig_interleave(tmp.data, tmp.data + rank, rank, a.data);
-    tessera_swig_int64s_failed(tmp);
-    return a;
-  }
-  tessera_swig_int64s shard_shape(size_t device_index, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self, NULL));
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_sharding_shard_shape($self, device_index, a.data, a.size, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(device_ranges, (size_t device_index, tessera_error** out_error),
+                        tessera_sharding_device_ranges, $self, device_index)
+  TESSERA_INT64S_METHOD(shard_shape, (size_t device_index, tessera_error** out_error),
+                        tessera_sharding_shard_shape, $self, device_index)
   size_t replica_id(size_t device_index, tessera_error** out_error) {
     size_t id = 0;
     tessera_sharding_replica_id($self, device_index, &id, out_error);
@@ -1124,96 +1089,27 @@ typedef struct {} DTensorMesh;
     return in;
   }
   /* Logical device indices, in mesh order. */
-  tessera_swig_int64s addressable_devices(int64_t process_index, tessera_error** out_error) {
-    size_t n = 0;
-    size_t* indices;
-    tessera_swig_int64s a;
-    tessera_error* probe = NULL;
-    /* Asking with no room gives the count (and OUT_OF_RANGE when it is not 0). */
-    if (!tessera_sharding_addressable_devices($self, process_index, NULL, 0, &n, &probe) &&
-        n == 0) {
-      *out_error = probe;
-      return tessera_swig_int64s_new(0);
-    }
-    tessera_error_destroy(probe);
-    if (n == 0) return tessera_swig_int64s_new(0);
-    indices = (size_t*)calloc(n, sizeof(size_t));
-    if (indices == NULL) return tessera_swig_int64s_out_of_memory(n);
-    if (!tessera_sharding_addressable_devices($self, process_index, indices, n, &n, out_error)) {
-      free(indices);
-      return tessera_swig_int64s_new(0);
-    }
-    a = tessera_swig_int64s_from_sizes(indices, n);
-    free(indices);
-    return a;
-  }
+  TESSERA_INT64S_METHOD(addressable_devices, (int64_t process_index, tessera_error** out_error),
+                        tessera_sharding_addressable_devices, $self, (size_t)process_index)
   /* For device i and dimension d: [(i*rank+d)*2] start, [(i*rank+d)*2+1] stop. */
-  tessera_swig_int64s index_map(tessera_error** out_error) {
-    size_t n = (size_t)tessera_sharding_num_devices($self, NULL) * tessera_sharding_num_dims($self, NULL) * 2;
-    tessera_swig_int64s a = tessera_swig_int64s_new(n);
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_sharding_index_map($self, a.data, a.size, &n, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(index_map, (tessera_error** out_error), tessera_sharding_index_map, $self)
   size_t num_distinct_shards(tessera_error** out_error) {
     size_t n = 0;
     tessera_sharding_num_distinct_shards($self, &n, out_error);
     return n;
   }
   /* [start0, stop0, start1, stop1, ...]. */
-  tessera_swig_int64s distinct_shard_ranges(size_t shard, tessera_error** out_error) {
-    size_t rank = tessera_sharding_num_dims($self, NULL);
-    tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
-    tessera_swig_int64s tmp;
-    if (tessera_swig_int64s_oom(a)) return a;
-    tmp = tessera_swig_int64s_new(2 * rank);
-    if (tessera_swig_int64s_oom(tmp)) {
-      free(a.data);
-      return tmp;
-    }
-    if (!tessera_sharding_distinct_shard_ranges($self, shard, tmp.data,
-                                                tmp.data == NULL ? NULL : tmp.data + rank, rank,
-                                                out_error)) {
-      tessera_swig_int64s_failed(tmp);
-      return tessera_swig_int64s_failed(a);
-    }
-    if (rank > 0) tessera_swig_interleave(tmp.data, tmp.data + rank, rank, a.data);
-    tessera_swig_int64s_failed(tmp);
-    return a;
-  }
+  TESSERA_INT64S_METHOD(distinct_shard_ranges, (size_t shard, tessera_error** out_error),
+                        tessera_sharding_distinct_shard_ranges, $self, shard)
   size_t distinct_shard_num_devices(size_t shard, tessera_error** out_error) {
     size_t n = 0;
     tessera_sharding_distinct_shard_num_devices($self, shard, &n, out_error);
     return n;
   }
-  tessera_swig_int64s distinct_shard_devices(size_t shard, tessera_error** out_error) {
-    size_t n = 0;
-    size_t* indices;
-    tessera_swig_int64s a;
-    if (!tessera_sharding_distinct_shard_num_devices($self, shard, &n, out_error)) {
-      return tessera_swig_int64s_new(0);
-    }
-    if (n == 0) return tessera_swig_int64s_new(0);
-    indices = (size_t*)calloc(n, sizeof(size_t));
-    if (indices == NULL) return tessera_swig_int64s_out_of_memory(n);
-    if (!tessera_sharding_distinct_shard_devices($self, shard, indices, n, out_error)) {
-      free(indices);
-      return tessera_swig_int64s_new(0);
-    }
-    a = tessera_swig_int64s_from_sizes(indices, n);
-    free(indices);
-    return a;
-  }
-  tessera_swig_int64s max_shard_shape(tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(tessera_sharding_num_dims($self, NULL));
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_sharding_max_shard_shape($self, a.data, a.size, out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    return a;
-  }
+  TESSERA_INT64S_METHOD(distinct_shard_devices, (size_t shard, tessera_error** out_error),
+                        tessera_sharding_distinct_shard_devices, $self, shard)
+  TESSERA_INT64S_METHOD(max_shard_shape, (tessera_error** out_error),
+                        tessera_sharding_max_shard_shape, $self)
   bool is_fully_replicated(tessera_error** out_error) {
     bool replicated = false;
     tessera_sharding_is_fully_replicated($self, &replicated, out_error);
@@ -1253,26 +1149,8 @@ typedef struct {} DTensorMesh;
     return a;
   }
   /* [start0, stop0, start1, stop1, ...] of the transfer's box. */
-  tessera_swig_int64s transfer_ranges(size_t index, tessera_error** out_error) {
-    size_t rank = tessera_reshard_plan_num_dims($self, NULL);
-    tessera_swig_int64s a = tessera_swig_int64s_new(2 * rank);
-    tessera_swig_int64s tmp;
-    if (tessera_swig_int64s_oom(a)) return a;
-    tmp = tessera_swig_int64s_new(2 * rank);
-    if (tessera_swig_int64s_oom(tmp)) {
-      free(a.data);
-      return tmp;
-    }
-    if (!tessera_reshard_plan_transfer_ranges($self, index, tmp.data,
-                                              tmp.data == NULL ? NULL : tmp.data + rank, rank,
-                                              out_error)) {
-      tessera_swig_int64s_failed(tmp);
-      return tessera_swig_int64s_failed(a);
-    }
-    if (rank > 0) tessera_swig_interleave(tmp.data, tmp.data + rank, rank, a.data);
-    tessera_swig_int64s_failed(tmp);
-    return a;
-  }
+  TESSERA_INT64S_METHOD(transfer_ranges, (size_t index, tessera_error** out_error),
+                        tessera_reshard_plan_transfer_ranges, $self, index)
   int64_t total_bytes(tessera_transfer_locality_t locality, tessera_error** out_error) {
     int64_t n = 0;
     tessera_reshard_plan_total_bytes($self, locality, &n, out_error);
@@ -1546,22 +1424,19 @@ typedef struct {} Coordinator;
   /* participants: the process ids; empty means every process. */
   void barrier(const char* barrier_id, int64_t timeout_ms, const int64_t* participants,
                size_t count, tessera_error** out_error) {
-    tessera_client_barrier($self, barrier_id, timeout_ms, participants, count, out_error);
+    /* int64 in the languages, size_t in C: the same bits for every valid index. */
+    tessera_client_barrier($self, barrier_id, timeout_ms, (const size_t*)(const void*)participants,
+                           count, out_error);
   }
   void cancel_barrier(const char* barrier_id, tessera_error** out_error) {
     tessera_client_cancel_barrier($self, barrier_id, out_error);
   }
   tessera_swig_int64s agree_live_processes(const int64_t* candidates, size_t count,
                                            int64_t timeout_ms, tessera_error** out_error) {
-    tessera_swig_int64s a = tessera_swig_int64s_new(count);
-    size_t live = 0;
-    if (tessera_swig_int64s_oom(a)) return a;
-    if (!tessera_client_agree_live_processes($self, candidates, count, timeout_ms, a.data, &live,
-                                             out_error)) {
-      return tessera_swig_int64s_failed(a);
-    }
-    a.size = live;
-    return a;
+    /* One agreement: room for every candidate instead of asking the length first. */
+    TESSERA_SWIG_RETURN_ARRAY(tessera_swig_int64s, sizeof(int64_t), 0, count, out_error,
+                              tessera_client_agree_live_processes, $self,
+                              (const size_t*)(const void*)candidates, count, timeout_ms);
   }
   void report_error(tessera_code_t code, const char* message, tessera_error** out_error) {
     tessera_client_report_error($self, code, message, out_error);
@@ -1589,12 +1464,8 @@ typedef struct {} Coordinator;
   ~KvList() { tessera_kv_list_destroy($self); }
   size_t size() { return tessera_kv_list_num_entries($self, NULL); }
   const char* key(size_t index) { return tessera_kv_list_key($self, index, NULL); }
-  tessera_swig_bytes_view value(size_t index) {
-    tessera_swig_bytes_view v;
-    v.size = 0;
-    v.data = tessera_kv_list_value($self, index, &v.size, NULL);
-    if (v.data == NULL) v.size = 0;
-    return v;
+  tessera_swig_bytes value(size_t index) {
+    TESSERA_SWIG_RETURN_BYTES(NULL, tessera_kv_list_value, $self, index);
   }
 }
 

@@ -49,16 +49,16 @@ absl::Status CheckClient(const tessera_client* client) {
 }
 
 // Process ids as the coordinator takes them: 0 <= id < num_processes.
-absl::StatusOr<std::vector<int64_t>> ProcessIds(const Client& client, const int64_t* ids,
+absl::StatusOr<std::vector<int64_t>> ProcessIds(const Client& client, const size_t* ids,
                                                 size_t count, const char* name,
                                                 const char* count_name) {
   TESSERA_RETURN_IF_ERROR(CheckArray(ids, count, name, count_name));
   std::vector<int64_t> result;
   result.reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    if (ids[i] < 0 || ids[i] >= client.num_processes()) {
+    if (ids[i] >= static_cast<size_t>(client.num_processes())) {
       return absl::InvalidArgumentError(absl::StrCat("Argument '", name, "[", i, "]' is ", ids[i],
-                                                     "; expected 0 <= id < ",
+                                                     "; expected less than ",
                                                      client.num_processes(), " (num_processes)"));
     }
     result.push_back(ids[i]);
@@ -236,13 +236,13 @@ const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index,
                             list->impl[index].key.c_str());
 }
 
-const void* tessera_kv_list_value(const tessera_kv_list* list, size_t index,
-                                  size_t* out_size, tessera_error** out_error) noexcept {
-  if (out_size != nullptr) *out_size = 0;
-  const void* value = TESSERA_CAPI_GET_AT(list, index, list->impl.size(), "the list's entries",
-                                          static_cast<const void*>(list->impl[index].value.data()));
-  if (value != nullptr && out_size != nullptr) *out_size = list->impl[index].value.size();
-  return value;
+size_t tessera_kv_list_value(const tessera_kv_list* list, size_t index, void* out,
+                             size_t capacity, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_ARRAY_IF(
+      tessera::capi::CheckNotNullAndIndex(
+          list, "list", index, "index", [&]() -> size_t { return list->impl.size(); },
+          "the list's entries"),
+      absl::string_view(list->impl[index].value));
 }
 
 void tessera_kv_list_destroy(tessera_kv_list* list) noexcept { delete list; }
@@ -250,15 +250,15 @@ void tessera_kv_list_destroy(tessera_kv_list* list) noexcept { delete list; }
 // ---- barriers and agreement ---------------------------------------------------
 
 bool tessera_client_barrier(tessera_client* client, const char* barrier_id, int64_t timeout_ms,
-                            const int64_t* participants, size_t count,
+                            const size_t* participants, size_t num_participants,
                             tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
     TESSERA_RETURN_IF_ERROR(CheckKey(barrier_id, "barrier_id"));
     TESSERA_ASSIGN_OR_RETURN(absl::Duration timeout, tessera::capi::Timeout(timeout_ms, "timeout_ms"));
     TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> ids,
-                             tessera::capi::ProcessIds(*client->impl, participants, count,
-                                                       "participants", "count"));
+                             tessera::capi::ProcessIds(*client->impl, participants, num_participants,
+                                                       "participants", "num_participants"));
     return client->impl->Barrier(barrier_id, timeout, ids);
   });
 }
@@ -272,30 +272,25 @@ bool tessera_client_cancel_barrier(tessera_client* client, const char* barrier_i
   });
 }
 
-bool tessera_client_agree_live_processes(tessera_client* client, const int64_t* candidates,
-                                         size_t count, int64_t timeout_ms, int64_t* out_live,
-                                         size_t* out_live_count,
-                                         tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_client_agree_live_processes(tessera_client* client, const size_t* candidates,
+                                           size_t num_candidates, int64_t timeout_ms,
+                                           size_t* out, size_t capacity,
+                                           tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
     TESSERA_CAPI_REQUIRE(candidates);
-    if (count == 0) {
+    if (num_candidates == 0) {
       return absl::InvalidArgumentError(
-          "Argument 'count' is 0; expected at least 1 candidate (this process)");
+          "Argument 'num_candidates' is 0; expected at least 1 candidate (this process)");
     }
-    TESSERA_CAPI_REQUIRE(out_live);
-    TESSERA_CAPI_REQUIRE(out_live_count);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(absl::Duration timeout, tessera::capi::Timeout(timeout_ms, "timeout_ms"));
     TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> ids,
-                             tessera::capi::ProcessIds(*client->impl, candidates, count,
-                                                       "candidates", "count"));
+                             tessera::capi::ProcessIds(*client->impl, candidates, num_candidates,
+                                                       "candidates", "num_candidates"));
     TESSERA_ASSIGN_OR_RETURN(tessera::cluster::LiveProcesses live,
                              client->impl->AgreeLiveProcesses(ids, timeout));
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckCapacity(count, live.live.size(), "count",
-                                                         "live processes returned"));
-    for (size_t i = 0; i < live.live.size(); ++i) out_live[i] = live.live[i];
-    *out_live_count = live.live.size();
-    return absl::OkStatus();
+    return tessera::capi::CopyOut(out, capacity, live.live);
   });
 }
 

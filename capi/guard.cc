@@ -1,6 +1,7 @@
 // Error plumbing and argument checks shared by every exported function.
 #include "capi/guard.h"
 
+#include <algorithm>
 #include <exception>
 #include <limits>
 #include <new>
@@ -79,11 +80,17 @@ absl::StatusOr<int64_t> ToInt64(size_t value, const char* name) {
       absl::StrCat("Argument '", name, "' is ", value, "; expected at most ", kMax));
 }
 
-absl::Status CheckCapacity(size_t capacity, size_t needed, const char* name,
-                           const char* what) {
+absl::Status CheckCapacity(size_t capacity, size_t needed) {
   if (capacity >= needed) return absl::OkStatus();
-  return absl::OutOfRangeError(absl::StrCat("Argument '", name, "' is ", capacity,
-                                            "; expected at least ", needed, " (", what, ")"));
+  return absl::OutOfRangeError(
+      absl::StrCat("Argument 'capacity' is ", capacity, "; expected at least ", needed));
+}
+
+absl::StatusOr<size_t> CopyOut(void* out, size_t capacity, absl::string_view bytes) {
+  return FillOut(static_cast<char*>(out), capacity, bytes.size(), [&](absl::Span<char> room) {
+    std::copy(bytes.begin(), bytes.end(), room.begin());
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<std::vector<std::string>> CopyStrings(const char* const* items, size_t count,

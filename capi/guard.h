@@ -22,6 +22,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/status_macros.h"
 #include "tessera/error.h"
@@ -108,9 +109,53 @@ absl::Status CheckNotNullAndIndex(const void* handle, const char* handle_name, s
 // 'process_index' is 18446744073709551615; expected at most 9223372036854775807".
 absl::StatusOr<int64_t> ToInt64(size_t value, const char* name);
 
-// OUT_OF_RANGE when an output array has room for fewer than `needed` entries.
-absl::Status CheckCapacity(size_t capacity, size_t needed, const char* name,
-                           const char* what);
+// OUT_OF_RANGE "Argument 'capacity' is 2; expected at least 4" when an output
+// array has room for fewer than `needed` entries.
+absl::Status CheckCapacity(size_t capacity, size_t needed);
+
+// The one shape of an output array (tessera.h, Vocabulary), once `out` has
+// passed CheckArray: the number of entries of the whole answer when the
+// caller asks for it (out NULL, capacity 0), else the capacity check, then
+// `fill` writes the `needed` entries. `fill` takes absl::Span<T> and returns
+// absl::Status; it runs only when there is room.
+template <typename T, typename Fill>
+absl::StatusOr<size_t> FillOut(T* out, size_t capacity, size_t needed, Fill&& fill) {
+  if (out == nullptr && capacity == 0) return needed;
+  TESSERA_RETURN_IF_ERROR(CheckCapacity(capacity, needed));
+  TESSERA_RETURN_IF_ERROR(fill(absl::MakeSpan(out, needed)));
+  return needed;
+}
+
+// FillOut with a computed answer, each entry converted to the output type
+// (the core's int64_t device indices become size_t positions).
+template <typename T, typename U>
+absl::StatusOr<size_t> CopyOut(T* out, size_t capacity, const std::vector<U>& answer) {
+  return FillOut(out, capacity, answer.size(), [&](absl::Span<T> room) {
+    for (size_t i = 0; i < answer.size(); ++i) room[i] = static_cast<T>(answer[i]);
+    return absl::OkStatus();
+  });
+}
+template <typename T, typename U>
+absl::StatusOr<size_t> CopyOut(T* out, size_t capacity,
+                               const absl::StatusOr<std::vector<U>>& answer) {
+  TESSERA_RETURN_IF_ERROR(answer.status());
+  return CopyOut(out, capacity, *answer);
+}
+// Bytes: `out` is void* in C.
+absl::StatusOr<size_t> CopyOut(void* out, size_t capacity, absl::string_view bytes);
+
+// Half-open ranges as one array, [start0, stop0, start1, stop1, ...] (JAX's
+// slice per dimension), the shape every range result has in C.
+template <typename Ranges>
+std::vector<int64_t> StartStopPairs(const Ranges& ranges) {
+  std::vector<int64_t> pairs;
+  pairs.reserve(2 * ranges.size());
+  for (const auto& range : ranges) {
+    pairs.push_back(range.start);
+    pairs.push_back(range.stop);
+  }
+  return pairs;
+}
 
 // Copies `count` C strings; INVALID_ARGUMENT naming "axis_names[2]" for a
 // NULL entry (after CheckArray on the array itself).
@@ -171,6 +216,21 @@ absl::StatusOr<Core> ToCoreEnum(const E& value, absl::Span<const char* const> na
                           [&]() -> size_t { return (count); }, (what)),          \
                       __VA_ARGS__)
 
+// The whole body of a function returning an output array in the one shape
+// (tessera.h, Vocabulary): its parameters are named `out`, `capacity` and
+// `out_error`; after `check`, INVALID_ARGUMENT for a NULL `out` with a
+// capacity, then the answer (a std::vector, a StatusOr of one, or bytes)
+// goes through CopyOut. The answer is computed only after the checks.
+#define TESSERA_CAPI_ARRAY_IF(check, ...)                                         \
+  ::tessera::capi::Guard(out_error, [&]() -> absl::StatusOr<size_t> {            \
+    TESSERA_RETURN_IF_ERROR(check);                                              \
+    TESSERA_RETURN_IF_ERROR(                                                     \
+        ::tessera::capi::CheckArray(out, capacity, "out", "capacity"));          \
+    return ::tessera::capi::CopyOut(out, capacity, __VA_ARGS__);                  \
+  })
+// An output array of a handle: INVALID_ARGUMENT "Argument 'mesh' is NULL ..." first.
+#define TESSERA_CAPI_ARRAY(handle, ...) \
+  TESSERA_CAPI_ARRAY_IF(::tessera::capi::CheckNotNull((handle), #handle), __VA_ARGS__)
 namespace tessera::capi {
 
 // The whole body of an options setter: INVALID_ARGUMENT for a NULL handle,

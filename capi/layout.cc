@@ -160,19 +160,15 @@ bool tessera_layout_check_shape(const tessera_layout* layout, const int64_t* dim
   });
 }
 
-bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
-                                    size_t num_dims, int64_t* out, size_t capacity,
-                                    tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
+                                      size_t num_dims, int64_t* out, size_t capacity,
+                                      tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(layout);
     TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
-    TESSERA_RETURN_IF_ERROR(
-        tessera::capi::CheckCapacity(capacity, num_dims, "capacity", "'num_dims'"));
-    TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> shard,
-                             layout->impl->MaxShardShape(absl::MakeConstSpan(dims, num_dims)));
-    std::copy(shard.begin(), shard.end(), out);
-    return absl::OkStatus();
+    return tessera::capi::CopyOut(out, capacity,
+                                  layout->impl->MaxShardShape(absl::MakeConstSpan(dims, num_dims)));
   });
 }
 

@@ -8,7 +8,6 @@
 #include "capi/mesh_options.h"
 #include "core/mesh.h"
 
-using tessera::capi::CheckCapacity;
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 
@@ -104,18 +103,9 @@ tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t index,
   });
 }
 
-bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
-                                     int64_t* out_coords, size_t capacity,
-                                     tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(mesh);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_coords, capacity);
-    TESSERA_RETURN_IF_ERROR(
-        CheckCapacity(capacity, mesh->impl->rank(), "capacity", "the mesh's rank"));
-    TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> coords, mesh->impl->CoordinatesOf(device_id));
-    std::copy(coords.begin(), coords.end(), out_coords);
-    return absl::OkStatus();
-  });
+size_t tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id, int64_t* out,
+                                       size_t capacity, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_ARRAY(mesh, mesh->impl->CoordinatesOf(device_id));
 }
 
 bool tessera_mesh_device_at(const tessera_mesh* mesh, const int64_t* coords, size_t num_coords,

@@ -15,7 +15,6 @@
 #include "core/device.h"
 #include "core/mesh_construction.h"
 
-using tessera::capi::CheckCapacity;
 using tessera::capi::CopyStrings;
 using tessera::capi::Guard;
 using tessera::capi::OptionsOrDefault;
@@ -120,27 +119,6 @@ tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const char* name,
   });
 }
 
-bool tessera_mesh_device_coordinates_lookup(const tessera_mesh* mesh, int64_t device_id, int64_t* out_coords,
-                                size_t capacity, bool* out_found,
-                                tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(mesh);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_coords, capacity);
-    TESSERA_CAPI_REQUIRE(out_found);
-    TESSERA_RETURN_IF_ERROR(
-        CheckCapacity(capacity, mesh->impl->rank(), "capacity", "the mesh's rank"));
-    absl::StatusOr<std::vector<int64_t>> coords = mesh->impl->CoordinatesOf(device_id);
-    *out_found = coords.ok();
-    if (!coords.ok()) {
-      // PyTorch's None: absence is an answer, not an error.
-      return coords.status().code() == absl::StatusCode::kNotFound ? absl::OkStatus()
-                                                                  : coords.status();
-    }
-    std::copy(coords->begin(), coords->end(), out_coords);
-    return absl::OkStatus();
-  });
-}
-
 bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* axis_name, int64_t device_id,
                              int64_t* out, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
@@ -152,19 +130,16 @@ bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* axis_name, in
   });
 }
 
-bool tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name, int64_t* out_ids,
-                              size_t capacity, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name, int64_t* out,
+                                size_t capacity, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(mesh);
     TESSERA_CAPI_REQUIRE(axis_name);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_ids, capacity);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(auto groups, tessera::AxisGroups(*mesh->impl, axis_name));
-    TESSERA_RETURN_IF_ERROR(CheckCapacity(capacity, static_cast<size_t>(mesh->impl->size()),
-                                          "capacity", "the mesh's size"));
-    for (const std::vector<int64_t>& group : groups) {
-      out_ids = std::copy(group.begin(), group.end(), out_ids);
-    }
-    return absl::OkStatus();
+    std::vector<int64_t> ids;
+    for (const std::vector<int64_t>& group : groups) ids.insert(ids.end(), group.begin(), group.end());
+    return tessera::capi::CopyOut(out, capacity, ids);
   });
 }
 

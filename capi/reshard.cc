@@ -10,7 +10,6 @@ struct tessera_reshard_plan {
   tessera::ReshardPlan impl;
 };
 
-using tessera::capi::CheckCapacity;
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 
@@ -78,22 +77,15 @@ bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t inde
   });
 }
 
-bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan, size_t index,
-                                          int64_t* out_starts, int64_t* out_stops,
-                                          size_t capacity, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan, size_t index,
+                                            int64_t* out, size_t capacity,
+                                            tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(plan);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_starts, capacity);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_stops, capacity);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_RETURN_IF_ERROR(CheckTransfer(plan, index));
-    TESSERA_RETURN_IF_ERROR(
-        CheckCapacity(capacity, plan->impl.rank(), "capacity", "the plan's rank"));
-    const absl::Span<const tessera::IndexRange> ranges = plan->impl.ranges(index);
-    for (size_t d = 0; d < ranges.size(); ++d) {
-      out_starts[d] = ranges[d].start;
-      out_stops[d] = ranges[d].stop;
-    }
-    return absl::OkStatus();
+    return tessera::capi::CopyOut(out, capacity,
+                                  tessera::capi::StartStopPairs(plan->impl.ranges(index)));
   });
 }
 

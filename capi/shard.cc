@@ -11,7 +11,9 @@
 #include "capi/sharding_handle.h"
 #include "core/shard.h"
 
-using tessera::capi::CheckCapacity;
+using tessera::capi::CopyOut;
+using tessera::capi::FillOut;
+using tessera::capi::StartStopPairs;
 using tessera::capi::CheckIndex;
 using tessera::capi::Guard;
 using tessera::capi::ToInt64;
@@ -33,19 +35,6 @@ absl::StatusOr<int64_t> DeviceIndex(const tessera_sharding* sharding, size_t dev
                                      static_cast<size_t>(sharding->impl.num_devices()),
                                      "device_index", "the mesh's device count"));
   return static_cast<int64_t>(device_index);
-}
-
-// Room for one entry per tensor dimension in `capacity`.
-absl::Status CheckRankCapacity(const tessera_sharding* sharding, size_t capacity) {
-  return CheckCapacity(capacity, sharding->impl.rank(), "capacity", "the sharding's rank");
-}
-
-void WriteRanges(const std::vector<tessera::IndexRange>& ranges, int64_t* out_starts,
-                 int64_t* out_stops) {
-  for (size_t d = 0; d < ranges.size(); ++d) {
-    out_starts[d] = ranges[d].start;
-    out_stops[d] = ranges[d].stop;
-  }
 }
 
 const std::vector<tessera::DistinctShard>& DistinctShards(const tessera_sharding* sharding) {
@@ -93,33 +82,27 @@ size_t tessera_sharding_num_devices(const tessera_sharding* sharding,
   return TESSERA_CAPI_GET(sharding, static_cast<size_t>(sharding->impl.num_devices()));
 }
 
-bool tessera_sharding_device_ranges(const tessera_sharding* sharding, size_t device_index,
-                                    int64_t* out_starts, int64_t* out_stops, size_t capacity,
-                                    tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(sharding);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_starts, capacity);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_stops, capacity);
-    TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
-    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
-    TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::IndexRange> ranges,
-                             sharding->impl.DeviceRanges(device));
-    WriteRanges(ranges, out_starts, out_stops);
-    return absl::OkStatus();
-  });
-}
-
-bool tessera_sharding_shard_shape(const tessera_sharding* sharding, size_t device_index,
-                                  int64_t* out, size_t capacity,
-                                  tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_sharding_device_ranges(const tessera_sharding* sharding, size_t device_index,
+                                      int64_t* out, size_t capacity,
+                                      tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(sharding);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
-    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
-    TESSERA_ASSIGN_OR_RETURN(const std::vector<int64_t> shape, sharding->impl.ShardShape(device));
-    std::copy(shape.begin(), shape.end(), out);
-    return absl::OkStatus();
+    TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::IndexRange> ranges,
+                             sharding->impl.DeviceRanges(device));
+    return CopyOut(out, capacity, StartStopPairs(ranges));
+  });
+}
+
+size_t tessera_sharding_shard_shape(const tessera_sharding* sharding, size_t device_index,
+                                    int64_t* out, size_t capacity,
+                                    tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
+    TESSERA_CAPI_REQUIRE(sharding);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    TESSERA_ASSIGN_OR_RETURN(const int64_t device, DeviceIndex(sharding, device_index));
+    return CopyOut(out, capacity, sharding->impl.ShardShape(device));
   });
 }
 
@@ -148,35 +131,32 @@ bool tessera_sharding_device_in_process(const tessera_sharding* sharding, size_t
   });
 }
 
-bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
-                                          size_t process_index, size_t* out, size_t capacity,
-                                          size_t* out_num, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_sharding_addressable_devices(const tessera_sharding* sharding,
+                                            size_t process_index, size_t* out, size_t capacity,
+                                            tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(sharding);
-    TESSERA_CAPI_REQUIRE(out_num);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(const int64_t process, ToInt64(process_index, "process_index"));
     TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::AddressableShard> shards,
                              sharding->impl.AddressableShards(process));
-    *out_num = shards.size();
-    TESSERA_RETURN_IF_ERROR(
-        CheckCapacity(capacity, shards.size(), "capacity", "one entry per device of the process"));
-    for (size_t i = 0; i < shards.size(); ++i) out[i] = static_cast<size_t>(shards[i].device_index);
-    return absl::OkStatus();
+    std::vector<int64_t> devices;
+    for (const tessera::AddressableShard& shard : shards) devices.push_back(shard.device_index);
+    return CopyOut(out, capacity, devices);
   });
 }
 
-bool tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out, size_t capacity,
-                                size_t* out_num, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+// Fills in place: the map of a large mesh is big enough that a copy shows in
+// benchmarks/index_map_compare.c.
+size_t tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out, size_t capacity,
+                                  tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(sharding);
-    TESSERA_CAPI_REQUIRE(out_num);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(const size_t needed, sharding->impl.IndexMapSize());
-    *out_num = needed;
-    TESSERA_RETURN_IF_ERROR(
-        CheckCapacity(capacity, needed, "capacity", "num_devices * rank * 2 entries"));
-    return sharding->impl.FillIndexMap(absl::MakeSpan(out, needed));
+    return FillOut(out, capacity, needed, [&](absl::Span<int64_t> room) {
+      return sharding->impl.FillIndexMap(room);
+    });
   });
 }
 
@@ -190,18 +170,15 @@ bool tessera_sharding_num_distinct_shards(const tessera_sharding* sharding, size
   });
 }
 
-bool tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding, size_t shard,
-                                            int64_t* out_starts, int64_t* out_stops,
-                                            size_t capacity, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding, size_t shard,
+                                              int64_t* out, size_t capacity,
+                                              tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(sharding);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_starts, capacity);
-    TESSERA_CAPI_REQUIRE_ARRAY(out_stops, capacity);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(const tessera::DistinctShard* distinct,
                              DistinctShard(sharding, shard));
-    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
-    WriteRanges(distinct->ranges, out_starts, out_stops);
-    return absl::OkStatus();
+    return CopyOut(out, capacity, StartStopPairs(distinct->ranges));
   });
 }
 
@@ -217,33 +194,21 @@ bool tessera_sharding_distinct_shard_num_devices(const tessera_sharding* shardin
   });
 }
 
-bool tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding, size_t shard,
-                                             size_t* out, size_t capacity,
-                                             tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
+size_t tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding, size_t shard,
+                                               size_t* out, size_t capacity,
+                                               tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(sharding);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
     TESSERA_ASSIGN_OR_RETURN(const tessera::DistinctShard* distinct,
                              DistinctShard(sharding, shard));
-    TESSERA_RETURN_IF_ERROR(CheckCapacity(capacity, distinct->devices.size(), "capacity",
-                                          "the number of devices holding the shard"));
-    for (size_t i = 0; i < distinct->devices.size(); ++i) {
-      out[i] = static_cast<size_t>(distinct->devices[i]);
-    }
-    return absl::OkStatus();
+    return CopyOut(out, capacity, distinct->devices);
   });
 }
 
-bool tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
-                                      size_t capacity, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(sharding);
-    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
-    TESSERA_RETURN_IF_ERROR(CheckRankCapacity(sharding, capacity));
-    const std::vector<int64_t>& shape = sharding->impl.max_shard_shape();
-    std::copy(shape.begin(), shape.end(), out);
-    return absl::OkStatus();
-  });
+size_t tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
+                                        size_t capacity, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_ARRAY(sharding, sharding->impl.max_shard_shape());
 }
 
 bool tessera_sharding_is_fully_replicated(const tessera_sharding* sharding, bool* out,

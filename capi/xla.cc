@@ -52,15 +52,7 @@ tessera_layout* tessera_layout_from_op_sharding(const void* bytes, size_t size,
   });
 }
 
-bool tessera_xla_device_order(const tessera_mesh* mesh, int64_t* out, size_t capacity,
-                              tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_CAPI_REQUIRE(mesh);
-    TESSERA_CAPI_REQUIRE(out);
-    const std::vector<int64_t> order = tessera::DeviceOrder(*mesh->impl);
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckCapacity(capacity, order.size(), "capacity",
-                                                         "the mesh's device count"));
-    std::copy(order.begin(), order.end(), out);
-    return absl::OkStatus();
-  });
+size_t tessera_xla_device_order(const tessera_mesh* mesh, int64_t* out, size_t capacity,
+                                tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_ARRAY(mesh, tessera::DeviceOrder(*mesh->impl));
 }

@@ -153,10 +153,11 @@ Placement FillLayoutColumns(const tessera_layout* layout, const tessera_mesh* me
     row->flagged = true;
   }
   std::vector<int64_t> shard(var.dims.size());
-  int64_t scalar_room = 0;  // a valid `out` for rank 0
-  if (!tessera_layout_max_shard_shape(layout, DimsPtr(var.dims), var.dims.size(),
-                                      shard.empty() ? &scalar_room : shard.data(), shard.size(),
-                                      nullptr)) {
+  tessera_error* shard_error = nullptr;
+  tessera_layout_max_shard_shape(layout, DimsPtr(var.dims), var.dims.size(), shard.data(),
+                                 shard.size(), &shard_error);
+  if (shard_error != nullptr) {
+    tessera_error_destroy(shard_error);
     row->shard_shape = "-";
     return {var.dims, std::vector<std::vector<size_t>>(var.dims.size())};
   }

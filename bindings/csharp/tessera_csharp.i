@@ -16,8 +16,7 @@
  *   - const char* arguments: NUL-terminated UTF-8 byte[] pinned for the call;
  *     results: string (UTF-8).
  *   - tessera_buffer* -> byte[], tessera_swig_text* -> string,
- *     tessera_swig_int64s -> long[], tessera_swig_bytes_view and
- *     tessera_swig_bytes -> byte[]: copied into managed memory, then the
+ *     tessera_swig_int64s -> long[], tessera_swig_bytes -> byte[]: copied into managed memory, then the
  *     native memory is freed.
  *   - Names: methods PascalCase (Mesh.AxisName), enum items PascalCase
  *     (Code.InvalidArgument), to_string as an override of ToString().
@@ -194,7 +193,7 @@ using global::System.Runtime.InteropServices;
     return values;
   }
 
-  /* A tessera_swig_bytes_view: borrowed, copied only. */
+  /* The bytes of a TesseraCsArray, copied (the caller frees them). */
   internal static byte[] CopyBytes(TesseraCsArray view) {
     byte[] bytes = new byte[view.size];
     if (view.size > 0) Marshal.Copy(view.data, bytes, 0, checked((int)view.size));
@@ -436,23 +435,18 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
 /* Both structs are {pointer, size_t}: returned by value (two registers), read
    in C# as TesseraCsArray (src/TesseraCsArray.cs). The array is copied and
    freed before the pending-exception check, so nothing leaks on a throw. */
-%typemap(ctype)  tessera_swig_int64s, tessera_swig_bytes_view "$1_ltype"
-%typemap(imtype) tessera_swig_int64s, tessera_swig_bytes_view "TesseraCsArray"
+%typemap(ctype)  tessera_swig_int64s "$1_ltype"
+%typemap(imtype) tessera_swig_int64s "TesseraCsArray"
 %typemap(cstype) tessera_swig_int64s "long[]"
-%typemap(cstype) tessera_swig_bytes_view "byte[]"
-%typemap(out)    tessera_swig_int64s, tessera_swig_bytes_view %{ $result = $1; %}
+%typemap(out)    tessera_swig_int64s %{ $result = $1; %}
 %typemap(csout, excode=SWIGEXCODE) tessera_swig_int64s {
     long[] values = $imclassname.TakeInt64s($imcall);$excode
     return $imclassname.Int64sOrThrow(values);
   }
-%typemap(csout, excode=SWIGEXCODE) tessera_swig_bytes_view {
-    byte[] bytes = $imclassname.CopyBytes($imcall);$excode
-    return bytes;
-  }
 
-/* Bytes the wrapper malloc'd (copy.h's results): read as TesseraCsArray like
-   tessera_swig_int64s, copied, then freed; data NULL with size > 0 is the
-   wrapper out of memory. */
+/* Bytes the wrapper malloc'd (copy.h's results, key-value lists): read as
+   TesseraCsArray like tessera_swig_int64s, copied, then freed; data NULL with
+   size > 0 is the wrapper out of memory, with size 0 a failed call (empty). */
 %typemap(ctype)  tessera_swig_bytes "$1_ltype"
 %typemap(imtype) tessera_swig_bytes "TesseraCsArray"
 %typemap(cstype) tessera_swig_bytes "byte[]"
@@ -465,6 +459,7 @@ TESSERA_CS_ARRAY(unsigned char, byte, %arg((const void* TESSERA_BYTES_IN, size_t
     } finally {
       if (array.data != global::System.IntPtr.Zero) $imclassname.TesseraCsFree(array.data);
     }$excode
+    if (bytes == null && array.size == 0) bytes = new byte[0];
     if (bytes == null) throw new global::System.OutOfMemoryException("the binding could not allocate a byte array");
     return bytes;
   }

@@ -20,8 +20,7 @@
  *     as cgo's pointer rules require. A []string holds Go pointers, so it
  *     crosses as one packed string and is unpacked into a char* array in C.
  *   - The owned results: tessera_buffer* -> []byte, tessera_swig_text* ->
- *     string, tessera_swig_int64s -> []int64, tessera_swig_bytes_view and
- *     tessera_swig_bytes -> []byte; every copy is sized in 64 bits (SWIG's
+ *     string, tessera_swig_int64s -> []int64, tessera_swig_bytes -> []byte; every copy is sized in 64 bits (SWIG's
  *     own swigCopyString stops at 2 GiB).
  *   - Method names in Go's MixedCaps (axis_size -> AxisSize).
  *   - The log callback: a C trampoline that forwards to an //export'ed Go
@@ -257,15 +256,8 @@ func tesseraGoTakeString(s []byte) string {
 %}
 %typemap(goout) tessera_swig_int64s %{ $result = tesseraGoTakeInt64s($1) %}
 
-%typemap(gotype) tessera_swig_bytes_view "[]byte"
-%typemap(imtype) tessera_swig_bytes_view "[]byte"
-%typemap(out) tessera_swig_bytes_view %{
-  $result = tessera_go_copy_out($1.data, $1.size);
-%}
-%typemap(goout) tessera_swig_bytes_view %{ $result = tesseraGoTakeBytes($1) %}
-
-/* Bytes the wrapper malloc'd (tessera_swig_bytes: scatter and gather) change
-   hands as they are, like tessera_swig_int64s. */
+/* Bytes the wrapper malloc'd (tessera_swig_bytes: scatter, gather, key-value
+   lists) change hands as they are, like tessera_swig_int64s. */
 %typemap(gotype) tessera_swig_bytes "[]byte"
 %typemap(imtype) tessera_swig_bytes "[]byte"
 %typemap(out) tessera_swig_bytes %{

@@ -394,17 +394,8 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
   free($1.data);
 }
 
-%typemap(jni) tessera_swig_bytes_view "jbyteArray"
-%typemap(jtype) tessera_swig_bytes_view "byte[]"
-%typemap(jstype) tessera_swig_bytes_view "byte[]"
-%typemap(javaout) tessera_swig_bytes_view {
-    return $jnicall;
-  }
-%typemap(out, noblock=1) tessera_swig_bytes_view {
-  $result = tessera_java_bytes(jenv, $1.data, $1.size);
-}
-
-/* Bytes the wrapper malloc'd (copy.h's results): copied, then freed. */
+/* Bytes the wrapper malloc'd (copy.h's results, key-value lists): copied,
+   then freed; data NULL is a failed call (null). */
 %typemap(jni) tessera_swig_bytes "jbyteArray"
 %typemap(jtype) tessera_swig_bytes "byte[]"
 %typemap(jstype) tessera_swig_bytes "byte[]"

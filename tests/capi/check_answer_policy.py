@@ -6,7 +6,11 @@
   2. test_answer_policy.c's NULL table lists exactly the functions taking a
      handle (less the exceptions and the handles documented as optional), and
      its index table exactly the functions taking an index, so the C test
-     walks every one and cannot go stale.
+     walks every one and cannot go stale;
+  3. every output array has tessera.h's one shape, `size_t f(..., T* out,
+     size_t capacity, tessera_error** out_error)`, no other shape appears
+     (separate start and stop arrays, a count through a pointer), and the
+     array table lists exactly those functions.
 
 Prints each violation and exits 1 when there is any; --summary prints the
 counts.
@@ -46,6 +50,9 @@ FUNC_RE = re.compile(r"TESSERA_API\b([^;{]*?)\b(tessera_\w+)\s*\(([^;]*?)\)\s*(?
 HANDLE_RE = re.compile(r"^(?:const )?tessera_(\w+)\s*\*\s*(\w+)$")
 INDEX_RE = re.compile(r"^size_t (index|dim|axis|device_index|shard)$")
 OUT_ERROR = "tessera_error** out_error"
+CAPACITY = "size_t capacity"
+# The shapes before the one shape: start/stop pairs and counts through pointers.
+OTHER_ARRAY_RE = re.compile(r"\*\s*(out_starts|out_stops|out_num|out_size|out_\w+_count)$")
 
 
 def strip_comments(text):
@@ -59,7 +66,7 @@ def declarations(paths):
             text = strip_comments(f.read())
         for m in FUNC_RE.finditer(text):
             params = [" ".join(p.split()) for p in m.group(3).split(",")]
-            yield path, m.group(2), params
+            yield path, m.group(2), params, " ".join(m.group(1).split())
 
 
 def takes_handle(params):
@@ -88,11 +95,21 @@ def main():
         test_text = f.read()
     null_table = table(test_text, "NULL_CASES") | table(test_text, "NULL_CASES_CLUSTER")
     index_table = table(test_text, "INDEX_CASES") | table(test_text, "INDEX_CASES_CLUSTER")
+    array_table = table(test_text, "ARRAY_CASES") | table(test_text, "ARRAY_CASES_CLUSTER")
 
     problems = []
     infallible = []
-    handle_functions, index_functions = set(), set()
-    for path, name, params in declarations(args.headers):
+    handle_functions, index_functions, array_functions = set(), set(), set()
+    for path, name, params, result in declarations(args.headers):
+        for p in params:
+            if OTHER_ARRAY_RE.search(p):
+                problems.append(f"{path}: {name} has '{p}'; output arrays have one shape (tessera.h)")
+        if CAPACITY in params:
+            array_functions.add(name)
+            at = params.index(CAPACITY)
+            if (result != "size_t" or at < 1 or not re.fullmatch(r"(?:const )?\w+(?: \w+)?\s*\*\s*out", params[at - 1])
+                    or params[at + 1:] != [OUT_ERROR]):
+                problems.append(f"{path}: {name} is not 'size_t {name}(..., T* out, {CAPACITY}, {OUT_ERROR})'")
         handle = takes_handle(params)
         index = any(INDEX_RE.match(p) for p in params)
         if not (handle or index) or name.endswith("_destroy") or name in EXCEPTIONS:
@@ -112,11 +129,16 @@ def main():
         problems.append(f"{args.test}: {name} takes an index but is not in INDEX_CASES")
     for name in sorted(index_table - index_functions):
         problems.append(f"{args.test}: INDEX_CASES lists {name}, which takes no index")
+    for name in sorted(array_functions - array_table):
+        problems.append(f"{args.test}: {name} returns an array but is not in ARRAY_CASES")
+    for name in sorted(array_table - array_functions):
+        problems.append(f"{args.test}: ARRAY_CASES lists {name}, which returns no array")
     for problem in problems:
         print(problem)
     if args.summary:
         print(f"functions taking a handle: {len(handle_functions)} (+{len(OPTIONAL_HANDLES)} with an "
               f"optional handle), taking an index: {len(index_functions)}, "
+              f"returning an array: {len(array_functions)}, "
               f"exceptions: {len(EXCEPTIONS)}, infallible despite a handle or index: {len(infallible)}")
     return 1 if problems else 0
 

@@ -34,6 +34,24 @@ static union {
 #define scratch (scratch_space.bytes)
 static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
 
+/* Reports unless `err` has `code` and a message that is `expected` (or, when
+ * !whole, starts with it); destroys err. */
+static void expect_error(const char* function, tessera_error* err, tessera_code_t code,
+                         const char* expected, int whole) {
+  const char* message = tessera_error_message(err);
+  if (err == NULL) {
+    harness_fail(__FILE__, __LINE__, "%s: no error", function);
+    return;
+  }
+  if (tessera_error_code(err) != code ||
+      (whole ? strcmp(message, expected) : strncmp(message, expected, strlen(expected))) != 0) {
+    harness_fail(__FILE__, __LINE__, "%s: expected %s \"%s\", got %s \"%s\"", function,
+                 tessera_code_name(code), expected, tessera_code_name(tessera_error_code(err)),
+                 message);
+  }
+  tessera_error_destroy(err);
+}
+
 /* ---- NULL handles: X(function, handle argument's name, arguments...) ---------- */
 
 #define NULL_CASES(X) \
@@ -150,7 +168,6 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_mesh_to_string, "mesh", NULL) \
   X(tessera_mesh_submesh, "mesh", NULL, strings, 1, 0) \
   X(tessera_mesh_flatten, "mesh", NULL, "x") \
-  X(tessera_mesh_device_coordinates_lookup, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1, (bool*)(void*)scratch) \
   X(tessera_mesh_local_rank, "mesh", NULL, "x", 0, (int64_t*)(void*)scratch) \
   X(tessera_mesh_axis_groups, "mesh", NULL, "x", (int64_t*)(void*)scratch, 1) \
   X(tessera_mesh_to_proto, "mesh", NULL) \
@@ -165,19 +182,19 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_reshard_plan_num_transfers, "plan", NULL) \
   X(tessera_reshard_plan_num_dims, "plan", NULL) \
   X(tessera_reshard_plan_transfer, "plan", NULL, 0, (size_t*)(void*)scratch, (size_t*)(void*)scratch, (int64_t*)(void*)scratch, (tessera_transfer_locality_t*)(void*)scratch) \
-  X(tessera_reshard_plan_transfer_ranges, "plan", NULL, 0, (int64_t*)(void*)scratch, (int64_t*)(void*)scratch, 1) \
+  X(tessera_reshard_plan_transfer_ranges, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_reshard_plan_total_bytes, "plan", NULL, (tessera_transfer_locality_t)0, (int64_t*)(void*)scratch) \
   X(tessera_sharding_create, "layout", NULL, (const int64_t*)(void*)scratch, 1, (tessera_shard_mode_t)0) \
   X(tessera_sharding_num_dims, "sharding", NULL) \
   X(tessera_sharding_num_devices, "sharding", NULL) \
-  X(tessera_sharding_device_ranges, "sharding", NULL, 0, (int64_t*)(void*)scratch, (int64_t*)(void*)scratch, 1) \
+  X(tessera_sharding_device_ranges, "sharding", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_sharding_shard_shape, "sharding", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_sharding_replica_id, "sharding", NULL, 0, (size_t*)(void*)scratch) \
   X(tessera_sharding_device_in_process, "sharding", NULL, 0, 0, (bool*)(void*)scratch) \
-  X(tessera_sharding_addressable_devices, "sharding", NULL, 0, (size_t*)(void*)scratch, 1, (size_t*)(void*)scratch) \
-  X(tessera_sharding_index_map, "sharding", NULL, (int64_t*)(void*)scratch, 1, (size_t*)(void*)scratch) \
+  X(tessera_sharding_addressable_devices, "sharding", NULL, 0, (size_t*)(void*)scratch, 1) \
+  X(tessera_sharding_index_map, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
   X(tessera_sharding_num_distinct_shards, "sharding", NULL, (size_t*)(void*)scratch) \
-  X(tessera_sharding_distinct_shard_ranges, "sharding", NULL, 0, (int64_t*)(void*)scratch, (int64_t*)(void*)scratch, 1) \
+  X(tessera_sharding_distinct_shard_ranges, "sharding", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_sharding_distinct_shard_num_devices, "sharding", NULL, 0, (size_t*)(void*)scratch) \
   X(tessera_sharding_distinct_shard_devices, "sharding", NULL, 0, (size_t*)(void*)scratch, 1) \
   X(tessera_sharding_max_shard_shape, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
@@ -203,8 +220,8 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_client_kv_remove, "client", NULL, "x", false) \
   X(tessera_kv_list_num_entries, "list", NULL) \
   X(tessera_kv_list_key, "list", NULL, 0) \
-  X(tessera_kv_list_value, "list", NULL, 0, (size_t*)(void*)scratch) \
-  X(tessera_client_barrier, "client", NULL, "x", 0, (const int64_t*)(void*)scratch, 1) \
+  X(tessera_kv_list_value, "list", NULL, 0, (void*)scratch, 1) \
+  X(tessera_client_barrier, "client", NULL, "x", 0, (const size_t*)(void*)scratch, 1) \
   X(tessera_client_cancel_barrier, "client", NULL, "x") \
   X(tessera_client_report_error, "client", NULL, (tessera_code_t)0, "x") \
   X(tessera_client_set_event_callback, "client", NULL, NULL, NULL) \
@@ -259,7 +276,7 @@ static const char* const strings[] = {"x", "x", "x", "x", "x", "x", "x", "x"};
   X(tessera_cluster_options_set_tls_reload_interval_ms, "options", NULL, 0) \
   X(tessera_client_topology_fingerprint, "client", NULL) \
   X(tessera_client_topology_generation, "client", NULL) \
-  X(tessera_client_agree_live_processes, "client", NULL, (const int64_t*)(void*)scratch, 1, 0, (int64_t*)(void*)scratch, (size_t*)(void*)scratch) \
+  X(tessera_client_agree_live_processes, "client", NULL, (const size_t*)(void*)scratch, 1, 0, (size_t*)(void*)scratch, 1) \
   X(tessera_client_kv_increment, "client", NULL, "x", 0, (int64_t*)(void*)scratch) \
   X(tessera_client_kv_compare_and_swap, "client", NULL, "x", (const void*)(void*)scratch, 0, (const void*)(void*)scratch, 0, (bool*)(void*)scratch, (tessera_buffer**)(void*)scratch) \
   X(tessera_event_generation, "event", NULL) \
@@ -293,17 +310,7 @@ static void every_null_handle_is_invalid_argument_naming_it(void) {
     snprintf(expected, sizeof expected, "Argument '%s' is NULL; expected a valid pointer",
              c->argument);
     if (!zero) harness_fail(__FILE__, __LINE__, "%s: not the zero value", c->function);
-    if (err == NULL) {
-      harness_fail(__FILE__, __LINE__, "%s: no error", c->function);
-      continue;
-    }
-    if (tessera_error_code(err) != TESSERA_INVALID_ARGUMENT ||
-        strcmp(tessera_error_message(err), expected) != 0) {
-      harness_fail(__FILE__, __LINE__, "%s: expected INVALID_ARGUMENT \"%s\", got %s \"%s\"",
-                   c->function, expected, tessera_code_name(tessera_error_code(err)),
-                   tessera_error_message(err));
-    }
-    tessera_error_destroy(err);
+    expect_error(c->function, err, TESSERA_INVALID_ARGUMENT, expected, 1);
   }
 }
 
@@ -335,8 +342,7 @@ static struct objects {
   bool flag;
   tessera_platform_t platform;
   tessera_transfer_locality_t locality;
-  int64_t starts[8];
-  int64_t stops[8];
+  int64_t i64s[8];
   size_t sizes[8];
 } o;
 
@@ -371,20 +377,20 @@ static size_t num_distinct_shards(void) {
   X(tessera_mesh_axis_name, "index", tessera_mesh_num_axes(o.mesh, NULL), o.mesh, index) \
   X(tessera_mesh_device, "index", tessera_mesh_num_devices(o.mesh, NULL), o.mesh, index) \
   X(tessera_reshard_plan_transfer, "index", tessera_reshard_plan_num_transfers(o.reshard_plan, NULL), o.reshard_plan, index, &o.size, &o.size, &o.i64, &o.locality) \
-  X(tessera_reshard_plan_transfer_ranges, "index", tessera_reshard_plan_num_transfers(o.reshard_plan, NULL), o.reshard_plan, index, o.starts, o.stops, 8) \
+  X(tessera_reshard_plan_transfer_ranges, "index", tessera_reshard_plan_num_transfers(o.reshard_plan, NULL), o.reshard_plan, index, o.i64s, 8) \
   X(tessera_sharding_shard_size, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, 4, &o.size) \
-  X(tessera_sharding_device_ranges, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, o.starts, o.stops, 8) \
-  X(tessera_sharding_shard_shape, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, o.starts, 8) \
+  X(tessera_sharding_device_ranges, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, o.i64s, 8) \
+  X(tessera_sharding_shard_shape, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, o.i64s, 8) \
   X(tessera_sharding_replica_id, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, &o.size) \
   X(tessera_sharding_device_in_process, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, 0, &o.flag) \
-  X(tessera_sharding_distinct_shard_ranges, "shard", num_distinct_shards(), o.sharding, index, o.starts, o.stops, 8) \
+  X(tessera_sharding_distinct_shard_ranges, "shard", num_distinct_shards(), o.sharding, index, o.i64s, 8) \
   X(tessera_sharding_distinct_shard_num_devices, "shard", num_distinct_shards(), o.sharding, index, &o.size) \
   X(tessera_sharding_distinct_shard_devices, "shard", num_distinct_shards(), o.sharding, index, o.sizes, 8)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
   X(tessera_kv_list_key, "index", tessera_kv_list_num_entries(o.kv_list, NULL), o.kv_list, index) \
-  X(tessera_kv_list_value, "index", tessera_kv_list_num_entries(o.kv_list, NULL), o.kv_list, index, &o.size) \
+  X(tessera_kv_list_value, "index", tessera_kv_list_num_entries(o.kv_list, NULL), o.kv_list, index, o.sizes, 8) \
   X(tessera_error_missing_process, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
   X(tessera_error_missing_state, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
   X(tessera_error_missing_waiting_at, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
@@ -423,17 +429,129 @@ static void every_index_at_the_count_is_out_of_range_naming_it(void) {
     snprintf(expected, sizeof expected, "Argument '%s' is %zu; expected less than %zu",
              c->argument, count, count);
     if (!zero) harness_fail(__FILE__, __LINE__, "%s: not the zero value", c->function);
-    if (err == NULL) {
-      harness_fail(__FILE__, __LINE__, "%s: no error at index %zu", c->function, count);
-      continue;
-    }
-    if (tessera_error_code(err) != TESSERA_OUT_OF_RANGE ||
-        strncmp(tessera_error_message(err), expected, strlen(expected)) != 0) {
-      harness_fail(__FILE__, __LINE__, "%s: expected OUT_OF_RANGE \"%s...\", got %s \"%s\"",
-                   c->function, expected, tessera_code_name(tessera_error_code(err)),
-                   tessera_error_message(err));
-    }
+    expect_error(c->function, err, TESSERA_OUT_OF_RANGE, expected, 0);
+  }
+}
+
+/* ---- output arrays: X(function, the answer's length, element type, arguments
+ * before `out`...) ---------------------------------------------------------------- */
+
+/* tessera.h's one shape: (out, capacity) asks, fills, or refuses. */
+static const int64_t max_shard_dims[] = {8, 8};
+static const size_t only_process[] = {0};
+
+#define ARRAY_CASES(X) \
+  X(tessera_layout_max_shard_shape, 2, int64_t, o.layout, max_shard_dims, 2) \
+  X(tessera_mesh_device_coordinates, 2, int64_t, o.mesh, 5) \
+  X(tessera_mesh_axis_groups, 8, int64_t, o.mesh, "batch") \
+  X(tessera_reshard_plan_transfer_ranges, 4, int64_t, o.reshard_plan, 0) \
+  X(tessera_sharding_device_ranges, 4, int64_t, o.sharding, 0) \
+  X(tessera_sharding_shard_shape, 2, int64_t, o.sharding, 0) \
+  X(tessera_sharding_addressable_devices, 8, size_t, o.sharding, 0) \
+  X(tessera_sharding_index_map, 32, int64_t, o.sharding) \
+  X(tessera_sharding_distinct_shard_ranges, 4, int64_t, o.sharding, 0) \
+  X(tessera_sharding_distinct_shard_devices, 1, size_t, o.sharding, 0) \
+  X(tessera_sharding_max_shard_shape, 2, int64_t, o.sharding) \
+  X(tessera_xla_device_order, 8, int64_t, o.mesh)
+
+#if TESSERA_HAS_CLUSTER
+#define ARRAY_CASES_CLUSTER(X) \
+  X(tessera_kv_list_value, 1, unsigned char, o.kv_list, 0) \
+  X(tessera_client_agree_live_processes, 1, size_t, o.client, only_process, 1, 1000)
+#else
+#define ARRAY_CASES_CLUSTER(X)
+#endif
+
+#define DEFINE_ARRAY_CALL(fn, length, T, ...)                                              \
+  static size_t array_##fn(void* out, size_t capacity, tessera_error** out_error) {        \
+    return fn(__VA_ARGS__, (T*)out, capacity, out_error);                                  \
+  }
+ARRAY_CASES(DEFINE_ARRAY_CALL)
+ARRAY_CASES_CLUSTER(DEFINE_ARRAY_CALL)
+
+typedef struct array_case {
+  const char* function;
+  size_t length;
+  size_t element_size;
+  size_t (*call)(void* out, size_t capacity, tessera_error** out_error);
+} array_case;
+
+#define ARRAY_CASE_ROW(fn, length, T, ...) {#fn, length, sizeof(T), array_##fn},
+static const array_case array_cases[] = {ARRAY_CASES(ARRAY_CASE_ROW) ARRAY_CASES_CLUSTER(ARRAY_CASE_ROW)};
+
+/* Room for the longest answer, filled with a byte no answer here writes first. */
+static unsigned char array_room[64 * sizeof(int64_t)];
+static const unsigned char kUntouched = 0xA5;
+
+/* Whether a call returned `expected` and stored no error; reports otherwise. */
+static int answered(const array_case* c, const char* how, size_t expected, size_t got,
+                    tessera_error* err) {
+  if (err != NULL) {
+    harness_fail(__FILE__, __LINE__, "%s (%s): unexpected error %s \"%s\"", c->function, how,
+                 tessera_code_name(tessera_error_code(err)), tessera_error_message(err));
     tessera_error_destroy(err);
+    return 0;
+  }
+  if (got != expected) {
+    harness_fail(__FILE__, __LINE__, "%s (%s): returned %zu, expected %zu", c->function, how,
+                 got, expected);
+    return 0;
+  }
+  return 1;
+}
+
+static void every_array_without_room_answers_its_length(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(array_cases); ++i) {
+    const array_case* c = &array_cases[i];
+    tessera_error* err = NULL;
+    const size_t got = c->call(NULL, 0, &err);
+    answered(c, "NULL, 0", c->length, got, err);
+  }
+}
+
+static void every_array_with_room_for_its_length_is_filled(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(array_cases); ++i) {
+    const array_case* c = &array_cases[i];
+    tessera_error* err = NULL;
+    size_t got;
+    memset(array_room, kUntouched, sizeof array_room);
+    got = c->call(array_room, c->length, &err);
+    if (!answered(c, "room for the length", c->length, got, err)) continue;
+    /* One entry past the answer stays untouched: it writes exactly `length`. */
+    if (array_room[c->length * c->element_size] != kUntouched) {
+      harness_fail(__FILE__, __LINE__, "%s: wrote past %zu entries", c->function, c->length);
+    }
+  }
+}
+
+static void every_array_one_short_is_out_of_range_and_writes_nothing(void) {
+  size_t i;
+  char expected[160];
+  for (i = 0; i < HARNESS_COUNT(array_cases); ++i) {
+    const array_case* c = &array_cases[i];
+    tessera_error* err = NULL;
+    size_t got;
+    memset(array_room, kUntouched, sizeof array_room);
+    got = c->call(array_room, c->length - 1, &err);
+    snprintf(expected, sizeof expected, "Argument 'capacity' is %zu; expected at least %zu",
+             c->length - 1, c->length);
+    if (got != 0) harness_fail(__FILE__, __LINE__, "%s: returned %zu, not 0", c->function, got);
+    if (array_room[0] != kUntouched) harness_fail(__FILE__, __LINE__, "%s: wrote", c->function);
+    expect_error(c->function, err, TESSERA_OUT_OF_RANGE, expected, 1);
+  }
+}
+
+static void every_array_null_with_a_capacity_is_invalid_argument(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(array_cases); ++i) {
+    const array_case* c = &array_cases[i];
+    tessera_error* err = NULL;
+    const size_t got = c->call(NULL, 1, &err);
+    if (got != 0) harness_fail(__FILE__, __LINE__, "%s: returned %zu, not 0", c->function, got);
+    expect_error(c->function, err, TESSERA_INVALID_ARGUMENT,
+                 "Argument 'out' is NULL but 'capacity' is 1; expected an array of 1 entries", 1);
   }
 }
 
@@ -526,6 +644,10 @@ int main(int argc, char** argv) {
       HARNESS_TEST(every_object_of_the_index_table_exists),
       HARNESS_TEST(every_null_handle_is_invalid_argument_naming_it),
       HARNESS_TEST(every_index_at_the_count_is_out_of_range_naming_it),
+      HARNESS_TEST(every_array_without_room_answers_its_length),
+      HARNESS_TEST(every_array_with_room_for_its_length_is_filled),
+      HARNESS_TEST(every_array_one_short_is_out_of_range_and_writes_nothing),
+      HARNESS_TEST(every_array_null_with_a_capacity_is_invalid_argument),
   };
   int status;
   make_objects();

@@ -68,7 +68,7 @@ static void calls_on_null_client_name_the_argument(void) {
 }
 
 static void accessors_of_null_event_and_list_are_invalid_argument(void) {
-  size_t size = 7;
+  char bytes[4];
   tessera_error* err = NULL;
   ASSERT_EQ(0, tessera_event_process_index(NULL, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'event' is NULL; expected a valid pointer");
@@ -82,9 +82,8 @@ static void accessors_of_null_event_and_list_are_invalid_argument(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
   ASSERT_NULL(tessera_kv_list_key(NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
-  ASSERT_NULL(tessera_kv_list_value(NULL, 0, &size, &err));
+  ASSERT_EQ(0, tessera_kv_list_value(NULL, 0, bytes, sizeof bytes, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'list' is NULL; expected a valid pointer");
-  ASSERT_EQ(0, size);
   tessera_event_destroy(NULL);
   tessera_kv_list_destroy(NULL);
 }
@@ -117,9 +116,8 @@ static void error_details_of_null_or_plain_errors_are_empty(void) {
 
 static void bad_arguments_are_invalid_argument_naming_them(void) {
   tessera_error* err = NULL;
-  int64_t ids[1] = {7};
-  int64_t live[1];
-  size_t live_count = 0;
+  size_t ids[1] = {7};
+  size_t live[1];
   bool swapped = false;
   tessera_client* client = single_process_client();
   ASSERT_NOT_NULL(client);
@@ -133,14 +131,15 @@ static void bad_arguments_are_invalid_argument_naming_them(void) {
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'timeout_ms' must be >= 0, got -5");
   ASSERT_FALSE(tessera_client_barrier(client, "b", 100, ids, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
-               "Argument 'participants[0]' is 7; expected 0 <= id < 1 (num_processes)");
+               "Argument 'participants[0]' is 7; expected less than 1 (num_processes)");
   ASSERT_FALSE(tessera_client_barrier(client, "b", 100, NULL, 2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'participants' is NULL but 'count' is 2");
-  ASSERT_FALSE(tessera_client_agree_live_processes(client, ids, 0, 100, live, &live_count, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'count' is 0");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'participants' is NULL but 'num_participants' is 2");
+  ASSERT_EQ(0, tessera_client_agree_live_processes(client, ids, 0, 100, live, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_candidates' is 0");
   ids[0] = 0;
-  ASSERT_FALSE(tessera_client_agree_live_processes(client, ids, 1, 100, NULL, &live_count, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out_live' is NULL");
+  ASSERT_EQ(0, tessera_client_agree_live_processes(client, ids, 1, 100, NULL, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL but 'capacity' is 1");
   ASSERT_FALSE(tessera_client_report_error(client, TESSERA_OK, "fine", &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'code' is 0");
   ASSERT_FALSE(tessera_client_kv_compare_and_swap(client, "k", NULL, 2, "x", 1, &swapped, NULL, &err));
@@ -159,7 +158,7 @@ static void single_process_client_serves_the_key_value_store(void) {
   int64_t counter = 0;
   bool swapped = false;
   tessera_buffer* current = NULL;
-  size_t size = 0;
+  char bytes[7] = {0};
   tessera_client* client = single_process_client();
   ASSERT_NOT_NULL(client);
   ASSERT_EQ(0, tessera_client_process_index(client, NULL));
@@ -178,8 +177,13 @@ static void single_process_client_serves_the_key_value_store(void) {
   ASSERT_OK(err);
   ASSERT_EQ(1, tessera_kv_list_num_entries(list, NULL));
   ASSERT_STREQ("dir/a", tessera_kv_list_key(list, 0, NULL));
-  ASSERT_NOT_NULL(tessera_kv_list_value(list, 0, &size, NULL));
-  ASSERT_EQ(7, size);
+  ASSERT_EQ(7, tessera_kv_list_value(list, 0, NULL, 0, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(7, tessera_kv_list_value(list, 0, bytes, 7, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(0, memcmp(bytes, "bytes\0x", 7));
+  ASSERT_EQ(0, tessera_kv_list_value(list, 0, bytes, 6, &err));
+  ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'capacity' is 6; expected at least 7");
   tessera_kv_list_destroy(list);
   ASSERT_TRUE(tessera_client_kv_increment(client, "n", 41, &counter, &err));
   ASSERT_TRUE(tessera_client_kv_increment(client, "n", 1, &counter, &err));

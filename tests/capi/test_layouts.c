@@ -323,7 +323,7 @@ static void max_shard_shape_rounds_up(void) {
   tessera_layout* layout = fixture_layout_2d("batch", "model", mesh);
   const int64_t dims[] = {7, 10};
   int64_t shard[2] = {0, 0};
-  ASSERT_TRUE(tessera_layout_max_shard_shape(layout, dims, 2, shard, 2, &err));
+  ASSERT_EQ(2, tessera_layout_max_shard_shape(layout, dims, 2, shard, 2, &err));
   ASSERT_OK(err);
   ASSERT_EQ(4, shard[0]);
   ASSERT_EQ(3, shard[1]);

@@ -50,7 +50,7 @@ static void devices_are_placed_row_major(void) {
   ASSERT_STREQ("cpu:6", tessera_device_name(device, NULL));
   ASSERT_TRUE(tessera_mesh_device_at(mesh, at, 2, &id, &err));
   ASSERT_EQ(6, id);
-  ASSERT_TRUE(tessera_mesh_device_coordinates(mesh, 5, coords, 2, &err));
+  ASSERT_EQ(2, tessera_mesh_device_coordinates(mesh, 5, coords, 2, &err));
   ASSERT_EQ(1, coords[0]);
   ASSERT_EQ(1, coords[1]);
   ASSERT_OK(err);
@@ -310,7 +310,7 @@ static void coordinates_need_room_for_the_rank(void) {
   ASSERT_FALSE(tessera_mesh_device_coordinates(mesh, 1, coords, 1, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE, "Argument 'capacity' is 1; expected at least 2");
   ASSERT_FALSE(tessera_mesh_device_coordinates(mesh, 1, NULL, 2, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out_coords' is NULL");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'out' is NULL but 'capacity' is 2");
   tessera_mesh_destroy(mesh);
 }
 

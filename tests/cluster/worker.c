@@ -84,12 +84,12 @@ static int split(char* text, char sep, char** fields, int max) {
   return count;
 }
 
-static size_t parse_ids(const char* text, int64_t* ids, size_t max) {
+static size_t parse_ids(const char* text, size_t* ids, size_t max) {
   size_t count = 0;
   const char* cursor = text;
   while (cursor != NULL && *cursor != '\0' && count < max) {
     char* end = NULL;
-    ids[count++] = strtoll(cursor, &end, 10);
+    ids[count++] = (size_t)strtoull(cursor, &end, 10);
     cursor = (end != NULL && *end == ',') ? end + 1 : NULL;
   }
   return count;
@@ -202,10 +202,10 @@ static tessera_cluster_options* options_from_args(int argc, char** argv, int* ne
   return options;
 }
 
-static void print_ids(const char* label, const int64_t* ids, size_t count) {
+static void print_ids(const char* label, const size_t* ids, size_t count) {
   size_t i;
   printf(" %s=", label);
-  for (i = 0; i < count; ++i) printf("%s%lld", i ? "," : "", (long long)ids[i]);
+  for (i = 0; i < count; ++i) printf("%s%zu", i ? "," : "", ids[i]);
 }
 
 static void print_buffer(const char* label, const tessera_buffer* buffer) {
@@ -317,7 +317,7 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
     return true;
   }
   if (strcmp(name, "barrier") == 0 && count >= 3) {
-    int64_t ids[MAX_IDS];
+    size_t ids[MAX_IDS];
     size_t n = count >= 4 ? parse_ids(f[3], ids, MAX_IDS) : 0;
     if (!tessera_client_barrier(g_client, f[1], strtoll(f[2], NULL, 10), ids, n, &error)) {
       print_error(index, name, start, error);
@@ -394,12 +394,12 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
     tessera_buffer_destroy(current);
     return true;
   } else if (strcmp(name, "agree") == 0 && count >= 3) {
-    int64_t candidates[MAX_IDS];
-    int64_t live[MAX_IDS];
-    size_t live_count = 0;
+    size_t candidates[MAX_IDS];
+    size_t live[MAX_IDS];
     size_t n = parse_ids(f[2], candidates, MAX_IDS);
-    if (!tessera_client_agree_live_processes(g_client, candidates, n, strtoll(f[1], NULL, 10), live, &live_count,
-                                             &error)) {
+    size_t live_count =
+        tessera_client_agree_live_processes(g_client, candidates, n, strtoll(f[1], NULL, 10), live, MAX_IDS, &error);
+    if (error != NULL) {
       print_error(index, name, start, error);
       return true;
     }

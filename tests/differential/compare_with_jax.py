@@ -38,14 +38,14 @@ class Tessera:
             "tessera_sharding_create": (C.c_void_p, [C.c_void_p, I64P, C.c_size_t, C.c_int,
                                                      C.POINTER(C.c_void_p)]),
             "tessera_sharding_destroy": (None, [C.c_void_p]),
-            "tessera_sharding_device_ranges": (C.c_bool, [C.c_void_p, C.c_size_t, I64P, I64P, C.c_size_t,
-                                                          C.POINTER(C.c_void_p)]),
-            "tessera_sharding_index_map": (C.c_bool, [C.c_void_p, I64P, C.c_size_t,
-                                                      C.POINTER(C.c_size_t), C.POINTER(C.c_void_p)]),
+            "tessera_sharding_device_ranges": (C.c_size_t, [C.c_void_p, C.c_size_t, I64P, C.c_size_t,
+                                                            C.POINTER(C.c_void_p)]),
+            "tessera_sharding_index_map": (C.c_size_t, [C.c_void_p, I64P, C.c_size_t,
+                                                        C.POINTER(C.c_void_p)]),
             "tessera_sharding_replica_id": (C.c_bool, [C.c_void_p, C.c_size_t, C.POINTER(C.c_size_t),
                                                        C.POINTER(C.c_void_p)]),
-            "tessera_sharding_max_shard_shape": (C.c_bool, [C.c_void_p, I64P, C.c_size_t,
-                                                            C.POINTER(C.c_void_p)]),
+            "tessera_sharding_max_shard_shape": (C.c_size_t, [C.c_void_p, I64P, C.c_size_t,
+                                                              C.POINTER(C.c_void_p)]),
             "tessera_layout_to_hlo_sharding": (C.c_void_p, [C.c_void_p, C.c_size_t, C.c_bool,
                                                             C.POINTER(C.c_void_p)]),
             "tessera_buffer_data": (C.c_char_p, [C.c_void_p]),
@@ -92,18 +92,18 @@ def tessera_answers(t, case):
         sizes = (C.c_size_t * max(1, rank))(*[len(g) for g in case["spec"]])
         layout = t.call("tessera_layout_create_grouped", strs(flat), len(flat), sizes, rank, mesh)
         sharding = t.call("tessera_sharding_create", layout, i64(shape), rank, 0)
-        starts, stops = i64([0] * rank), i64([0] * rank)
+        ranges = i64([0] * (2 * rank))
         index_map, replica_ids = [], []
         replica = C.c_size_t()
         for d in range(len(case["device_ids"])):
-            t.call("tessera_sharding_device_ranges", sharding, d, starts, stops, rank)
-            index_map.append([[starts[i], stops[i]] for i in range(rank)])
+            t.call("tessera_sharding_device_ranges", sharding, d, ranges, 2 * rank)
+            index_map.append([[ranges[2 * i], ranges[2 * i + 1]] for i in range(rank)])
             t.call("tessera_sharding_replica_id", sharding, d, C.byref(replica))
             replica_ids.append(replica.value)
         # The bulk map must agree with the per-device queries.
         size = len(case["device_ids"]) * rank * 2
-        flat, written = i64([0] * size), C.c_size_t()
-        t.call("tessera_sharding_index_map", sharding, flat, size, C.byref(written))
+        flat = i64([0] * size)
+        t.call("tessera_sharding_index_map", sharding, flat, size)
         bulk = [[[flat[(d * rank + i) * 2], flat[(d * rank + i) * 2 + 1]] for i in range(rank)]
                 for d in range(len(case["device_ids"]))]
         if bulk != index_map:

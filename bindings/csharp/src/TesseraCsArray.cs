@@ -1,4 +1,4 @@
-// The C layout of tessera_swig_int64s and tessera_swig_bytes_view
+// The C layout of tessera_swig_int64s and tessera_swig_bytes
 // ({pointer, size_t}), returned by value from the native wrapper.
 using System;
 using System.Runtime.InteropServices;

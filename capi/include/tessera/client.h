@@ -151,17 +151,27 @@ TESSERA_API size_t tessera_kv_list_num_entries(const tessera_kv_list* list,
 /** Key of entry `index`; lifetime of `list`; NULL on failure (OUT_OF_RANGE when index >= the number of entries). @since 0.2 */
 TESSERA_API const char* tessera_kv_list_key(const tessera_kv_list* list, size_t index,
                                             tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Value bytes of entry `index` (size in *out_size, which may be NULL); lifetime of `list`; NULL and size 0 on failure (OUT_OF_RANGE when index >= the number of entries). @since 0.2 */
-TESSERA_API const void* tessera_kv_list_value(const tessera_kv_list* list, size_t index,
-                                              size_t* out_size, tessera_error** out_error) TESSERA_NOEXCEPT;
+/**
+ * A copy of the value bytes of entry `index`.
+ * @param list      the list.
+ * @param index     below tessera_kv_list_num_entries.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return the value's size in bytes; OUT_OF_RANGE for an index not below
+ *         tessera_kv_list_num_entries.
+ * @since 0.2
+ */
+TESSERA_API size_t tessera_kv_list_value(const tessera_kv_list* list, size_t index, void* out,
+                                         size_t capacity, tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Frees `list`. NULL is allowed. @since 0.2 */
 TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT;
 
 /* ---- barriers and agreement --------------------------------------------- */
 
 /**
- * Waits until every participant (`participants`, `count` ids; count 0 means
- * all processes) has called the barrier `barrier_id`. Ids may be reused: the
+ * Waits until every participant (`participants`, num_participants process
+ * indices; num_participants 0 means all processes) has called the barrier `barrier_id`. Ids may be reused: the
  * client counts the uses of each id. The first arrival's timeout fixes the
  * deadline. On failure the error's code says why (DEADLINE_EXCEEDED,
  * CANCELLED, ABORTED for a failed participant, INVALID_ARGUMENT for differing
@@ -179,7 +189,7 @@ TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT
  * @since 0.2
  */
 TESSERA_API bool tessera_client_barrier(tessera_client* client, const char* barrier_id, int64_t timeout_ms,
-                                        const int64_t* participants, size_t count,
+                                        const size_t* participants, size_t num_participants,
                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Cancels the current use of `barrier_id` for every waiter (CANCELLED). @since 0.2 */
 TESSERA_API bool tessera_client_cancel_barrier(tessera_client* client, const char* barrier_id,

@@ -150,15 +150,15 @@ TESSERA_API bool tessera_layout_check_shape(const tessera_layout* layout, const 
  * @param layout    the layout; it needs a mesh.
  * @param dims      the global shape, num_dims entries.
  * @param num_dims  the tensor rank.
- * @param out       receives num_dims entries.
- * @param capacity  room in `out`; OUT_OF_RANGE when below num_dims.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success (the layout is checked as in chunk mode first).
+ * @return num_dims (the layout is checked as in chunk mode first).
  * @since 0.2
  */
-TESSERA_API bool tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
-                                                size_t num_dims, int64_t* out, size_t capacity,
-                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_layout_max_shard_shape(const tessera_layout* layout, const int64_t* dims,
+                                                  size_t num_dims, int64_t* out, size_t capacity,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** True when both have the same axes and equal meshes (or none), or both are NULL. @since 0.2 */
 TESSERA_API bool tessera_layout_equal(const tessera_layout* a, const tessera_layout* b) TESSERA_NOEXCEPT;

@@ -131,18 +131,20 @@ TESSERA_API tessera_device* tessera_mesh_device(const tessera_mesh* mesh, size_t
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * Coordinates of the device whose global id is `device_id`.
+ * Coordinates of the device whose global id is `device_id` (PyTorch's
+ * get_coordinate, whose None is the NOT_FOUND error here).
  * @param mesh        the mesh.
  * @param device_id   the global id of a device of the mesh.
- * @param out_coords  receives rank entries.
- * @param capacity    room in `out_coords`; OUT_OF_RANGE when below the rank.
- * @param out_error   receives a new error on failure (see error.h); may be NULL.
- * @return true on success; NOT_FOUND when the mesh does not hold the device.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return the rank; NOT_FOUND naming device_id when the mesh does not
+ *         hold the device.
  * @since 0.2
  */
-TESSERA_API bool tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
-                                                 int64_t* out_coords, size_t capacity,
-                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_mesh_device_coordinates(const tessera_mesh* mesh, int64_t device_id,
+                                                   int64_t* out, size_t capacity,
+                                                   tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Global id of the device at `coords`.

@@ -56,22 +56,6 @@ TESSERA_API tessera_mesh* tessera_mesh_flatten(const tessera_mesh* mesh, const c
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * PyTorch's get_coordinate for device `device_id`.
- * @param mesh        the mesh.
- * @param device_id   the global id of the device.
- * @param out_coords  receives rank entries when the device is in the mesh.
- * @param capacity    room in `out_coords`; OUT_OF_RANGE when below the rank.
- * @param out_found   receives false when the mesh lacks the device (PyTorch's
- *                    None); then `out_coords` is untouched.
- * @param out_error   receives a new error on failure (see error.h); may be NULL.
- * @return true on success.
- * @since 0.2
- */
-TESSERA_API bool tessera_mesh_device_coordinates_lookup(const tessera_mesh* mesh, int64_t device_id,
-                                            int64_t* out_coords, size_t capacity, bool* out_found,
-                                            tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/**
  * PyTorch's get_local_rank(axis_name) for device `device_id`: its coordinate
  * along that axis.
  * @return true on success; NOT_FOUND for an unknown axis or device.
@@ -87,15 +71,15 @@ TESSERA_API bool tessera_mesh_local_rank(const tessera_mesh* mesh, const char* a
  * of tessera_mesh_axis_extent_lookup ids one group.
  * @param mesh      the mesh.
  * @param axis_name  the axis the groups run along.
- * @param out_ids   receives the ids.
- * @param capacity  room in `out_ids`; OUT_OF_RANGE below the mesh's size.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; NOT_FOUND for an unknown axis.
+ * @return the mesh's number of devices; NOT_FOUND for an unknown axis.
  * @since 0.2
  */
-TESSERA_API bool tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name,
-                                          int64_t* out_ids, size_t capacity,
-                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_mesh_axis_groups(const tessera_mesh* mesh, const char* axis_name,
+                                            int64_t* out, size_t capacity,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Settings for the DTensor mesh creators (tessera_dtensor_mesh_create,

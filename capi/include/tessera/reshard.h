@@ -96,21 +96,21 @@ TESSERA_API bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan,
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The global index ranges [start, stop) of transfer `index`'s box, one per
- * dimension.
- * @param plan                   the plan.
- * @param index                  below tessera_reshard_plan_num_transfers.
- * @param out_starts, out_stops  receive rank entries each.
- * @param capacity               room in each (both may be NULL when 0).
- * @param out_error              receives a new error on failure (see error.h); may be NULL.
- * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
- *         for a bad index or a capacity below the rank.
+ * The global index ranges of transfer `index`'s box, as [start0, stop0,
+ * start1, stop1, ...] (2 * rank entries, each range half-open).
+ * @param plan      the plan.
+ * @param index     below tessera_reshard_plan_num_transfers.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return 2 * rank; OUT_OF_RANGE for an index not below
+ *         tessera_reshard_plan_num_transfers.
  * @since 0.2
  */
-TESSERA_API bool tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan,
-                                                      size_t index, int64_t* out_starts,
-                                                      int64_t* out_stops, size_t capacity,
-                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan,
+                                                        size_t index, int64_t* out,
+                                                        size_t capacity,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Total bytes of the transfers of one locality.

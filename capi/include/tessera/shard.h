@@ -89,39 +89,38 @@ TESSERA_API size_t tessera_sharding_num_devices(const tessera_sharding* sharding
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The index range of every dimension held by device `device_index`.
+ * The index range of every dimension held by device `device_index`, as
+ * [start0, stop0, start1, stop1, ...]: 2 * rank entries, each stop one past
+ * the last index (JAX's slice per dimension).
  *
  * @param sharding    the sharding.
  * @param device_index  a logical device index, below tessera_sharding_num_devices.
- * @param out_starts  receives rank entries: the first index per dimension.
- * @param out_stops   receives rank entries: one past the last index.
- * @param capacity    room in each of out_starts and out_stops; both may be
- *                    NULL when capacity is 0 (a scalar).
- * @param out_error   receives a new error on failure (see error.h); may be NULL.
- * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
- *         for a device_index not below tessera_sharding_num_devices or a
- *         capacity below the rank. Nothing is written on failure.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return 2 * rank; OUT_OF_RANGE for a device_index not below
+ *         tessera_sharding_num_devices.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_device_ranges(const tessera_sharding* sharding,
-                                                size_t device_index, int64_t* out_starts,
-                                                int64_t* out_stops, size_t capacity,
-                                                tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_device_ranges(const tessera_sharding* sharding,
+                                                  size_t device_index, int64_t* out,
+                                                  size_t capacity,
+                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The shape of the shard of device `device_index` (stop - start per
  * dimension).
  * @param sharding  the sharding.
  * @param device_index  a logical device index, below tessera_sharding_num_devices.
- * @param out       receives rank entries.
- * @param capacity  room in `out` (may be NULL when 0).
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; errors as tessera_sharding_device_ranges.
+ * @return the rank; OUT_OF_RANGE for a bad device_index.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_shard_shape(const tessera_sharding* sharding,
-                                              size_t device_index, int64_t* out, size_t capacity,
-                                              tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_shard_shape(const tessera_sharding* sharding,
+                                                size_t device_index, int64_t* out, size_t capacity,
+                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The replica id of device `device_index`, as JAX's device_replica_id_map:
@@ -156,21 +155,16 @@ TESSERA_API bool tessera_sharding_device_in_process(const tessera_sharding* shar
  *
  * @param sharding  the sharding.
  * @param process_index  the process.
- * @param out       receives the device indices; may be NULL when capacity is 0
- *                  (to ask for the count).
- * @param capacity  room in `out`.
- * @param out_num   receives the number of such devices, also when capacity is
- *                  too small.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
- *         written) when capacity is too small; INVALID_ARGUMENT for NULL
- *         arguments.
+ * @return the number of devices of the process.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sharding,
-                                                      size_t process_index, size_t* out,
-                                                      size_t capacity, size_t* out_num,
-                                                      tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_addressable_devices(const tessera_sharding* sharding,
+                                                        size_t process_index, size_t* out,
+                                                        size_t capacity,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The whole device -> ranges map, flat: for device i and dimension d,
@@ -178,20 +172,15 @@ TESSERA_API bool tessera_sharding_addressable_devices(const tessera_sharding* sh
  * stop. Visits every device.
  *
  * @param sharding  the sharding.
- * @param out       receives num_devices * rank * 2 entries; may be NULL when
- *                  capacity is 0 (to ask for the size).
- * @param capacity  room in `out`.
- * @param out_num   receives num_devices * rank * 2, also when capacity is too
- *                  small.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; OUT_OF_RANGE (with *out_num set and nothing
- *         written) when capacity is too small; INVALID_ARGUMENT for NULL
- *         arguments or a size that overflows.
+ * @return num_devices * rank * 2; INVALID_ARGUMENT when that overflows.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out,
-                                            size_t capacity, size_t* out_num,
-                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_index_map(const tessera_sharding* sharding, int64_t* out,
+                                              size_t capacity,
+                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Number of distinct slices held by the mesh's devices. The distinct shards
@@ -207,21 +196,21 @@ TESSERA_API bool tessera_sharding_num_distinct_shards(const tessera_sharding* sh
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The index ranges of distinct shard `shard`.
- * @param sharding               the sharding.
- * @param shard                  below tessera_sharding_num_distinct_shards.
- * @param out_starts, out_stops  receive rank entries each.
- * @param capacity               room in each (both may be NULL when 0).
- * @param out_error              receives a new error on failure (see error.h); may be NULL.
- * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
- *         for a shard not below tessera_sharding_num_distinct_shards or a
- *         capacity below the rank.
+ * The index ranges of distinct shard `shard`, as [start0, stop0, start1,
+ * stop1, ...] (2 * rank entries).
+ * @param sharding  the sharding.
+ * @param shard     below tessera_sharding_num_distinct_shards.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return 2 * rank; OUT_OF_RANGE for a shard not below
+ *         tessera_sharding_num_distinct_shards.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding,
-                                                        size_t shard, int64_t* out_starts,
-                                                        int64_t* out_stops, size_t capacity,
-                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_distinct_shard_ranges(const tessera_sharding* sharding,
+                                                          size_t shard, int64_t* out,
+                                                          size_t capacity,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * How many devices hold distinct shard `shard`.
@@ -238,33 +227,31 @@ TESSERA_API bool tessera_sharding_distinct_shard_num_devices(const tessera_shard
  * order; a device's position in this list is its replica id.
  * @param sharding  the sharding.
  * @param shard     below tessera_sharding_num_distinct_shards.
- * @param out       receives tessera_sharding_distinct_shard_num_devices
- *                  entries.
- * @param capacity  room in `out` (may be NULL when 0).
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
- *         for a bad shard or a capacity below the number of devices.
+ * @return tessera_sharding_distinct_shard_num_devices; OUT_OF_RANGE for a
+ *         bad shard.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding,
-                                                         size_t shard, size_t* out,
-                                                         size_t capacity,
-                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_distinct_shard_devices(const tessera_sharding* sharding,
+                                                           size_t shard, size_t* out,
+                                                           size_t capacity,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The shape of the largest shard, ceil(n / k) per dimension (JAX's
  * shard_shape in strict mode).
  * @param sharding  the sharding.
- * @param out       receives rank entries.
- * @param capacity  room in `out` (may be NULL when 0).
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; INVALID_ARGUMENT for NULL arguments, OUT_OF_RANGE
- *         for a capacity below the rank.
+ * @return the rank.
  * @since 0.2
  */
-TESSERA_API bool tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
-                                                  size_t capacity,
-                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_sharding_max_shard_shape(const tessera_sharding* sharding, int64_t* out,
+                                                    size_t capacity,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * Whether every device holds the whole tensor: no dimension is split over

@@ -33,9 +33,8 @@
  *   Counts (num_*) and positions (process, shard, device and rule indices)
  *   are size_t in results and parameters; TESSERA_NO_INDEX (error.h) is "no
  *   position". Ids that are not positions (global device ids, generations,
- *   versions), extents and byte counts stay int64_t, and so, until the
- *   output arrays get one shape, do the process-index arrays of
- *   tessera_client_barrier and tessera_client_agree_live_processes.
+ *   versions), extents and byte counts stay int64_t; process indices are
+ *   size_t in arrays too (tessera_client_barrier's participants).
  *   The exceptions, each because its argument has a meaning when NULL or is
  *   not a handle:
  *   - _destroy, tessera_client_cancel_all and tessera_coordinator_stop: NULL
@@ -103,6 +102,16 @@
  *   - Durations are int64_t milliseconds, named _ms, in C and in the
  *     environment (TESSERA_INIT_TIMEOUT_MS; 0.1's second-valued spellings
  *     are read as aliases).
+ *   - Output arrays have one shape:
+ *       size_t tessera_x(..., T* out, size_t capacity, tessera_error** out_error)
+ *     returns the number of entries of the whole answer. out == NULL with
+ *     capacity == 0 asks for that number (no error); a capacity below it is
+ *     OUT_OF_RANGE ("Argument 'capacity' is 2; expected at least 4") and
+ *     returns 0, the answer policy's zero value, with nothing written; out ==
+ *     NULL with a capacity is INVALID_ARGUMENT. Ranges are one array of
+ *     2 * num_dims int64_t, [start0, stop0, start1, stop1, ...] (JAX's slice
+ *     per dimension), each stop one past the last index. Bytes come back the
+ *     same way, through void* out (tessera_kv_list_value).
  *   - A creator with settings beyond its required inputs takes an options
  *     handle (tessera_mesh_options, tessera_dtensor_mesh_options,
  *     tessera_distribution_options, tessera_copy_options,

@@ -101,14 +101,14 @@ TESSERA_API tessera_layout* tessera_layout_from_op_sharding(const void* bytes, s
  * i (the mesh's devices, row-major), the device assignment that goes with
  * every tile assignment above.
  * @param mesh      the mesh.
- * @param out       receives tessera_mesh_num_devices(mesh) ids.
- * @param capacity  room in `out`; OUT_OF_RANGE when too small.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
- * @return true on success; INVALID_ARGUMENT for a NULL mesh or out.
+ * @return tessera_mesh_num_devices(mesh).
  * @since 0.2
  */
-TESSERA_API bool tessera_xla_device_order(const tessera_mesh* mesh, int64_t* out, size_t capacity,
-                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_xla_device_order(const tessera_mesh* mesh, int64_t* out, size_t capacity,
+                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 

@@ -69,13 +69,23 @@ TESSERA_API int64_t tessera_client_topology_generation(const tessera_client* cli
 
 /**
  * Agrees with the other live processes among `candidates` on who is alive:
- * every caller gets the same set. `out_live` must hold `count` ids;
- * *out_live_count receives how many were written.
+ * every caller gets the same set, at most num_candidates process indices.
+ * A size query (out NULL, capacity 0) runs the agreement too: pass room for
+ * num_candidates instead.
+ * @param client          the client.
+ * @param candidates      the process indices to ask, this process among them.
+ * @param num_candidates  entries in `candidates`, at least 1.
+ * @param timeout_ms      how long to wait for the others.
+ * @param out, capacity  the array and its room, in tessera.h's one shape
+ *                  (Vocabulary): NULL and 0 ask for the number.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return the number of live processes.
  * @since 0.2
  */
-TESSERA_API bool tessera_client_agree_live_processes(tessera_client* client, const int64_t* candidates, size_t count,
-                                                     int64_t timeout_ms, int64_t* out_live, size_t* out_live_count,
-                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API size_t tessera_client_agree_live_processes(tessera_client* client, const size_t* candidates,
+                                                       size_t num_candidates, int64_t timeout_ms,
+                                                       size_t* out, size_t capacity,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Atomically adds `delta` (an absent key counts as 0); the new value goes to *out_value. @since 0.2 */
 TESSERA_API bool tessera_client_kv_increment(tessera_client* client, const char* key, int64_t delta,
