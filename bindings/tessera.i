@@ -972,8 +972,8 @@ typedef struct {} DTensorMesh;
   void set_dataset_mode(tessera_dataset_mode_t mode, tessera_error** out_error) {
     tessera_distribution_options_set_dataset_mode($self, mode, out_error);
   }
-  void set_process(int64_t num_processes, int64_t process_id, tessera_error** out_error) {
-    tessera_distribution_options_set_process($self, num_processes, process_id, out_error);
+  void set_process(int64_t num_processes, int64_t process_index, tessera_error** out_error) {
+    tessera_distribution_options_set_process($self, num_processes, process_index, out_error);
   }
 }
 
@@ -1001,7 +1001,7 @@ typedef struct {} DTensorMesh;
   Mesh* mesh() { return tessera_distribution_mesh($self, NULL); }
   const char* batch_dim_name() { return tessera_distribution_batch_dim_name($self, NULL); }
   int64_t num_processes() { return tessera_distribution_num_processes($self, NULL); }
-  int64_t process_id() { return tessera_distribution_process_index($self, NULL); }
+  int64_t process_index() { return tessera_distribution_process_index($self, NULL); }
   int64_t num_model_replicas() { return tessera_distribution_num_model_replicas($self, NULL); }
   int64_t num_data_shards() { return tessera_distribution_num_data_shards($self, NULL); }
   int64_t data_shard_id() { return tessera_distribution_data_shard_id($self, NULL); }
@@ -1294,8 +1294,8 @@ typedef struct {} Coordinator;
   void set_num_processes(int64_t num_processes, tessera_error** out_error) {
     tessera_cluster_options_set_num_processes($self, num_processes, out_error);
   }
-  void set_process_id(int64_t process_id, tessera_error** out_error) {
-    tessera_cluster_options_set_process_index($self, process_id, out_error);
+  void set_process_index(int64_t process_index, tessera_error** out_error) {
+    tessera_cluster_options_set_process_index($self, process_index, out_error);
   }
   void set_local_device_ids(const int64_t* ids, size_t count, tessera_error** out_error) {
     tessera_cluster_options_set_local_device_ids($self, ids, count, out_error);
@@ -1371,7 +1371,7 @@ typedef struct {} Coordinator;
   const char* coordinator_address() { return tessera_detection_coordinator_address($self, NULL); }
   const char* bind_address() { return tessera_detection_bind_address($self, NULL); }
   int64_t num_processes() { return tessera_detection_num_processes($self, NULL); }
-  int64_t process_id() { return tessera_detection_process_index($self, NULL); }
+  int64_t process_index() { return tessera_detection_process_index($self, NULL); }
   const char* job_id() { return tessera_detection_job_id($self, NULL); }
   size_t local_device_id_count() { return tessera_detection_num_local_device_ids($self, NULL); }
   int64_t local_device_id(size_t index) { return tessera_detection_local_device_id($self, index, NULL); }
@@ -1382,7 +1382,7 @@ typedef struct {} Coordinator;
   /* Without shutdown() first, the others see this process stop heartbeating. */
   ~Client() { TESSERA_SWIG_CLIENT_DESTROY($self); }
   static bool is_initialized() { return tessera_runtime_is_initialized(); }
-  int64_t process_id() { return tessera_client_process_index($self, NULL); }
+  int64_t process_index() { return tessera_client_process_index($self, NULL); }
   int64_t num_processes() { return tessera_client_num_processes($self, NULL); }
   /* The uint64 fingerprint's bits as int64. */
   int64_t topology_fingerprint() { return (int64_t)tessera_client_topology_fingerprint($self, NULL); }
@@ -1452,7 +1452,7 @@ typedef struct {} Coordinator;
 %extend Event {
   ~Event() { tessera_event_destroy($self); }
   tessera_event_kind_t kind() { return tessera_event_kind($self, NULL); }
-  int64_t process_id() { return tessera_event_process_index($self, NULL); }
+  int64_t process_index() { return tessera_event_process_index($self, NULL); }
   tessera_task_state_t task_state() { return tessera_event_task_state($self, NULL); }
   tessera_code_t code() { return tessera_event_code($self, NULL); }
   const char* message() { return tessera_event_message($self, NULL); }

@@ -48,16 +48,16 @@ public static class Example {
     }
   }
 
-  static void RunClusterProcess(long processId, string coordinatorAddress) {
+  static void RunClusterProcess(long processIndex, string coordinatorAddress) {
     using (var options = new ClusterOptions()) {
       options.SetCoordinatorAddress(coordinatorAddress);
       options.SetNumProcesses(2);
-      options.SetProcessId(processId);
+      options.SetProcessIndex(processIndex);
       options.SetInitTimeout(TimeSpan.FromMilliseconds(60000));
       using (Client client = options.Initialize()) {
-        client.KvSet("example/" + processId, Encoding.UTF8.GetBytes("hello from " + processId), false);
-        byte[] other = client.KvGet("example/" + (1 - processId), TimeSpan.FromMilliseconds(30000));
-        Console.WriteLine("process " + processId + " read: " + Encoding.UTF8.GetString(other));
+        client.KvSet("example/" + processIndex, Encoding.UTF8.GetBytes("hello from " + processIndex), false);
+        byte[] other = client.KvGet("example/" + (1 - processIndex), TimeSpan.FromMilliseconds(30000));
+        Console.WriteLine("process " + processIndex + " read: " + Encoding.UTF8.GetString(other));
         client.Barrier("example/done", TimeSpan.FromMilliseconds(30000), null);
         client.Shutdown();
       }

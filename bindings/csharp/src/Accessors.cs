@@ -76,7 +76,7 @@ public partial class Distribution {
   public long NumProcesses => GetNumProcesses();
 
   /// <summary>This process's index.</summary>
-  public long ProcessId => GetProcessId();
+  public long ProcessIndex => GetProcessIndex();
 
   /// <summary>The number of model replicas.</summary>
   public long NumModelReplicas => GetNumModelReplicas();
@@ -167,7 +167,7 @@ public partial class Detection {
   public long NumProcesses => GetNumProcesses();
 
   /// <summary>This process's index.</summary>
-  public long ProcessId => GetProcessId();
+  public long ProcessIndex => GetProcessIndex();
 
   /// <summary>The job's id.</summary>
   public string JobId => GetJobId();
@@ -181,7 +181,7 @@ public partial class Detection {
 
 public partial class Client {
   /// <summary>This process's index in the job.</summary>
-  public long ProcessId => GetProcessId();
+  public long ProcessIndex => GetProcessIndex();
 
   /// <summary>The number of processes in the job.</summary>
   public long NumProcesses => GetNumProcesses();
@@ -201,7 +201,7 @@ public partial class Event {
   public EventKind Kind => GetKind();
 
   /// <summary>The process the event is about.</summary>
-  public long ProcessId => GetProcessId();
+  public long ProcessIndex => GetProcessIndex();
 
   /// <summary>That process's state.</summary>
   public TaskState TaskState => GetTaskState();

@@ -12,7 +12,7 @@ public sealed class ClusterEvent {
   /** What happened. */
   public EventKind Kind { get; }
   /** The process the event is about; -1 when none. */
-  public long ProcessId { get; }
+  public long ProcessIndex { get; }
   /** That process's state. */
   public TaskState TaskState { get; }
   /** The error code of a job error (Code.Ok otherwise). */
@@ -26,7 +26,7 @@ public sealed class ClusterEvent {
 
   internal ClusterEvent(Event e) {
     Kind = e.Kind;
-    ProcessId = e.ProcessId;
+    ProcessIndex = e.ProcessIndex;
     TaskState = e.TaskState;
     Code = e.Code;
     Message = e.Message;
@@ -36,7 +36,7 @@ public sealed class ClusterEvent {
 
   /** The kind, process, code and message, for people. */
   public override string ToString() {
-    return Kind + "(process " + ProcessId + ", " + Code + ": " + Message + ")";
+    return Kind + "(process " + ProcessIndex + ", " + Code + ": " + Message + ")";
   }
 }
 

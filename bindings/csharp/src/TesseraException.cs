@@ -10,7 +10,7 @@ namespace Tessera {
 /** A process a barrier or the job's registration was still waiting for. */
 public sealed class MissingProcess {
   /** The process's index. */
-  public long ProcessId { get; }
+  public long ProcessIndex { get; }
 
   /** Its state at the coordinator (NeverConnected: never seen). */
   public TaskState State { get; }
@@ -19,15 +19,15 @@ public sealed class MissingProcess {
   public string WaitingAt { get; }
 
   /** A missing process: its index, state and barrier (null: none). */
-  public MissingProcess(long processId, TaskState state, string waitingAt) {
-    ProcessId = processId;
+  public MissingProcess(long processIndex, TaskState state, string waitingAt) {
+    ProcessIndex = processIndex;
     State = state;
     WaitingAt = waitingAt ?? "";
   }
 
   /** The process, its state and its barrier, for people. */
   public override string ToString() {
-    return "process " + ProcessId + " (" + State + (WaitingAt == "" ? "" : ", waiting at " + WaitingAt) + ")";
+    return "process " + ProcessIndex + " (" + State + (WaitingAt == "" ? "" : ", waiting at " + WaitingAt) + ")";
   }
 }
 

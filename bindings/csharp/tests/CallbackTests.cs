@@ -37,7 +37,7 @@ public static class CallbackTests {
       Options.SetShutdownTimeout(TimeSpan.FromMilliseconds(2000));
       Coordinator = new Coordinator(Options);
       Options.SetCoordinatorAddress("127.0.0.1:" + Coordinator.Port);
-      Options.SetProcessId(0);
+      Options.SetProcessIndex(0);
       Client = Options.Connect();
     }
 
@@ -68,7 +68,7 @@ public static class CallbackTests {
       GC.WaitForPendingFinalizers();
       job.Fail("boom for the event thread");
       Assert.True(received.Wait(StepTimeoutMs), "JOB_ERROR event delivered within 20 s");
-      Assert.Equal(0L, seen.ProcessId, "the failed process");
+      Assert.Equal(0L, seen.ProcessIndex, "the failed process");
       Assert.Contains("process 0 reported an error: boom for the event thread", seen.Message);
       Assert.True(thread.Id != Thread.CurrentThread.ManagedThreadId, "not the test's thread");
       Assert.True(!thread.IsThreadPool, "not a thread-pool thread");

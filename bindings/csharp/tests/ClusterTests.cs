@@ -41,12 +41,12 @@ public static class ClusterTests {
     return port;
   }
 
-  static ClusterOptions Options(string address, long processId) {
+  static ClusterOptions Options(string address, long processIndex) {
     var options = new ClusterOptions();
     options.SetDetection("none");
     options.SetCoordinatorAddress(address);
     options.SetNumProcesses(2);
-    options.SetProcessId(processId);
+    options.SetProcessIndex(processIndex);
     options.SetJobId("csharp-binding-test");
     options.SetInitTimeout(TimeSpan.FromMilliseconds(StepTimeoutMs));
     options.SetHeartbeat(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(2000));
@@ -67,7 +67,7 @@ public static class ClusterTests {
     Assert.Equal("options", detection.Source, "detection source");
     var coordinator = new Coordinator(options);
     options.SetCoordinatorAddress("127.0.0.1:" + coordinator.Port);
-    options.SetProcessId(0);
+    options.SetProcessIndex(0);
     var client = options.Connect();
     client.KvSet("csharp/a/1", new byte[] {1, 2, 3}, false);
     var list = client.KvList("csharp/a");
@@ -88,7 +88,7 @@ public static class ClusterTests {
     try {
       using (var options = Options(address, id))
       using (var client = options.Initialize()) {
-        Assert.Equal(id, client.ProcessId, "process id");
+        Assert.Equal(id, client.ProcessIndex, "process id");
         Assert.Equal(2L, client.NumProcesses, "processes");
         Assert.True(Client.IsInitialized(), "initialized");
         client.KvSet("csharp/from/" + id, Encoding.UTF8.GetBytes("héllo from " + id), false);
@@ -178,7 +178,7 @@ public static class ClusterTests {
       Assert.Equal(new long[] {0}, failure.ArrivedProcesses.ToArray(), "arrived");
       Assert.Equal(1, failure.MissingProcesses.Count, "missing count");
       MissingProcess missing = failure.MissingProcesses[0];
-      Assert.Equal(1L, missing.ProcessId, "missing process");
+      Assert.Equal(1L, missing.ProcessIndex, "missing process");
       Assert.Equal(TaskState.Running, missing.State, "missing state");
       Assert.Equal("elsewhere#0", missing.WaitingAt, "where it waits");
     });
@@ -209,7 +209,7 @@ public static class ClusterTests {
       GC.WaitForPendingFinalizers();
       client1.ReportError(Code.Internal, "boom from process 1");
       Assert.True(received.Wait(StepTimeoutMs), "JOB_ERROR event delivered within 20 s");
-      Assert.Equal(1L, seen.ProcessId, "the failed process");
+      Assert.Equal(1L, seen.ProcessIndex, "the failed process");
       Assert.True(callbackThread != Thread.CurrentThread.ManagedThreadId, "callback on another thread");
       // Fate sharing: the next call fails with the job's reason and source.
       var failure = Assert.Throws(Code.Aborted, "boom from process 1", () => client0.KvSet("after", new byte[] {1}, false));

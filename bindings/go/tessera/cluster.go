@@ -63,7 +63,7 @@ func (o *ClusterOptions) SetNumProcesses(n int) error {
 
 // SetProcessIndex is this process's index in the job (0 runs the coordinator).
 func (o *ClusterOptions) SetProcessIndex(index int) error {
-	return o.set(func(e []uintptr) { o.raw().SetProcessId(int64(index), e) })
+	return o.set(func(e []uintptr) { o.raw().SetProcessIndex(int64(index), e) })
 }
 
 // SetJobID is the job id (not secret).
@@ -172,7 +172,7 @@ func (d *Detection) CoordinatorAddress() string {
 func (d *Detection) NumProcesses() int { return int(keep(d, d.raw().NumProcesses)) }
 
 // ProcessIndex is this process's index in the job.
-func (d *Detection) ProcessIndex() int { return int(keep(d, d.raw().ProcessId)) }
+func (d *Detection) ProcessIndex() int { return int(keep(d, d.raw().ProcessIndex)) }
 
 // Explanation says which source was used and why the others were skipped.
 func (d *Detection) Explanation() string { return keep(d, d.raw().Explanation) }
@@ -182,7 +182,7 @@ func (d *Detection) Explanation() string { return keep(d, d.raw().Explanation) }
 type Client struct{ p swig.Client }
 
 // ProcessIndex is this process's index in the job.
-func (c *Client) ProcessIndex() int { return int(keep(c, c.raw().ProcessId)) }
+func (c *Client) ProcessIndex() int { return int(keep(c, c.raw().ProcessIndex)) }
 
 // NumProcesses is the number of processes in the job.
 func (c *Client) NumProcesses() int { return int(keep(c, c.raw().NumProcesses)) }
@@ -327,7 +327,7 @@ func (c *Client) NextEvent(ctx context.Context, timeout time.Duration) (*Event, 
 	defer swig.DeleteEvent(h)
 	return &Event{
 		Kind:         EventKind(h.Kind()),
-		ProcessIndex: int(h.ProcessId()),
+		ProcessIndex: int(h.ProcessIndex()),
 		TaskState:    TaskState(h.TaskState()),
 		Code:         Code(h.Code()),
 		Message:      h.Message(),

@@ -106,7 +106,7 @@ func (d *Distribution) NumProcesses() int {
 }
 
 // ProcessIndex is this process's index, read at creation.
-func (d *Distribution) ProcessIndex() int { return int(keep(d, d.raw().ProcessId)) }
+func (d *Distribution) ProcessIndex() int { return int(keep(d, d.raw().ProcessIndex)) }
 
 // NumModelReplicas is R.
 func (d *Distribution) NumModelReplicas() int {

@@ -16,26 +16,26 @@ public final class ClusterExample {
   public static void main(String[] args) {
     String address = args[0];
     int numProcesses = Integer.parseInt(args[1]);
-    int processId = Integer.parseInt(args[2]);
+    int processIndex = Integer.parseInt(args[2]);
 
     try (ClusterOptions options = new ClusterOptions()) {
       options.setCoordinatorAddress(address);
       options.setNumProcesses(numProcesses);
-      options.setProcessId(processId);
+      options.setProcessIndex(processIndex);
       options.setJobId("java-example");
       options.setInitTimeout(Duration.ofMillis(30_000));
       options.setShutdownTimeout(Duration.ofMillis(30_000));
 
       try (Client client = options.initialize()) {
-        client.kvSet("hello/" + processId,
-                     ("from " + processId).getBytes(StandardCharsets.UTF_8), false);
-        int peer = (processId + 1) % numProcesses;
+        client.kvSet("hello/" + processIndex,
+                     ("from " + processIndex).getBytes(StandardCharsets.UTF_8), false);
+        int peer = (processIndex + 1) % numProcesses;
         byte[] value = client.kvGet("hello/" + peer, Duration.ofMillis(30_000));
-        System.out.println("process " + processId + " read '"
+        System.out.println("process " + processIndex + " read '"
                            + new String(value, StandardCharsets.UTF_8) + "'");
         client.barrier("example/done", Duration.ofMillis(30_000), null);
         client.shutdown();
-        System.out.println("process " + processId + " shut down");
+        System.out.println("process " + processIndex + " shut down");
       }
     }
   }

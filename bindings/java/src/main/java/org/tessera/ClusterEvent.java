@@ -3,17 +3,17 @@ package org.tessera;
 /** One event from the coordinator, as a listener receives it (a copy: it outlives the call). */
 public final class ClusterEvent {
   private final EventKind kind;
-  private final long processId;
+  private final long processIndex;
   private final TaskState taskState;
   private final Code code;
   private final String message;
   private final long generation;
   private final long version;
 
-  ClusterEvent(EventKind kind, long processId, TaskState taskState, Code code, String message,
+  ClusterEvent(EventKind kind, long processIndex, TaskState taskState, Code code, String message,
                long generation, long version) {
     this.kind = kind;
-    this.processId = processId;
+    this.processIndex = processIndex;
     this.taskState = taskState;
     this.code = code;
     this.message = message;
@@ -23,7 +23,7 @@ public final class ClusterEvent {
 
   public EventKind kind() { return kind; }
   /** The process the event is about; -1 when none. */
-  public long processId() { return processId; }
+  public long processIndex() { return processIndex; }
   /** For TASK_CHANGED: the new state; null otherwise. */
   public TaskState taskState() { return taskState; }
   /** For JOB_ERROR and COORDINATOR_LOST: the code; OK otherwise. */
@@ -36,7 +36,7 @@ public final class ClusterEvent {
 
   @Override
   public String toString() {
-    return "ClusterEvent(" + kind + ", process " + processId + ", " + taskState + ", " + code
+    return "ClusterEvent(" + kind + ", process " + processIndex + ", " + taskState + ", " + code
         + ", '" + message + "', generation " + generation + ", version " + version + ")";
   }
 }

@@ -4,10 +4,10 @@ package org.tessera;
 final class EventDispatch {
   private EventDispatch() {}
 
-  static void dispatch(EventListener listener, int kind, long processId, int taskState, int code,
+  static void dispatch(EventListener listener, int kind, long processIndex, int taskState, int code,
                        byte[] message, long generation, long version) {
     try {
-      listener.onEvent(new ClusterEvent(kindOf(kind), processId, stateOf(taskState),
+      listener.onEvent(new ClusterEvent(kindOf(kind), processIndex, stateOf(taskState),
                                         codeOf(code), Utf8.decode(message), generation,
                                         version));
     } catch (Throwable t) {

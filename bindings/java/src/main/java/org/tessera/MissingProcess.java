@@ -5,11 +5,11 @@ package org.tessera;
  * at the coordinator, and the barrier it was waiting at instead ("id#counter",
  * "" when none).
  */
-public record MissingProcess(long processId, TaskState state, String waitingAt)
+public record MissingProcess(long processIndex, TaskState state, String waitingAt)
     implements java.io.Serializable {
   @Override
   public String toString() {
-    return "process " + processId + " (" + state
+    return "process " + processIndex + " (" + state
         + (waitingAt.isEmpty() ? "" : ", waiting at " + waitingAt) + ")";
   }
 }

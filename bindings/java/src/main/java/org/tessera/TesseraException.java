@@ -57,7 +57,7 @@ public class TesseraException extends RuntimeException {
 
   /** The ids of the processes a barrier or registration was missing (empty when none). */
   public long[] missingProcesses() {
-    return missing.stream().mapToLong(MissingProcess::processId).toArray();
+    return missing.stream().mapToLong(MissingProcess::processIndex).toArray();
   }
 
   /**

@@ -38,7 +38,7 @@ class ClusterTest {
       assertEquals("tessera", detection.source());
       assertEquals("10.0.0.1:1234", detection.coordinatorAddress());
       assertEquals(2, detection.numProcesses());
-      assertEquals(1, detection.processId());
+      assertEquals(1, detection.processIndex());
     }
   }
 
@@ -65,7 +65,7 @@ class ClusterTest {
       options.setShutdownTimeout(Duration.ofMillis(10_000));
       coordinator = new Coordinator(options);
       options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
-      options.setProcessId(0);
+      options.setProcessIndex(0);
       client = options.connect();
     }
 
@@ -81,7 +81,7 @@ class ClusterTest {
   void keyValueStoreRoundTripsBytes() {
     try (OneProcessJob job = new OneProcessJob()) {
       Client client = job.client;
-      assertEquals(0, client.processId());
+      assertEquals(0, client.processIndex());
       assertEquals(1, client.numProcesses());
       client.kvSet("dir/a", HELLO, false);
       client.kvSet("dir/b", new byte[] {0, -1, 7}, false);
@@ -148,11 +148,11 @@ class ClusterTest {
     }
   }
 
-  private static Client connect(int port, int processId) {
+  private static Client connect(int port, int processIndex) {
     try (ClusterOptions options = new ClusterOptions()) {
       options.setCoordinatorAddress("127.0.0.1:" + port);
       options.setNumProcesses(2);
-      options.setProcessId(processId);
+      options.setProcessIndex(processIndex);
       options.setJobId("java-barrier");
       options.setInitTimeout(Duration.ofMillis(20_000));
       options.setHeartbeat(Duration.ofMillis(100), Duration.ofMillis(1_000));

@@ -25,7 +25,7 @@ public final class LogAtExitMain {
     options.setJobToken("the right token");
     Coordinator coordinator = new Coordinator(options);
     options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
-    options.setProcessId(0);
+    options.setProcessIndex(0);
     options.setInitTimeout(Duration.ofMillis(5_000));
     options.setJobToken("a wrong token");
     Thread caller = new Thread(() -> {

@@ -95,7 +95,7 @@ class LogHandlerTest {
       options.setJobToken("the right token");
       try (Coordinator coordinator = new Coordinator(options)) {
         options.setCoordinatorAddress("127.0.0.1:" + coordinator.port());
-        options.setProcessId(0);
+        options.setProcessIndex(0);
         options.setInitTimeout(Duration.ofMillis(5_000));
         options.setJobToken("a wrong token");
         TesseraException e = assertThrows(TesseraException.class, options::connect);
