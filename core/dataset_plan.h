@@ -16,11 +16,11 @@
 
 namespace tessera {
 
-// Numbers match tessera_dataset_mode in the C ABI.
+// Numbers match tessera_dataset_mode_t in the C ABI.
 enum class DatasetMode { kCurrent = 0, kKeras30 = 1 };
 
 struct DatasetPlan {
-  // Numbers match tessera_dataset_plan_kind in the C ABI.
+  // Numbers match tessera_dataset_plan_kind_t in the C ABI.
   enum class Kind {
     kPassthrough = 0,  // leave the dataset as it is
     kReplicate = 1,    // every process reads every global batch

@@ -24,7 +24,7 @@
 
 namespace tessera {
 
-// Numbers match tessera_platform in the C ABI.
+// Numbers match tessera_platform_t in the C ABI.
 enum class Platform { kCpu = 0, kGpu = 1, kTpu = 2 };
 
 // "cpu", "gpu", "tpu".

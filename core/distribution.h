@@ -42,7 +42,7 @@ struct DistributionOptions {
   std::optional<ProcessInfo> process;
 };
 
-// Numbers match tessera_distribution_kind in the C ABI.
+// Numbers match tessera_distribution_kind_t in the C ABI.
 enum class DistributionKind { kDataParallel = 0, kModelParallel = 1 };
 
 class Distribution {

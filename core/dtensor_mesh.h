@@ -33,7 +33,7 @@ struct DTensorMeshDim {
 // (ParseDTensorMesh in core/formats/dtensor_text.h).
 class DTensorMesh {
  public:
-  // Numbers match tessera_dtensor_mesh_kind in the C ABI.
+  // Numbers match tessera_dtensor_mesh_kind_t in the C ABI.
   enum class Kind { kEmpty = 0, kTile = 1, kSingleDevice = 2 };
 
   // What Create takes: the fields of a tile mesh.

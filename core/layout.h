@@ -24,7 +24,7 @@ namespace tessera {
 using AxisGroup = std::vector<std::string>;
 
 // How a layout is checked against a tensor shape. Numbers match
-// tessera_shape_check in the C ABI.
+// tessera_shape_check_t in the C ABI.
 enum class ShapeCheck {
   kStrict = 0,  // every sharded dimension divisible by its shard count (JAX)
   kChunk = 1,   // uneven shards allowed (ceil-sized chunks, XLA/DTensor)

@@ -34,7 +34,7 @@
 
 namespace tessera {
 
-// Numbers match tessera_key_match in the C ABI.
+// Numbers match tessera_key_match_t in the C ABI.
 enum class KeyMatch {
   kSearch = 0,     // re.search: the pattern may match anywhere in the path
   kFullMatch = 1,  // re.fullmatch: the pattern must match the whole path

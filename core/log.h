@@ -2,7 +2,7 @@
 //
 // Tessera never writes to stderr behind the host's back except through the
 // default sink, which prints warnings and errors. Hosts (and the C ABI's
-// tessera_set_log_callback) replace the sink to route messages elsewhere.
+// tessera_log_set_callback) replace the sink to route messages elsewhere.
 #ifndef TESSERA_CORE_LOG_H_
 #define TESSERA_CORE_LOG_H_
 
@@ -12,7 +12,7 @@
 
 namespace tessera {
 
-// Numbers match tessera_log_level in the C ABI.
+// Numbers match tessera_log_level_t in the C ABI.
 enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 
 using LogSink = std::function<void(LogLevel, absl::string_view)>;

@@ -26,7 +26,7 @@
 
 namespace tessera {
 
-// Where a transfer's bytes move. Numbers match tessera_transfer_locality.
+// Where a transfer's bytes move. Numbers match tessera_transfer_locality_t.
 enum class TransferLocality {
   kSameDevice = 0,    // source and destination are one device: no copy
   kSameProcess = 1,   // two devices of one process

@@ -48,7 +48,7 @@
 
 namespace tessera {
 
-// Numbers match tessera_shard_mode in the C ABI.
+// Numbers match tessera_shard_mode_t in the C ABI.
 enum class ShardMode {
   kStrict = 0,
   kChunkFlat = 1,

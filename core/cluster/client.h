@@ -72,7 +72,7 @@ struct ClientOptions {
   std::function<void()> on_destroy;
 };
 
-// One notification. Numbers of Kind match tessera_event_kind.
+// One notification. Numbers of Kind match tessera_event_kind_t.
 struct ClientEvent {
   enum class Kind {
     kTaskChanged = 0,

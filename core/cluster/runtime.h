@@ -15,7 +15,7 @@ namespace tessera::cluster {
 // process environment).
 absl::StatusOr<ClusterConfig> ResolveConfig(const ClusterOptions& options);
 
-// Starts this process's part in a job (cluster.h, tessera_initialize):
+// Starts this process's part in a job (cluster.h, tessera_runtime_initialize):
 // process 0 of a multi-process job starts the coordinator in this process
 // first; then the client connects and waits for every process; then
 // ListDevices returns the job's devices and RuntimeProcessInfo the process
