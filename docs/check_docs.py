@@ -62,10 +62,17 @@ def main():
 
     if os.path.exists(args.log):
         os.remove(args.log)
+    # Doxygen opens WARN_LOGFILE before it makes OUTPUT_DIRECTORY: on a fresh
+    # build dir the log could not be created and the warnings went to stderr.
+    os.makedirs(os.path.dirname(os.path.abspath(args.log)), exist_ok=True)
     run = subprocess.run([args.doxygen, args.doxyfile], capture_output=True, text=True)
     if run.returncode != 0:
         print(run.stdout + run.stderr)
         print(f"doxygen failed with status {run.returncode}")
+        return 1
+    if not os.path.exists(args.log):
+        print(run.stdout + run.stderr)
+        print(f"doxygen wrote no warning log at {args.log}")
         return 1
     with open(args.log, encoding="utf-8") as f:
         warnings = [line for line in f.read().splitlines() if line.strip()]
