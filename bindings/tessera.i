@@ -155,6 +155,67 @@ const char* tessera_binding_version_problem(uint32_t loaded) {
 }
 %}
 
+
+/* Methods that only forward to a C function with the same arguments are
+ * declared without a body in their %extend; SWIG calls Class_method(self, ...),
+ * which these names alias. */
+%{
+#define Sharding_scatter_concat(...) tessera_swig_scatter_concat(__VA_ARGS__)
+#define Sharding_gather_concat(...) tessera_swig_gather_concat(__VA_ARGS__)
+#define DeviceList_get(...) tessera_device_list_device(__VA_ARGS__)
+#define LocalDevices_kind(...) tessera_local_devices_kind(__VA_ARGS__)
+#define LocalDevices_physical_id(...) tessera_local_devices_physical_id(__VA_ARGS__)
+#define LocalDevices_pci_bus_id(...) tessera_local_devices_pci_bus_id(__VA_ARGS__)
+#define Mesh_axis_name(...) tessera_mesh_axis_name(__VA_ARGS__)
+#define Mesh_device(...) tessera_mesh_device(__VA_ARGS__)
+#define Mesh_is_equal(...) tessera_mesh_equal(__VA_ARGS__)
+#define Mesh_to_string(...) tessera_mesh_to_string(__VA_ARGS__)
+#define Mesh_to_dtensor_text(...) tessera_mesh_to_dtensor_text(__VA_ARGS__)
+#define Mesh_to_jax_text(...) tessera_mesh_to_jax_text(__VA_ARGS__)
+#define Mesh_to_proto(...) tessera_mesh_to_proto(__VA_ARGS__)
+#define Mesh_to_json(...) tessera_mesh_to_json(__VA_ARGS__)
+#define Mesh_submesh(...) tessera_mesh_submesh(__VA_ARGS__)
+#define Mesh_flatten(...) tessera_mesh_flatten(__VA_ARGS__)
+#define Layout_with_mesh(...) tessera_layout_with_mesh(__VA_ARGS__)
+#define Layout_axis(...) tessera_layout_dim_axis(__VA_ARGS__)
+#define Layout_is_equal(...) tessera_layout_equal(__VA_ARGS__)
+#define Layout_to_string(...) tessera_layout_to_string(__VA_ARGS__)
+#define Layout_to_partition_spec(...) tessera_layout_to_partition_spec(__VA_ARGS__)
+#define Layout_to_hlo_sharding(...) tessera_layout_to_hlo_sharding(__VA_ARGS__)
+#define Layout_to_op_sharding(...) tessera_layout_to_op_sharding(__VA_ARGS__)
+#define Layout_to_torch_placements(...) tessera_layout_to_torch_placements(__VA_ARGS__)
+#define Layout_to_dtensor_text(...) tessera_layout_to_dtensor_text(__VA_ARGS__)
+#define Layout_to_dtensor_text_with_mesh(...) tessera_layout_to_dtensor_text_with_mesh(__VA_ARGS__)
+#define Layout_to_proto(...) tessera_layout_to_proto(__VA_ARGS__)
+#define Layout_to_json(...) tessera_layout_to_json(__VA_ARGS__)
+#define LayoutMap_get(...) tessera_layout_map_lookup(__VA_ARGS__)
+#define LayoutMap_key(...) tessera_layout_map_key(__VA_ARGS__)
+#define LayoutMap_layout(...) tessera_layout_map_layout(__VA_ARGS__)
+#define LayoutMap_to_proto(...) tessera_layout_map_to_proto(__VA_ARGS__)
+#define LayoutMap_to_json(...) tessera_layout_map_to_json(__VA_ARGS__)
+#define Distribution_data_layout(...) tessera_distribution_data_layout(__VA_ARGS__)
+#define Distribution_variable_layout(...) tessera_distribution_variable_layout(__VA_ARGS__)
+#define Distribution_tensor_layout(...) tessera_distribution_tensor_layout(__VA_ARGS__)
+#define Distribution_plan_dataset(...) tessera_distribution_plan_dataset(__VA_ARGS__)
+#define Distribution_to_string(...) tessera_distribution_to_string(__VA_ARGS__)
+#define Distribution_to_proto(...) tessera_distribution_to_proto(__VA_ARGS__)
+#define Distribution_to_json(...) tessera_distribution_to_json(__VA_ARGS__)
+#define DTensorMesh_to_mesh(...) tessera_dtensor_mesh_to_mesh(__VA_ARGS__)
+#define DTensorMesh_to_text(...) tessera_dtensor_mesh_to_text(__VA_ARGS__)
+#define DTensorMesh_dim_name(...) tessera_dtensor_mesh_dim_name(__VA_ARGS__)
+#define DTensorMesh_local_device(...) tessera_dtensor_mesh_local_device(__VA_ARGS__)
+#define DTensorMesh_global_device(...) tessera_dtensor_mesh_global_device(__VA_ARGS__)
+#define ClusterOptions_detect(...) tessera_detection_create(__VA_ARGS__)
+#define ClusterOptions_detect_env(...) tessera_detection_create_from_env(__VA_ARGS__)
+#define ClusterOptions_initialize(...) tessera_runtime_initialize(__VA_ARGS__)
+#define ClusterOptions_connect(...) tessera_client_connect(__VA_ARGS__)
+#define Client_devices(...) tessera_client_devices(__VA_ARGS__)
+#define Client_kv_get(...) tessera_client_kv_wait(__VA_ARGS__)
+#define Client_kv_try_get(...) tessera_client_kv_lookup(__VA_ARGS__)
+#define Client_kv_list(...) tessera_client_kv_list(__VA_ARGS__)
+#define Client_next_event(...) tessera_client_event_wait(__VA_ARGS__)
+%}
+
 /* ---- Wrapper-side types and helpers ---------------------------------------- */
 
 %{
@@ -525,17 +586,11 @@ typedef struct {} CopyOptions;
   /* Every device's shard, concatenated in device order (sizes: shard_size(i,
    * element_size)). options NULL: the defaults. */
   tessera_swig_bytes scatter_concat(const void* global, size_t global_size, size_t element_size,
-                                    const CopyOptions* options, tessera_error** out_error) {
-    return tessera_swig_scatter_concat($self, global, global_size, element_size, options,
-                                       out_error);
-  }
+                                    const CopyOptions* options, tessera_error** out_error);
   /* The global array (global_size bytes) from the concatenated shards. */
   tessera_swig_bytes gather_concat(const void* shards, size_t shards_size, size_t element_size,
                                    size_t global_size, const CopyOptions* options,
-                                   tessera_error** out_error) {
-    return tessera_swig_gather_concat($self, shards, shards_size, element_size, global_size,
-                                      options, out_error);
-  }
+                                   tessera_error** out_error);
 }
 
 /* ---- 4. Shadow classes ---------------------------------------------------- */
@@ -627,9 +682,7 @@ typedef struct {} DTensorMesh;
   }
   ~DeviceList() { tessera_device_list_destroy($self); }
   size_t size() { return tessera_device_list_num_devices($self, NULL); }
-  Device* get(size_t index, tessera_error** out_error) {
-    return tessera_device_list_device($self, index, out_error);
-  }
+  Device* get(size_t index, tessera_error** out_error);
   static int64_t count(const char* type, tessera_error** out_error) {
     size_t n = 0;
     tessera_platform_num_devices(type, &n, out_error);
@@ -661,15 +714,9 @@ typedef struct {} DTensorMesh;
     tessera_local_devices_memory_bytes($self, index, &v, out_error);
     return v;
   }
-  const char* kind(size_t index, tessera_error** out_error) {
-    return tessera_local_devices_kind($self, index, out_error);
-  }
-  const char* physical_id(size_t index, tessera_error** out_error) {
-    return tessera_local_devices_physical_id($self, index, out_error);
-  }
-  const char* pci_bus_id(size_t index, tessera_error** out_error) {
-    return tessera_local_devices_pci_bus_id($self, index, out_error);
-  }
+  const char* kind(size_t index, tessera_error** out_error);
+  const char* physical_id(size_t index, tessera_error** out_error);
+  const char* pci_bus_id(size_t index, tessera_error** out_error);
 }
 
 %extend Mesh {
@@ -693,9 +740,7 @@ typedef struct {} DTensorMesh;
     tessera_mesh_axis_extent($self, index, &value, out_error);
     return value;
   }
-  const char* axis_name(size_t index, tessera_error** out_error) {
-    return tessera_mesh_axis_name($self, index, out_error);
-  }
+  const char* axis_name(size_t index, tessera_error** out_error);
   size_t axis_index(const char* name, tessera_error** out_error) {
     size_t value = 0;
     tessera_mesh_axis_lookup($self, name, &value, out_error);
@@ -706,9 +751,7 @@ typedef struct {} DTensorMesh;
     tessera_mesh_axis_extent_lookup($self, name, &value, out_error);
     return value;
   }
-  Device* device(size_t index, tessera_error** out_error) {
-    return tessera_mesh_device($self, index, out_error);
-  }
+  Device* device(size_t index, tessera_error** out_error);
   /* rank entries. */
   TESSERA_INT64S_METHOD(device_coordinates, (int64_t device_id, tessera_error** out_error),
                         tessera_mesh_device_coordinates, $self, device_id)
@@ -717,35 +760,25 @@ typedef struct {} DTensorMesh;
     tessera_mesh_device_at($self, coords, num_coords, &id, out_error);
     return id;
   }
-  bool is_equal(const Mesh* other) { return tessera_mesh_equal($self, other); }
-  tessera_swig_text* to_string(tessera_error** out_error) {
-    return tessera_mesh_to_string($self, out_error);
-  }
+  bool is_equal(const Mesh* other);
+  tessera_swig_text* to_string(tessera_error** out_error);
   /* The device id at each logical index (XLA's device assignment). */
   TESSERA_INT64S_METHOD(xla_device_order, (tessera_error** out_error),
                         tessera_xla_device_order, $self)
-  tessera_swig_text* to_dtensor_text(tessera_error** out_error) {
-    return tessera_mesh_to_dtensor_text($self, out_error);
-  }
+  tessera_swig_text* to_dtensor_text(tessera_error** out_error);
   static Mesh* from_dtensor_text(const char* text, tessera_error** out_error) {
     return tessera_mesh_from_dtensor_text(text, out_error);
   }
-  tessera_swig_text* to_jax_text(tessera_error** out_error) {
-    return tessera_mesh_to_jax_text($self, out_error);
-  }
+  tessera_swig_text* to_jax_text(tessera_error** out_error);
   static Mesh* from_jax_text(const char* text, const char* const* devices, size_t num_devices,
                              tessera_error** out_error) {
     return tessera_mesh_from_jax_text(text, devices, num_devices, out_error);
   }
-  tessera_buffer* to_proto(tessera_error** out_error) {
-    return tessera_mesh_to_proto($self, out_error);
-  }
+  tessera_buffer* to_proto(tessera_error** out_error);
   static Mesh* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
     return tessera_mesh_from_proto(bytes, size, out_error);
   }
-  tessera_swig_text* to_json(tessera_error** out_error) {
-    return tessera_mesh_to_json($self, out_error);
-  }
+  tessera_swig_text* to_json(tessera_error** out_error);
   static Mesh* from_json(const char* text, tessera_error** out_error) {
     return tessera_mesh_from_json(text, out_error);
   }
@@ -782,13 +815,9 @@ typedef struct {} DTensorMesh;
   }
   /* PyTorch's mesh[names] as device_id sees it. */
   Mesh* submesh(const char* const* axis_names, size_t num_axis_names, int64_t device_id,
-                tessera_error** out_error) {
-    return tessera_mesh_submesh($self, axis_names, num_axis_names, device_id, out_error);
-  }
+                tessera_error** out_error);
   /* PyTorch's _flatten; name NULL or "": the axis names joined with "_". */
-  Mesh* flatten(const char* name, tessera_error** out_error) {
-    return tessera_mesh_flatten($self, name, out_error);
-  }
+  Mesh* flatten(const char* name, tessera_error** out_error);
   /* PyTorch's get_coordinate: rank entries, or none when the mesh lacks the device. */
   tessera_swig_int64s coordinate_of(int64_t device_id, tessera_error** out_error) {
     TESSERA_SWIG_RETURN_INT64S(NULL, tessera_mesh_device_coordinates, $self, device_id);
@@ -833,9 +862,7 @@ typedef struct {} DTensorMesh;
   static Layout* replicated(size_t rank, const Mesh* mesh, tessera_error** out_error) {
     return tessera_layout_create_replicated(rank, mesh, out_error);
   }
-  Layout* with_mesh(const Mesh* mesh, tessera_error** out_error) {
-    return tessera_layout_with_mesh($self, mesh, out_error);
-  }
+  Layout* with_mesh(const Mesh* mesh, tessera_error** out_error);
   size_t rank() { return tessera_layout_num_dims($self, NULL); }
   /* NULL when the layout has no mesh. */
   Mesh* mesh() { return tessera_layout_mesh($self, NULL); }
@@ -844,9 +871,7 @@ typedef struct {} DTensorMesh;
     tessera_layout_dim_num_axes($self, dim, &n, out_error);
     return n;
   }
-  const char* axis(size_t dim, size_t position, tessera_error** out_error) {
-    return tessera_layout_dim_axis($self, dim, position, out_error);
-  }
+  const char* axis(size_t dim, size_t position, tessera_error** out_error);
   int64_t shard_count(size_t dim, tessera_error** out_error) {
     size_t n = 0;
     tessera_layout_dim_num_shards($self, dim, &n, out_error);
@@ -858,57 +883,39 @@ typedef struct {} DTensorMesh;
   }
   TESSERA_INT64S_METHOD(max_shard_shape, (const int64_t* dims, size_t num_dims, tessera_error** out_error),
                         tessera_layout_max_shard_shape, $self, dims, num_dims)
-  bool is_equal(const Layout* other) { return tessera_layout_equal($self, other); }
-  tessera_swig_text* to_string(tessera_error** out_error) {
-    return tessera_layout_to_string($self, out_error);
-  }
-  tessera_swig_text* to_partition_spec(tessera_error** out_error) {
-    return tessera_layout_to_partition_spec($self, out_error);
-  }
+  bool is_equal(const Layout* other);
+  tessera_swig_text* to_string(tessera_error** out_error);
+  tessera_swig_text* to_partition_spec(tessera_error** out_error);
   static Layout* from_partition_spec(const char* text, const Mesh* mesh, size_t rank,
                                      tessera_error** out_error) {
     return tessera_layout_from_partition_spec(text, mesh, rank, out_error);
   }
-  tessera_swig_text* to_hlo_sharding(size_t rank, bool v2, tessera_error** out_error) {
-    return tessera_layout_to_hlo_sharding($self, rank, v2, out_error);
-  }
+  tessera_swig_text* to_hlo_sharding(size_t rank, bool v2, tessera_error** out_error);
   static Layout* from_hlo_sharding(const char* text, const Mesh* mesh, size_t rank,
                                    tessera_error** out_error) {
     return tessera_layout_from_hlo_sharding(text, mesh, rank, out_error);
   }
-  tessera_buffer* to_op_sharding(size_t rank, bool v2, tessera_error** out_error) {
-    return tessera_layout_to_op_sharding($self, rank, v2, out_error);
-  }
+  tessera_buffer* to_op_sharding(size_t rank, bool v2, tessera_error** out_error);
   static Layout* from_op_sharding(const void* bytes, size_t size, const Mesh* mesh, size_t rank,
                                   tessera_error** out_error) {
     return tessera_layout_from_op_sharding(bytes, size, mesh, rank, out_error);
   }
-  tessera_swig_text* to_torch_placements(tessera_error** out_error) {
-    return tessera_layout_to_torch_placements($self, out_error);
-  }
+  tessera_swig_text* to_torch_placements(tessera_error** out_error);
   static Layout* from_torch_placements(const char* text, const Mesh* mesh, size_t rank,
                                        tessera_error** out_error) {
     return tessera_layout_from_torch_placements(text, mesh, rank, out_error);
   }
-  tessera_swig_text* to_dtensor_text(tessera_error** out_error) {
-    return tessera_layout_to_dtensor_text($self, out_error);
-  }
+  tessera_swig_text* to_dtensor_text(tessera_error** out_error);
   tessera_swig_text* to_dtensor_text_with_mesh(const DTensorMesh* mesh,
-                                               tessera_error** out_error) {
-    return tessera_layout_to_dtensor_text_with_mesh($self, mesh, out_error);
-  }
+                                               tessera_error** out_error);
   static Layout* from_dtensor_text(const char* text, tessera_error** out_error) {
     return tessera_layout_from_dtensor_text(text, out_error);
   }
-  tessera_buffer* to_proto(tessera_error** out_error) {
-    return tessera_layout_to_proto($self, out_error);
-  }
+  tessera_buffer* to_proto(tessera_error** out_error);
   static Layout* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
     return tessera_layout_from_proto(bytes, size, out_error);
   }
-  tessera_swig_text* to_json(tessera_error** out_error) {
-    return tessera_layout_to_json($self, out_error);
-  }
+  tessera_swig_text* to_json(tessera_error** out_error);
   static Layout* from_json(const char* text, tessera_error** out_error) {
     return tessera_layout_from_json(text, out_error);
   }
@@ -928,9 +935,7 @@ typedef struct {} DTensorMesh;
     tessera_layout_map_remove($self, key, out_error);
   }
   /* NULL (the language's null) when no rule matches. */
-  Layout* get(const char* path, tessera_error** out_error) {
-    return tessera_layout_map_lookup($self, path, out_error);
-  }
+  Layout* get(const char* path, tessera_error** out_error);
   /* The rule's index, -1 when none matches. */
   int64_t find(const char* path, tessera_error** out_error) {
     size_t index = TESSERA_NO_INDEX;
@@ -938,23 +943,15 @@ typedef struct {} DTensorMesh;
     return index == TESSERA_NO_INDEX ? -1 : (int64_t)index;
   }
   size_t size() { return tessera_layout_map_num_rules($self, NULL); }
-  const char* key(size_t index, tessera_error** out_error) {
-    return tessera_layout_map_key($self, index, out_error);
-  }
-  Layout* layout(size_t index, tessera_error** out_error) {
-    return tessera_layout_map_layout($self, index, out_error);
-  }
+  const char* key(size_t index, tessera_error** out_error);
+  Layout* layout(size_t index, tessera_error** out_error);
   Mesh* mesh() { return tessera_layout_map_mesh($self, NULL); }
   tessera_key_match_t match() { return tessera_layout_map_match($self, NULL); }
-  tessera_buffer* to_proto(tessera_error** out_error) {
-    return tessera_layout_map_to_proto($self, out_error);
-  }
+  tessera_buffer* to_proto(tessera_error** out_error);
   static LayoutMap* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
     return tessera_layout_map_from_proto(bytes, size, out_error);
   }
-  tessera_swig_text* to_json(tessera_error** out_error) {
-    return tessera_layout_map_to_json($self, out_error);
-  }
+  tessera_swig_text* to_json(tessera_error** out_error);
   static LayoutMap* from_json(const char* text, tessera_error** out_error) {
     return tessera_layout_map_from_json(text, out_error);
   }
@@ -1005,34 +1002,19 @@ typedef struct {} DTensorMesh;
   int64_t num_model_replicas() { return tessera_distribution_num_model_replicas($self, NULL); }
   int64_t num_data_shards() { return tessera_distribution_num_data_shards($self, NULL); }
   int64_t data_shard_id() { return tessera_distribution_data_shard_id($self, NULL); }
-  Layout* data_layout(const int64_t* dims, size_t num_dims, tessera_error** out_error) {
-    return tessera_distribution_data_layout($self, dims, num_dims, out_error);
-  }
+  Layout* data_layout(const int64_t* dims, size_t num_dims, tessera_error** out_error);
   /* explicit_layout may be NULL. */
   Layout* variable_layout(const char* path, const int64_t* dims, size_t num_dims,
-                          const Layout* explicit_layout, tessera_error** out_error) {
-    return tessera_distribution_variable_layout($self, path, dims, num_dims, explicit_layout,
-                                                out_error);
-  }
+                          const Layout* explicit_layout, tessera_error** out_error);
   /* NULL when the layout map has no rule for path. */
-  Layout* tensor_layout(const char* path, tessera_error** out_error) {
-    return tessera_distribution_tensor_layout($self, path, out_error);
-  }
-  DatasetPlan* plan_dataset(int64_t global_batch_size, tessera_error** out_error) {
-    return tessera_distribution_plan_dataset($self, global_batch_size, out_error);
-  }
-  tessera_swig_text* to_string(tessera_error** out_error) {
-    return tessera_distribution_to_string($self, out_error);
-  }
-  tessera_buffer* to_proto(tessera_error** out_error) {
-    return tessera_distribution_to_proto($self, out_error);
-  }
+  Layout* tensor_layout(const char* path, tessera_error** out_error);
+  DatasetPlan* plan_dataset(int64_t global_batch_size, tessera_error** out_error);
+  tessera_swig_text* to_string(tessera_error** out_error);
+  tessera_buffer* to_proto(tessera_error** out_error);
   static Distribution* from_proto(const void* bytes, size_t size, tessera_error** out_error) {
     return tessera_distribution_from_proto(bytes, size, out_error);
   }
-  tessera_swig_text* to_json(tessera_error** out_error) {
-    return tessera_distribution_to_json($self, out_error);
-  }
+  tessera_swig_text* to_json(tessera_error** out_error);
   static Distribution* from_json(const char* text, tessera_error** out_error) {
     return tessera_distribution_from_json(text, out_error);
   }
@@ -1224,19 +1206,15 @@ typedef struct {} DTensorMesh;
                                 bool use_xla_spmd, tessera_error** out_error) {
     return tessera_dtensor_mesh_from_mesh(mesh, name, process_index, use_xla_spmd, out_error);
   }
-  Mesh* to_mesh(tessera_error** out_error) { return tessera_dtensor_mesh_to_mesh($self, out_error); }
-  tessera_swig_text* to_text(tessera_error** out_error) {
-    return tessera_dtensor_mesh_to_text($self, out_error);
-  }
+  Mesh* to_mesh(tessera_error** out_error);
+  tessera_swig_text* to_text(tessera_error** out_error);
   tessera_dtensor_mesh_kind_t kind() { return tessera_dtensor_mesh_kind($self, NULL); }
   const char* name() { return tessera_dtensor_mesh_name($self, NULL); }
   const char* device_type() { return tessera_dtensor_mesh_device_type($self, NULL); }
   const char* single_device() { return tessera_dtensor_mesh_single_device($self, NULL); }
   bool use_xla_spmd() { return tessera_dtensor_mesh_use_xla_spmd($self, NULL); }
   size_t rank() { return tessera_dtensor_mesh_num_dims($self, NULL); }
-  const char* dim_name(size_t index, tessera_error** out_error) {
-    return tessera_dtensor_mesh_dim_name($self, index, out_error);
-  }
+  const char* dim_name(size_t index, tessera_error** out_error);
   int64_t dim_size(size_t index, tessera_error** out_error) {
     int64_t n = 0;
     tessera_dtensor_mesh_dim_extent($self, index, &n, out_error);
@@ -1254,13 +1232,9 @@ typedef struct {} DTensorMesh;
     tessera_dtensor_mesh_local_id($self, index, &id, out_error);
     return id;
   }
-  const char* local_device(size_t index, tessera_error** out_error) {
-    return tessera_dtensor_mesh_local_device($self, index, out_error);
-  }
+  const char* local_device(size_t index, tessera_error** out_error);
   size_t num_global_devices() { return tessera_dtensor_mesh_num_global_devices($self, NULL); }
-  const char* global_device(size_t index, tessera_error** out_error) {
-    return tessera_dtensor_mesh_global_device($self, index, out_error);
-  }
+  const char* global_device(size_t index, tessera_error** out_error);
 }
 
 /* ---- The cluster API -------------------------------------------------------- */
@@ -1354,15 +1328,13 @@ typedef struct {} Coordinator;
     tessera_cluster_options_set_detection($self, method, out_error);
   }
   /* The configuration these options and the environment give (connects nowhere). */
-  Detection* detect(tessera_error** out_error) { return tessera_detection_create($self, out_error); }
+  Detection* detect(tessera_error** out_error);
   /* As detect, over `env` ("NAME=VALUE" strings) instead of the process's. */
-  Detection* detect_env(const char* const* env, size_t count, tessera_error** out_error) {
-    return tessera_detection_create_from_env($self, env, count, out_error);
-  }
+  Detection* detect_env(const char* const* env, size_t count, tessera_error** out_error);
   /* tessera_runtime_initialize: joins the job (process 0 also runs the coordinator). */
-  Client* initialize(tessera_error** out_error) { return tessera_runtime_initialize($self, out_error); }
+  Client* initialize(tessera_error** out_error);
   /* A plain client of a running coordinator; nothing process-wide changes. */
-  Client* connect(tessera_error** out_error) { return tessera_client_connect($self, out_error); }
+  Client* connect(tessera_error** out_error);
 }
 
 %extend Detection {
@@ -1388,22 +1360,14 @@ typedef struct {} Coordinator;
   int64_t topology_fingerprint() { return (int64_t)tessera_client_topology_fingerprint($self, NULL); }
   int64_t topology_generation() { return tessera_client_topology_generation($self, NULL); }
   const char* coordinator_address() { return tessera_client_coordinator_address($self, NULL); }
-  DeviceList* devices(tessera_error** out_error) {
-    return tessera_client_devices($self, out_error);
-  }
+  DeviceList* devices(tessera_error** out_error);
   void kv_set(const char* key, const void* value, size_t size, bool allow_overwrite,
               tessera_error** out_error) {
     tessera_client_kv_set($self, key, value, size, allow_overwrite, out_error);
   }
-  tessera_buffer* kv_get(const char* key, int64_t timeout_ms, tessera_error** out_error) {
-    return tessera_client_kv_wait($self, key, timeout_ms, out_error);
-  }
-  tessera_buffer* kv_try_get(const char* key, tessera_error** out_error) {
-    return tessera_client_kv_lookup($self, key, out_error);
-  }
-  KvList* kv_list(const char* prefix, tessera_error** out_error) {
-    return tessera_client_kv_list($self, prefix, out_error);
-  }
+  tessera_buffer* kv_get(const char* key, int64_t timeout_ms, tessera_error** out_error);
+  tessera_buffer* kv_try_get(const char* key, tessera_error** out_error);
+  KvList* kv_list(const char* prefix, tessera_error** out_error);
   void kv_delete(const char* key, bool recursive, tessera_error** out_error) {
     tessera_client_kv_remove($self, key, recursive, out_error);
   }
@@ -1442,9 +1406,7 @@ typedef struct {} Coordinator;
     tessera_client_report_error($self, code, message, out_error);
   }
   /* The next queued event (none are queued while a callback is installed). */
-  Event* next_event(int64_t timeout_ms, tessera_error** out_error) {
-    return tessera_client_event_wait($self, timeout_ms, out_error);
-  }
+  Event* next_event(int64_t timeout_ms, tessera_error** out_error);
   void cancel_all() { tessera_client_cancel_all($self); }
   void shutdown(tessera_error** out_error) { tessera_client_shutdown($self, out_error); }
 }
