@@ -1026,9 +1026,12 @@ static void k81_listed_names_parse_back_to_the_same_device(void) {
   tessera_device_list_destroy(list);
 }
 
-/* K91: an explicit type lists "<type>:i" for i below its count ("cpu" -> ["cpu:0"]); no GPUs here. */
+/* K91: list_devices() starts with a known type; an explicit type lists "<type>:i" for i below its
+ * count ("cpu" -> ["cpu:0"]); no GPUs here. */
 static void k91_explicit_type_lists_type_colon_index(void) {
   tessera_error* err = NULL;
+  tessera_device_list* all = tessera_device_list_create(NULL, &err);
+  tessera_device* any = tessera_device_list_device(all, 0, &err);
   tessera_device_list* cpus = tessera_device_list_create("cpu", &err);
   tessera_device_list* gpus = tessera_device_list_create("gpu", &err);
   tessera_device* first = tessera_device_list_device(cpus, 0, &err);
@@ -1039,6 +1042,9 @@ static void k91_explicit_type_lists_type_colon_index(void) {
   ROW_EQ("K91", 0, tessera_device_list_num_devices(gpus, &err));
   ROW_TRUE("K91", tessera_platform_num_devices("gpu", &num_gpus, &err));
   ROW_EQ("K91", 0, num_gpus);
+  ROW_TRUE("K91", strncmp(tessera_device_name(any, &err), "cpu:", 4) == 0);
+  tessera_device_destroy(any);
+  tessera_device_list_destroy(all);
   tessera_device_destroy(first);
   tessera_device_list_destroy(gpus);
   tessera_device_list_destroy(cpus);
@@ -1097,8 +1103,8 @@ static const initialize_case kInitialize[] = {
     {"K1", 1, {TWO_JOBS}, NULL, 2, 0, "10.0.0.1:1234", 2, 0, "options"},
     /* initialize() with no environment: one process, no coordinator. */
     {"K3", 0, {NULL}, NULL, 0, NONE, "", 1, 0, "single-process"},
-    {"K67", 3, {TWO_JOBS, "KERAS_DISTRIBUTION_NUM_PROCESSES=2", "KERAS_DISTRIBUTION_PROCESS_ID=1"}, NULL, 0, NONE,
-     "10.0.0.1:1234", 2, 1, "keras"},
+    {"K67", 3, {TWO_JOBS, "KERAS_DISTRIBUTION_NUM_PROCESSES=2", "KERAS_DISTRIBUTION_PROCESS_ID=0"}, NULL, 0, NONE,
+     "10.0.0.1:1234", 2, 0, "keras"},
     {"K69",
      3,
      {"KERAS_DISTRIBUTION_JOB_ADDRESSES=10.0.0.1:1234", "KERAS_DISTRIBUTION_NUM_PROCESSES=2",
@@ -1170,8 +1176,9 @@ static const conformance_pending kPending[] = {
             "size_t and cannot say \"unknown\" (its doc still says \"negative: unknown\"; the core can)"},
     {"K51", "the mesh over rep(\"cpu:0\", R): Tessera rejects a device listed twice (ARCHITECTURE.md); the "
             "rows run over distinct devices"},
-    {"K53", "the array/PyDataset adapters' batch interleave (batches 1, 3, 5, 7, 9): S and the id pass; the "
-            "interleave is being added (branch i11-keras)"},
+    {"K53", "the array/PyDataset adapters' batch interleave (batches 1, 3, 5, 7, 9): R, S and the id pass; "
+            "the interleave is being added (branch i11-keras); the mesh over rep(\"cpu:0\", 8) is refused "
+            "(a device listed twice, ARCHITECTURE.md), so the rows use distinct devices"},
     {"K55", "epoch-seeded shuffling in the array/PyDataset adapters: not in the C ABI (branch i11-keras)"},
     {"K57", "the torch loader's sample interleave (samples 1, 21, 41, 61, 81): S and the rank pass; the "
             "interleave is being added (branch i11-keras)"},
@@ -1183,6 +1190,9 @@ static const conformance_pending kPending[] = {
             "values are K70's"},
     {"K75", "JAX's wording (\"Cannot create sharding when device mesh is not set\"): the refusal passes "
             "(FAILED_PRECONDITION), with Tessera's message (branch i11-jax-torch adopts JAX's wording)"},
+    {"K93", "torch's MASTER_ADDR/MASTER_PORT: Tessera does not reuse torch's store port, and one process "
+            "needs no coordinator, so (\"127.0.0.1\", 1, 0) with MASTER_PORT=29507 and (None, 1, 0) with both "
+            "preset resolve to no coordinator rather than 127.0.0.1:29507 / :29508"},
     {"K97", "torch's wording (\"the 'device_mesh' is not specified\"): the refusal passes, with Tessera's "
             "message; the bypassed-validation half cannot happen (layouts are validated when created)"},
     {"K99", "distribute_data_input on tensors and DTensors: Tessera holds no tensors"},
