@@ -290,9 +290,13 @@ static void check_rows(const rows_case* c) {
     plan = tessera_distribution_plan_dataset(d, c->global_batch, &err);
     tessera_distribution_destroy(d);
     ROW_OK(c->vector, err);
-    per = tessera_dataset_plan_kind(plan, NULL) == SHARD ? tessera_dataset_plan_per_process_batch_num_examples(plan, NULL)
-                                                          : c->global_batch;
-    offset = tessera_dataset_plan_kind(plan, NULL) == SHARD ? tessera_dataset_plan_shard_index(plan, NULL) * per : 0;
+    if (tessera_dataset_plan_kind(plan, NULL) == SHARD) {
+      per = tessera_dataset_plan_per_process_batch_num_examples(plan, NULL);
+      offset = tessera_dataset_plan_shard_index(plan, NULL) * per;
+    } else {
+      per = c->global_batch;
+      offset = 0;
+    }
     ROW_EQ(c->vector, c->per_process_batch, per);
     for (step = 0; step * c->global_batch < c->num_rows; ++step) {
       ROW_EQ(c->vector, c->first_rows[pid][step], step * c->global_batch + offset);
@@ -427,10 +431,12 @@ static void k75_k97_meshless_layout_cannot_be_sharded(void) {
   tessera_error* err = NULL;
   tessera_layout* layout = layout_of(2, "data", NULL, NULL, NULL);
   const int64_t shape[] = {8, 2};
+  ROW_NULL("K75", tessera_layout_to_hlo_sharding(layout, 2, true, &err));
+  ROW_ERROR("K75", err, TESSERA_FAILED_PRECONDITION, "has no mesh");
   ROW_NULL("K75", tessera_sharding_create(layout, shape, 2, TESSERA_SHARD_MODE_STRICT, &err));
-  ROW_ERROR("K75", err, TESSERA_FAILED_PRECONDITION, "");
+  ROW_ERROR("K75", err, TESSERA_FAILED_PRECONDITION, "has no device mesh");
   ROW_NULL("K97", tessera_layout_to_torch_placements(layout, &err));
-  ROW_ERROR("K97", err, TESSERA_FAILED_PRECONDITION, "");
+  ROW_ERROR("K97", err, TESSERA_FAILED_PRECONDITION, "has no mesh");
   tessera_layout_destroy(layout);
 }
 
@@ -765,14 +771,18 @@ typedef struct layout_map_case {
   lookup lookups[8];
 } layout_map_case;
 
-#define S2 2, {NULL, "model", NULL, NULL} /* TensorLayout([None, "model"]) */
-#define S1 1, {"model", NULL, NULL, NULL} /* TensorLayout(["model"]) */
-#define R2 2, {NULL, NULL, NULL, NULL}    /* TensorLayout([None, None]) */
-#define R1 1, {NULL, NULL, NULL, NULL}    /* TensorLayout([None]) */
+#define LAYOUT_S2 2, {NULL, "model", NULL, NULL} /* TensorLayout([None, "model"]) */
+#define LAYOUT_S1 1, {"model", NULL, NULL, NULL} /* TensorLayout(["model"]) */
+#define LAYOUT_R2 2, {NULL, NULL, NULL, NULL}    /* TensorLayout([None, None]) */
+#define LAYOUT_R1 1, {NULL, NULL, NULL, NULL}    /* TensorLayout([None]) */
 
 static const layout_map_case kLayoutMaps[] = {
     {"K31", TESSERA_KEY_MATCH_FULL, 5,
-     {{"dense/kernel", S2}, {"dense/bias", S1}, {".*dense.*kernel", R2}, {".*dense.*bias", R1}, {".*bias", S1}},
+     {{"dense/kernel", LAYOUT_S2},
+      {"dense/bias", LAYOUT_S1},
+      {".*dense.*kernel", LAYOUT_R2},
+      {".*dense.*bias", LAYOUT_R1},
+      {".*bias", LAYOUT_S1}},
      6,
      {{"dense/kernel", "dense/kernel", NULL},
       {"dense/bias", "dense/bias", NULL},
@@ -781,7 +791,11 @@ static const layout_map_case kLayoutMaps[] = {
       {"conv2d/kernel", NULL, NULL},
       {"conv2d/bias", ".*bias", NULL}}},
     {"K37", TESSERA_KEY_MATCH_SEARCH, 5,
-     {{"dense/kernel", S2}, {"dense/bias", S1}, {"dense.*kernel", R2}, {"dense.*bias", R1}, {"bias", S1}},
+     {{"dense/kernel", LAYOUT_S2},
+      {"dense/bias", LAYOUT_S1},
+      {"dense.*kernel", LAYOUT_R2},
+      {"dense.*bias", LAYOUT_R1},
+      {"bias", LAYOUT_S1}},
      6,
      {{"dense/kernel", "dense/kernel", NULL},
       {"dense/bias", "dense/bias", NULL},
@@ -790,10 +804,10 @@ static const layout_map_case kLayoutMaps[] = {
       {"conv2d/kernel", NULL, NULL},
       {"conv2d/bias", "bias", NULL}}},
     {"K39", TESSERA_KEY_MATCH_FULL, 4,
-     {{".*dense.*kernel", S2},
-      {".*dense.*bias", S1},
+     {{".*dense.*kernel", LAYOUT_S2},
+      {".*dense.*bias", LAYOUT_S1},
       {".*conv2d.*kernel", 4, {NULL, NULL, NULL, "model"}},
-      {".*conv2d.*bias", S1}},
+      {".*conv2d.*bias", LAYOUT_S1}},
      8,
      {{"dense_1.kernel", ".*dense.*kernel", NULL},
       {"dense_1.bias", ".*dense.*bias", NULL},
@@ -804,7 +818,7 @@ static const layout_map_case kLayoutMaps[] = {
       {"my_model/conv3d_1/kernel", NULL, NULL},
       {"my_model/conv3d_1/bias", NULL, NULL}}},
     /* K143: no match is None (and no rule), never an error. */
-    {"K143", TESSERA_KEY_MATCH_SEARCH, 1, {{"dense.*kernel", S2}}, 1, {{"nomatch", NULL, NULL}}},
+    {"K143", TESSERA_KEY_MATCH_SEARCH, 1, {{"dense.*kernel", LAYOUT_S2}}, 1, {{"nomatch", NULL, NULL}}},
 };
 
 /* The index of `key` among the map's rules; the number of rules when absent. */
@@ -1188,13 +1202,15 @@ static const conformance_pending kPending[] = {
     {"K63", "a Python generator under a multi-worker distribution: the C ABI has no dataset objects"},
     {"K71", "distribute_tensor with a JAX Format/Layout wrapper: Tessera holds no tensors, and the expected "
             "values are K70's"},
-    {"K75", "JAX's wording (\"Cannot create sharding when device mesh is not set\"): the refusal passes "
-            "(FAILED_PRECONDITION), with Tessera's message (branch i11-jax-torch adopts JAX's wording)"},
+    {"K75", "Keras's JAX-backend wording (\"Cannot create sharding when device mesh is not set\"): the "
+            "refusal passes (FAILED_PRECONDITION), with Tessera's message (\"Layout ... has no mesh\"); the "
+            "wording belongs to the JAX/torch wording work (branch i11-jax-torch)"},
     {"K93", "torch's MASTER_ADDR/MASTER_PORT: Tessera does not reuse torch's store port, and one process "
             "needs no coordinator, so (\"127.0.0.1\", 1, 0) with MASTER_PORT=29507 and (None, 1, 0) with both "
             "preset resolve to no coordinator rather than 127.0.0.1:29507 / :29508"},
-    {"K97", "torch's wording (\"the 'device_mesh' is not specified\"): the refusal passes, with Tessera's "
-            "message; the bypassed-validation half cannot happen (layouts are validated when created)"},
+    {"K97", "Keras's torch-backend wording (\"... because the 'device_mesh' is not specified ...\"): the "
+            "refusal passes, with Tessera's message (branch i11-jax-torch's wording work); the "
+            "bypassed-validation half cannot happen (layouts are validated when created)"},
     {"K99", "distribute_data_input on tensors and DTensors: Tessera holds no tensors"},
     {"K115", "the forced plan past the last shard (\"If forced anyway: S 3, index 3\"): the C ABI refuses the "
              "job at construction, before any plan"},

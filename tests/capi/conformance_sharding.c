@@ -43,8 +43,10 @@ static tessera_mesh* mesh_of(const mesh_def* def, tessera_error** err) {
   return fixture_create_mesh(def->shape, def->axis_names, def->num_axes, def->devices, def->num_devices, err);
 }
 
-static const mesh_def kMesh2x4_xy = {2, {2, 4}, {"x", "y"}, 8, {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"}};
-static const mesh_def kMesh2x2x2_abc = {3, {2, 2, 2}, {"a", "b", "c"}, 8, {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"}};
+static const mesh_def kMesh2x4_xy = {2, {2, 4}, {"x", "y"},
+    8, {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"}};
+static const mesh_def kMesh2x2x2_abc = {3, {2, 2, 2}, {"a", "b", "c"},
+    8, {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"}};
 static const mesh_def kMesh2x1_xy = {2, {2, 1}, {"x", "y"}, 2, {"cpu:0", "cpu:1"}};
 static const mesh_def kMesh1_x_ids5 = {1, {1}, {"x"}, 1, {"cpu:5"}};
 static const mesh_def kMesh4_x = {1, {4}, {"x"}, 4, {"cpu:0", "cpu:1", "cpu:2", "cpu:3"}};
