@@ -12,7 +12,7 @@ the suite's pending table, so coverage cannot silently regress:
                         conformance_dtensor_config.c (sections C, F, G)
 
 A row cites a vector by a string literal that starts with its id ("K17",
-"S23 ..."); the pending table is the array whose name contains "pending".
+"S23 ..."); the pending table is the array whose name contains "pending" (any case).
 A citation of a vector the file does not define (a typo, a renumbering) is
 an error too. A C test that is missing is reported as not yet covered, not
 as a failure.
@@ -61,7 +61,7 @@ def strip_comments(text):
 def pending_spans(code):
     """(start, end) of each array whose name contains "pending", initializer included."""
     spans = []
-    for match in re.finditer(r"\b\w*[Pp]ending\w*\s*\[\s*\]\s*=\s*\{", code):
+    for match in re.finditer(r"\b\w*pending\w*\s*\[\s*\]\s*=\s*\{", code, re.I):
         depth, i = 1, match.end()
         while i < len(code) and depth > 0:
             if code[i] == "{":

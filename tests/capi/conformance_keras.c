@@ -1222,11 +1222,13 @@ static const conformance_pending kPending[] = {
              "insertion (ARCHITECTURE.md)"},
     {"K145", "unknown keyword arguments and positional TypeError: Python calling conventions"},
     {"K147", "single process: Keras constructs ModelParallel(batch_dim_name=\"x\") and fails later; Tessera "
-             "refuses it at construction in every job (ARCHITECTURE.md)"},
+             "refuses it at construction in every job (decided in tests/conformance/keras_distribution_test.cc; "
+             "ARCHITECTURE.md does not say it)"},
     {"K149", "Keras's message (\"Expect `mesh` to be an instance of `DeviceMesh`.\"): the C ABI's answer "
              "policy names the NULL argument"},
     {"K155", "\"cpu:99\" absent: JAX's backend fails (\"Device not found\"); Tessera plans meshes over devices "
-             "that need not exist here, so it parses (ARCHITECTURE.md)"},
+             "that need not exist here, so it parses (decided in tests/conformance/keras_mesh_layout_test.cc; "
+             "ARCHITECTURE.md does not say it)"},
 #if !TESSERA_HAS_CLUSTER
     {"K1", "initialize's resolution needs the cluster API (built without it)"},
     {"K3", "initialize's resolution needs the cluster API (built without it)"},
