@@ -490,8 +490,10 @@ static const interop_case kInteropCases[] = {
      "[_StridedShard(0, split_factor=2), Shard(0)]", NULL},
 };
 
-/* Text of a buffer, destroyed by the caller's next use; NULL for a NULL buffer. */
-static const char* text_of(const tessera_buffer* buffer) { return buffer == NULL ? NULL : tessera_buffer_data(buffer); }
+/* The text of `buffer`, which lives as long as the buffer; NULL for a NULL buffer (a failed call). */
+static const char* text_of(const tessera_buffer* buffer) {
+  return buffer == NULL ? NULL : tessera_buffer_data(buffer);
+}
 
 static void check_spec_text(const interop_case* c) {
   tessera_error* err = NULL;
