@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <limits>
+#include <tuple>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -43,6 +45,51 @@ absl::Status CheckDeviceNames(const std::vector<std::string>& devices, Field fie
       return error(absl::StrCat("More than one device type per mesh not supported. Found ",
                                 types->size()),
                    part);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A device named twice is refused (ARCHITECTURE.md: duplicate devices in a
+// mesh are rejected), with DTensor's Python message listing every occurrence;
+// unlike DTensor, also when the repeated device is the one host CPU. Names
+// are compared as TF compares DeviceSpecs, a missing replica being 0.
+absl::Status CheckDistinctDevices(const std::vector<std::string>& devices, Field field,
+                                  DTensorMesh::ErrorFn error) {
+  using Key = std::tuple<std::string, int64_t, int64_t, std::string, int64_t>;
+  absl::flat_hash_map<Key, size_t> first;
+  std::optional<size_t> repeated;
+  std::vector<Key> keys;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const std::optional<TfDeviceName> n = ParseTfDeviceName(devices[i]);
+    keys.emplace_back(n->job.value_or(""), n->replica.value_or(0), n->task.value_or(-1),
+                      n->type.value_or(""), n->index.value_or(-1));
+    if (!first.emplace(keys.back(), i).second && !repeated) repeated = i;
+  }
+  if (!repeated) return absl::OkStatus();
+  absl::flat_hash_map<Key, size_t> count;
+  for (const Key& key : keys) ++count[key];
+  std::vector<std::string> listed;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (count[keys[i]] > 1) listed.push_back(devices[i]);
+  }
+  return error(absl::StrCat("Duplicate devices found in mesh specification ",
+                            PyStrListRepr(listed), "."),
+               Part{field, *repeated});
+}
+
+// Ids name devices too: a repeated id would give two mesh positions one
+// device (C++ DTensor does not check; its Python Mesh requires consecutive ids).
+absl::Status CheckDistinctIds(const std::vector<int64_t>& ids, Field field, absl::string_view what,
+                              DTensorMesh::ErrorFn error) {
+  absl::flat_hash_map<int64_t, size_t> first;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const auto [it, inserted] = first.emplace(ids[i], i);
+    if (!inserted) {
+      return error(absl::StrCat("Argument '", what, "' lists device id ", ids[i],
+                                " twice (entries ", it->second, " and ", i,
+                                "); expected each device once"),
+                   Part{field, i});
     }
   }
   return absl::OkStatus();
@@ -105,6 +152,10 @@ absl::Status CheckTile(const DTensorMesh::Fields& f, DTensorMesh::ErrorFn error)
       }
     }
   }
+  TESSERA_RETURN_IF_ERROR(CheckDistinctDevices(f.local_devices, Field::kLocalDevices, error));
+  TESSERA_RETURN_IF_ERROR(CheckDistinctDevices(f.global_devices, Field::kGlobalDevices, error));
+  TESSERA_RETURN_IF_ERROR(CheckDistinctIds(f.global_ids, Field::kGlobalIds, "global_ids", error));
+  TESSERA_RETURN_IF_ERROR(CheckDistinctIds(f.local_ids, Field::kLocalIds, "local_ids", error));
   return absl::OkStatus();
 }
 

@@ -67,7 +67,11 @@ class DTensorMesh {
   // uneven local clusters, the size, device names with job, task and type,
   // one device type. Tessera adds what the text needs to re-parse: no '|' in
   // any field, no ',' or '=' in dimension names, no ',' in device names, no
-  // empty dimension names, ids and sizes >= 0.
+  // empty dimension names, ids and sizes >= 0; and, as ARCHITECTURE.md
+  // decides, no device twice: a device named twice among the local or the
+  // global devices gives DTensor's Python "Duplicate devices found in mesh
+  // specification ['...', '...']." (also for a repeated host CPU, which
+  // DTensor lets through), an id listed twice its own error.
   static absl::StatusOr<DTensorMesh> Create(Fields fields);
 
   // The part of Fields a failed check is about, so a parser can say where in
