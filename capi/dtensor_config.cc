@@ -237,3 +237,73 @@ bool tessera_dtensor_mesh_equal(const tessera_dtensor_mesh* a, const tessera_dte
     return a->impl == b->impl;
   });
 }
+
+tessera_dtensor_mesh* tessera_dtensor_mesh_create_from_ids(
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const int64_t* global_ids,
+    size_t num_global_ids, const int64_t* local_ids, size_t num_local_ids,
+    const char* const* local_devices, size_t num_local_devices,
+    const tessera_dtensor_mesh_options* options, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
+    TESSERA_CAPI_REQUIRE_ARRAY(dim_sizes, num_dims);
+    TESSERA_CAPI_REQUIRE_ARRAY(global_ids, num_global_ids);
+    TESSERA_CAPI_REQUIRE_ARRAY(local_ids, num_local_ids);
+    TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                             CopyStrings(dim_names, num_dims, "dim_names", "num_dims"));
+    tessera::DTensorMesh::Fields f;
+    TESSERA_ASSIGN_OR_RETURN(f.local_devices, CopyStrings(local_devices, num_local_devices,
+                                                          "local_devices", "num_local_devices"));
+    const tessera_dtensor_mesh_options& o = tessera::capi::OptionsOrDefault(options);
+    constexpr char kCreator[] = "tessera_dtensor_mesh_create_from_ids";
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.devices.has_value(), "devices", kCreator));
+    TESSERA_RETURN_IF_ERROR(
+        tessera::capi::RefuseUnread(o.device_type.has_value(), "device_type", kCreator));
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.config.has_value(), "config", kCreator));
+    for (size_t i = 0; i < num_dims; ++i) f.dims.push_back({names[i], dim_sizes[i]});
+    f.global_ids.assign(global_ids, global_ids + num_global_ids);
+    f.local_ids.assign(local_ids, local_ids + num_local_ids);
+    f.name = o.name.value_or("");
+    f.use_xla_spmd = o.use_xla_spmd;
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh,
+                             tessera::DTensorMesh::CreateAsPython(std::move(f)));
+    return tessera::capi::NewDTensorMesh(std::move(mesh));
+  });
+}
+
+tessera_dtensor_mesh* tessera_dtensor_mesh_create_single_device(const char* device,
+                                                                tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
+    TESSERA_CAPI_REQUIRE(device);
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorMesh::SingleDevice(device));
+    return tessera::capi::NewDTensorMesh(std::move(mesh));
+  });
+}
+
+bool tessera_dtensor_mesh_dim_extent_lookup(const tessera_dtensor_mesh* mesh, const char* dim_name,
+                                            int64_t* out, tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE(dim_name);
+    TESSERA_CAPI_REQUIRE(out);
+    TESSERA_ASSIGN_OR_RETURN(*out, mesh->impl.DimSize(dim_name));
+    return absl::OkStatus();
+  });
+}
+
+tessera_dtensor_mesh* tessera_dtensor_mesh_to_host_mesh(const tessera_dtensor_mesh* mesh,
+                                                        tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh host, mesh->impl.HostMesh());
+    return tessera::capi::NewDTensorMesh(std::move(host));
+  });
+}
+
+size_t tessera_dtensor_mesh_coordinates(const tessera_dtensor_mesh* mesh, int64_t device_index,
+                                        int64_t* out, size_t capacity,
+                                        tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    return tessera::capi::CopyOut(out, capacity, mesh->impl.Coords(device_index));
+  });
+}

@@ -224,7 +224,10 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_dtensor_mesh_options_set_config, "options", NULL, (const tessera_dtensor_config*)(void*)scratch) \
   X(tessera_dtensor_mesh_create_distributed_legacy_with_config, "config", strings, (const int64_t*)(void*)scratch, 1, "x", NULL, NULL, NULL, "CPU", NULL) \
   X(tessera_dtensor_mesh_has_dim, "mesh", NULL, "x") \
-  X(tessera_dtensor_mesh_equal, "a", NULL, (const tessera_dtensor_mesh*)(void*)scratch)
+  X(tessera_dtensor_mesh_equal, "a", NULL, (const tessera_dtensor_mesh*)(void*)scratch) \
+  X(tessera_dtensor_mesh_dim_extent_lookup, "mesh", NULL, "x", (int64_t*)(void*)scratch) \
+  X(tessera_dtensor_mesh_to_host_mesh, "mesh", NULL) \
+  X(tessera_dtensor_mesh_coordinates, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -474,7 +477,8 @@ static const size_t only_process[] = {0};
   X(tessera_sharding_distinct_shard_ranges, 4, int64_t, o.sharding, 0) \
   X(tessera_sharding_distinct_shard_devices, 1, size_t, o.sharding, 0) \
   X(tessera_sharding_max_shard_shape, 2, int64_t, o.sharding) \
-  X(tessera_xla_device_order, 8, int64_t, o.mesh)
+  X(tessera_xla_device_order, 8, int64_t, o.mesh) \
+  X(tessera_dtensor_mesh_coordinates, 1, int64_t, o.dtensor_mesh, 3)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
