@@ -299,6 +299,68 @@ TEST(DTensorMeshCreate, DeviceNamedTwiceIsRejected) {
                                      "', '" + kDev1 + "']."));
 }
 
+DTensorMesh::Fields PythonFields(std::vector<int64_t> ids, std::vector<std::string> devices) {
+  DTensorMesh::Fields f;
+  f.dims = {{"x", static_cast<int64_t>(ids.size())}};
+  f.global_ids = f.local_ids = std::move(ids);
+  f.local_devices = std::move(devices);
+  return f;
+}
+
+TEST(DTensorMeshCreateAsPython, NonConsecutiveIdsPrintAsNumpyDoes) {
+  DTensorMesh::Fields f = PythonFields({10, 1}, {kDev0, kDev1});
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid, "global_device_ids must sequentially increase: [10  1]"));
+}
+
+TEST(DTensorMeshCreateAsPython, TwoDimensionalIdsPrintRowByRow) {
+  DTensorMesh::Fields f = PythonFields({1, 0, 2, 3}, {kDev0, kDev1, kDev0, kDev1});
+  f.dims = {{"a", 2}, {"b", 2}};
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid, "global_device_ids must sequentially increase: [[1 0]\n [2 3]]"));
+}
+
+TEST(DTensorMeshCreateAsPython, NoDevicesIsPythonsError) {
+  EXPECT_THAT(DTensorMesh::CreateAsPython(PythonFields({0}, {})),
+              StatusIs(kInvalid, "Empty list of devices not allowed."));
+}
+
+TEST(DTensorMeshCreateAsPython, MoreLocalIdsThanDevices) {
+  DTensorMesh::Fields f = PythonFields({0, 1}, {kDev0});
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid,
+                       "Variable local_device_ids does not have same size as local_devices."));
+}
+
+TEST(DTensorMeshCreateAsPython, DeviceWithoutTypeIsPythonsError) {
+  EXPECT_THAT(DTensorMesh::CreateAsPython(PythonFields({0}, {"/job:localhost/task:0"})),
+              StatusIs(kInvalid, "device_type is required"));
+}
+
+TEST(DTensorMeshCreateAsPython, XlaSpmdOnCpuNamesTheType) {
+  DTensorMesh::Fields f = PythonFields({0}, {kDev0});
+  f.use_xla_spmd = true;
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid, "XLA SPMD is not currently not supported for CPU mesh."));
+}
+
+TEST(DTensorMeshCoords, WrapAroundTheMesh) {
+  const DTensorMesh mesh = Unwrap(ParseDTensorMesh("|a=2,b=4,c=2|*CPU"));
+  EXPECT_THAT(mesh.Coords(21), ElementsAre(0, 2, 1));
+  EXPECT_THAT(mesh.Coords(-1), ElementsAre(1, 3, 1));
+}
+
+TEST(DTensorMeshHostMesh, KeepsTasksAndIndicesWithoutReplicaAdded) {
+  const DTensorMesh tpu = Unwrap(ParseDTensorMesh(
+      "n|x=2|0,1|0,1|/job:w/task:1/device:TPU:0,/job:w/task:1/device:TPU:1|use_xla_spmd"));
+  EXPECT_EQ(Unwrap(tpu.HostMesh()).ToString(),
+            "|x=2|0,1|0,1|/job:w/task:1/device:CPU:0,/job:w/task:1/device:CPU:1");
+}
+
+TEST(DTensorMeshHostMesh, EmptyMeshHasNone) {
+  EXPECT_THAT(DTensorMesh().HostMesh(), StatusIs(kInvalid, HasSubstr("empty or single-device")));
+}
+
 TEST(DTensorMeshCreate, SingleDeviceWithBarIsRejected) {
   EXPECT_THAT(DTensorMesh::SingleDevice("/job:a/task:0/device:CPU:0|"),
               StatusIs(kInvalid, StartsWith("Input string is invalid: ")));
