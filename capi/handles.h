@@ -15,6 +15,7 @@
 
 #include "core/dataset_plan.h"
 #include "core/device.h"
+#include "core/dtensor_config.h"
 #include "core/formats/dtensor_text.h"
 #include "core/distribution.h"
 #include "core/layout.h"
@@ -68,6 +69,13 @@ struct tessera_layout {
 struct tessera_dtensor_mesh {
   tessera::DTensorMesh impl;
   std::string device_type;  // impl.device_type(), kept for the accessor's lifetime
+};
+
+struct tessera_dtensor_config {
+  tessera::DTensorConfig impl;
+  // Read once, so the borrowed strings live as long as the handle.
+  absl::StatusOr<std::vector<std::string>> jobs;
+  absl::StatusOr<std::string> job_name;
 };
 
 struct tessera_layout_map {

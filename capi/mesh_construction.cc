@@ -1,5 +1,6 @@
 // tessera/mesh_construction.h: framework-style mesh construction.
 #include "tessera/mesh_construction.h"
+#include "tessera/experimental/dtensor_config.h"
 #include "tessera/experimental/dtensor_legacy.h"
 #include "tessera/experimental/mesh_make.h"
 
@@ -50,6 +51,7 @@ void CopyCommonSettings(const tessera_dtensor_mesh_options& o, Create& create) {
   create.name = o.name.value_or("");
   create.device_type = o.device_type.value_or("");
   create.use_xla_spmd = o.use_xla_spmd;
+  create.config = o.config;
 }
 
 }  // namespace
@@ -176,20 +178,47 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed(const char* const*
   });
 }
 
+namespace {
+
+// Both legacy creators: the arguments as the core's options, the job
+// described by `config` (nullopt: the runtime).
+absl::StatusOr<tessera_dtensor_mesh*> CreateLegacyDistributed(
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
+    const int64_t* num_global_devices, const int64_t* num_clients, const int64_t* client_id,
+    const char* device_type, std::optional<tessera::DTensorConfig> config) {
+  tessera::DTensorLegacyDistributedMeshOptions options;
+  TESSERA_ASSIGN_OR_RETURN(options.dims, DimsArg(dim_names, dim_sizes, num_dims));
+  options.name = std::string(OrEmpty(name));
+  if (num_global_devices != nullptr) options.num_global_devices = *num_global_devices;
+  if (num_clients != nullptr) options.num_clients = *num_clients;
+  if (client_id != nullptr) options.client_id = *client_id;
+  if (device_type != nullptr) options.device_type = device_type;
+  options.config = std::move(config);
+  TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh,
+                           tessera::DTensorCreateLegacyDistributedMesh(options));
+  return tessera::capi::NewDTensorMesh(std::move(mesh));
+}
+
+}  // namespace
+
 tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed_legacy(
     const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
     const int64_t* num_global_devices, const int64_t* num_clients, const int64_t* client_id,
     const char* device_type, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
-    tessera::DTensorLegacyDistributedMeshOptions options;
-    TESSERA_ASSIGN_OR_RETURN(options.dims, DimsArg(dim_names, dim_sizes, num_dims));
-    options.name = std::string(OrEmpty(name));
-    if (num_global_devices != nullptr) options.num_global_devices = *num_global_devices;
-    if (num_clients != nullptr) options.num_clients = *num_clients;
-    if (client_id != nullptr) options.client_id = *client_id;
-    if (device_type != nullptr) options.device_type = device_type;
-    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh,
-                             tessera::DTensorCreateLegacyDistributedMesh(options));
-    return tessera::capi::NewDTensorMesh(std::move(mesh));
+    return CreateLegacyDistributed(dim_names, dim_sizes, num_dims, name, num_global_devices,
+                                   num_clients, client_id, device_type, std::nullopt);
+  });
+}
+
+tessera_dtensor_mesh* tessera_dtensor_mesh_create_distributed_legacy_with_config(
+    const char* const* dim_names, const int64_t* dim_sizes, size_t num_dims, const char* name,
+    const int64_t* num_global_devices, const int64_t* num_clients, const int64_t* client_id,
+    const char* device_type, const tessera_dtensor_config* config,
+    tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
+    TESSERA_CAPI_REQUIRE(config);
+    return CreateLegacyDistributed(dim_names, dim_sizes, num_dims, name, num_global_devices,
+                                   num_clients, client_id, device_type, config->impl);
   });
 }

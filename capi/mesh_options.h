@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "core/dtensor_config.h"
 
 struct tessera_mesh_options {
   // Devices as written ("cpu:3"); parsed by the creator, which may run after
@@ -26,6 +27,8 @@ struct tessera_dtensor_mesh_options {
   std::optional<std::vector<std::string>> devices;
   std::optional<std::string> device_type;
   bool use_xla_spmd = false;
+  // tessera_dtensor_mesh_options_set_config (experimental/dtensor_config.h).
+  std::optional<tessera::DTensorConfig> config;
 };
 
 namespace tessera::capi {

@@ -1,10 +1,14 @@
 #include "core/dtensor_mesh.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
+#include <tuple>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -43,6 +47,55 @@ absl::Status CheckDeviceNames(const std::vector<std::string>& devices, Field fie
       return error(absl::StrCat("More than one device type per mesh not supported. Found ",
                                 types->size()),
                    part);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A device named twice is refused (ARCHITECTURE.md: duplicate devices in a
+// mesh are rejected), with DTensor's Python message listing every occurrence;
+// unlike DTensor, also when the repeated device is the one host CPU. Names
+// are compared as TF compares DeviceSpecs, a missing replica being 0.
+absl::Status CheckDistinctDevices(const std::vector<std::string>& devices, Field field,
+                                  DTensorMesh::ErrorFn error) {
+  using Key = std::tuple<std::string, int64_t, int64_t, std::string, int64_t>;
+  absl::flat_hash_map<Key, size_t> first;
+  std::optional<size_t> repeated;
+  std::vector<Key> keys;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const std::optional<TfDeviceName> n = ParseTfDeviceName(devices[i]);
+    if (n) {
+      keys.emplace_back(n->job.value_or(""), n->replica.value_or(0), n->task.value_or(-1),
+                        n->type.value_or(""), n->index.value_or(-1));
+    } else {  // not a TF name: only the same text is the same device
+      keys.emplace_back(devices[i], -1, -1, "", -1);
+    }
+    if (!first.emplace(keys.back(), i).second && !repeated) repeated = i;
+  }
+  if (!repeated) return absl::OkStatus();
+  absl::flat_hash_map<Key, size_t> count;
+  for (const Key& key : keys) ++count[key];
+  std::vector<std::string> listed;
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (count[keys[i]] > 1) listed.push_back(devices[i]);
+  }
+  return error(absl::StrCat("Duplicate devices found in mesh specification ",
+                            PyStrListRepr(listed), "."),
+               Part{field, *repeated});
+}
+
+// Ids name devices too: a repeated id would give two mesh positions one
+// device (C++ DTensor does not check; its Python Mesh requires consecutive ids).
+absl::Status CheckDistinctIds(const std::vector<int64_t>& ids, Field field, absl::string_view what,
+                              DTensorMesh::ErrorFn error) {
+  absl::flat_hash_map<int64_t, size_t> first;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const auto [it, inserted] = first.emplace(ids[i], i);
+    if (!inserted) {
+      return error(absl::StrCat("Argument '", what, "' lists device id ", ids[i],
+                                " twice (entries ", it->second, " and ", i,
+                                "); expected each device once"),
+                   Part{field, i});
     }
   }
   return absl::OkStatus();
@@ -105,10 +158,143 @@ absl::Status CheckTile(const DTensorMesh::Fields& f, DTensorMesh::ErrorFn error)
       }
     }
   }
+  TESSERA_RETURN_IF_ERROR(CheckDistinctDevices(f.local_devices, Field::kLocalDevices, error));
+  TESSERA_RETURN_IF_ERROR(CheckDistinctDevices(f.global_devices, Field::kGlobalDevices, error));
+  TESSERA_RETURN_IF_ERROR(CheckDistinctIds(f.global_ids, Field::kGlobalIds, "global_ids", error));
+  TESSERA_RETURN_IF_ERROR(CheckDistinctIds(f.local_ids, Field::kLocalIds, "local_ids", error));
   return absl::OkStatus();
 }
 
+// numpy's str() of an int array of `shape` (without its line wrapping):
+// "[1 0]", "[[ 0  1]\n [10  3]]", every entry right-aligned to the widest.
+std::string NumpyIntArrayStr(absl::Span<const int64_t> values, absl::Span<const int64_t> shape) {
+  size_t width = 0;
+  for (int64_t v : values) width = std::max(width, absl::StrCat(v).size());
+  std::string out;
+  size_t next = 0;
+  std::function<void(size_t)> emit = [&](size_t depth) {
+    out += '[';
+    for (int64_t i = 0; i < shape[depth]; ++i) {
+      if (depth + 1 == shape.size()) {
+        if (i > 0) out += ' ';
+        const std::string v = absl::StrCat(values[next++]);
+        out += std::string(width - v.size(), ' ') + v;
+      } else {
+        if (i > 0) out += std::string(shape.size() - depth - 1, '\n') + std::string(depth + 1, ' ');
+        emit(depth + 1);
+      }
+    }
+    out += ']';
+  };
+  if (shape.empty()) return absl::StrCat(values.empty() ? 0 : values[0]);
+  emit(0);
+  return out;
+}
+
+std::string PyIntTupleRepr(absl::Span<const int64_t> values) {
+  std::vector<std::string> items;
+  for (int64_t v : values) items.push_back(absl::StrCat(v));
+  return PyTupleRepr(items);
+}
+
+// "CPU" etc. from a device spec string; nullopt when it names no type.
+std::optional<std::string> DeviceTypeOf(const std::string& device) {
+  const std::optional<TfDeviceName> parsed = ParseTfDeviceName(device);
+  if (!parsed) return std::nullopt;
+  return parsed->type;
+}
+
+// TF's DeviceSpec.replace(device_type=type).to_string().
+std::string WithDeviceType(const std::string& device, absl::string_view type) {
+  const std::optional<TfDeviceName> n = ParseTfDeviceName(device);
+  if (!n) return device;
+  std::string out;
+  if (n->job) absl::StrAppend(&out, "/job:", *n->job);
+  if (n->replica) absl::StrAppend(&out, "/replica:", *n->replica);
+  if (n->task) absl::StrAppend(&out, "/task:", *n->task);
+  absl::StrAppend(&out, "/device:", type, ":", n->index ? absl::StrCat(*n->index) : "*");
+  return out;
+}
+
 }  // namespace
+
+absl::StatusOr<DTensorMesh> DTensorMesh::CreateAsPython(Fields f) {
+  const auto invalid = [](absl::string_view message) { return absl::InvalidArgumentError(message); };
+  std::vector<int64_t> shape;
+  for (const DTensorMeshDim& d : f.dims) shape.push_back(d.size);
+  const int64_t size = f.dims.empty() ? 1 : DTensorMeshSize(f.dims);
+  if (size != static_cast<int64_t>(f.global_ids.size())) {
+    return invalid(absl::StrCat("cannot reshape array of size ", f.global_ids.size(),
+                                " into shape ", PyIntTupleRepr(shape)));
+  }
+  if (f.global_ids.empty()) return invalid("Variable global_device_ids must be non-empty.");
+  for (size_t i = 0; i < f.global_ids.size(); ++i) {
+    if (f.global_ids[i] - static_cast<int64_t>(i) != f.global_ids[0]) {
+      return invalid(absl::StrCat("global_device_ids must sequentially increase: ",
+                                  NumpyIntArrayStr(f.global_ids, shape)));
+    }
+  }
+  if (f.local_devices.empty() && f.global_devices.empty()) {
+    return invalid("Empty list of devices not allowed.");
+  }
+  const auto plain = [](absl::string_view message, Part) {
+    return absl::InvalidArgumentError(message);
+  };
+  TESSERA_RETURN_IF_ERROR(CheckDistinctDevices(f.local_devices, Field::kLocalDevices, plain));
+  if (f.local_ids.size() != f.local_devices.size()) {
+    return invalid("Variable local_device_ids does not have same size as local_devices.");
+  }
+  if (f.local_ids.size() > f.global_ids.size()) {
+    return invalid("Cannot have more local than gobal device IDs.");
+  }
+  std::vector<std::string> types;
+  bool missing = false;
+  for (const std::string& device : f.local_devices.empty() ? f.global_devices : f.local_devices) {
+    const std::optional<std::string> type = DeviceTypeOf(device);
+    if (!type) missing = true;
+    if (type && std::find(types.begin(), types.end(), *type) == types.end()) types.push_back(*type);
+  }
+  if (missing) return invalid("device_type is required");
+  if (types.size() > 1) {
+    return invalid(absl::StrCat("Devices containing multiple device_types : ", PyStrSetRepr(types)));
+  }
+  if (f.use_xla_spmd && types.front() != "TPU") {
+    return invalid(absl::StrCat("XLA SPMD is not currently not supported for ", types.front(),
+                                " mesh."));
+  }
+  return Create(std::move(f));
+}
+
+std::vector<int64_t> DTensorMesh::Coords(int64_t device_index) const {
+  std::vector<int64_t> coords(fields_.dims.size());
+  int64_t stride = 1;
+  for (size_t i = fields_.dims.size(); i-- > 0;) {
+    const int64_t size = fields_.dims[i].size;
+    // Python's // and % round toward negative infinity.
+    int64_t q = device_index / stride;
+    if ((device_index % stride != 0) && ((device_index < 0) != (stride < 0))) --q;
+    int64_t r = size == 0 ? 0 : q % size;
+    if (r < 0) r += size;
+    coords[i] = r;
+    stride *= size == 0 ? 1 : size;
+  }
+  return coords;
+}
+
+absl::StatusOr<DTensorMesh> DTensorMesh::HostMesh() const {
+  if (kind_ != Kind::kTile) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument 'mesh' ", PyStrRepr(ToString()),
+        " is an empty or single-device DTensor mesh; expected one with dimensions"));
+  }
+  if (absl::AsciiStrToUpper(device_type()) == "CPU") return *this;
+  Fields f = fields_;
+  f.name.clear();
+  f.use_xla_spmd = false;
+  for (std::string& device : f.local_devices) device = WithDeviceType(device, "CPU");
+  for (std::string& device : f.global_devices) device = WithDeviceType(device, "CPU");
+  return Create(std::move(f));
+}
 
 int64_t DTensorMeshSize(absl::Span<const DTensorMeshDim> dims) {
   if (dims.empty()) return 0;

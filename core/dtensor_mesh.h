@@ -67,7 +67,11 @@ class DTensorMesh {
   // uneven local clusters, the size, device names with job, task and type,
   // one device type. Tessera adds what the text needs to re-parse: no '|' in
   // any field, no ',' or '=' in dimension names, no ',' in device names, no
-  // empty dimension names, ids and sizes >= 0.
+  // empty dimension names, ids and sizes >= 0; and, as ARCHITECTURE.md
+  // decides, no device twice: a device named twice among the local or the
+  // global devices gives DTensor's Python "Duplicate devices found in mesh
+  // specification ['...', '...']." (also for a repeated host CPU, which
+  // DTensor lets through), an id listed twice its own error.
   static absl::StatusOr<DTensorMesh> Create(Fields fields);
 
   // The part of Fields a failed check is about, so a parser can say where in
@@ -82,6 +86,20 @@ class DTensorMesh {
   // Create, with `error` making the errors the checks place on a part (the
   // others are INVALID_ARGUMENT with the message alone).
   static absl::StatusOr<DTensorMesh> Create(Fields fields, ErrorFn error);
+
+  // DTensor's Python Mesh(dim_names, global_device_ids, local_device_ids,
+  // local_devices, mesh_name, global_devices, use_xla_spmd): its checks in
+  // its order with its messages, the dims giving global_device_ids' shape
+  // (numpy's "cannot reshape array of size 4 into shape (3,)" when they
+  // cannot), then Create's. Python's messages: "Variable global_device_ids
+  // must be non-empty.", "global_device_ids must sequentially increase: [1
+  // 0]" (numpy's print, without its line wrapping), "Empty list of devices not
+  // allowed.", "Duplicate devices found in mesh specification [...]." (also
+  // for a repeated host CPU), "Variable local_device_ids does not have same
+  // size as local_devices.", "Cannot have more local than gobal device IDs.",
+  // "device_type is required", "Devices containing multiple device_types :
+  // {'CPU', 'TPU'}", "XLA SPMD is not currently not supported for CPU mesh.".
+  static absl::StatusOr<DTensorMesh> CreateAsPython(Fields fields);
 
   // DTensor's single-device check: the name splits on ':' into 5 or 6 pieces.
   static bool IsSingleDeviceName(absl::string_view device);
@@ -115,6 +133,15 @@ class DTensorMesh {
   // DTensor's idx_for_dim: INVALID_ARGUMENT "dim name :<n> does not exist on
   // mesh : <text>".
   absl::StatusOr<size_t> DimIndex(absl::string_view name) const;
+
+  // Python's Mesh.coords(device_idx) = (device_idx // strides) % shape, with
+  // Python's floor division: any index wraps onto the mesh.
+  std::vector<int64_t> Coords(int64_t device_index) const;
+
+  // Python's Mesh.host_mesh(): a CPU mesh is itself; otherwise the same ids
+  // with each local and global device's type replaced by CPU, no name and no
+  // use_xla_spmd. INVALID_ARGUMENT for an empty or single-device mesh.
+  absl::StatusOr<DTensorMesh> HostMesh() const;
 
   friend bool operator==(const DTensorMesh& a, const DTensorMesh& b);
   friend bool operator!=(const DTensorMesh& a, const DTensorMesh& b) { return !(a == b); }

@@ -28,6 +28,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "core/device.h"
+#include "core/dtensor_config.h"
 #include "core/dtensor_mesh.h"
 #include "core/mesh.h"
 
@@ -138,6 +139,9 @@ struct DTensorCreateMeshOptions {
   std::optional<std::vector<std::string>> devices;
   std::string device_type;  // "" = the type of devices[0]
   bool use_xla_spmd = false;
+  // The job as DTensor's config.py describes it (job name, client id, local
+  // devices); nullopt: the runtime's (RuntimeProcessInfo, this process's devices).
+  std::optional<DTensorConfig> config;
 };
 
 // DTensor's create_mesh (single client): global ids 0..n-1 row-major, all
@@ -154,10 +158,16 @@ struct DTensorDistributedMeshOptions {
   std::optional<std::vector<std::string>> local_devices;
   std::string device_type;  // "" = the type of local_devices[0], else CPU
   bool use_xla_spmd = false;
+  // As DTensorCreateMeshOptions::config; with one, its accelerators must be
+  // initialised.
+  std::optional<DTensorConfig> config;
 };
 
 // DTensor's create_distributed_mesh (current): num_clients and client_id are
-// the runtime's (RuntimeProcessInfo); every client has as many devices as
+// the config's or else the runtime's (RuntimeProcessInfo); with a config
+// whose accelerators are not initialised it fails first with "Accelerators
+// are uninitialized, please run dtensor.initialize_accelerator_system()
+// first."; every client has as many devices as
 // this one; local ids are this client's contiguous block of the row-major
 // global ids. Errors: "Do not specify devices for TPU meshes. ...", "Device
 // type XPU is not CPU, GPU, or TPU.", "Global number of devices (3 per
@@ -174,6 +184,11 @@ struct DTensorLegacyDistributedMeshOptions {
   std::optional<int64_t> num_clients;         // nullopt: the runtime's process count
   std::optional<int64_t> client_id;           // nullopt: the runtime's process id
   std::string device_type = "CPU";
+  // The job as TF 2.9-2.11's api.py read it (DTensorConfig's Legacy*
+  // readings and device counts; "initialize_multi_client() was called" is
+  // accelerators_initialized()); nullopt: the runtime's, initialised when it
+  // has more than one process.
+  std::optional<DTensorConfig> config;
 };
 
 // DTensor's legacy create_distributed_mesh (TF 2.9-2.11) with its checks in

@@ -1,9 +1,7 @@
 #include "core/cluster/framework_env.h"
 
-#include <algorithm>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -12,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/dtensor_config.h"
 #include "core/status_macros.h"
 
 namespace tessera::cluster {
@@ -31,30 +30,6 @@ std::string PythonListRepr(const std::vector<std::string>& items) {
   return absl::StrCat("[", absl::StrJoin(items, ", ", [](std::string* out, const std::string& item) {
     absl::StrAppend(out, "'", item, "'");
   }), "]");
-}
-
-// DTensor's _bns_task_id: the last path component before ':' as an integer,
-// else the whole entry.
-std::variant<int64_t, std::string> BnsTaskId(const std::string& job) {
-  const absl::string_view last = absl::string_view(job).substr(job.rfind('/') + 1);
-  const absl::string_view before_colon = last.substr(0, last.find(':'));
-  int64_t id = 0;
-  // Python's int() takes no empty text; SimpleAtoi agrees.
-  if (absl::SimpleAtoi(before_colon, &id)) return id;
-  return job;
-}
-
-// DTensor requires a "/bns/" list to equal sorted(list, key=_bns_task_id);
-// Python's sort is stable, so that holds exactly when adjacent keys never
-// decrease. Python cannot compare an int with a str key: such a list is not
-// sorted either.
-bool SortedByBnsTaskId(const std::vector<std::string>& jobs) {
-  for (size_t i = 1; i < jobs.size(); ++i) {
-    const auto a = BnsTaskId(jobs[i - 1]);
-    const auto b = BnsTaskId(jobs[i]);
-    if (a.index() != b.index() || b < a) return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -111,15 +86,11 @@ absl::StatusOr<SourceResult> ReadDtensorEnvironment(const Environment& env) {
     result.diagnostic = absl::StrCat("none of ", kDtJobs, ", ", kDtClientId, ", ", kDtNumClients, ", ", kDtJobName, " set");
     return result;
   }
-  std::vector<std::string> jobs;
-  if (jobs_var && !jobs_var->empty()) jobs = absl::StrSplit(*jobs_var, ',');
-  const bool any_bns = std::any_of(jobs.begin(), jobs.end(),
-                                   [](const std::string& job) { return absl::StartsWith(job, "/bns/"); });
-  if (any_bns && !SortedByBnsTaskId(jobs)) {
-    return absl::InvalidArgumentError(absl::StrCat("Unexpected DTENSOR_JOBS content ", *jobs_var,
-                                                   ". Sort entries in DTENSOR_JOBS because cluster construction "
-                                                   "relies on the order."));
-  }
+  DTensorConfig::Variables jobs_only;
+  if (jobs_var) jobs_only[kDtJobs] = *jobs_var;
+  // config.py's jobs(): the split and its "/bns/" order check.
+  TESSERA_ASSIGN_OR_RETURN(const std::vector<std::string> jobs,
+                           DTensorConfig(std::move(jobs_only), {}, true).Jobs());
   // num_clients(): 1 in local mode, otherwise len(jobs()).
   const int64_t num_clients = jobs.empty() ? 1 : static_cast<int64_t>(jobs.size());
   if (jobs.empty()) {

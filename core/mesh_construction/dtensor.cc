@@ -105,14 +105,43 @@ struct DeviceSpecs {
   std::string device_type;
 };
 
+// Who this client is: the config's answers (in the order DTensor asks
+// them), or without a config the runtime's.
+struct Client {
+  std::string job;
+  int64_t client_id = 0;
+  int64_t num_clients = 1;
+};
+
+absl::StatusOr<Client> CurrentClient(const std::optional<DTensorConfig>& config) {
+  if (!config.has_value()) {
+    const ProcessInfo process = RuntimeProcessInfo();
+    return Client{JobName(process.num_processes), process.process_id, process.num_processes};
+  }
+  Client out;
+  TESSERA_ASSIGN_OR_RETURN(out.job, config->JobName());
+  TESSERA_ASSIGN_OR_RETURN(out.client_id, config->ClientId());
+  TESSERA_ASSIGN_OR_RETURN(out.num_clients, config->NumClients());
+  return out;
+}
+
+// config.local_devices(device_type): the config's, else the runtime's.
+absl::StatusOr<std::vector<std::string>> DefaultLocalDevices(
+    const std::optional<DTensorConfig>& config, absl::string_view device_type,
+    int64_t runtime_client_id) {
+  if (config.has_value()) return config->LocalDevices(device_type);
+  return DTensorLocalDevices(device_type, runtime_client_id);
+}
+
 absl::StatusOr<DeviceSpecs> MakeDeviceSpecs(const std::optional<std::vector<std::string>>& devices,
-                                            absl::string_view device_type, int64_t client_id) {
+                                            absl::string_view device_type, int64_t client_id,
+                                            const std::optional<DTensorConfig>& config) {
   DeviceSpecs out;
   out.device_type = std::string(device_type);
   if (!devices.has_value()) {
     if (out.device_type.empty()) out.device_type = "CPU";
     TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
-                             DTensorLocalDevices(out.device_type, client_id));
+                             DefaultLocalDevices(config, out.device_type, client_id));
     for (const std::string& name : names) {
       TESSERA_ASSIGN_OR_RETURN(TfDeviceSpec spec, ParseTfDeviceSpec(name));
       out.specs.push_back(std::move(spec));
@@ -200,15 +229,6 @@ absl::Status CheckDims(const std::vector<DTensorMeshDim>& dims) {
   return absl::OkStatus();
 }
 
-// The number of this process's devices of `upper_type`.
-absl::StatusOr<int64_t> NumLocalDevices(absl::string_view upper_type) {
-  TESSERA_ASSIGN_OR_RETURN(Platform platform, ParsePlatform(upper_type));
-  TESSERA_ASSIGN_OR_RETURN(std::vector<LocalDeviceInfo> local, DiscoverLocalDevices());
-  return static_cast<int64_t>(std::count_if(local.begin(), local.end(), [&](const auto& d) {
-    return d.platform == platform;
-  }));
-}
-
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> DTensorLocalDevices(absl::string_view device_type,
@@ -219,23 +239,21 @@ absl::StatusOr<std::vector<std::string>> DTensorLocalDevices(absl::string_view d
         absl::StrCat("Device type ", device_type, " is not CPU, GPU, or TPU."));
   }
   const ProcessInfo process = RuntimeProcessInfo();
-  TESSERA_ASSIGN_OR_RETURN(int64_t count, NumLocalDevices(upper));
-  std::vector<std::string> out;
-  out.reserve(static_cast<size_t>(count));
-  const std::string job = JobName(process.num_processes);
-  const int64_t task = client_id.value_or(process.process_id);
-  for (int64_t i = 0; i < count; ++i) {
-    out.push_back(absl::StrCat("/job:", job, "/replica:0/task:", task, "/device:", upper, ":", i));
-  }
-  return out;
+  // This process's devices: a config with no variables and no counts.
+  const DTensorConfig local({}, {}, /*accelerators_initialized=*/true);
+  TESSERA_ASSIGN_OR_RETURN(const int64_t count, local.NumLocalDevices(upper));
+  return DTensorDeviceNames(upper, JobName(process.num_processes),
+                            client_id.value_or(process.process_id), count);
 }
 
 absl::StatusOr<DTensorMesh> DTensorCreateMesh(const DTensorCreateMeshOptions& options) {
-  const ProcessInfo process = RuntimeProcessInfo();
-  TESSERA_ASSIGN_OR_RETURN(DeviceSpecs specs,
-                           MakeDeviceSpecs(options.devices, options.device_type, 0));
-  std::vector<std::string> devices =
-      MergedNames(specs.specs, JobName(process.num_processes), 0);
+  TESSERA_ASSIGN_OR_RETURN(DeviceSpecs specs, MakeDeviceSpecs(options.devices, options.device_type,
+                                                              0, options.config));
+  std::string job = JobName(RuntimeProcessInfo().num_processes);
+  if (options.config.has_value()) {
+    TESSERA_ASSIGN_OR_RETURN(job, options.config->JobName());
+  }
+  std::vector<std::string> devices = MergedNames(specs.specs, job, 0);
   const int64_t n = static_cast<int64_t>(devices.size());
   std::vector<DTensorMeshDim> dims =
       options.dims.value_or(std::vector<DTensorMeshDim>{DTensorMeshDim{"x", n}});
@@ -255,21 +273,26 @@ absl::StatusOr<DTensorMesh> DTensorCreateMesh(const DTensorCreateMeshOptions& op
 absl::StatusOr<DTensorMesh> DTensorCreateDistributedMesh(
     const DTensorDistributedMeshOptions& options) {
   TESSERA_RETURN_IF_ERROR(CheckDims(options.dims));
+  if (options.config.has_value() && !options.config->accelerators_initialized()) {
+    return absl::FailedPreconditionError(
+        "Accelerators are uninitialized, please run dtensor.initialize_accelerator_system() "
+        "first.");
+  }
   if (absl::AsciiStrToUpper(options.device_type) == "TPU" && options.local_devices.has_value()) {
     return absl::InvalidArgumentError(
         "Do not specify devices for TPU meshes. Using a partial list of devices for TPU is not "
         "supported.");
   }
   const ProcessInfo process = RuntimeProcessInfo();
-  TESSERA_ASSIGN_OR_RETURN(
-      DeviceSpecs specs,
-      MakeDeviceSpecs(options.local_devices, options.device_type, process.process_id));
+  TESSERA_ASSIGN_OR_RETURN(DeviceSpecs specs,
+                           MakeDeviceSpecs(options.local_devices, options.device_type,
+                                           process.process_id, options.config));
   const std::string type = absl::AsciiStrToUpper(specs.device_type);
   TESSERA_RETURN_IF_ERROR(RequireCpuOrGpu(specs.device_type));
-  std::vector<std::string> devices =
-      MergedNames(specs.specs, JobName(process.num_processes), process.process_id);
+  TESSERA_ASSIGN_OR_RETURN(const Client client, CurrentClient(options.config));
+  std::vector<std::string> devices = MergedNames(specs.specs, client.job, client.client_id);
   const int64_t n_local = static_cast<int64_t>(devices.size());
-  const int64_t clients = process.num_processes;
+  const int64_t clients = client.num_clients;
   const std::vector<int64_t> shape = Sizes(options.dims);
   int64_t n_global = 0;
   if (__builtin_mul_overflow(n_local, clients, &n_global) || !ProductIs(shape, n_global)) {
@@ -278,7 +301,7 @@ absl::StatusOr<DTensorMesh> DTensorCreateDistributedMesh(
         n_global, ") must be equal to total size of the mesh of shape ", ShapeToString(shape)));
   }
   TESSERA_RETURN_IF_ERROR(CheckXlaSpmd(options.use_xla_spmd, type));
-  return TileMesh(options.name, options.dims, n_global, n_local * process.process_id,
+  return TileMesh(options.name, options.dims, n_global, n_local * client.client_id,
                   std::move(devices), options.use_xla_spmd);
 }
 
@@ -299,13 +322,20 @@ absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
   }
   TESSERA_RETURN_IF_ERROR(RequireCpuOrGpu(options.device_type));
   const ProcessInfo process = RuntimeProcessInfo();
+  // api.py's job without a config: the runtime's, initialised when multi-process.
+  const DTensorConfig job = options.config.value_or(DTensorConfig(
+      {{DTensorConfig::kNumClients, absl::StrCat(process.num_processes)},
+       {DTensorConfig::kClientId, absl::StrCat(process.process_id)},
+       {DTensorConfig::kJobName, JobName(process.num_processes)}},
+      {}, /*accelerators_initialized=*/process.num_processes > 1));
   const std::vector<int64_t> shape = Sizes(options.dims);
   int64_t n = 0;
   if (options.num_global_devices.has_value()) {
     n = *options.num_global_devices;
   } else {
-    TESSERA_ASSIGN_OR_RETURN(int64_t local, NumLocalDevices(type));
-    n = local * process.num_processes;
+    TESSERA_ASSIGN_OR_RETURN(const int64_t local, job.NumLocalDevices(type));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t clients, job.LegacyNumClients());
+    n = local * clients;
   }
   if (n <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("num_global_devices (", n, ") must be > 0"));
@@ -315,15 +345,25 @@ absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
         absl::StrCat("num_global_devices (", n,
                      ") must be equal to total size of the mesh of shape ", ShapeToString(shape)));
   }
-  const int64_t clients = options.num_clients.value_or(process.num_processes);
+  int64_t clients = 0;
+  if (options.num_clients.has_value()) {
+    clients = *options.num_clients;
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(clients, job.LegacyNumClients());
+  }
   if (clients <= 0) {
     return absl::InvalidArgumentError(absl::StrCat("num_clients (", clients, ") must be > 0"));
   }
-  if (clients > 1 && process.num_processes <= 1) {
+  if (clients > 1 && !job.accelerators_initialized()) {
     return absl::FailedPreconditionError(
         "Invalid multi-client topology, run dtensor.initialize_multi_client() first");
   }
-  const int64_t client_id = options.client_id.value_or(process.process_id);
+  int64_t client_id = 0;
+  if (options.client_id.has_value()) {
+    client_id = *options.client_id;
+  } else {
+    TESSERA_ASSIGN_OR_RETURN(client_id, job.LegacyClientId());
+  }
   if (client_id < 0) {
     return absl::InvalidArgumentError(absl::StrCat("client_id (", client_id, ") must be >= 0"));
   }
@@ -338,7 +378,7 @@ absl::StatusOr<DTensorMesh> DTensorCreateLegacyDistributedMesh(
   }
   const int64_t n_local = n / clients;
   TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> available,
-                           DTensorLocalDevices(type, client_id));
+                           job.LegacyLocalDevices(type, client_id));
   if (n_local > static_cast<int64_t>(available.size())) {
     return absl::InvalidArgumentError(absl::StrCat("Not enough devices; ", n_local,
                                                    " needed, only ", available.size(),

@@ -205,7 +205,29 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_layout_from_hlo_sharding, "mesh", "x", NULL, 0) \
   X(tessera_layout_to_op_sharding, "layout", NULL, 0, false) \
   X(tessera_layout_from_op_sharding, "mesh", (const void*)(void*)scratch, 1, NULL, 0) \
-  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1)
+  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_dtensor_config_options_set_variables, "options", NULL, NULL, 0) \
+  X(tessera_dtensor_config_options_set_num_local_devices, "options", NULL, "CPU", 1) \
+  X(tessera_dtensor_config_options_set_accelerators_initialized, "options", NULL, false) \
+  X(tessera_dtensor_config_client_id, "config", NULL) \
+  X(tessera_dtensor_config_num_clients, "config", NULL) \
+  X(tessera_dtensor_config_job_name, "config", NULL) \
+  X(tessera_dtensor_config_full_job_name, "config", NULL, 0) \
+  X(tessera_dtensor_config_num_jobs, "config", NULL) \
+  X(tessera_dtensor_config_job, "config", NULL, 0) \
+  X(tessera_dtensor_config_heartbeat_enabled, "config", NULL) \
+  X(tessera_dtensor_config_is_local_mode, "config", NULL) \
+  X(tessera_dtensor_config_accelerators_initialized, "config", NULL) \
+  X(tessera_dtensor_config_num_local_devices, "config", NULL, "CPU") \
+  X(tessera_dtensor_config_num_global_devices, "config", NULL, "CPU") \
+  X(tessera_dtensor_config_local_device, "config", NULL, "CPU", 0, 0) \
+  X(tessera_dtensor_mesh_options_set_config, "options", NULL, (const tessera_dtensor_config*)(void*)scratch) \
+  X(tessera_dtensor_mesh_create_distributed_legacy_with_config, "config", strings, (const int64_t*)(void*)scratch, 1, "x", NULL, NULL, NULL, "CPU", NULL) \
+  X(tessera_dtensor_mesh_has_dim, "mesh", NULL, "x") \
+  X(tessera_dtensor_mesh_equal, "a", NULL, (const tessera_dtensor_mesh*)(void*)scratch) \
+  X(tessera_dtensor_mesh_dim_extent_lookup, "mesh", NULL, "x", (int64_t*)(void*)scratch) \
+  X(tessera_dtensor_mesh_to_host_mesh, "mesh", NULL) \
+  X(tessera_dtensor_mesh_coordinates, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -331,6 +353,7 @@ static struct objects {
   tessera_sharding* sharding;
   tessera_reshard_plan* reshard_plan;
   tessera_error* error;
+  tessera_dtensor_config* dtensor_config;
 #if TESSERA_HAS_CLUSTER
   tessera_client* client;
   tessera_kv_list* kv_list;
@@ -385,7 +408,9 @@ static size_t num_distinct_shards(void) {
   X(tessera_sharding_device_in_process, "device_index", tessera_sharding_num_devices(o.sharding, NULL), o.sharding, index, 0, &o.flag) \
   X(tessera_sharding_distinct_shard_ranges, "shard", num_distinct_shards(), o.sharding, index, o.i64s, 8) \
   X(tessera_sharding_distinct_shard_num_devices, "shard", num_distinct_shards(), o.sharding, index, &o.size) \
-  X(tessera_sharding_distinct_shard_devices, "shard", num_distinct_shards(), o.sharding, index, o.sizes, 8)
+  X(tessera_sharding_distinct_shard_devices, "shard", num_distinct_shards(), o.sharding, index, o.sizes, 8) \
+  X(tessera_dtensor_config_job, "index", tessera_dtensor_config_num_jobs(o.dtensor_config, NULL), o.dtensor_config, index) \
+  X(tessera_dtensor_config_local_device, "index", tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL), o.dtensor_config, "GPU", TESSERA_NO_INDEX, index)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
@@ -452,7 +477,8 @@ static const size_t only_process[] = {0};
   X(tessera_sharding_distinct_shard_ranges, 4, int64_t, o.sharding, 0) \
   X(tessera_sharding_distinct_shard_devices, 1, size_t, o.sharding, 0) \
   X(tessera_sharding_max_shard_shape, 2, int64_t, o.sharding) \
-  X(tessera_xla_device_order, 8, int64_t, o.mesh)
+  X(tessera_xla_device_order, 8, int64_t, o.mesh) \
+  X(tessera_dtensor_mesh_coordinates, 1, int64_t, o.dtensor_mesh, 3)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -568,6 +594,9 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.sharding);
   ASSERT_NOT_NULL(o.reshard_plan);
   ASSERT_NOT_NULL(o.error);
+  ASSERT_NOT_NULL(o.dtensor_config);
+  ASSERT_EQ(2, tessera_dtensor_config_num_jobs(o.dtensor_config, NULL));
+  ASSERT_EQ(2, tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL));
   ASSERT_EQ(8, tessera_mesh_num_devices(o.mesh, NULL));
   ASSERT_EQ(1, tessera_layout_map_num_rules(o.layout_map, NULL));
 #if TESSERA_HAS_CLUSTER
@@ -604,6 +633,14 @@ static void make_objects(void) {
   tessera_sharding_destroy(replicated);
   tessera_layout_destroy(other);
   tessera_mesh_axis_name(NULL, 0, &o.error); /* a plain error: no missing or arrived processes */
+  {
+    tessera_dtensor_config_options* options = tessera_dtensor_config_options_create();
+    const char* const variables[] = {"DTENSOR_JOBS=a:1,b:1", "DTENSOR_CLIENT_ID=1"};
+    tessera_dtensor_config_options_set_variables(options, variables, 2, NULL);
+    tessera_dtensor_config_options_set_num_local_devices(options, "GPU", 2, NULL);
+    o.dtensor_config = tessera_dtensor_config_create(options, NULL);
+    tessera_dtensor_config_options_destroy(options);
+  }
 #if TESSERA_HAS_CLUSTER
   {
     tessera_cluster_options* options = tessera_cluster_options_create();
@@ -624,6 +661,7 @@ static void destroy_objects(void) {
   tessera_kv_list_destroy(o.kv_list);
   tessera_client_destroy(o.client);
 #endif
+  tessera_dtensor_config_destroy(o.dtensor_config);
   tessera_error_destroy(o.error);
   tessera_reshard_plan_destroy(o.reshard_plan);
   tessera_sharding_destroy(o.sharding);

@@ -170,6 +170,41 @@ TEST(DTensorMeshParse, SizeMismatchPointsAtTheDims) {
                                  "(at byte 1: 'x=2,y=2')"));
 }
 
+TEST(DTensorMeshParse, LocalDeviceNamedTwiceListsEveryOccurrence) {
+  EXPECT_THAT(MeshError("|x=2|0,1|0,1|" + kDev0 + "," + kDev0),
+              StatusIs(kInvalid, "Duplicate devices found in mesh specification ['" + kDev0 +
+                                     "', '" + kDev0 + "']. (at byte " +
+                                     std::to_string(13 + kDev0.size() + 1) + ": '" + kDev0 +
+                                     "')"));
+}
+
+TEST(DTensorMeshParse, RepeatedHostCpuIsADuplicateToo) {
+  // DTensor lets one host CPU repeat; Tessera refuses every repeated device.
+  EXPECT_THAT(MeshError("|x=3|0,1,2|0,1,2|" + kDev0 + "," + kDev0 + "," + kDev0),
+              StatusIs(kInvalid, HasSubstr("Duplicate devices found in mesh specification")));
+}
+
+TEST(DTensorMeshParse, DeviceWithAndWithoutReplicaZeroIsOneDevice) {
+  EXPECT_THAT(MeshError("|x=2|0,1|0,1|" + kDev0 + ",/job:localhost/replica:0/task:0/device:CPU:0"),
+              StatusIs(kInvalid, HasSubstr("Duplicate devices found in mesh specification")));
+}
+
+TEST(DTensorMeshParse, GlobalDeviceNamedTwiceIsADuplicate) {
+  EXPECT_THAT(MeshError(kMeshX2 + "|" + kDev1 + "," + kDev1),
+              StatusIs(kInvalid, HasSubstr("Duplicate devices found in mesh specification")));
+}
+
+TEST(DTensorMeshParse, GlobalIdListedTwiceNamesBothEntries) {
+  EXPECT_THAT(MeshError("|x=2|0,0|0,0|" + kDevs),
+              StatusIs(kInvalid, "Argument 'global_ids' lists device id 0 twice (entries 0 and "
+                                 "1); expected each device once (at byte 5: '0,0')"));
+}
+
+TEST(DTensorMeshParse, LocalIdListedTwiceIsRejected) {
+  EXPECT_THAT(MeshError("|x=2|0,1|1,1|" + kDevs),
+              StatusIs(kInvalid, HasSubstr("Argument 'local_ids' lists device id 1 twice")));
+}
+
 TEST(DTensorMeshParse, LongTokensAreCutInTheMessage) {
   const std::string name(100, 'n');
   EXPECT_THAT(MeshError("|" + name + "|0|0|" + kDev0),
@@ -252,6 +287,78 @@ TEST(DTensorMeshCreate, DeviceWithCommaIsRejected) {
   f.global_ids = f.local_ids = {0};
   f.local_devices = {kDev0 + ",x"};
   EXPECT_THAT(DTensorMesh::Create(f), StatusIs(kInvalid, HasSubstr("contains '|' or ','")));
+}
+
+TEST(DTensorMeshCreate, DeviceNamedTwiceIsRejected) {
+  DTensorMesh::Fields f;
+  f.dims = {{"x", 2}};
+  f.global_ids = f.local_ids = {0, 1};
+  f.local_devices = {kDev1, kDev1};
+  EXPECT_THAT(DTensorMesh::Create(f),
+              StatusIs(kInvalid, "Duplicate devices found in mesh specification ['" + kDev1 +
+                                     "', '" + kDev1 + "']."));
+}
+
+DTensorMesh::Fields PythonFields(std::vector<int64_t> ids, std::vector<std::string> devices) {
+  DTensorMesh::Fields f;
+  f.dims = {{"x", static_cast<int64_t>(ids.size())}};
+  f.global_ids = f.local_ids = std::move(ids);
+  f.local_devices = std::move(devices);
+  return f;
+}
+
+TEST(DTensorMeshCreateAsPython, NonConsecutiveIdsPrintAsNumpyDoes) {
+  DTensorMesh::Fields f = PythonFields({10, 1}, {kDev0, kDev1});
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid, "global_device_ids must sequentially increase: [10  1]"));
+}
+
+TEST(DTensorMeshCreateAsPython, TwoDimensionalIdsPrintRowByRow) {
+  DTensorMesh::Fields f = PythonFields({1, 0, 2, 3}, {kDev0, kDev1, kDev0, kDev1});
+  f.dims = {{"a", 2}, {"b", 2}};
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid, "global_device_ids must sequentially increase: [[1 0]\n [2 3]]"));
+}
+
+TEST(DTensorMeshCreateAsPython, NoDevicesIsPythonsError) {
+  EXPECT_THAT(DTensorMesh::CreateAsPython(PythonFields({0}, {})),
+              StatusIs(kInvalid, "Empty list of devices not allowed."));
+}
+
+TEST(DTensorMeshCreateAsPython, MoreLocalIdsThanDevices) {
+  DTensorMesh::Fields f = PythonFields({0, 1}, {kDev0});
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid,
+                       "Variable local_device_ids does not have same size as local_devices."));
+}
+
+TEST(DTensorMeshCreateAsPython, DeviceWithoutTypeIsPythonsError) {
+  EXPECT_THAT(DTensorMesh::CreateAsPython(PythonFields({0}, {"/job:localhost/task:0"})),
+              StatusIs(kInvalid, "device_type is required"));
+}
+
+TEST(DTensorMeshCreateAsPython, XlaSpmdOnCpuNamesTheType) {
+  DTensorMesh::Fields f = PythonFields({0}, {kDev0});
+  f.use_xla_spmd = true;
+  EXPECT_THAT(DTensorMesh::CreateAsPython(f),
+              StatusIs(kInvalid, "XLA SPMD is not currently not supported for CPU mesh."));
+}
+
+TEST(DTensorMeshCoords, WrapAroundTheMesh) {
+  const DTensorMesh mesh = Unwrap(ParseDTensorMesh("|a=2,b=4,c=2|*CPU"));
+  EXPECT_THAT(mesh.Coords(21), ElementsAre(0, 2, 1));
+  EXPECT_THAT(mesh.Coords(-1), ElementsAre(1, 3, 1));
+}
+
+TEST(DTensorMeshHostMesh, KeepsTasksAndIndicesWithoutReplicaAdded) {
+  const DTensorMesh tpu = Unwrap(ParseDTensorMesh(
+      "n|x=2|0,1|0,1|/job:w/task:1/device:TPU:0,/job:w/task:1/device:TPU:1|use_xla_spmd"));
+  EXPECT_EQ(Unwrap(tpu.HostMesh()).ToString(),
+            "|x=2|0,1|0,1|/job:w/task:1/device:CPU:0,/job:w/task:1/device:CPU:1");
+}
+
+TEST(DTensorMeshHostMesh, EmptyMeshHasNone) {
+  EXPECT_THAT(DTensorMesh().HostMesh(), StatusIs(kInvalid, HasSubstr("empty or single-device")));
 }
 
 TEST(DTensorMeshCreate, SingleDeviceWithBarIsRejected) {
@@ -455,11 +562,6 @@ TEST(DTensorConversion, UnknownDeviceTypeIsRejected) {
   EXPECT_THAT(ToDeviceMesh(Unwrap(ParseDTensorMesh("|x=1|*XPU"))),
               StatusIs(kInvalid, "Argument 'mesh' has device type 'XPU'; expected CPU, GPU or "
                                  "TPU"));
-}
-
-TEST(DTensorConversion, DuplicateGlobalIdsFailInDeviceMesh) {
-  EXPECT_THAT(ToDeviceMesh(Unwrap(ParseDTensorMesh("|x=2|0,0|0,0|" + kDevs))),
-              StatusIs(kInvalid, HasSubstr("twice")));
 }
 
 TEST(DTensorConversion, LayoutPrintsUnshardedAndAxes) {
