@@ -31,7 +31,49 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # Function -> why no binding wraps it (every language). Keep it short:
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
-ALLOWED = {}
+_DTENSOR_LAYOUT_GAP = "experimental; binding is a known gap (issue 11 follow-up)"
+ALLOWED = {
+    "tessera_dtensor_layout_concatenate": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_create": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_destroy": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_equal": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_from_device": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_global_shape_from_local": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_host_shard_vector_text": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_batch_parallel": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_batch_parallel_over": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_dynamic_extent": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_equivalent": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_equivalent_ignoring_type": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_fully_replicated": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_is_last_dim_replicated": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_left_pad": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_local_shape_from_global": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_mesh": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_num_dims": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_num_shards_per_dim": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_offset_to_shard": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_offset_tuple_to_global_index": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_parse": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_reduce_dims": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_reduced_mesh": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_remove_dims": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_shard_vector_text": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_spec": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_to_device_type": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_to_layout": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_to_parted": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_to_text": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_transpose_2d": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_truncate": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_layout_type": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_mesh_dim_extent_lookup": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_mesh_dim_lookup": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_mesh_from_device": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_mesh_host": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_mesh_num_hosts": _DTENSOR_LAYOUT_GAP,
+    "tessera_dtensor_mesh_to_device_type": _DTENSOR_LAYOUT_GAP,
+}
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "
