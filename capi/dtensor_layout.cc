@@ -311,6 +311,18 @@ tessera_buffer* tessera_dtensor_layout_host_shard_vector_text(const tessera_dten
   });
 }
 
+bool tessera_dtensor_layout_shard_vector_equal(const tessera_dtensor_layout* a,
+                                               const tessera_dtensor_layout* b,
+                                               tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<bool> {
+    TESSERA_CAPI_REQUIRE(a);
+    TESSERA_CAPI_REQUIRE(b);
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorShardVector x, a->impl.ShardVector());
+    TESSERA_ASSIGN_OR_RETURN(tessera::DTensorShardVector y, b->impl.ShardVector());
+    return x == y;
+  });
+}
+
 size_t tessera_dtensor_layout_offset_to_shard(const tessera_dtensor_layout* layout, size_t offset,
                                               int64_t* out, size_t capacity,
                                               tessera_error** out_error) noexcept {
@@ -422,6 +434,17 @@ bool tessera_dtensor_mesh_dim_lookup(const tessera_dtensor_mesh* mesh, const cha
     TESSERA_CAPI_REQUIRE(out);
     TESSERA_ASSIGN_OR_RETURN(*out, mesh->impl.DimIndex(name));
     return absl::OkStatus();
+  });
+}
+
+size_t tessera_dtensor_mesh_device_location(const tessera_dtensor_mesh* mesh, size_t offset,
+                                            int64_t* out, size_t capacity,
+                                            tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
+    TESSERA_CAPI_REQUIRE(mesh);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    return tessera::capi::CopyOut(out, capacity,
+                                  tessera::DTensorMeshDeviceLocation(mesh->impl, offset));
   });
 }
 

@@ -240,7 +240,9 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_dtensor_mesh_dim_extent_lookup, "mesh", NULL, "x", (int64_t*)(void*)scratch) \
   X(tessera_dtensor_mesh_dim_lookup, "mesh", NULL, "x", (size_t*)(void*)scratch) \
   X(tessera_dtensor_mesh_num_hosts, "mesh", NULL) \
-  X(tessera_dtensor_mesh_host, "mesh", NULL, 0)
+  X(tessera_dtensor_mesh_host, "mesh", NULL, 0) \
+  X(tessera_dtensor_layout_shard_vector_equal, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
+  X(tessera_dtensor_mesh_device_location, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -503,7 +505,8 @@ static const size_t only_process[] = {0};
   X(tessera_dtensor_layout_num_shards_per_dim, 2, int64_t, dtensor_layout()) \
   X(tessera_dtensor_layout_offset_to_shard, 2, int64_t, dtensor_layout(), 3) \
   X(tessera_dtensor_layout_local_shape_from_global, 2, int64_t, dtensor_layout(), max_shard_dims, 2) \
-  X(tessera_dtensor_layout_global_shape_from_local, 2, int64_t, dtensor_layout(), max_shard_dims, 2, NULL, 0)
+  X(tessera_dtensor_layout_global_shape_from_local, 2, int64_t, dtensor_layout(), max_shard_dims, 2, NULL, 0) \
+  X(tessera_dtensor_mesh_device_location, 1, int64_t, o.dtensor_mesh, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \

@@ -265,6 +265,26 @@ static void shard_vector_of_any_fails(void) {
   tessera_dtensor_layout_destroy(layout);
 }
 
+static void shard_vectors_over_different_dims_of_equal_extent_are_equal(void) {
+  tessera_dtensor_layout* x = tessera_dtensor_layout_parse("sharding_specs:x, mesh:" XY, NULL);
+  tessera_dtensor_layout* y = tessera_dtensor_layout_parse("sharding_specs:y, mesh:" XY, NULL);
+  tessera_dtensor_layout* replicated = tessera_dtensor_layout_parse("sharding_specs:unsharded, mesh:" XY, NULL);
+  ASSERT_TRUE(tessera_dtensor_layout_shard_vector_equal(x, y, NULL));
+  ASSERT_FALSE(tessera_dtensor_layout_shard_vector_equal(x, replicated, NULL));
+  tessera_dtensor_layout_destroy(replicated);
+  tessera_dtensor_layout_destroy(y);
+  tessera_dtensor_layout_destroy(x);
+}
+
+static void device_location_is_row_major(void) {
+  int64_t location[2] = {9, 9};
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse("|x=2,y=3|*CPU", NULL);
+  ASSERT_EQ(2, tessera_dtensor_mesh_device_location(mesh, 4, location, 2, NULL));
+  ASSERT_EQ(1, location[0]);
+  ASSERT_EQ(1, location[1]);
+  tessera_dtensor_mesh_destroy(mesh);
+}
+
 static void single_device_mesh_has_no_other_device_type(void) {
   tessera_error* err = NULL;
   tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_from_device(DEV("CPU", 0), NULL);
@@ -312,6 +332,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(local_shape_over_match_fails),
       HARNESS_TEST(host_shards_of_an_unknown_host_are_not_found),
       HARNESS_TEST(shard_vector_of_any_fails),
+      HARNESS_TEST(shard_vectors_over_different_dims_of_equal_extent_are_equal),
+      HARNESS_TEST(device_location_is_row_major),
       HARNESS_TEST(single_device_mesh_has_no_other_device_type),
       HARNESS_TEST(mesh_hosts_come_in_first_seen_order),
   };

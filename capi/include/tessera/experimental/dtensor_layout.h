@@ -366,6 +366,18 @@ TESSERA_API tessera_buffer* tessera_dtensor_layout_host_shard_vector_text(
     const tessera_dtensor_layout* layout, const char* host, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * DTensor's ShardVector equality of two layouts: the same shard regions once
+ * both are refined to the least common multiple of their shard counts
+ * (shards [(1,1)] of (1,1) equal [(1,1),(1,2),(2,1),(2,2)] of (2,2)).
+ * @return the answer; false on failure: INVALID_ARGUMENT for NULL or an
+ *         "any" or "match" spec.
+ * @since 0.3
+ */
+TESSERA_API bool tessera_dtensor_layout_shard_vector_equal(const tessera_dtensor_layout* a,
+                                                           const tessera_dtensor_layout* b,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * Python's offset_to_shard()[offset]: for the device at row-major mesh
  * position `offset`, per axis the coordinate of its mesh dimension, 0 for
  * "unsharded" (the output-array shape of tessera.h).
@@ -481,6 +493,19 @@ TESSERA_API bool tessera_dtensor_mesh_dim_extent_lookup(const tessera_dtensor_me
  */
 TESSERA_API bool tessera_dtensor_mesh_dim_lookup(const tessera_dtensor_mesh* mesh, const char* name,
                                                  size_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Mesh::device_location: the row-major coordinate of mesh position `offset`
+ * (the output-array shape of tessera.h).
+ * @return the number of mesh dimensions; 0 on failure: INVALID_ARGUMENT for
+ *         NULL, OUT_OF_RANGE "Mesh offset cannot be negative or exceed Mesh's
+ *         size. Offset size:4 and Mesh size:4" past the mesh, or for a short
+ *         capacity.
+ * @since 0.3
+ */
+TESSERA_API size_t tessera_dtensor_mesh_device_location(const tessera_dtensor_mesh* mesh, size_t offset,
+                                                        int64_t* out, size_t capacity,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /** Mesh::hosts: how many distinct "/job:J/task:T" the local devices name; 0 on failure. @since 0.3 */
 TESSERA_API size_t tessera_dtensor_mesh_num_hosts(const tessera_dtensor_mesh* mesh,
