@@ -32,6 +32,21 @@ tessera_dtensor_layout* Transformed(const tessera_dtensor_layout* layout,
   });
 }
 
+// The layouts of a handle array, each checked non-NULL.
+absl::StatusOr<std::vector<DTensorLayout>> Layouts(const tessera_dtensor_layout* const* layouts,
+                                                   size_t num_layouts) {
+  TESSERA_CAPI_REQUIRE_ARRAY(layouts, num_layouts);
+  std::vector<DTensorLayout> out;
+  for (size_t i = 0; i < num_layouts; ++i) {
+    if (layouts[i] == nullptr) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'layouts' entry ", i, " is NULL; expected a valid pointer"));
+    }
+    out.push_back(layouts[i]->impl);
+  }
+  return out;
+}
+
 std::vector<std::string> Strings(const char* const* items, size_t n) {
   return std::vector<std::string>(items, items + n);
 }
@@ -213,6 +228,26 @@ tessera_dtensor_layout* tessera_dtensor_layout_concatenate(const tessera_dtensor
     TESSERA_CAPI_REQUIRE(b);
     TESSERA_ASSIGN_OR_RETURN(DTensorLayout result,
                              tessera::ConcatenateDTensorLayouts(a->impl, b->impl));
+    return NewDTensorLayout(std::move(result));
+  });
+}
+
+tessera_dtensor_layout* tessera_dtensor_layout_most_sharded(
+    const tessera_dtensor_layout* const* layouts, size_t num_layouts,
+    tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_layout*> {
+    TESSERA_ASSIGN_OR_RETURN(std::vector<DTensorLayout> all, Layouts(layouts, num_layouts));
+    TESSERA_ASSIGN_OR_RETURN(DTensorLayout result, tessera::MostShardedDTensorLayout(all));
+    return NewDTensorLayout(std::move(result));
+  });
+}
+
+tessera_dtensor_layout* tessera_dtensor_layout_least_sharded(
+    const tessera_dtensor_layout* const* layouts, size_t num_layouts,
+    tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_layout*> {
+    TESSERA_ASSIGN_OR_RETURN(std::vector<DTensorLayout> all, Layouts(layouts, num_layouts));
+    TESSERA_ASSIGN_OR_RETURN(DTensorLayout result, tessera::LeastShardedDTensorLayout(all));
     return NewDTensorLayout(std::move(result));
   });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_set.h"
@@ -294,6 +295,51 @@ absl::StatusOr<DTensorLayout> ConcatenateDTensorLayouts(const DTensorLayout& a,
   std::vector<std::string> specs = a.specs();
   specs.insert(specs.end(), b.specs().begin(), b.specs().end());
   return DTensorLayout::Create(a.type(), std::move(specs), a.mesh());
+}
+
+absl::StatusOr<DTensorLayout> MostShardedDTensorLayout(absl::Span<const DTensorLayout> layouts) {
+  if (layouts.empty()) return absl::InvalidArgumentError("Layout should not be empty");
+  // Each mesh dim's tensor axes, and each axis's mesh dims; a conflict on
+  // either side leaves the axis unsharded.
+  std::map<std::string, std::set<size_t>> axes_of;
+  for (const DTensorLayout& layout : layouts) {
+    for (size_t i = 0; i < layout.rank(); ++i) {
+      if (layout.specs()[i] != DTensorLayout::kUnsharded) axes_of[layout.specs()[i]].insert(i);
+    }
+  }
+  std::map<size_t, std::set<std::string>> dims_of;
+  for (const auto& [dim, axes] : axes_of) {
+    if (axes.size() == 1) dims_of[*axes.begin()].insert(dim);
+  }
+  std::vector<std::string> specs;
+  for (size_t i = 0; i < layouts[0].rank(); ++i) {
+    const auto it = dims_of.find(i);
+    specs.push_back(it != dims_of.end() && it->second.size() == 1 ? *it->second.begin()
+                                                                   : DTensorLayout::kUnsharded);
+  }
+  return DTensorLayout::Create(Type::kStatic, std::move(specs), layouts[0].mesh());
+}
+
+absl::StatusOr<DTensorLayout> LeastShardedDTensorLayout(absl::Span<const DTensorLayout> layouts) {
+  if (layouts.empty()) return absl::InvalidArgumentError("Layout should not be empty");
+  const size_t rank = layouts[0].rank();
+  for (const DTensorLayout& layout : layouts) {
+    if (layout.rank() != rank) {
+      return absl::InvalidArgumentError(
+          "Not all layouts to GetLeastShardedLayout are of the same rank.");
+    }
+  }
+  std::vector<std::string> specs(rank, DTensorLayout::kAny);
+  for (const DTensorLayout& layout : layouts) {
+    for (size_t i = 0; i < rank; ++i) {
+      if (specs[i] == DTensorLayout::kAny) {
+        specs[i] = layout.specs()[i];
+      } else if (specs[i] != layout.specs()[i]) {
+        specs[i] = DTensorLayout::kUnsharded;
+      }
+    }
+  }
+  return DTensorLayout::Create(Type::kStatic, std::move(specs), layouts[0].mesh());
 }
 
 // ---------------------------------------------------------------------------

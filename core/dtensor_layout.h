@@ -205,6 +205,16 @@ class DTensorLayout {
 absl::StatusOr<DTensorLayout> ConcatenateDTensorLayouts(const DTensorLayout& a,
                                                         const DTensorLayout& b);
 
+// GetMostShardedLayout: per axis of layouts[0], the mesh dim the layouts
+// shard it over when exactly one is used there and nowhere else, else
+// "unsharded"; static, on layouts[0]'s mesh. "Layout should not be empty"
+// for none.
+absl::StatusOr<DTensorLayout> MostShardedDTensorLayout(absl::Span<const DTensorLayout> layouts);
+// GetLeastShardedLayout: per axis the spec all layouts agree on, else
+// "unsharded"; static, on layouts[0]'s mesh. "Layout should not be empty",
+// "Not all layouts to GetLeastShardedLayout are of the same rank."
+absl::StatusOr<DTensorLayout> LeastShardedDTensorLayout(absl::Span<const DTensorLayout> layouts);
+
 // IsDynamicSize: -1 (TF) or INT64_MIN (MLIR's kDynamic).
 bool IsDTensorDynamicSize(int64_t size);
 

@@ -285,6 +285,43 @@ static void device_location_is_row_major(void) {
   tessera_dtensor_mesh_destroy(mesh);
 }
 
+typedef tessera_dtensor_layout* (*merge_fn)(const tessera_dtensor_layout* const*, size_t,
+                                            tessera_error**);
+
+/* The specs of `merge` over the layouts of texts `a` and `b`. */
+static const char* merged_specs(merge_fn merge, const char* a, const char* b) {
+  const tessera_dtensor_layout* layouts[2];
+  tessera_dtensor_layout* merged;
+  const char* specs;
+  layouts[0] = tessera_dtensor_layout_parse(a, NULL);
+  layouts[1] = tessera_dtensor_layout_parse(b, NULL);
+  merged = merge(layouts, 2, NULL);
+  specs = merged == NULL ? NULL : specs_of(merged);
+  tessera_dtensor_layout_destroy(merged);
+  tessera_dtensor_layout_destroy((tessera_dtensor_layout*)layouts[1]);
+  tessera_dtensor_layout_destroy((tessera_dtensor_layout*)layouts[0]);
+  return specs;
+}
+
+static void most_sharded_merges_the_axes_each_layout_shards(void) {
+  ASSERT_STREQ("x,y", merged_specs(tessera_dtensor_layout_most_sharded,
+                                   "sharding_specs:x,unsharded, mesh:" XY,
+                                   "sharding_specs:unsharded,y, mesh:" XY));
+}
+
+static void least_sharded_replicates_where_layouts_differ(void) {
+  ASSERT_STREQ("x,unsharded", merged_specs(tessera_dtensor_layout_least_sharded,
+                                           "sharding_specs:x,y, mesh:" XY,
+                                           "sharding_specs:x,unsharded, mesh:" XY));
+}
+
+static void merging_a_null_layout_names_the_entry(void) {
+  const tessera_dtensor_layout* layouts[1] = {NULL};
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_dtensor_layout_least_sharded(layouts, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'layouts' entry 0 is NULL");
+}
+
 static void single_device_mesh_has_no_other_device_type(void) {
   tessera_error* err = NULL;
   tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_from_device(DEV("CPU", 0), NULL);
@@ -334,6 +371,9 @@ int main(int argc, char** argv) {
       HARNESS_TEST(shard_vector_of_any_fails),
       HARNESS_TEST(shard_vectors_over_different_dims_of_equal_extent_are_equal),
       HARNESS_TEST(device_location_is_row_major),
+      HARNESS_TEST(most_sharded_merges_the_axes_each_layout_shards),
+      HARNESS_TEST(least_sharded_replicates_where_layouts_differ),
+      HARNESS_TEST(merging_a_null_layout_names_the_entry),
       HARNESS_TEST(single_device_mesh_has_no_other_device_type),
       HARNESS_TEST(mesh_hosts_come_in_first_seen_order),
   };

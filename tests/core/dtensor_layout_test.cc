@@ -157,6 +157,43 @@ TEST(DTensorLayoutTransform, ConcatenateRefusesAnyTwice) {
                                  "dimension: any is used in both layouts."));
 }
 
+TEST(DTensorLayoutMerge, MostShardedTakesEachAxisOnlyMeshDim) {
+  const std::vector<DTensorLayout> layouts = {L("sharding_specs:x,unsharded," + kXY),
+                                              L("sharding_specs:unsharded,y," + kXY)};
+  EXPECT_THAT(Unwrap(MostShardedDTensorLayout(layouts)).specs(), ElementsAre("x", "y"));
+}
+
+TEST(DTensorLayoutMerge, MostShardedDropsAMeshDimUsedOnTwoAxes) {
+  const std::vector<DTensorLayout> layouts = {L("sharding_specs:x,unsharded," + kXY),
+                                              L("sharding_specs:unsharded,x," + kXY)};
+  EXPECT_THAT(Unwrap(MostShardedDTensorLayout(layouts)).specs(),
+              ElementsAre("unsharded", "unsharded"));
+}
+
+TEST(DTensorLayoutMerge, MostShardedDropsAnAxisOverTwoMeshDims) {
+  const std::vector<DTensorLayout> layouts = {L("sharding_specs:x," + kXY),
+                                              L("sharding_specs:y," + kXY)};
+  EXPECT_THAT(Unwrap(MostShardedDTensorLayout(layouts)).specs(), ElementsAre("unsharded"));
+}
+
+TEST(DTensorLayoutMerge, NoLayoutsFail) {
+  EXPECT_THAT(MostShardedDTensorLayout({}), StatusIs(kInvalid, "Layout should not be empty"));
+  EXPECT_THAT(LeastShardedDTensorLayout({}), StatusIs(kInvalid, "Layout should not be empty"));
+}
+
+TEST(DTensorLayoutMerge, LeastShardedKeepsAgreedSpecs) {
+  const std::vector<DTensorLayout> layouts = {L("sharding_specs:x,y," + kXY),
+                                              L("sharding_specs:x,unsharded," + kXY)};
+  EXPECT_THAT(Unwrap(LeastShardedDTensorLayout(layouts)).specs(), ElementsAre("x", "unsharded"));
+}
+
+TEST(DTensorLayoutMerge, LeastShardedNeedsOneRank) {
+  const std::vector<DTensorLayout> layouts = {L("sharding_specs:x,y," + kXY),
+                                              L("sharding_specs:x," + kXY)};
+  EXPECT_THAT(LeastShardedDTensorLayout(layouts),
+              StatusIs(kInvalid, "Not all layouts to GetLeastShardedLayout are of the same rank."));
+}
+
 TEST(DTensorLayoutQuery, NumShardsOfMatchIsMinusOne) {
   EXPECT_EQ(Unwrap(L("sharding_specs:match," + kXY).NumShardsForDim(0)), -1);
 }

@@ -268,6 +268,37 @@ TESSERA_API tessera_dtensor_layout* tessera_dtensor_layout_concatenate(
     const tessera_dtensor_layout* a, const tessera_dtensor_layout* b,
     tessera_error** out_error) TESSERA_NOEXCEPT;
 
+/**
+ * GetMostShardedLayout: per axis of layouts[0], the mesh dimension the
+ * layouts shard it over when exactly one is used there and on no other axis,
+ * else "unsharded"; static, on layouts[0]'s mesh.
+ * @param layouts  num_layouts layouts, none NULL.
+ * @param num_layouts  at least 1.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return a new layout owned by the caller, or NULL: INVALID_ARGUMENT for a
+ *         NULL entry, "Layout should not be empty" for none, or what GetLayout
+ *         refuses.
+ * @since 0.3
+ */
+TESSERA_API tessera_dtensor_layout* tessera_dtensor_layout_most_sharded(
+    const tessera_dtensor_layout* const* layouts, size_t num_layouts,
+    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * GetLeastShardedLayout: per axis the spec every layout has, else
+ * "unsharded"; static, on layouts[0]'s mesh.
+ * @param layouts  num_layouts layouts, none NULL.
+ * @param num_layouts  at least 1.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return a new layout owned by the caller, or NULL: INVALID_ARGUMENT for a
+ *         NULL entry, "Layout should not be empty", "Not all layouts to
+ *         GetLeastShardedLayout are of the same rank.".
+ * @since 0.3
+ */
+TESSERA_API tessera_dtensor_layout* tessera_dtensor_layout_least_sharded(
+    const tessera_dtensor_layout* const* layouts, size_t num_layouts,
+    tessera_error** out_error) TESSERA_NOEXCEPT;
+
 /* ---- Queries ------------------------------------------------------------------- */
 
 /**
