@@ -428,12 +428,19 @@ absl::StatusOr<DTensorMesh> DTensorLayout::ReducedMesh() const {
   const std::vector<int64_t> sizes = DimSizes(mesh_);
   std::vector<int64_t> reduced_sizes;
   for (const DTensorMeshDim& dim : f.dims) reduced_sizes.push_back(dim.size);
+  const std::vector<std::string>& global_devices = mesh_.global_devices();
+  if (!global_devices.empty() && global_devices.size() != mesh_.global_ids().size()) {
+    // DTensor reads global_devices().at(position) and aborts.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Layout's mesh has ", global_devices.size(), " global devices for ",
+        mesh_.global_ids().size(), " global ids; ReducedMesh needs one device per id"));
+  }
   absl::flat_hash_set<int64_t> kept;
   for (const std::vector<int64_t>& loc : AllLocations(reduced_sizes)) {
     const size_t pos = static_cast<size_t>(Flatten(loc, sizes));
     f.global_ids.push_back(mesh_.global_ids()[pos]);
     kept.insert(mesh_.global_ids()[pos]);
-    if (!mesh_.global_devices().empty()) f.global_devices.push_back(mesh_.global_devices()[pos]);
+    if (!global_devices.empty()) f.global_devices.push_back(global_devices[pos]);
   }
   for (size_t i = 0; i < mesh_.local_ids().size(); ++i) {
     if (!kept.contains(mesh_.local_ids()[i])) continue;
@@ -563,6 +570,12 @@ absl::StatusOr<std::vector<int64_t>> DTensorLayout::GlobalShapeFromLocalShape(
       int64_t sum = 0;
       size_t index = 0;
       for (int64_t k = 0; k < shards[d]; ++k, index += stride[d]) {
+        // A remote mesh (no local devices) has no shard to sum.
+        if (index >= local_shapes->size()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "Argument 'local_shapes' has ", local_shapes->size(),
+              " entries; shard ", k, " of dimension ", d, " needs entry ", index));
+        }
         const std::vector<int64_t>& shape = (*local_shapes)[index];
         if (shape.size() <= d) {
           return absl::InvalidArgumentError(absl::StrCat(

@@ -275,11 +275,32 @@ TEST(DTensorLayoutQuery, GlobalShapeSumsDynamicLocalShapes) {
               ElementsAre(7, 5));
 }
 
+TEST(DTensorLayoutQuery, GlobalShapeOfRemoteMeshWithoutLocalShapesFails) {
+  const std::vector<std::vector<int64_t>> none;
+  EXPECT_THAT(L("sharding_specs:x, mesh:|x=2|0,1||").GlobalShapeFromLocalShape({-1}, &none),
+              StatusIs(kInvalid, HasSubstr("Argument 'local_shapes' has 0 entries")));
+}
+
 TEST(DTensorLayoutQuery, GlobalShapeOfReplicatedDynamicIsTheFirstLocalShape) {
   const std::vector<std::vector<int64_t>> locals = {{3}, {4}, {5}, {6}};
   EXPECT_THAT(Unwrap(L("sharding_specs:unsharded," + kXY).GlobalShapeFromLocalShape({-1},
                                                                                    &locals)),
               ElementsAre(3));
+}
+
+TEST(DTensorLayoutQuery, ReducedMeshNeedsAGlobalDevicePerId) {
+  EXPECT_THAT(L("sharding_specs:x, mesh:|x=2|0,1|0|/job:localhost/task:0/device:CPU:0|"
+                "/job:localhost/task:0/device:CPU:1")
+                  .ReducedMesh(),
+              StatusIs(kInvalid, HasSubstr("has 1 global devices for 2 global ids")));
+}
+
+TEST(DTensorLayoutQuery, ReducedMeshKeepsGlobalDevicesOfKeptPositions) {
+  const DTensorMesh reduced =
+      Unwrap(L("sharding_specs:unsharded, mesh:|x=2|0,1|0|/job:localhost/task:0/device:CPU:0|"
+               "/job:localhost/task:0/device:CPU:0,/job:localhost/task:1/device:CPU:0")
+                 .ReducedMesh());
+  EXPECT_THAT(reduced.global_devices(), ElementsAre("/job:localhost/task:0/device:CPU:0"));
 }
 
 TEST(DTensorLayoutQuery, ReducedMeshOfSingleDeviceIsEmpty) {
