@@ -69,6 +69,11 @@ struct tessera_layout {
 struct tessera_dtensor_mesh {
   tessera::DTensorMesh impl;
   std::string device_type;  // impl.device_type(), kept for the accessor's lifetime
+  std::vector<std::string> hosts;  // DTensorMeshHosts(impl), for tessera_dtensor_mesh_host
+};
+
+struct tessera_dtensor_layout {
+  tessera::DTensorLayout impl;
 };
 
 struct tessera_dtensor_config {
@@ -110,7 +115,8 @@ inline tessera_layout* NewLayout(TensorLayout layout) {
 inline tessera_buffer* NewBuffer(std::string bytes) { return new tessera_buffer{std::move(bytes)}; }
 inline tessera_dtensor_mesh* NewDTensorMesh(DTensorMesh mesh) {
   std::string type = mesh.device_type();
-  return new tessera_dtensor_mesh{std::move(mesh), std::move(type)};
+  std::vector<std::string> hosts = DTensorMeshHosts(mesh);
+  return new tessera_dtensor_mesh{std::move(mesh), std::move(type), std::move(hosts)};
 }
 
 // The core pointer of an optional handle argument (nullptr when it is NULL).

@@ -22,10 +22,6 @@
 namespace tessera {
 namespace {
 
-constexpr char kStaticPrefix[] = "sharding_specs:";
-constexpr char kPartedPrefix[] = "parted:";
-constexpr char kSingleDevicePrefix[] = "maximal:";
-constexpr char kMeshPrefix[] = "mesh:";
 constexpr size_t kMaxTokenInMessage = 64;
 
 // Where a text came from, so a token (a view into it) has a byte offset.
@@ -230,63 +226,6 @@ struct LayoutSpans {
   std::vector<absl::string_view> specs;
 };
 
-bool IsSpecial(absl::string_view spec) {
-  return spec == DTensorLayout::kUnsharded || spec == DTensorLayout::kAny ||
-         spec == DTensorLayout::kMatch || spec == DTensorLayout::kScalar;
-}
-
-// DTensor's GetLayout checks, in its order.
-absl::Status CheckLayout(Type type, const std::vector<std::string>& specs,
-                         const DTensorMesh& mesh, const LayoutSpans* spans) {
-  const TextPos* pos = spans ? &spans->pos : nullptr;
-  const absl::string_view mesh_token = spans ? spans->mesh : absl::string_view();
-  if ((type == Type::kSingleDevice) != mesh.is_single_device()) {
-    return Fail("type is single device, but mesh is not single device", pos, mesh_token);
-  }
-  if ((type == Type::kEmpty) != mesh.is_empty()) {
-    return Fail("type is empty, but mesh is not empty", pos, mesh_token);
-  }
-  if ((type == Type::kSingleDevice || type == Type::kEmpty) && !specs.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Argument 'specs' has ", specs.size(),
-        " entries; expected none for an empty or single-device layout"));
-  }
-  const std::string mesh_text = mesh.ToString();
-  if (mesh_text.find(' ') != std::string::npos) {
-    return Fail(absl::StrCat("Mesh ", PyStrRepr(mesh_text),
-                             " contains ' '; DTensor's layout text cannot carry it"),
-                pos, mesh_token);
-  }
-  for (size_t i = 0; i < specs.size(); ++i) {
-    if (!IsSpecial(specs[i]) && !mesh.HasDim(specs[i])) {
-      return Fail(absl::StrCat("sharding spec (", specs[i],
-                               ") refers to mesh dimension not contained in mesh ", mesh_text),
-                  pos, spans ? spans->specs[i] : absl::string_view());
-    }
-  }
-  absl::flat_hash_set<absl::string_view> used;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const std::string& spec = specs[i];
-    const absl::string_view token = spans ? spans->specs[i] : absl::string_view();
-    if (spec == DTensorLayout::kUnsharded || spec == DTensorLayout::kAny) continue;
-    if (spec == DTensorLayout::kScalar) {
-      if (specs.size() == 1) continue;
-      return Fail(absl::StrCat("A scalar sharding_spec can only be used as a single "
-                               "sharding_spec instruction, not as part of list of "
-                               "sharding_specs as attempted here with ",
-                               specs.size(), " sharding_specs"),
-                  pos, token);
-    }
-    if (!used.insert(spec).second) {  // "match" is not exempt in DTensor's C++
-      return Fail(absl::StrCat("Attempted to shard two or more tensor dimensions over mesh "
-                               "dimension ",
-                               spec),
-                  pos, token);
-    }
-  }
-  return absl::OkStatus();
-}
-
 // Static and parted specs: "a,b," -> [a, b]; "" -> []. Every spec needs its
 // comma (DTensor would silently drop the last one).
 absl::StatusOr<std::vector<absl::string_view>> SplitSpecs(absl::string_view rest,
@@ -305,21 +244,6 @@ absl::StatusOr<std::vector<absl::string_view>> SplitSpecs(absl::string_view rest
 
 }  // namespace
 
-absl::StatusOr<DTensorLayout> DTensorLayout::Create(Type type, std::vector<std::string> specs,
-                                                    DTensorMesh mesh) {
-  TESSERA_RETURN_IF_ERROR(CheckLayout(type, specs, mesh, nullptr));
-  return Make(type, std::move(specs), std::move(mesh));
-}
-
-DTensorLayout DTensorLayout::Make(Type type, std::vector<std::string> specs, DTensorMesh mesh) {
-  if (specs.size() == 1 && specs[0] == kScalar) specs.clear();  // rank 0
-  DTensorLayout layout;
-  layout.type_ = type;
-  layout.specs_ = std::move(specs);
-  layout.mesh_ = std::move(mesh);
-  return layout;
-}
-
 absl::StatusOr<DTensorLayout> DTensorLayout::Parse(absl::string_view text) {
   if (text == kEmptyLayoutText) return DTensorLayout();
   LayoutSpans spans{TextPos{text.data(), 0}, {}, {}};
@@ -334,11 +258,11 @@ absl::StatusOr<DTensorLayout> DTensorLayout::Parse(absl::string_view text) {
   }
   absl::string_view head = parts[0];
   Type type;
-  if (absl::ConsumePrefix(&head, kStaticPrefix)) {
+  if (absl::ConsumePrefix(&head, DTensorLayout::kStaticPrefix)) {
     type = Type::kStatic;
-  } else if (absl::ConsumePrefix(&head, kPartedPrefix)) {
+  } else if (absl::ConsumePrefix(&head, DTensorLayout::kPartedPrefix)) {
     type = Type::kParted;
-  } else if (absl::ConsumePrefix(&head, kSingleDevicePrefix)) {
+  } else if (absl::ConsumePrefix(&head, DTensorLayout::kSingleDevicePrefix)) {
     type = Type::kSingleDevice;
     if (head != "true,") {
       return Fail("Invalid single-device layout; expected 'maximal:true,'", &pos, parts[0]);
@@ -351,28 +275,16 @@ absl::StatusOr<DTensorLayout> DTensorLayout::Parse(absl::string_view text) {
     TESSERA_ASSIGN_OR_RETURN(spans.specs, SplitSpecs(head, pos));
   }
   absl::string_view mesh_text = parts[1];
-  absl::ConsumePrefix(&mesh_text, kMeshPrefix);  // optional, as in DTensor
+  absl::ConsumePrefix(&mesh_text, DTensorLayout::kMeshPrefix);  // optional, as in DTensor
   spans.mesh = mesh_text;
   TESSERA_ASSIGN_OR_RETURN(DTensorMesh mesh, ParseMeshAt(mesh_text, pos.Of(mesh_text)));
-  std::vector<std::string> specs = Strings(spans.specs);
-  TESSERA_RETURN_IF_ERROR(CheckLayout(type, specs, mesh, &spans));
-  return Make(type, std::move(specs), std::move(mesh));
-}
-
-std::string DTensorLayout::ToString() const {
-  switch (type_) {
-    case Type::kEmpty:
-      return kEmptyLayoutText;
-    case Type::kSingleDevice:
-      return absl::StrCat(kSingleDevicePrefix, "true, ", kMeshPrefix, mesh_.ToString());
-    case Type::kStatic:
-    case Type::kParted:
-      break;
-  }
-  std::string out = type_ == Type::kParted ? kPartedPrefix : kStaticPrefix;
-  for (const std::string& spec : specs_) absl::StrAppend(&out, spec, ",");
-  absl::StrAppend(&out, " ", kMeshPrefix, mesh_.ToString());
-  return out;
+  return DTensorLayout::Create(
+      type, Strings(spans.specs), std::move(mesh),
+      [&spans](absl::string_view message, DTensorLayout::Part part) {
+        return Fail(message, &spans.pos,
+                    part.field == DTensorLayout::Part::Field::kMesh ? spans.mesh
+                                                                    : spans.specs[part.spec]);
+      });
 }
 
 // ---------------------------------------------------------------------------

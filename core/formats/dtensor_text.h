@@ -12,8 +12,9 @@
 //            maximal:true, mesh:<device>
 //            empty_layout
 //
-// The mesh value itself, its checks and its printing live in
-// core/dtensor_mesh.h; this file reads the text.
+// The mesh and layout values, their checks and their printing live in
+// core/dtensor_mesh.h and core/dtensor_layout.h; this file reads the text
+// (DTensorLayout::Parse is defined here).
 //
 // Printing the parse of a text gives the text back, byte for byte, except
 // where the text is a shorthand: `*TYPE` (expanded), a `scalar` spec (rank 0,
@@ -42,6 +43,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "core/dtensor_layout.h"
 #include "core/dtensor_mesh.h"
 #include "core/layout.h"
 #include "core/mesh.h"
@@ -51,54 +53,6 @@ namespace tessera {
 // Parses mesh text (see the top of this file) into a DTensorMesh, with
 // DTensorMesh::Create's checks placed in the text.
 absl::StatusOr<DTensorMesh> ParseDTensorMesh(absl::string_view text);
-
-// A DTensor layout (C++ tensorflow::dtensor::Layout). Immutable value.
-class DTensorLayout {
- public:
-  // Numbers match DTensor's LayoutProto.LayoutType.
-  enum class Type { kEmpty = 0, kStatic = 1, kParted = 2, kSingleDevice = 3 };
-
-  static constexpr char kUnsharded[] = "unsharded";
-  static constexpr char kAny[] = "any";
-  static constexpr char kMatch[] = "match";
-  static constexpr char kScalar[] = "scalar";
-  static constexpr char kEmptyLayoutText[] = "empty_layout";
-
-  // The empty layout; prints as "empty_layout".
-  DTensorLayout() = default;
-
-  // DTensor's Layout::GetLayout checks, in its order and with its messages:
-  // the type against the mesh kind, each spec a mesh dim or unsharded, any,
-  // match or scalar, no mesh dim (nor match) twice, scalar only alone (it
-  // gives rank 0). Tessera adds: single-device and empty layouts have no
-  // specs, and the mesh text has no ' ' (the layout text splits on it).
-  static absl::StatusOr<DTensorLayout> Create(Type type, std::vector<std::string> specs,
-                                              DTensorMesh mesh);
-
-  // Parses layout text (see the top of this file).
-  static absl::StatusOr<DTensorLayout> Parse(absl::string_view text);
-
-  // Layout::ToString.
-  std::string ToString() const;
-
-  Type type() const { return type_; }
-  const std::vector<std::string>& specs() const { return specs_; }
-  size_t rank() const { return specs_.size(); }
-  const DTensorMesh& mesh() const { return mesh_; }
-
-  friend bool operator==(const DTensorLayout& a, const DTensorLayout& b) {
-    return a.type_ == b.type_ && a.specs_ == b.specs_ && a.mesh_ == b.mesh_;
-  }
-  friend bool operator!=(const DTensorLayout& a, const DTensorLayout& b) { return !(a == b); }
-
- private:
-  // A layout over checked arguments; a lone "scalar" spec becomes rank 0.
-  static DTensorLayout Make(Type type, std::vector<std::string> specs, DTensorMesh mesh);
-
-  Type type_ = Type::kEmpty;
-  std::vector<std::string> specs_;
-  DTensorMesh mesh_;
-};
 
 // How a Tessera mesh becomes a DTensor mesh.
 struct DTensorMeshOptions {

@@ -19,6 +19,7 @@ NOUNS = sorted("""
     distribution_options distribution dataset_plan mesh dtensor_mesh layout
     layout_map log reshard_plan code version xla
     dtensor_config
+    dtensor_layout
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

@@ -227,7 +227,43 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_dtensor_mesh_equal, "a", NULL, (const tessera_dtensor_mesh*)(void*)scratch) \
   X(tessera_dtensor_mesh_dim_extent_lookup, "mesh", NULL, "x", (int64_t*)(void*)scratch) \
   X(tessera_dtensor_mesh_to_host_mesh, "mesh", NULL) \
-  X(tessera_dtensor_mesh_coordinates, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1)
+  X(tessera_dtensor_mesh_coordinates, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_dtensor_layout_create, "mesh", (tessera_dtensor_layout_type_t)0, strings, 0, NULL) \
+  X(tessera_dtensor_layout_to_text, "layout", NULL) \
+  X(tessera_dtensor_layout_to_layout, "layout", NULL) \
+  X(tessera_dtensor_layout_type, "layout", NULL) \
+  X(tessera_dtensor_layout_num_dims, "layout", NULL) \
+  X(tessera_dtensor_layout_spec, "layout", NULL, 0) \
+  X(tessera_dtensor_layout_mesh, "layout", NULL) \
+  X(tessera_dtensor_layout_equal, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
+  X(tessera_dtensor_layout_to_device_type, "layout", NULL, "x") \
+  X(tessera_dtensor_layout_to_parted, "layout", NULL) \
+  X(tessera_dtensor_layout_truncate, "layout", NULL, 0, false) \
+  X(tessera_dtensor_layout_left_pad, "layout", NULL, 0) \
+  X(tessera_dtensor_layout_reduce_dims, "layout", NULL, NULL, 0, false) \
+  X(tessera_dtensor_layout_remove_dims, "layout", NULL, NULL, 0) \
+  X(tessera_dtensor_layout_transpose_2d, "layout", NULL) \
+  X(tessera_dtensor_layout_concatenate, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
+  X(tessera_dtensor_layout_num_shards_per_dim, "layout", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_dtensor_layout_is_fully_replicated, "layout", NULL) \
+  X(tessera_dtensor_layout_is_last_dim_replicated, "layout", NULL) \
+  X(tessera_dtensor_layout_is_batch_parallel, "layout", NULL) \
+  X(tessera_dtensor_layout_is_batch_parallel_over, "layout", NULL, 0) \
+  X(tessera_dtensor_layout_is_equivalent, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
+  X(tessera_dtensor_layout_is_equivalent_ignoring_type, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
+  X(tessera_dtensor_layout_reduced_mesh, "layout", NULL) \
+  X(tessera_dtensor_layout_shard_vector_text, "layout", NULL) \
+  X(tessera_dtensor_layout_host_shard_vector_text, "layout", NULL, "x") \
+  X(tessera_dtensor_layout_offset_to_shard, "layout", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_dtensor_layout_offset_tuple_to_global_index, "layout", NULL, NULL, 0, (int64_t*)(void*)scratch) \
+  X(tessera_dtensor_layout_local_shape_from_global, "layout", NULL, NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_dtensor_layout_global_shape_from_local, "layout", NULL, NULL, 0, NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_dtensor_mesh_to_device_type, "mesh", NULL, "x") \
+  X(tessera_dtensor_mesh_dim_lookup, "mesh", NULL, "x", (size_t*)(void*)scratch) \
+  X(tessera_dtensor_mesh_num_hosts, "mesh", NULL) \
+  X(tessera_dtensor_mesh_host, "mesh", NULL, 0) \
+  X(tessera_dtensor_layout_shard_vector_equal, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
+  X(tessera_dtensor_mesh_device_location, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -375,6 +411,16 @@ static size_t num_distinct_shards(void) {
   return n;
 }
 
+/* A DTensor layout for the index and array tables, made once (a DTensor
+ * layout is immutable) and kept for the whole run. */
+static const tessera_dtensor_layout* dtensor_layout(void) {
+  static tessera_dtensor_layout* layout;
+  if (layout == NULL) {
+    layout = tessera_dtensor_layout_parse("sharding_specs:x,y, mesh:|x=2,y=2|*CPU", NULL);
+  }
+  return layout;
+}
+
 #define INDEX_CASES(X) \
   X(tessera_device_coordinate, "axis", 3, o.tpu, index, &o.i64) \
   X(tessera_device_list_device, "index", tessera_device_list_num_devices(o.device_list, NULL), o.device_list, index) \
@@ -410,7 +456,9 @@ static size_t num_distinct_shards(void) {
   X(tessera_sharding_distinct_shard_num_devices, "shard", num_distinct_shards(), o.sharding, index, &o.size) \
   X(tessera_sharding_distinct_shard_devices, "shard", num_distinct_shards(), o.sharding, index, o.sizes, 8) \
   X(tessera_dtensor_config_job, "index", tessera_dtensor_config_num_jobs(o.dtensor_config, NULL), o.dtensor_config, index) \
-  X(tessera_dtensor_config_local_device, "index", tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL), o.dtensor_config, "GPU", TESSERA_NO_INDEX, index)
+  X(tessera_dtensor_config_local_device, "index", tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL), o.dtensor_config, "GPU", TESSERA_NO_INDEX, index) \
+  X(tessera_dtensor_layout_spec, "index", tessera_dtensor_layout_num_dims(dtensor_layout(), NULL), dtensor_layout(), index) \
+  X(tessera_dtensor_mesh_host, "index", tessera_dtensor_mesh_num_hosts(o.dtensor_mesh, NULL), o.dtensor_mesh, index)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
@@ -478,7 +526,12 @@ static const size_t only_process[] = {0};
   X(tessera_sharding_distinct_shard_devices, 1, size_t, o.sharding, 0) \
   X(tessera_sharding_max_shard_shape, 2, int64_t, o.sharding) \
   X(tessera_xla_device_order, 8, int64_t, o.mesh) \
-  X(tessera_dtensor_mesh_coordinates, 1, int64_t, o.dtensor_mesh, 3)
+  X(tessera_dtensor_mesh_coordinates, 1, int64_t, o.dtensor_mesh, 3) \
+  X(tessera_dtensor_layout_num_shards_per_dim, 2, int64_t, dtensor_layout()) \
+  X(tessera_dtensor_layout_offset_to_shard, 2, int64_t, dtensor_layout(), 3) \
+  X(tessera_dtensor_layout_local_shape_from_global, 2, int64_t, dtensor_layout(), max_shard_dims, 2) \
+  X(tessera_dtensor_layout_global_shape_from_local, 2, int64_t, dtensor_layout(), max_shard_dims, 2, NULL, 0) \
+  X(tessera_dtensor_mesh_device_location, 1, int64_t, o.dtensor_mesh, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \

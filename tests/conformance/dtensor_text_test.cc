@@ -355,8 +355,9 @@ TEST(DTensorMeshText, D63_MeshDimensionIndex) {
 }
 
 // Not in this file:
-//   D47, D57-D61, D65-D83: shard math, shapes, ReducedMesh, equivalence and helpers
-//     over a parsed layout (tests of core/shard; these are not text).
+//   D47: mesh coordinates (a Python helper, not text).
+//   D57-D83 (and A and B again): through the C ABI in
+//     tests/capi/conformance_dtensor.c, over tessera_dtensor_layout.
 //   D85-D99: configuration and create_mesh/create_distributed_mesh need the
 //     runtime (initialize(), DTENSOR_* variables): deferred to issue 4.
 

@@ -129,7 +129,9 @@ TESSERA_API tessera_buffer* tessera_layout_to_dtensor_text_with_mesh(
  *         for NULL, text DTensor or Tessera rejects (with the byte offset and
  *         token), a parted, single-device or empty layout, an "any" or "match"
  *         spec (naming the dimension), or the mesh errors of
- *         tessera_mesh_from_dtensor_text.
+ *         tessera_mesh_from_dtensor_text. Every layout a DTensor job prints,
+ *         with its whole DTensor mesh, reads as a tessera_dtensor_layout
+ *         (tessera/experimental/dtensor_layout.h).
  * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_dtensor_text(const char* text,

@@ -166,6 +166,7 @@
 #include "tessera/experimental/mesh_make.h"
 #include "tessera/experimental/dtensor_config.h"
 #include "tessera/experimental/dtensor_mesh.h"
+#include "tessera/experimental/dtensor_layout.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #endif
