@@ -85,10 +85,12 @@ tessera_dtensor_layout* tessera_dtensor_layout_create(tessera_dtensor_layout_typ
           "Argument 'type' is ", static_cast<int>(type),
           "; expected a tessera_dtensor_layout_type_t value (0 to 3)"));
     }
+    const auto layout_type = static_cast<DTensorLayout::Type>(type);
     TESSERA_ASSIGN_OR_RETURN(
         DTensorLayout layout,
-        DTensorLayout::Create(static_cast<DTensorLayout::Type>(type),
-                              Strings(specs, num_specs), mesh->impl));
+        layout_type == DTensorLayout::Type::kStatic
+            ? DTensorLayout::FromPython(Strings(specs, num_specs), mesh->impl)
+            : DTensorLayout::Create(layout_type, Strings(specs, num_specs), mesh->impl));
     return NewDTensorLayout(std::move(layout));
   });
 }

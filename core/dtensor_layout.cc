@@ -182,6 +182,23 @@ absl::StatusOr<DTensorLayout> DTensorLayout::Create(Type type, std::vector<std::
   return Make(type, std::move(specs), std::move(mesh));
 }
 
+absl::StatusOr<DTensorLayout> DTensorLayout::FromPython(std::vector<std::string> specs,
+                                                       DTensorMesh mesh) {
+  for (const std::string& spec : specs) {
+    if (spec == kUnsharded || spec == kMatch) continue;
+    if (std::count(specs.begin(), specs.end(), spec) > 1) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Mesh dimension ", spec, " was repeated in sharding specification ",
+          PyStrListRepr(specs), ". Mesh dimensions must be unique in a layout."));
+    }
+    if (!mesh.HasDim(spec)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          spec, ": A dimension sharding must either be a valid mesh dimension or UNSHARDED."));
+    }
+  }
+  return Create(Type::kStatic, std::move(specs), std::move(mesh));
+}
+
 absl::StatusOr<DTensorLayout> DTensorLayout::FromDevice(std::string device) {
   TESSERA_ASSIGN_OR_RETURN(DTensorMesh mesh, DTensorMesh::SingleDevice(std::move(device)));
   return Create(Type::kSingleDevice, {}, std::move(mesh));

@@ -81,6 +81,12 @@ class DTensorLayout {
   static absl::StatusOr<DTensorLayout> Create(Type type, std::vector<std::string> specs,
                                               DTensorMesh mesh, ErrorFn error);
 
+  // Python's Layout(sharding_specs, mesh) constructor: its own first pass
+  // (a mesh dim repeated, a spec that is neither a mesh dim nor unsharded or
+  // match), with its messages, before Create's checks. Python users meet
+  // these messages rather than the C++ ones, which the text parser keeps.
+  static absl::StatusOr<DTensorLayout> FromPython(std::vector<std::string> specs, DTensorMesh mesh);
+
   // Python's Layout.from_device: the single-device layout on `device`
   // ("Single device is empty." for "").
   static absl::StatusOr<DTensorLayout> FromDevice(std::string device);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every odd conformance vector passes through the C ABI, or says why not.
 
-Reads the vectors each ../shared/conformance/*.md file defines (a "**K17**"
+Reads the vectors each conformance file defines (tests/conformance/vectors,
+copied from the project's shared/conformance) (a "**K17**"
 paragraph, a "### S23:" heading or a "| K101 |" table row) and the C test of
 its suite, and fails when an odd vector is cited by neither a table row nor
 the suite's pending table, so coverage cannot silently regress:
@@ -12,10 +13,10 @@ the suite's pending table, so coverage cannot silently regress:
                         conformance_dtensor_config.c (sections C, F, G)
 
 A row cites a vector by a string literal that starts with its id ("K17",
-"S23 ..."); the pending table is the array whose name contains "pending" (any case).
+"S23 ..."), a one-vector test by its function's name (d47_coords_wrap(),
+k115_...()); the pending table is the array whose name contains "pending" (any case).
 A citation of a vector the file does not define (a typo, a renumbering) is
-an error too. A C test that is missing is reported as not yet covered, not
-as a failure.
+an error too, and so is a missing C test.
 
 Prints one line per suite and each problem; exits 1 when there is any,
 77 (a skipped test for meson) when the conformance directory is absent.
@@ -81,6 +82,8 @@ def citations_of(code, prefix):
     for match in re.finditer(r'"{0}(\d+)(?!\d)[^"]*"'.format(prefix), code):
         inside = any(start <= match.start() < end for start, end in spans)
         (pending if inside else rows).add(int(match.group(1)))
+    for match in re.finditer(r"\b{0}(\d+)_\w*\s*\(".format(prefix.lower()), code):
+        rows.add(int(match.group(1)))
     return rows, pending
 
 
@@ -98,7 +101,8 @@ def check_suite(conformance_dir, tests_dir, markdown_name, prefix, tests):
         path = os.path.join(tests_dir, test_name)
         where = markdown_name + ("" if sections is None else " (sections " + ", ".join(sorted(sections)) + ")")
         if not os.path.exists(path):
-            print("%s: %s: not yet covered (%s is missing): %d odd vectors" % (test_name, where, test_name, len(odd)))
+            print("  error: %s is missing: %d odd vectors of %s are not covered" % (test_name, len(odd), where))
+            problems += 1
             continue
         with open(path, encoding="utf-8") as f:
             rows, pending = citations_of(f.read(), prefix)

@@ -8,8 +8,8 @@
  * (tessera_dtensor_config from NAME=VALUE entries and device counts), so no
  * row depends on this process's environment or devices.
  *
- * Not here: D53 and D55 (the Python Layout constructor and its repr) belong
- * to the DTensor layout model (tests/capi/conformance_dtensor.c).
+ * D53 and D55 (the Python Layout constructor and its repr) are here too, as
+ * section C's, over tessera_dtensor_layout_create.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -124,6 +124,43 @@ static void d51_global_ids_must_be_consecutive(void) {
                                               NULL, &err);
   ASSERT_OK(err);
   ASSERT_NOT_NULL(mesh);
+  tessera_dtensor_mesh_destroy(mesh);
+}
+
+/* ---- C. The Python Layout constructor ------------------------------------------- */
+
+#define M2D_DEVICES                                                                         \
+  "/job:localhost/replica:0/task:0/device:TPU:0,/job:localhost/replica:0/task:0/device:TPU:1," \
+  "/job:localhost/replica:0/task:0/device:TPU:2,/job:localhost/replica:0/task:0/device:TPU:3"
+#define M2D "|batch=2,x=2|0,1,2,3|0,1,2,3|" M2D_DEVICES
+
+static void d53_layout_dimensions_must_be_unique(void) {
+  const char* const specs[] = {"batch", "batch"};
+  tessera_error* err = NULL;
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(M2D, &err);
+  ASSERT_OK(err);
+  ASSERT_NULL(tessera_dtensor_layout_create(TESSERA_DTENSOR_LAYOUT_STATIC, specs, 2, mesh, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Mesh dimension batch was repeated in sharding specification ['batch', 'batch']. "
+               "Mesh dimensions must be unique in a layout.");
+  tessera_dtensor_mesh_destroy(mesh);
+}
+
+/* Python's repr is "Layout.from_string(" + the text + ")": the text is the C answer. */
+static void d55_batch_sharded_layout_text(void) {
+  const char* const specs[] = {"batch", "unsharded"};
+  tessera_error* err = NULL;
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(M2D, &err);
+  tessera_dtensor_layout* layout;
+  tessera_buffer* text;
+  ASSERT_OK(err);
+  layout = tessera_dtensor_layout_create(TESSERA_DTENSOR_LAYOUT_STATIC, specs, 2, mesh, &err);
+  ASSERT_OK(err);
+  text = tessera_dtensor_layout_to_text(layout, &err);
+  ASSERT_OK(err);
+  ASSERT_STREQ("sharding_specs:batch,unsharded, mesh:" M2D, (const char*)tessera_buffer_data(text));
+  tessera_buffer_destroy(text);
+  tessera_dtensor_layout_destroy(layout);
   tessera_dtensor_mesh_destroy(mesh);
 }
 
@@ -449,6 +486,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(d47_coords_wrap_modulo_the_mesh_size),
       HARNESS_TEST(d49_two_device_types_are_refused),
       HARNESS_TEST(d51_global_ids_must_be_consecutive),
+      HARNESS_TEST(d53_layout_dimensions_must_be_unique),
+      HARNESS_TEST(d55_batch_sharded_layout_text),
       HARNESS_TEST(d85_local_devices_of_a_type),
       HARNESS_TEST(d87_host_port_jobs_keep_their_order),
       HARNESS_TEST(d89_create_mesh_defaults_to_x_over_every_device),

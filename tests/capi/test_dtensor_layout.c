@@ -97,6 +97,29 @@ static void create_with_an_unknown_type_fails(void) {
   tessera_dtensor_mesh_destroy(mesh);
 }
 
+/* Python's Layout(specs, mesh) checks its specs before the C++ checks, with its words. */
+static void static_create_refuses_a_spec_that_is_not_a_mesh_dim(void) {
+  const char* const specs[] = {"WRONG", "unsharded"};
+  tessera_error* err = NULL;
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(XY, &err);
+  ASSERT_OK(err);
+  ASSERT_NULL(tessera_dtensor_layout_create(TESSERA_DTENSOR_LAYOUT_STATIC, specs, 2, mesh, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "WRONG: A dimension sharding must either be a valid mesh dimension or UNSHARDED.");
+  tessera_dtensor_mesh_destroy(mesh);
+}
+
+static void parted_create_keeps_the_cc_message_for_a_repeated_dim(void) {
+  const char* const specs[] = {"x", "x"};
+  tessera_error* err = NULL;
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_parse(XY, &err);
+  ASSERT_OK(err);
+  ASSERT_NULL(tessera_dtensor_layout_create(TESSERA_DTENSOR_LAYOUT_PARTED, specs, 2, mesh, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Attempted to shard two or more tensor dimensions over mesh dimension x");
+  tessera_dtensor_mesh_destroy(mesh);
+}
+
 static void to_parted_keeps_specs_and_mesh(void) {
   tessera_error* err = NULL;
   tessera_dtensor_layout* layout = tessera_dtensor_layout_parse("sharding_specs:x, mesh:" X2, NULL);
@@ -344,6 +367,8 @@ static void mesh_hosts_come_in_first_seen_order(void) {
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(one_parse_gives_the_layout_and_its_whole_mesh),
+      HARNESS_TEST(static_create_refuses_a_spec_that_is_not_a_mesh_dim),
+      HARNESS_TEST(parted_create_keeps_the_cc_message_for_a_repeated_dim),
       HARNESS_TEST(empty_layout_round_trips),
       HARNESS_TEST(specs_are_read_by_position),
       HARNESS_TEST(static_layout_converts_to_a_tessera_layout),

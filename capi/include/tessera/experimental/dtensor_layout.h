@@ -85,7 +85,12 @@ TESSERA_API tessera_dtensor_layout* tessera_dtensor_layout_parse(const char* tex
 
 /**
  * A layout from its parts (Layout::GetLayout), checked in DTensor's order
- * with its messages.
+ * with its messages. A STATIC layout is what Python's Layout(sharding_specs,
+ * mesh) builds, so its constructor's own checks come first, with its
+ * messages: "Mesh dimension x was repeated in sharding specification ['x',
+ * 'x']. Mesh dimensions must be unique in a layout." and "w: A dimension
+ * sharding must either be a valid mesh dimension or UNSHARDED." (so "any"
+ * and "scalar" are refused there too; parse text to get them).
  * @param type  the layout type.
  * @param specs  num_specs sharding specs (mesh dims, "unsharded", "any",
  *               "match", or a lone "scalar" for rank 0); copied.
