@@ -36,7 +36,7 @@ absl::Status IndivisibleError(const TensorLayout& layout, absl::Span<const int64
       "Argument 'shape': the layout ", PyAxesRepr(layout.axes()), " implies that array axis ",
       dim, " is partitioned ", partitions[dim], " times, but the dimension size is ", shape[dim],
       " (full shape: ", ShapeToString(shape), ", per-dimension tiling factors: ",
-      ShapeToString(partitions),
+      PyIntListRepr(partitions),
       " should evenly divide the shape); expected divisible sizes in strict mode, or a chunk "
       "mode"));
 }

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/formats/jax_spec.h"
 #include "core/formats/text_cursor.h"
 #include "core/py_repr.h"
 #include "core/shape.h"
@@ -402,7 +403,7 @@ absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, si
   if (rank < layout.rank()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Argument 'rank' is ", rank, "; layout ", PyAxesRepr(layout.axes()),
-        " is only valid for tensors of rank at least ", layout.rank()));
+        " is only valid for tensors of rank at least ", layout.rank(), ".", ScalarSpecHint(rank)));
   }
   const DeviceMesh& mesh = *layout.mesh();
   // Step 1 (§2.4): size-1 mesh axes take no part; the others are numbered

@@ -1,5 +1,7 @@
 #include "core/formats/jax_spec.h"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -16,31 +18,86 @@ namespace {
 constexpr char kSpecWhat[] = "PartitionSpec text";
 constexpr char kMeshWhat[] = "jax Mesh text";
 
-// One element of a tuple entry: an axis name, or (in jax) a falsy value that
-// the tuple keeps. Only names are allowed inside a tuple here; None inside a
-// tuple is rejected like any non-name, as a layout has no use for it.
-absl::StatusOr<std::string> ParseTupleMember(TextCursor& cursor) {
+// One element of a tuple entry, kept as the Python value jax sees: a name,
+// None, or a nested tuple or list (which jax rejects, printing it whole).
+struct TupleMember {
+  size_t position = 0;
+  std::string repr;
+  std::optional<std::string> axis;  // set for a str
+  bool is_sequence = false;
+};
+
+absl::StatusOr<TupleMember> ParseTupleMember(TextCursor& cursor, int depth);
+
+// The rest of a tuple or list after its opening bracket, as its members.
+absl::StatusOr<std::vector<TupleMember>> ParseSequence(TextCursor& cursor, absl::string_view close,
+                                                       int depth) {
+  std::vector<TupleMember> members;
+  while (!cursor.TryConsume(close)) {
+    TESSERA_ASSIGN_OR_RETURN(TupleMember member, ParseTupleMember(cursor, depth));
+    members.push_back(std::move(member));
+    if (cursor.TryConsume(",")) continue;
+    TESSERA_RETURN_IF_ERROR(cursor.Expect(close));
+    break;
+  }
+  return members;
+}
+
+std::string SequenceRepr(const std::vector<TupleMember>& members, bool is_list) {
+  std::vector<std::string> reprs;
+  for (const TupleMember& m : members) reprs.push_back(m.repr);
+  if (is_list) return absl::StrCat("[", absl::StrJoin(reprs, ", "), "]");
+  return PyTupleRepr(reprs);
+}
+
+// Nesting deeper than this is refused before it can exhaust the stack.
+constexpr int kMaxNesting = 32;
+
+absl::StatusOr<TupleMember> ParseTupleMember(TextCursor& cursor, int depth) {
   cursor.SkipSpace();
-  const size_t at = cursor.position();
-  if (cursor.PeekToken() == "(" || cursor.PeekToken() == "[") {
-    return cursor.ErrorAt(at, cursor.PeekToken(),
-                          "opens a nested tuple: A tuple inside PartitionSpec cannot contain a "
-                          "nested tuple");
+  TupleMember member;
+  member.position = cursor.position();
+  const absl::string_view token = cursor.PeekToken();
+  if (token == "(" || token == "[") {
+    if (depth >= kMaxNesting) return cursor.Error(absl::StrCat("at most ", kMaxNesting, " nested tuples"));
+    cursor.TryConsume(token);
+    const bool is_list = token == "[";
+    TESSERA_ASSIGN_OR_RETURN(std::vector<TupleMember> inner,
+                             ParseSequence(cursor, is_list ? "]" : ")", depth + 1));
+    member.repr = SequenceRepr(inner, is_list);
+    member.is_sequence = true;
+    return member;
+  }
+  if (cursor.TryConsumeWord("None")) {
+    member.repr = "None";
+    return member;
   }
   TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectPyString());
-  if (axis.empty()) return cursor.ErrorAt(at, "''", "is not an axis name inside a tuple");
-  return axis;
+  member.repr = PyStrRepr(axis);
+  member.axis = std::move(axis);
+  return member;
 }
 
 // ( ... ) or [ ... ] of axis names; `close` is the matching bracket.
 absl::StatusOr<AxisGroup> ParseTuple(TextCursor& cursor, absl::string_view close) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<TupleMember> members, ParseSequence(cursor, close, 1));
+  // jax's canonicalisation (jaxlib partition_spec.cc) rejects the first
+  // nested tuple or list, printing the entry and that member.
+  for (const TupleMember& m : members) {
+    if (!m.is_sequence) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        kSpecWhat, ": at position ", m.position,
+        ": A tuple inside PartitionSpec cannot contain a nested tuple. Got partition: ",
+        SequenceRepr(members, close == "]"), " and the nested tuple: ", m.repr));
+  }
   AxisGroup group;
-  while (!cursor.TryConsume(close)) {
-    TESSERA_ASSIGN_OR_RETURN(std::string axis, ParseTupleMember(cursor));
-    group.push_back(std::move(axis));
-    if (cursor.TryConsume(",")) continue;
-    TESSERA_RETURN_IF_ERROR(cursor.Expect(close));
-    break;
+  for (TupleMember& m : members) {
+    // Only names are allowed inside a tuple here: None or '' inside a tuple
+    // has no use in a layout.
+    if (!m.axis.has_value() || m.axis->empty()) {
+      return cursor.ErrorAt(m.position, m.repr, "is not an axis name inside a tuple");
+    }
+    group.push_back(*std::move(m.axis));
   }
   return group;  // () is None, ('x',) is 'x': both already what a group means
 }
@@ -182,14 +239,63 @@ absl::StatusOr<std::vector<AxisGroup>> ParsePartitionSpec(absl::string_view text
   return axes;
 }
 
+namespace {
+
+// jax's _check_unique_resources: every axis named more than once, in
+// show_axes's form (sorted, each in backticks).
+absl::Status CheckUniqueAxes(const std::vector<AxisGroup>& axes) {
+  std::vector<std::string> seen;
+  std::vector<std::string> repeated;
+  for (const AxisGroup& group : axes) {
+    for (const std::string& axis : group) {
+      if (std::find(seen.begin(), seen.end(), axis) == seen.end()) {
+        seen.push_back(axis);
+      } else if (std::find(repeated.begin(), repeated.end(), axis) == repeated.end()) {
+        repeated.push_back(axis);
+      }
+    }
+  }
+  if (repeated.empty()) return absl::OkStatus();
+  std::vector<std::string> shown;
+  for (const std::string& axis : repeated) shown.push_back(absl::StrCat("`", axis, "`"));
+  std::sort(shown.begin(), shown.end());
+  return absl::InvalidArgumentError(absl::StrCat(
+      "A single NamedSharding spec specification can map every mesh axis to at most one "
+      "positional dimension, but ",
+      PartitionSpecText(axes), " has duplicate entries for ", absl::StrJoin(shown, ", ")));
+}
+
+// jax's _check_mesh_resource_axis.
+absl::Status CheckAxesInMesh(const std::vector<AxisGroup>& axes, const DeviceMesh& mesh) {
+  for (const AxisGroup& group : axes) {
+    for (const std::string& axis : group) {
+      if (mesh.HasAxis(axis)) continue;
+      return absl::InvalidArgumentError(absl::StrCat("Resource axis: ", axis, " of ",
+                                                     PartitionSpecText(axes), " is not found in mesh: ",
+                                                     PyStrTupleRepr(mesh.axis_names()), "."));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string ScalarSpecHint(size_t rank) {
+  return rank == 0 ? " For scalars the PartitionSpec should be P()" : "";
+}
+
 absl::StatusOr<TensorLayout> LayoutFromPartitionSpec(absl::string_view text, MeshPtr mesh,
                                                      size_t rank) {
   TESSERA_ASSIGN_OR_RETURN(std::vector<AxisGroup> axes, ParsePartitionSpec(text));
   TESSERA_RETURN_IF_ERROR(CheckRank(rank, "rank"));
+  // In jax's order: NamedSharding's constructor checks repetition, then the
+  // mesh; the rank is checked when the sharding is applied.
+  TESSERA_RETURN_IF_ERROR(CheckUniqueAxes(axes));
+  if (mesh != nullptr) TESSERA_RETURN_IF_ERROR(CheckAxesInMesh(axes, *mesh));
   if (axes.size() > rank) {
     return absl::InvalidArgumentError(absl::StrCat(
-        PartitionSpecText(axes), " is only valid for values of rank at least ", axes.size(),
-        ", but was applied to a value of rank ", rank, " (argument 'rank')"));
+        "Argument 'rank': ", PartitionSpecText(axes), " is only valid for values of rank at least ",
+        axes.size(), ", but was applied to a value of rank ", rank, ".", ScalarSpecHint(rank)));
   }
   axes.resize(rank);
   absl::StatusOr<TensorLayout> layout = TensorLayout::Create(std::move(axes), std::move(mesh));

@@ -352,6 +352,18 @@ static void strict_create_rejects_an_indivisible_dimension(void) {
   tessera_mesh_destroy(mesh);
 }
 
+static void indivisible_error_prints_the_tiling_factors_as_jaxs_list(void) {
+  const int64_t dims[] = {4, 10};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* layout = fixture_layout_2d(NULL, "model", mesh);
+  ASSERT_NULL(tessera_sharding_create(layout, dims, 2, TESSERA_SHARD_MODE_STRICT, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "(full shape: (4, 10), per-dimension tiling factors: [1, 4] should evenly divide the shape)");
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
 static void create_needs_a_layout_with_a_mesh(void) {
   const int64_t dims[] = {8, 8};
   tessera_error* err = NULL;
@@ -517,6 +529,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(create_rejects_a_rank_mismatch),
       HARNESS_TEST(create_rejects_a_negative_dimension),
       HARNESS_TEST(strict_create_rejects_an_indivisible_dimension),
+      HARNESS_TEST(indivisible_error_prints_the_tiling_factors_as_jaxs_list),
       HARNESS_TEST(create_needs_a_layout_with_a_mesh),
       HARNESS_TEST(device_index_past_the_mesh_is_out_of_range_everywhere),
       HARNESS_TEST(capacity_below_the_answer_is_out_of_range_and_writes_nothing),

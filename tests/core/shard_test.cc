@@ -88,7 +88,7 @@ TEST(ShardingCreateTest, StrictIndivisibleFollowsJaxIndivisibleError) {
       Sharding::Create(Layout({"", "y"}, mesh), {4, 10}, ShardMode::kStrict),
       StatusIs(kInvalid,
                HasSubstr("implies that array axis 1 is partitioned 4 times, but the dimension "
-                         "size is 10 (full shape: (4, 10), per-dimension tiling factors: (1, 4) "
+                         "size is 10 (full shape: (4, 10), per-dimension tiling factors: [1, 4] "
                          "should evenly divide the shape)")));
 }
 
