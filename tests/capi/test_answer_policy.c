@@ -205,7 +205,9 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_layout_from_hlo_sharding, "mesh", "x", NULL, 0) \
   X(tessera_layout_to_op_sharding, "layout", NULL, 0, false) \
   X(tessera_layout_from_op_sharding, "mesh", (const void*)(void*)scratch, 1, NULL, 0) \
-  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1)
+  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_mesh_options_set_allow_split_physical_axes, "options", NULL, false) \
+  X(tessera_mesh_options_set_contiguous_submeshes, "options", NULL, false)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -439,6 +441,8 @@ static void every_index_at_the_count_is_out_of_range_naming_it(void) {
 /* tessera.h's one shape: (out, capacity) asks, fills, or refuses. */
 static const int64_t max_shard_dims[] = {8, 8};
 static const size_t only_process[] = {0};
+static const int64_t torus_4x4x4[] = {4, 4, 4};
+static const int64_t mesh_1x16x4[] = {1, 16, 4};
 
 #define ARRAY_CASES(X) \
   X(tessera_layout_max_shard_shape, 2, int64_t, o.layout, max_shard_dims, 2) \
@@ -452,7 +456,8 @@ static const size_t only_process[] = {0};
   X(tessera_sharding_distinct_shard_ranges, 4, int64_t, o.sharding, 0) \
   X(tessera_sharding_distinct_shard_devices, 1, size_t, o.sharding, 0) \
   X(tessera_sharding_max_shard_shape, 2, int64_t, o.sharding) \
-  X(tessera_xla_device_order, 8, int64_t, o.mesh)
+  X(tessera_xla_device_order, 8, int64_t, o.mesh) \
+  X(tessera_mesh_tpu_axis_assignment, 9, int64_t, torus_4x4x4, 3, mesh_1x16x4, 3, NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
