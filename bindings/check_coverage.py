@@ -38,6 +38,16 @@ ALLOWED = {
     "tessera_mesh_options_set_allow_split_physical_axes": _GAP,
     "tessera_mesh_options_set_contiguous_submeshes": _GAP,
     "tessera_mesh_tpu_axis_assignment": _GAP,
+    "tessera_hlo_sharding_destroy": _GAP,
+    "tessera_hlo_sharding_from_layout": _GAP,
+    "tessera_hlo_sharding_kind": _GAP,
+    "tessera_hlo_sharding_maximal_device": _GAP,
+    "tessera_hlo_sharding_parse": _GAP,
+    "tessera_hlo_sharding_subgroup_types": _GAP,
+    "tessera_hlo_sharding_tile_devices": _GAP,
+    "tessera_hlo_sharding_tile_dims": _GAP,
+    "tessera_hlo_sharding_to_layout": _GAP,
+    "tessera_hlo_sharding_to_text": _GAP,
     # issue 11: jax mesh construction, HloSharding values }
 }
 

@@ -207,7 +207,15 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_layout_from_op_sharding, "mesh", (const void*)(void*)scratch, 1, NULL, 0) \
   X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1) \
   X(tessera_mesh_options_set_allow_split_physical_axes, "options", NULL, false) \
-  X(tessera_mesh_options_set_contiguous_submeshes, "options", NULL, false)
+  X(tessera_mesh_options_set_contiguous_submeshes, "options", NULL, false) \
+  X(tessera_hlo_sharding_from_layout, "layout", NULL, 0, NULL, 0) \
+  X(tessera_hlo_sharding_to_text, "sharding", NULL) \
+  X(tessera_hlo_sharding_to_layout, "sharding", NULL, (const tessera_mesh*)(void*)scratch, 2) \
+  X(tessera_hlo_sharding_kind, "sharding", NULL) \
+  X(tessera_hlo_sharding_maximal_device, "sharding", NULL, (int64_t*)(void*)scratch) \
+  X(tessera_hlo_sharding_tile_dims, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_hlo_sharding_tile_devices, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_hlo_sharding_subgroup_types, "sharding", NULL, (int64_t*)(void*)scratch, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -332,6 +340,7 @@ static struct objects {
   tessera_dtensor_mesh* dtensor_mesh;
   tessera_sharding* sharding;
   tessera_reshard_plan* reshard_plan;
+  tessera_hlo_sharding* hlo_sharding;
   tessera_error* error;
 #if TESSERA_HAS_CLUSTER
   tessera_client* client;
@@ -457,7 +466,10 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_sharding_distinct_shard_devices, 1, size_t, o.sharding, 0) \
   X(tessera_sharding_max_shard_shape, 2, int64_t, o.sharding) \
   X(tessera_xla_device_order, 8, int64_t, o.mesh) \
-  X(tessera_mesh_tpu_axis_assignment, 9, int64_t, torus_4x4x4, 3, mesh_1x16x4, 3, NULL)
+  X(tessera_mesh_tpu_axis_assignment, 9, int64_t, torus_4x4x4, 3, mesh_1x16x4, 3, NULL) \
+  X(tessera_hlo_sharding_tile_dims, 3, int64_t, o.hlo_sharding) \
+  X(tessera_hlo_sharding_tile_devices, 8, int64_t, o.hlo_sharding) \
+  X(tessera_hlo_sharding_subgroup_types, 1, int64_t, o.hlo_sharding)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -609,6 +621,7 @@ static void make_objects(void) {
   tessera_sharding_destroy(replicated);
   tessera_layout_destroy(other);
   tessera_mesh_axis_name(NULL, 0, &o.error); /* a plain error: no missing or arrived processes */
+  o.hlo_sharding = tessera_hlo_sharding_parse("{devices=[2,2,2]<=[8] last_tile_dims={manual}}", NULL);
 #if TESSERA_HAS_CLUSTER
   {
     tessera_cluster_options* options = tessera_cluster_options_create();
@@ -630,6 +643,7 @@ static void destroy_objects(void) {
   tessera_client_destroy(o.client);
 #endif
   tessera_error_destroy(o.error);
+  tessera_hlo_sharding_destroy(o.hlo_sharding);
   tessera_reshard_plan_destroy(o.reshard_plan);
   tessera_sharding_destroy(o.sharding);
   tessera_dtensor_mesh_destroy(o.dtensor_mesh);
