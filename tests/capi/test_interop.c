@@ -303,7 +303,7 @@ static void torch_strided_shard_round_trips(void) {
   tessera_buffer* text = tessera_layout_to_torch_placements(layout, &err);
   tessera_layout* parsed;
   ASSERT_OK(err);
-  ASSERT_STREQ("[_StridedShard(dim=0, split_factor=4), Shard(dim=0)]", tessera_buffer_data(text));
+  ASSERT_STREQ("[_StridedShard(dim=0, sf=4), Shard(dim=0)]", tessera_buffer_data(text));
   parsed = tessera_layout_from_torch_placements(tessera_buffer_data(text), mesh, 1, &err);
   ASSERT_OK(err);
   ASSERT_TRUE(tessera_layout_equal(layout, parsed));

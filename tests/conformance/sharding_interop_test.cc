@@ -2,8 +2,8 @@
 // HloSharding (V1 and V2), OpSharding and round-trip lines of every odd S
 // vector that has them, and the interop strings of S47. Each row names its
 // vector. The PyTorch placements are compared after parsing (the vectors
-// write Shard(0) and _StridedShard(0, split_factor=4); Tessera prints the
-// keyword forms Shard(dim=0), _StridedShard(dim=0, split_factor=4)).
+// write Shard(0) and _StridedShard(0, split_factor=4); Tessera prints
+// torch 2.15's reprs Shard(dim=0), _StridedShard(dim=0, sf=4)).
 //
 // Size-1 mesh axes cannot travel in an HloSharding (JAX drops them, S15,
 // S17), so for those rows the layout that comes back lacks them; every other
@@ -214,7 +214,7 @@ TEST(S7, SpecPrintsAsJaxRepr) {
 TEST(S31, StridedShardPrints) {
   EXPECT_EQ(Unwrap(LayoutToTorchPlacementsText(
                 Layout({"tp+dp"}, testing::CpuMesh({2, 2}, {"dp", "tp"})))),
-            "[_StridedShard(dim=0, split_factor=2), Shard(dim=0)]");
+            "[_StridedShard(dim=0, sf=2), Shard(dim=0)]");
 }
 
 // S37 (torch row): one placement per mesh dim, with PyTorch's message.
