@@ -229,6 +229,15 @@ static void partition_spec_nested_tuple_keeps_jaxs_whole_message(void) {
                "and the nested tuple: ('model',)");
 }
 
+static void partition_spec_none_inside_a_tuple_is_jaxs_resource_axis_error(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  ASSERT_NULL(tessera_layout_from_partition_spec("P(('batch', None))", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Resource axis: None of P(('batch', None),) is not found in mesh: ('batch', 'model').");
+  tessera_mesh_destroy(mesh);
+}
+
 static void partition_spec_errors(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_2x4();
@@ -356,6 +365,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(partition_spec_names_every_repeated_axis_sorted),
       HARNESS_TEST(partition_spec_on_a_scalar_gives_jaxs_hint),
       HARNESS_TEST(partition_spec_nested_tuple_keeps_jaxs_whole_message),
+      HARNESS_TEST(partition_spec_none_inside_a_tuple_is_jaxs_resource_axis_error),
       HARNESS_TEST(jax_mesh_text_round_trips),
       HARNESS_TEST(jax_mesh_text_errors),
       HARNESS_TEST(torch_placements_one_per_mesh_dim),

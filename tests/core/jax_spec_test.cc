@@ -151,6 +151,22 @@ TEST(LayoutFromPartitionSpec, RepetitionIsReportedBeforeAnUnknownAxis) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has duplicate entries for `z`")));
 }
 
+TEST(LayoutFromPartitionSpec, NoneInsideATupleIsJaxsResourceAxisError) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P(('x', None))", CpuMesh({2, 4}, {"x", "y"}), 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("Resource axis: None of P(('x', None),) is not found in mesh: ('x', 'y').")));
+}
+
+TEST(LayoutFromPartitionSpec, NoneTwiceInsideTuplesIsADuplicate) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P(('x', None), ('y', None))", CpuMesh({2, 4}, {"x", "y"}), 2),
+              StatusIs(absl::StatusCode::kInvalidArgument, EndsWith("has duplicate entries for `None`")));
+}
+
+TEST(LayoutFromPartitionSpec, OneTupleOfNoneIsNone) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"x", "y"});
+  EXPECT_EQ(Unwrap(LayoutFromPartitionSpec("P([None], 'x')", mesh, 2)), Layout({"", "x"}, mesh));
+}
+
 TEST(LayoutFromPartitionSpec, UnknownAxisIsJaxsResourceAxisError) {
   EXPECT_THAT(LayoutFromPartitionSpec("P('z')", CpuMesh({2, 4}, {"x", "y"}), 1),
               StatusIs(absl::StatusCode::kInvalidArgument,

@@ -27,3 +27,6 @@ JAX_PLATFORMS=cpu "$venv/bin/python" "$here/tpu_mesh_compare.py" --lib "$lib"
 # export with manual axes.
 XLA_FLAGS="--xla_force_host_platform_device_count=8" JAX_PLATFORMS=cpu \
   "$venv/bin/python" "$here/hlo_sharding_compare.py" --lib "$lib" --count 3000 --seed 11
+# PartitionSpec errors in jax's words (duplicate, unknown, nested, rank).
+XLA_FLAGS="--xla_force_host_platform_device_count=8" JAX_PLATFORMS=cpu \
+  "$venv/bin/python" "$here/jax_spec_errors_compare.py" --lib "$lib" --count 2000 --seed 33

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Compares Tessera's PartitionSpec errors with jax's, through the C ABI.
+
+Random PartitionSpec texts over random meshes (axes named more than once,
+inside and across tuples; axes the mesh lacks; nested tuples and lists;
+specs longer than the rank, scalars included) go to jax (PartitionSpec,
+NamedSharding, check_compatible_aval) and to tessera_layout_from_partition_spec.
+Both must accept, or both refuse with jax's words: the duplicate-axis and
+unknown-axis messages whole, the nested-tuple message after Tessera's
+position prefix, and the rank message from " is only valid" on (jax names the
+whole NamedSharding before it, Tessera the spec).
+
+Usage (in the jax virtual environment of scripts/jax-venv.sh, with
+XLA_FLAGS=--xla_force_host_platform_device_count=8 JAX_PLATFORMS=cpu):
+  jax_spec_errors_compare.py --lib path/to/libtessera.so.0 [--count N] [--seed S]
+"""
+import argparse
+import ctypes as C
+import math
+import random
+import sys
+
+import jax
+import numpy as np
+from jax._src.named_sharding import DuplicateSpecError
+from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+
+
+class Tessera:
+    def __init__(self, path):
+        lib = C.CDLL(path)
+        sig = {
+            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
+            "tessera_error_destroy": (None, [C.c_void_p]),
+            "tessera_mesh_options_create": (C.c_void_p, []),
+            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
+            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
+                                                            C.POINTER(C.c_void_p)]),
+            "tessera_mesh_create": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p), C.c_size_t,
+                                                 C.c_void_p, C.POINTER(C.c_void_p)]),
+            "tessera_mesh_destroy": (None, [C.c_void_p]),
+            "tessera_layout_from_partition_spec": (C.c_void_p, [C.c_char_p, C.c_void_p, C.c_size_t,
+                                                                C.POINTER(C.c_void_p)]),
+            "tessera_layout_destroy": (None, [C.c_void_p]),
+        }
+        for name, (res, args) in sig.items():
+            f = getattr(lib, name)
+            f.restype, f.argtypes = res, args
+        self.lib = lib
+
+    def layout_error(self, shape, names, spec, rank):
+        """None when Tessera accepts the spec, else its message."""
+        lib = self.lib
+        n = math.prod(shape)
+        devices = (C.c_char_p * n)(*[f"cpu:{i}".encode() for i in range(n)])
+        options = lib.tessera_mesh_options_create()
+        lib.tessera_mesh_options_set_devices(options, devices, n, None)
+        mesh = lib.tessera_mesh_create((C.c_int64 * len(shape))(*shape),
+                                       (C.c_char_p * len(names))(*[a.encode() for a in names]),
+                                       len(shape), options, None)
+        lib.tessera_mesh_options_destroy(options)
+        err = C.c_void_p()
+        layout = lib.tessera_layout_from_partition_spec(spec.encode(), mesh, rank, C.byref(err))
+        lib.tessera_mesh_destroy(mesh)
+        if layout:
+            lib.tessera_layout_destroy(layout)
+            return None
+        message = lib.tessera_error_message(err).decode()
+        lib.tessera_error_destroy(err)
+        return message
+
+
+def random_entry(rng, pool, depth=0):
+    roll = rng.random()
+    if roll < 0.15:
+        return None
+    if roll < 0.6 or depth > 0 and roll < 0.8:
+        return rng.choice(pool)
+    members = [random_entry(rng, pool, depth + 1) if rng.random() < 0.1 else rng.choice(pool)
+               for _ in range(rng.randint(1, 3))]
+    return members if rng.random() < 0.2 else tuple(members)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lib", required=True)
+    parser.add_argument("--count", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=33)
+    args = parser.parse_args()
+    tessera = Tessera(args.lib)
+    rng = random.Random(args.seed)
+    devices = jax.devices()
+    compared = differ = refused = 0
+    for _ in range(args.count):
+        mesh_rank = rng.randint(1, 3)
+        shape = [rng.choice([1, 2, 2, 4]) for _ in range(mesh_rank)]
+        while math.prod(shape) > len(devices):
+            shape[rng.randrange(mesh_rank)] = 1
+        names = ["x", "y", "z"][:mesh_rank]
+        pool = names + ["w"] * (rng.random() < 0.2)
+        entries = [random_entry(rng, pool) for _ in range(rng.randint(0, 3))]
+        spec_text = "P(" + ", ".join(repr(e) for e in entries) + ("," if len(entries) == 1 else "") + ")"
+        rank = rng.randint(0, 3)
+        got = tessera.layout_error(shape, names, spec_text, rank)
+        try:
+            spec = P(*entries)
+            mesh = Mesh(np.array(devices[:math.prod(shape)]).reshape(shape), tuple(names))
+            NamedSharding(mesh, spec).check_compatible_aval((2,) * rank)
+            expected = None
+        except (ValueError, DuplicateSpecError) as e:
+            expected = str(e)
+        compared += 1
+        if expected is None or got is None:
+            ok = expected is None and got is None
+        elif "nested tuple" in expected:
+            ok = got.endswith(expected)
+        elif " is only valid" in expected:
+            ok = got.endswith(expected[expected.index(" is only valid"):])
+        else:
+            ok = got == expected
+        refused += expected is not None
+        if not ok:
+            differ += 1
+            print(f"DIFF mesh {shape} {spec_text} rank {rank}:\n  jax     {expected}\n  tessera {got}")
+    print(f"{compared} PartitionSpecs compared ({refused} refused by jax); {differ} differ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
