@@ -30,52 +30,25 @@ import numpy as np
 from jax._src.lib import xla_client as xc
 from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P
 
+import tessera_lib
+
 TYPES = ["replicated", "manual", "unreduced", "maximal"]
 
 
 class Tessera:
     def __init__(self, path):
-        lib = C.CDLL(path)
-        sig = {
-            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
-            "tessera_error_destroy": (None, [C.c_void_p]),
-            "tessera_buffer_data": (C.c_char_p, [C.c_void_p]),
-            "tessera_buffer_destroy": (None, [C.c_void_p]),
-            "tessera_hlo_sharding_parse": (C.c_void_p, [C.c_char_p, C.POINTER(C.c_void_p)]),
-            "tessera_hlo_sharding_to_text": (C.c_void_p, [C.c_void_p, C.POINTER(C.c_void_p)]),
-            "tessera_hlo_sharding_destroy": (None, [C.c_void_p]),
-            "tessera_hlo_sharding_from_layout": (C.c_void_p, [C.c_void_p, C.c_size_t, C.POINTER(C.c_char_p),
-                                                              C.c_size_t, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_options_create": (C.c_void_p, []),
-            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
-                                                            C.POINTER(C.c_void_p)]),
-            "tessera_mesh_create": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p), C.c_size_t,
-                                                 C.c_void_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_destroy": (None, [C.c_void_p]),
-            "tessera_layout_from_partition_spec": (C.c_void_p, [C.c_char_p, C.c_void_p, C.c_size_t,
-                                                                C.POINTER(C.c_void_p)]),
-            "tessera_layout_destroy": (None, [C.c_void_p]),
-        }
-        for name, (res, args) in sig.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
-        self.lib = lib
+        self.lib = tessera_lib.load(path)
 
     def _check(self, handle, err):
         if not handle:
-            message = self.lib.tessera_error_message(err).decode()
-            self.lib.tessera_error_destroy(err)
-            raise RuntimeError(message)
+            raise RuntimeError(tessera_lib.take_error(self.lib, err))
         return handle
 
     def _text(self, sharding):
         err = C.c_void_p()
         buffer = self._check(self.lib.tessera_hlo_sharding_to_text(sharding, C.byref(err)), err)
-        text = self.lib.tessera_buffer_data(buffer).decode()
-        self.lib.tessera_buffer_destroy(buffer)
         self.lib.tessera_hlo_sharding_destroy(sharding)
-        return text
+        return tessera_lib.take_text(self.lib, buffer)
 
     def reprint(self, text):
         err = C.c_void_p()
@@ -84,18 +57,10 @@ class Tessera:
     def export(self, shape, names, spec, rank, manual):
         lib = self.lib
         err = C.c_void_p()
-        n = math.prod(shape)
-        devices = (C.c_char_p * n)(*[f"cpu:{i}".encode() for i in range(n)])
-        options = lib.tessera_mesh_options_create()
-        lib.tessera_mesh_options_set_devices(options, devices, n, None)
-        mesh = self._check(lib.tessera_mesh_create((C.c_int64 * len(shape))(*shape),
-                                                   (C.c_char_p * len(names))(*[a.encode() for a in names]),
-                                                   len(shape), options, C.byref(err)), err)
-        lib.tessera_mesh_options_destroy(options)
+        mesh = tessera_lib.cpu_mesh(lib, shape, names)
         layout = self._check(lib.tessera_layout_from_partition_spec(spec.encode(), mesh, rank, C.byref(err)), err)
-        manual_names = (C.c_char_p * max(len(manual), 1))(*[a.encode() for a in manual])
-        sharding = self._check(lib.tessera_hlo_sharding_from_layout(layout, rank, manual_names, len(manual),
-                                                                    C.byref(err)), err)
+        sharding = self._check(lib.tessera_hlo_sharding_from_layout(layout, rank, tessera_lib.strings(manual),
+                                                                    len(manual), C.byref(err)), err)
         lib.tessera_layout_destroy(layout)
         lib.tessera_mesh_destroy(mesh)
         return self._text(sharding)

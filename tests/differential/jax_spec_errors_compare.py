@@ -25,49 +25,19 @@ import numpy as np
 from jax._src.named_sharding import DuplicateSpecError
 from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
 
+import tessera_lib
 
-class Tessera:
-    def __init__(self, path):
-        lib = C.CDLL(path)
-        sig = {
-            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
-            "tessera_error_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_create": (C.c_void_p, []),
-            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
-                                                            C.POINTER(C.c_void_p)]),
-            "tessera_mesh_create": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p), C.c_size_t,
-                                                 C.c_void_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_destroy": (None, [C.c_void_p]),
-            "tessera_layout_from_partition_spec": (C.c_void_p, [C.c_char_p, C.c_void_p, C.c_size_t,
-                                                                C.POINTER(C.c_void_p)]),
-            "tessera_layout_destroy": (None, [C.c_void_p]),
-        }
-        for name, (res, args) in sig.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
-        self.lib = lib
 
-    def layout_error(self, shape, names, spec, rank):
-        """None when Tessera accepts the spec, else its message."""
-        lib = self.lib
-        n = math.prod(shape)
-        devices = (C.c_char_p * n)(*[f"cpu:{i}".encode() for i in range(n)])
-        options = lib.tessera_mesh_options_create()
-        lib.tessera_mesh_options_set_devices(options, devices, n, None)
-        mesh = lib.tessera_mesh_create((C.c_int64 * len(shape))(*shape),
-                                       (C.c_char_p * len(names))(*[a.encode() for a in names]),
-                                       len(shape), options, None)
-        lib.tessera_mesh_options_destroy(options)
-        err = C.c_void_p()
-        layout = lib.tessera_layout_from_partition_spec(spec.encode(), mesh, rank, C.byref(err))
-        lib.tessera_mesh_destroy(mesh)
-        if layout:
-            lib.tessera_layout_destroy(layout)
-            return None
-        message = lib.tessera_error_message(err).decode()
-        lib.tessera_error_destroy(err)
-        return message
+def layout_error(lib, shape, names, spec, rank):
+    """None when Tessera accepts the spec, else its message."""
+    mesh = tessera_lib.cpu_mesh(lib, shape, names)
+    err = C.c_void_p()
+    layout = lib.tessera_layout_from_partition_spec(spec.encode(), mesh, rank, C.byref(err))
+    lib.tessera_mesh_destroy(mesh)
+    if layout:
+        lib.tessera_layout_destroy(layout)
+        return None
+    return tessera_lib.take_error(lib, err)
 
 
 def random_entry(rng, pool, depth=0):
@@ -87,7 +57,7 @@ def main():
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=33)
     args = parser.parse_args()
-    tessera = Tessera(args.lib)
+    lib = tessera_lib.load(args.lib)
     rng = random.Random(args.seed)
     devices = jax.devices()
     compared = differ = refused = 0
@@ -101,7 +71,7 @@ def main():
         entries = [random_entry(rng, pool) for _ in range(rng.randint(0, 3))]
         spec_text = "P(" + ", ".join(repr(e) for e in entries) + ("," if len(entries) == 1 else "") + ")"
         rank = rng.randint(0, 3)
-        got = tessera.layout_error(shape, names, spec_text, rank)
+        got = layout_error(lib, shape, names, spec_text, rank)
         try:
             spec = P(*entries)
             mesh = Mesh(np.array(devices[:math.prod(shape)]).reshape(shape), tuple(names))

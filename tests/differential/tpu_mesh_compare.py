@@ -30,6 +30,8 @@ import numpy as np
 from jax._src import mesh_utils as mesh_utils_impl
 from jax.experimental import mesh_utils
 
+import tessera_lib
+
 # (device_kind, chips x, y, z, cores per chip): the torus placement, and the
 # small slices jax's per-kind handlers order (v4 lite, v5e/v6e, v5p, 7x).
 TOPOLOGIES = [
@@ -90,42 +92,7 @@ def shapes(n, max_rank=3):
 
 class Tessera:
     def __init__(self, path):
-        lib = C.CDLL(path)
-        sig = {
-            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
-            "tessera_error_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_create": (C.c_void_p, []),
-            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
-                                                            C.POINTER(C.c_void_p)]),
-            "tessera_mesh_options_set_device_kind": (C.c_bool, [C.c_void_p, C.c_char_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_make": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p), C.c_size_t,
-                                               C.c_void_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_create_device_mesh": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p),
-                                                             C.c_size_t, C.c_void_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_options_set_allow_split_physical_axes": (C.c_bool, [C.c_void_p, C.c_bool,
-                                                                              C.POINTER(C.c_void_p)]),
-            "tessera_mesh_options_set_contiguous_submeshes": (C.c_bool, [C.c_void_p, C.c_bool,
-                                                                         C.POINTER(C.c_void_p)]),
-            "tessera_mesh_tpu_axis_assignment": (C.c_size_t, [C.POINTER(C.c_int64), C.c_size_t,
-                                                              C.POINTER(C.c_int64), C.c_size_t, C.c_void_p,
-                                                              C.POINTER(C.c_int64), C.c_size_t,
-                                                              C.POINTER(C.c_void_p)]),
-            "tessera_mesh_num_devices": (C.c_size_t, [C.c_void_p, C.c_void_p]),
-            "tessera_mesh_device": (C.c_void_p, [C.c_void_p, C.c_size_t, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_destroy": (None, [C.c_void_p]),
-            "tessera_device_id": (C.c_int64, [C.c_void_p, C.c_void_p]),
-            "tessera_device_destroy": (None, [C.c_void_p]),
-        }
-        for name, (res, args) in sig.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
-        self.lib = lib
-
-    def error(self, err):
-        message = self.lib.tessera_error_message(err).decode()
-        self.lib.tessera_error_destroy(err)
-        return message
+        self.lib = tessera_lib.load(path)
 
     def assignment(self, physical, shape, split):
         """tessera_mesh_tpu_axis_assignment as rows per physical axis, or the error message."""
@@ -134,12 +101,12 @@ class Tessera:
         lib.tessera_mesh_options_set_allow_split_physical_axes(options, split, None)
         out = (C.c_int64 * (len(physical) * len(shape)))()
         err = C.c_void_p()
-        n = lib.tessera_mesh_tpu_axis_assignment((C.c_int64 * len(physical))(*physical), len(physical),
-                                                 (C.c_int64 * len(shape))(*shape), len(shape), options,
+        n = lib.tessera_mesh_tpu_axis_assignment(tessera_lib.int64s(physical), len(physical),
+                                                 tessera_lib.int64s(shape), len(shape), options,
                                                  out, len(out), C.byref(err))
         lib.tessera_mesh_options_destroy(options)
         if n == 0:
-            return self.error(err)
+            return tessera_lib.take_error(lib, err)
         return [list(out[p * len(shape):(p + 1) * len(shape)]) for p in range(len(physical))]
 
     def mesh_ids(self, shape, kind, ids, create=None, platform="tpu"):
@@ -148,9 +115,9 @@ class Tessera:
         create None: tessera_mesh_make; else (allow_split, contiguous) for
         tessera_mesh_create_device_mesh."""
         lib = self.lib
-        dims = (C.c_int64 * len(shape))(*shape)
-        names = (C.c_char_p * len(shape))(*[f"a{i}".encode() for i in range(len(shape))])
-        devices = (C.c_char_p * len(ids))(*[f"{platform}:{i}".encode() for i in ids])
+        dims = tessera_lib.int64s(shape)
+        names = tessera_lib.strings([f"a{i}" for i in range(len(shape))])
+        devices = tessera_lib.strings([f"{platform}:{i}" for i in ids])
         err = C.c_void_p()
         options = lib.tessera_mesh_options_create()
         lib.tessera_mesh_options_set_devices(options, devices, len(ids), None)
@@ -164,14 +131,8 @@ class Tessera:
             mesh = lib.tessera_mesh_create_device_mesh(dims, names, len(shape), options, C.byref(err))
         lib.tessera_mesh_options_destroy(options)
         if not mesh:
-            message = lib.tessera_error_message(err).decode()
-            lib.tessera_error_destroy(err)
-            return message
-        ids = []
-        for i in range(lib.tessera_mesh_num_devices(mesh, None)):
-            d = lib.tessera_mesh_device(mesh, i, None)
-            ids.append(lib.tessera_device_id(d, None))
-            lib.tessera_device_destroy(d)
+            return tessera_lib.take_error(lib, err)
+        ids = tessera_lib.device_ids(lib, mesh)
         lib.tessera_mesh_destroy(mesh)
         return ids
 
