@@ -34,10 +34,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 _GAP = "experimental; binding is a known gap (issue 11 follow-up)"
 ALLOWED = {
     # issue 11: jax mesh construction, HloSharding values {
-    "tessera_mesh_create_device_mesh": _GAP,
-    "tessera_mesh_options_set_allow_split_physical_axes": _GAP,
-    "tessera_mesh_options_set_contiguous_submeshes": _GAP,
-    "tessera_mesh_tpu_axis_assignment": _GAP,
     "tessera_hlo_sharding_destroy": _GAP,
     "tessera_hlo_sharding_from_layout": _GAP,
     "tessera_hlo_sharding_kind": _GAP,

@@ -402,7 +402,8 @@ typedef struct tessera_swig_int64s tessera_swig_int64s;
   (const int64_t* candidates, size_t count),
   (const int64_t* mesh_shape, size_t num_mesh_dims),
   (const int64_t* dcn_mesh_shape, size_t num_dcn_dims),
-  (const int64_t* dim_sizes, size_t num_dim_sizes)
+  (const int64_t* dim_sizes, size_t num_dim_sizes),
+  (const int64_t* physical_shape, size_t num_physical_dims)
 };
 %apply (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) {
   (const char* const* axis_names, size_t num_axis_names),
@@ -1446,3 +1447,46 @@ typedef struct {} Coordinator;
 }
 
 #endif /* TESSERA_SWIG_NO_CLUSTER */
+
+/* ---- issue 11: JAX's create_device_mesh and the TPU axis assignment -------- */
+
+%newobject Mesh::create_device_mesh;
+%extend Mesh {
+  /* JAX's create_device_mesh: exactly prod(shape) devices (devices NULL:
+   * every device of the default type), with JAX's two options. */
+  static Mesh* create_device_mesh(const int64_t* shape, size_t num_dims, const char* const* axis_names,
+                                  size_t num_axis_names, const char* const* devices, size_t num_devices,
+                                  const char* device_kind, bool allow_split_physical_axes,
+                                  bool contiguous_submeshes, tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dims, num_axis_names, &mismatch);
+    tessera_mesh_options* options = tessera_swig_mesh_options(devices, num_devices, device_kind, -1, out_error);
+    Mesh* mesh = NULL;
+    if (options != NULL &&
+        tessera_mesh_options_set_allow_split_physical_axes(options, allow_split_physical_axes, out_error) &&
+        tessera_mesh_options_set_contiguous_submeshes(options, contiguous_submeshes, out_error)) {
+      mesh = tessera_mesh_create_device_mesh(mismatch ? NULL : shape, axis_names, n, options, out_error);
+    }
+    tessera_mesh_options_destroy(options);
+    return mesh;
+  }
+  /* The TPU physical-to-logical axis assignment, row-major
+   * [physical axis][logical axis]: the size each physical axis gives each logical one. */
+  static tessera_swig_int64s tpu_axis_assignment(const int64_t* physical_shape, size_t num_physical_dims,
+                                                 const int64_t* mesh_shape, size_t num_mesh_dims,
+                                                 bool allow_split_physical_axes, tessera_error** out_error) {
+    tessera_swig_int64s result = {NULL, 0};
+    tessera_mesh_options* options = tessera_mesh_options_create();
+    if (tessera_mesh_options_set_allow_split_physical_axes(options, allow_split_physical_axes, out_error)) {
+      const size_t n = tessera_mesh_tpu_axis_assignment(physical_shape, num_physical_dims, mesh_shape,
+                                                        num_mesh_dims, options, NULL, 0, out_error);
+      result = tessera_swig_int64s_new(n);
+      if (result.data != NULL) {
+        tessera_mesh_tpu_axis_assignment(physical_shape, num_physical_dims, mesh_shape, num_mesh_dims, options,
+                                         result.data, n, out_error);
+      }
+    }
+    tessera_mesh_options_destroy(options);
+    return result;
+  }
+}

@@ -61,6 +61,18 @@ public static class MeshConstructionTests {
       Environment.SetEnvironmentVariable("TESSERA_DEVICES", null);
     }
   }
+
+  [Test]
+  public static void CreateDeviceMeshNeedsExactlyTheProductOfTheShape() {
+    Assert.Throws(Code.InvalidArgument, "Number of devices 8 must equal the product of mesh_shape (2, 2)",
+                  () => Mesh.CreateDeviceMesh(new long[] {2, 2}, new[] {"x", "y"}, Devs8, "", false, false));
+  }
+
+  [Test]
+  public static void TpuAxisAssignmentIsJaxsMatrix() { // S41
+    var got = Mesh.TpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false);
+    Assert.Equal(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1}, got, "assignment");
+  }
 }
 
 }  // namespace Tessera.Tests

@@ -60,4 +60,17 @@ class MeshConstructionTest {
       assertEquals(3, mesh.globalId(3));
     }
   }
+
+  @Test
+  void createDeviceMeshNeedsExactlyTheProductOfTheShape() {
+    TesseraException e = assertThrows(TesseraException.class,
+        () -> Mesh.createDeviceMesh(new long[] {2, 2}, new String[] {"x", "y"}, Fixtures.cpus(8), "", false, false));
+    assertEquals("Number of devices 8 must equal the product of mesh_shape (2, 2)", e.getMessage());
+  }
+
+  @Test
+  void tpuAxisAssignmentIsJaxsMatrix() { // S41
+    assertArrayEquals(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1},
+        Mesh.tpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false));
+  }
 }
