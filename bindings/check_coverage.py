@@ -31,21 +31,7 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # Function -> why no binding wraps it (every language). Keep it short:
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
-_GAP = "experimental; binding is a known gap (issue 11 follow-up)"
-ALLOWED = {
-    # issue 11: jax mesh construction, HloSharding values {
-    "tessera_hlo_sharding_destroy": _GAP,
-    "tessera_hlo_sharding_from_layout": _GAP,
-    "tessera_hlo_sharding_kind": _GAP,
-    "tessera_hlo_sharding_maximal_device": _GAP,
-    "tessera_hlo_sharding_parse": _GAP,
-    "tessera_hlo_sharding_subgroup_types": _GAP,
-    "tessera_hlo_sharding_tile_devices": _GAP,
-    "tessera_hlo_sharding_tile_dims": _GAP,
-    "tessera_hlo_sharding_to_layout": _GAP,
-    "tessera_hlo_sharding_to_text": _GAP,
-    # issue 11: jax mesh construction, HloSharding values }
-}
+ALLOWED = {}
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "

@@ -1490,3 +1490,39 @@ typedef struct {} Coordinator;
     return result;
   }
 }
+
+/* ---- issue 11: XLA HloSharding as a value (experimental/hlo_sharding.h) ---- */
+
+%{
+typedef tessera_hlo_sharding HloSharding;
+%}
+%newobject HloSharding::from_layout;
+%newobject HloSharding::to_layout;
+typedef struct {} HloSharding;
+%extend HloSharding {
+  /* Parses HloSharding text as XLA's parser does. */
+  HloSharding(const char* text, tessera_error** out_error) { return tessera_hlo_sharding_parse(text, out_error); }
+  ~HloSharding() { tessera_hlo_sharding_destroy($self); }
+  /* The sharding JAX builds for `layout`, with `axes` as Manual mesh axes. */
+  static HloSharding* from_layout(const Layout* layout, size_t rank, const char* const* axes, size_t num_axes,
+                                  tessera_error** out_error) {
+    return tessera_hlo_sharding_from_layout(layout, rank, axes, num_axes, out_error);
+  }
+  /* The text XLA prints. */
+  tessera_swig_text* to_text(tessera_error** out_error) { return tessera_hlo_sharding_to_text($self, out_error); }
+  /* The layout on `mesh` that produces it, or the error saying why none does. */
+  Layout* to_layout(const Mesh* mesh, size_t rank, tessera_error** out_error) {
+    return tessera_hlo_sharding_to_layout($self, mesh, rank, out_error);
+  }
+  /* tessera_hlo_sharding_kind_t: 0 replicated, 1 maximal, 2 tiled, 3 manual, 4 unknown, 5 unreduced. */
+  int kind() { return (int)tessera_hlo_sharding_kind($self, NULL); }
+  /* The device of {maximal device=N}; FAILED_PRECONDITION for other kinds. */
+  int64_t maximal_device(tessera_error** out_error) {
+    int64_t v = 0;
+    tessera_hlo_sharding_maximal_device($self, &v, out_error);
+    return v;
+  }
+  TESSERA_INT64S_METHOD(tile_dims, (tessera_error** out_error), tessera_hlo_sharding_tile_dims, $self)
+  TESSERA_INT64S_METHOD(tile_devices, (tessera_error** out_error), tessera_hlo_sharding_tile_devices, $self)
+  TESSERA_INT64S_METHOD(subgroup_types, (tessera_error** out_error), tessera_hlo_sharding_subgroup_types, $self)
+}

@@ -73,4 +73,20 @@ class MeshConstructionTest {
     assertArrayEquals(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1},
         Mesh.tpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false));
   }
+
+  @Test
+  void hloShardingPrintsAsXlaAndManualHasNoLayout() {
+    try (HloSharding h = new HloSharding("{devices=[1,1,2,2]<=[4] last_tile_dims={replicated, manual}}")) {
+      assertEquals("{devices=[1,1,2,2]<=[2,2]T(1,0) last_tile_dims={manual, replicated}}", h.toText());
+      assertEquals(2, h.kind());
+      assertArrayEquals(new long[] {4, 0}, h.subgroupTypes());
+      assertArrayEquals(new long[] {1, 1, 2, 2}, h.tileDims());
+      assertArrayEquals(new long[] {0, 2, 1, 3}, h.tileDevices());
+    }
+    try (HloSharding manual = new HloSharding("{manual}"); Mesh mesh = dpTp()) {
+      TesseraException e = assertThrows(TesseraException.class, () -> manual.toLayout(mesh, 2));
+      assertEquals("HloSharding {manual}: 'manual' sharding has no layout equivalent (a layout says which part "
+                   + "of the tensor each device holds)", e.getMessage());
+    }
+  }
 }
