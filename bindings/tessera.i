@@ -402,7 +402,8 @@ typedef struct tessera_swig_int64s tessera_swig_int64s;
   (const int64_t* candidates, size_t count),
   (const int64_t* mesh_shape, size_t num_mesh_dims),
   (const int64_t* dcn_mesh_shape, size_t num_dcn_dims),
-  (const int64_t* dim_sizes, size_t num_dim_sizes)
+  (const int64_t* dim_sizes, size_t num_dim_sizes),
+  (const int64_t* physical_shape, size_t num_physical_dims)
 };
 %apply (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) {
   (const char* const* axis_names, size_t num_axis_names),
@@ -1446,3 +1447,82 @@ typedef struct {} Coordinator;
 }
 
 #endif /* TESSERA_SWIG_NO_CLUSTER */
+
+/* ---- issue 11: JAX's create_device_mesh and the TPU axis assignment -------- */
+
+%newobject Mesh::create_device_mesh;
+%extend Mesh {
+  /* JAX's create_device_mesh: exactly prod(shape) devices (devices NULL:
+   * every device of the default type), with JAX's two options. */
+  static Mesh* create_device_mesh(const int64_t* shape, size_t num_dims, const char* const* axis_names,
+                                  size_t num_axis_names, const char* const* devices, size_t num_devices,
+                                  const char* device_kind, bool allow_split_physical_axes,
+                                  bool contiguous_submeshes, tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dims, num_axis_names, &mismatch);
+    tessera_mesh_options* options = tessera_swig_mesh_options(devices, num_devices, device_kind, -1, out_error);
+    Mesh* mesh = NULL;
+    if (options != NULL &&
+        tessera_mesh_options_set_allow_split_physical_axes(options, allow_split_physical_axes, out_error) &&
+        tessera_mesh_options_set_contiguous_submeshes(options, contiguous_submeshes, out_error)) {
+      mesh = tessera_mesh_create_device_mesh(mismatch ? NULL : shape, axis_names, n, options, out_error);
+    }
+    tessera_mesh_options_destroy(options);
+    return mesh;
+  }
+  /* The TPU physical-to-logical axis assignment, row-major
+   * [physical axis][logical axis]: the size each physical axis gives each logical one. */
+  static tessera_swig_int64s tpu_axis_assignment(const int64_t* physical_shape, size_t num_physical_dims,
+                                                 const int64_t* mesh_shape, size_t num_mesh_dims,
+                                                 bool allow_split_physical_axes, tessera_error** out_error) {
+    tessera_swig_int64s result = {NULL, 0};
+    tessera_mesh_options* options = tessera_mesh_options_create();
+    if (tessera_mesh_options_set_allow_split_physical_axes(options, allow_split_physical_axes, out_error)) {
+      const size_t n = tessera_mesh_tpu_axis_assignment(physical_shape, num_physical_dims, mesh_shape,
+                                                        num_mesh_dims, options, NULL, 0, out_error);
+      result = tessera_swig_int64s_new(n);
+      if (result.data != NULL) {
+        tessera_mesh_tpu_axis_assignment(physical_shape, num_physical_dims, mesh_shape, num_mesh_dims, options,
+                                         result.data, n, out_error);
+      }
+    }
+    tessera_mesh_options_destroy(options);
+    return result;
+  }
+}
+
+/* ---- issue 11: XLA HloSharding as a value (experimental/hlo_sharding.h) ---- */
+
+%{
+typedef tessera_hlo_sharding HloSharding;
+%}
+%newobject HloSharding::from_layout;
+%newobject HloSharding::to_layout;
+typedef struct {} HloSharding;
+%extend HloSharding {
+  /* Parses HloSharding text as XLA's parser does. */
+  HloSharding(const char* text, tessera_error** out_error) { return tessera_hlo_sharding_parse(text, out_error); }
+  ~HloSharding() { tessera_hlo_sharding_destroy($self); }
+  /* The sharding JAX builds for `layout`, with `axes` as Manual mesh axes. */
+  static HloSharding* from_layout(const Layout* layout, size_t rank, const char* const* axes, size_t num_axes,
+                                  tessera_error** out_error) {
+    return tessera_hlo_sharding_from_layout(layout, rank, axes, num_axes, out_error);
+  }
+  /* The text XLA prints. */
+  tessera_swig_text* to_text(tessera_error** out_error) { return tessera_hlo_sharding_to_text($self, out_error); }
+  /* The layout on `mesh` that produces it, or the error saying why none does. */
+  Layout* to_layout(const Mesh* mesh, size_t rank, tessera_error** out_error) {
+    return tessera_hlo_sharding_to_layout($self, mesh, rank, out_error);
+  }
+  /* tessera_hlo_sharding_kind_t: 0 replicated, 1 maximal, 2 tiled, 3 manual, 4 unknown, 5 unreduced. */
+  int kind() { return (int)tessera_hlo_sharding_kind($self, NULL); }
+  /* The device of {maximal device=N}; FAILED_PRECONDITION for other kinds. */
+  int64_t maximal_device(tessera_error** out_error) {
+    int64_t v = 0;
+    tessera_hlo_sharding_maximal_device($self, &v, out_error);
+    return v;
+  }
+  TESSERA_INT64S_METHOD(tile_dims, (tessera_error** out_error), tessera_hlo_sharding_tile_dims, $self)
+  TESSERA_INT64S_METHOD(tile_devices, (tessera_error** out_error), tessera_hlo_sharding_tile_devices, $self)
+  TESSERA_INT64S_METHOD(subgroup_types, (tessera_error** out_error), tessera_hlo_sharding_subgroup_types, $self)
+}

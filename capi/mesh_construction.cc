@@ -65,6 +65,11 @@ tessera_mesh* tessera_mesh_make(const int64_t* shape, const char* const* axis_na
     const tessera_mesh_options& o = OptionsOrDefault(options);
     TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.sort_granules_by_key.has_value(),
                                                         "sort_granules_by_key", "tessera_mesh_make"));
+    // jax.make_mesh decides these itself (and points to create_device_mesh).
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.allow_split_physical_axes.has_value(),
+                                                        "allow_split_physical_axes", "tessera_mesh_make"));
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.contiguous_submeshes.has_value(),
+                                                        "contiguous_submeshes", "tessera_mesh_make"));
     TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
     TESSERA_ASSIGN_OR_RETURN(
         tessera::MeshPtr mesh,
@@ -84,16 +89,67 @@ tessera_mesh* tessera_mesh_make_hybrid(const int64_t* mesh_shape, const int64_t*
     TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
                              CopyStrings(axis_names, num_axes, "axis_names", "num_axes"));
     const tessera_mesh_options& o = OptionsOrDefault(options);
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.contiguous_submeshes.has_value(),
+                                                        "contiguous_submeshes", "tessera_mesh_make_hybrid"));
     TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
     tessera::HybridMeshOptions hybrid;
     hybrid.sort_granules_by_key = o.sort_granules_by_key.value_or(true);  // JAX's default
     hybrid.device_kind = o.device_kind.value_or("");
+    hybrid.allow_split_physical_axes = o.allow_split_physical_axes.value_or(false);
     TESSERA_ASSIGN_OR_RETURN(
         tessera::MeshPtr mesh,
         tessera::MakeHybridMesh(std::vector<int64_t>(mesh_shape, mesh_shape + num_axes),
                                 std::vector<int64_t>(dcn_mesh_shape, dcn_mesh_shape + num_axes),
                                 std::move(names), std::move(parsed), hybrid));
     return tessera::capi::NewMesh(std::move(mesh));
+  });
+}
+
+tessera_mesh* tessera_mesh_create_device_mesh(const int64_t* shape, const char* const* axis_names,
+                                              size_t num_axes, const tessera_mesh_options* options,
+                                              tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<tessera_mesh*> {
+    TESSERA_CAPI_REQUIRE_ARRAY(shape, num_axes);
+    TESSERA_ASSIGN_OR_RETURN(std::vector<std::string> names,
+                             CopyStrings(axis_names, num_axes, "axis_names", "num_axes"));
+    const tessera_mesh_options& o = OptionsOrDefault(options);
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.sort_granules_by_key.has_value(), "sort_granules_by_key",
+                                                        "tessera_mesh_create_device_mesh"));
+    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
+    tessera::CreateDeviceMeshOptions create;
+    create.device_kind = o.device_kind.value_or("");
+    create.allow_split_physical_axes = o.allow_split_physical_axes.value_or(false);
+    create.contiguous_submeshes = o.contiguous_submeshes.value_or(false);
+    TESSERA_ASSIGN_OR_RETURN(tessera::MeshPtr mesh,
+                             tessera::CreateDeviceMeshOver(std::vector<int64_t>(shape, shape + num_axes),
+                                                           std::move(names), std::move(parsed), create));
+    return tessera::capi::NewMesh(std::move(mesh));
+  });
+}
+
+size_t tessera_mesh_tpu_axis_assignment(const int64_t* physical_shape, size_t num_physical_axes,
+                                        const int64_t* mesh_shape, size_t num_axes,
+                                        const tessera_mesh_options* options, int64_t* out, size_t capacity,
+                                        tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
+    TESSERA_CAPI_REQUIRE_ARRAY(physical_shape, num_physical_axes);
+    TESSERA_CAPI_REQUIRE_ARRAY(mesh_shape, num_axes);
+    TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
+    const tessera_mesh_options& o = OptionsOrDefault(options);
+    constexpr const char* kName = "tessera_mesh_tpu_axis_assignment";
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.devices.has_value(), "devices", kName));
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.device_kind.has_value(), "device_kind", kName));
+    TESSERA_RETURN_IF_ERROR(
+        tessera::capi::RefuseUnread(o.sort_granules_by_key.has_value(), "sort_granules_by_key", kName));
+    TESSERA_RETURN_IF_ERROR(
+        tessera::capi::RefuseUnread(o.contiguous_submeshes.has_value(), "contiguous_submeshes", kName));
+    TESSERA_ASSIGN_OR_RETURN(
+        auto matrix, tessera::TpuAxisAssignmentMatrix(
+                         absl::MakeConstSpan(physical_shape, num_physical_axes),
+                         absl::MakeConstSpan(mesh_shape, num_axes), o.allow_split_physical_axes.value_or(false)));
+    std::vector<int64_t> flat;
+    for (const std::vector<int64_t>& row : matrix) flat.insert(flat.end(), row.begin(), row.end());
+    return tessera::capi::CopyOut(out, capacity, flat);
   });
 }
 

@@ -81,6 +81,22 @@ bool tessera_mesh_options_set_sort_granules_by_key(tessera_mesh_options* options
   });
 }
 
+bool tessera_mesh_options_set_allow_split_physical_axes(tessera_mesh_options* options, bool allow,
+                                                        tessera_error** out_error) noexcept {
+  return SetOption(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
+    o.allow_split_physical_axes = allow;
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_mesh_options_set_contiguous_submeshes(tessera_mesh_options* options, bool contiguous,
+                                                   tessera_error** out_error) noexcept {
+  return SetOption(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
+    o.contiguous_submeshes = contiguous;
+    return absl::OkStatus();
+  });
+}
+
 tessera_dtensor_mesh_options* tessera_dtensor_mesh_options_create(void) noexcept {
   return new (std::nothrow) tessera_dtensor_mesh_options();
 }

@@ -20,6 +20,8 @@ struct tessera_mesh_options {
   std::optional<std::vector<std::string>> devices;
   std::optional<std::string> device_kind;         // tessera_mesh_make, _make_hybrid
   std::optional<bool> sort_granules_by_key;       // tessera_mesh_make_hybrid
+  std::optional<bool> allow_split_physical_axes;  // _create_device_mesh, _make_hybrid, _tpu_axis_assignment
+  std::optional<bool> contiguous_submeshes;       // tessera_mesh_create_device_mesh
 };
 
 struct tessera_dtensor_mesh_options {

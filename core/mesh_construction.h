@@ -12,7 +12,7 @@
 // device kind; other TPUs follow their chips' coordinates (Device::coords)
 // through JAX's _create_device_mesh_for_nd_torus (S41), splitting physical
 // axes on request, after JAX's per-kind orders for small v5e/v6e, v5p and 7x
-// slices. Not here: contiguous_submeshes (the transpose trick).
+// slices; contiguous_submeshes applies JAX's transpose trick first.
 //
 // Implemented per framework under core/mesh_construction/: jax.cc, tpu.cc
 // (JAX's TPU orders), dtensor.cc, torch.cc, over grid.h's shared arithmetic.
@@ -64,10 +64,42 @@ namespace tessera {
 // `allow_split_physical_axes` (JAX's argument of that name): where whole
 // physical axes cannot make the shape, split them instead of failing (JAX's
 // _create_device_mesh_for_nd_torus_splitting_axes: TpuTorusSplitAssignment).
+// `contiguous_submeshes` (JAX's argument): before the torus placement,
+// transpose the physical mesh by JAX's table (_TRANSPOSE_TRICKS) so each
+// process's devices form a contiguous submesh; a topology or shape missing
+// from the table fails with JAX's "create_device_mesh cannot create
+// contiguous submeshes for mesh_shape (8,) and physical mesh topology (4, 4,
+// 4). Available mesh_shapes: [(16, 4)]". Ignored where no torus placement
+// happens (non-TPU devices, JAX's per-kind orders), as in JAX.
 absl::StatusOr<std::vector<Device>> CreateDeviceMesh(absl::Span<const int64_t> shape,
                                                      std::vector<Device> devices,
                                                      absl::string_view device_kind = "",
-                                                     bool allow_split_physical_axes = false);
+                                                     bool allow_split_physical_axes = false,
+                                                     bool contiguous_submeshes = false);
+
+// JAX's create_device_mesh semantics as a DeviceMesh: `devices` (nullopt:
+// ListDevices()) must number exactly prod(shape) (unlike MakeMesh, which
+// truncates), ordered by CreateDeviceMesh, then DeviceMesh::Create's checks.
+struct CreateDeviceMeshOptions {
+  std::string device_kind;
+  bool allow_split_physical_axes = false;
+  bool contiguous_submeshes = false;
+};
+absl::StatusOr<MeshPtr> CreateDeviceMeshOver(std::vector<int64_t> shape, std::vector<std::string> axis_names,
+                                             std::optional<std::vector<Device>> devices,
+                                             const CreateDeviceMeshOptions& options);
+
+// The assignment matrix JAX's _create_device_mesh_for_nd_torus returns with
+// the mesh: [physical axis][logical axis] -> the size that physical axis
+// gives that logical axis (1 where it gives none; rows multiply to
+// `physical_shape`, columns to `mesh_shape`). Whole physical axes
+// (TpuTorusAxisAssignment) first; with `allow_split_physical_axes`, where
+// they cannot make the shape, JAX's split (TpuTorusSplitAssignment). The
+// products must agree ("Argument 'mesh_shape' (2, 2) has 4 devices; expected
+// the 16 of physical_shape (4, 4)").
+absl::StatusOr<std::vector<std::vector<int64_t>>> TpuAxisAssignmentMatrix(
+    absl::Span<const int64_t> physical_shape, absl::Span<const int64_t> mesh_shape,
+    bool allow_split_physical_axes);
 
 // JAX's _create_device_mesh_for_nd_torus axis assignment (without splitting
 // physical axes): for each logical axis of `mesh_shape`, the axes of
@@ -103,6 +135,7 @@ struct HybridMeshOptions {
   // false keeps the order in which each process first appears.
   bool sort_granules_by_key = true;
   std::string device_kind;  // as CreateDeviceMesh's
+  bool allow_split_physical_axes = false;  // as CreateDeviceMesh's, for every granule
 };
 
 // JAX's create_hybrid_device_mesh with process_is_granule=True (Device has

@@ -36,9 +36,31 @@ absl::Status IndivisibleError(const TensorLayout& layout, absl::Span<const int64
       "Argument 'shape': the layout ", PyAxesRepr(layout.axes()), " implies that array axis ",
       dim, " is partitioned ", partitions[dim], " times, but the dimension size is ", shape[dim],
       " (full shape: ", ShapeToString(shape), ", per-dimension tiling factors: ",
-      ShapeToString(partitions),
+      PyIntListRepr(partitions),
       " should evenly divide the shape); expected divisible sizes in strict mode, or a chunk "
       "mode"));
+}
+
+// A group against mesh order (an axis of size > 1 before one of size > 1 that
+// comes earlier in the mesh) is a _StridedShard in PyTorch. For a size its
+// shards do not divide, PyTorch then gives some devices non-contiguous or
+// empty pieces, which no index range expresses; chunk-nested claims to be
+// PyTorch's placement, so it refuses rather than differ.
+absl::Status CheckNestedMatchesTorch(const TensorLayout& layout, int64_t size, int64_t shards,
+                                     const std::vector<size_t>& axes, const std::vector<int64_t>& sizes, size_t dim) {
+  if (size % shards == 0) return absl::OkStatus();
+  for (size_t i = 0; i < axes.size(); ++i) {
+    for (size_t j = i + 1; j < axes.size(); ++j) {
+      if (axes[i] < axes[j] || sizes[axes[i]] == 1 || sizes[axes[j]] == 1) continue;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "Argument 'mode': chunk-nested cannot place dimension ", dim, " (size ", size, ") of layout ",
+          PyAxesRepr(layout.axes()), " as PyTorch does: its axes ", PyAxisGroupRepr(layout.axes()[dim]),
+          " run against mesh order, which PyTorch shards by _StridedShard, and for a size that its ", shards,
+          " shards do not divide that gives some devices non-contiguous or empty pieces; expected a size divisible "
+          "by ", shards, ", the chunk-flat mode, or the axes in mesh order"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 // Copies one index-map row (2 * rank values). Common ranks get a fixed-size
@@ -115,6 +137,12 @@ absl::StatusOr<Sharding> Sharding::Create(const TensorLayout& layout,
       if (s.shape_[d] % partitions[d] != 0) {
         return IndivisibleError(layout, s.shape_, partitions, d);
       }
+    }
+  }
+  if (mode == ShardMode::kChunkNested) {
+    for (size_t d = 0; d < s.rank(); ++d) {
+      const DimSplit& split = s.splits_[d];
+      TESSERA_RETURN_IF_ERROR(CheckNestedMatchesTorch(layout, split.size, split.shards, split.axes, sizes, d));
     }
   }
 

@@ -14,6 +14,11 @@
 //                 c = ceil(n/k), shard i = [min(i*c, n), min((i+1)*c, n)).
 //   kChunkNested  axis by axis in the group's order, as DTensor/PyTorch: each
 //                 axis re-chunks the extent the previous axes left (torch.chunk).
+//                 That is PyTorch's placement for groups in mesh order (Shard
+//                 placements). A group against mesh order is a _StridedShard
+//                 in PyTorch, which gives some devices non-contiguous or empty
+//                 pieces of a size its shards do not divide: Create refuses
+//                 that case (INVALID_ARGUMENT) rather than differ.
 // The chunk modes agree with each other, and with kStrict, whenever the size
 // is divisible. An empty shard is [n, n) in every mode (PyTorch #150862: the
 // offset of a zero-size shard is the global size).

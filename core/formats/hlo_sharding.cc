@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "core/formats/jax_spec.h"
 #include "core/formats/text_cursor.h"
 #include "core/py_repr.h"
 #include "core/shape.h"
@@ -183,6 +184,250 @@ HloSharding PartialTile(HloSharding tiled) {
   return tiled;
 }
 
+HloSharding OfKind(HloSharding::Kind kind) {
+  HloSharding sharding;
+  sharding.kind = kind;
+  return sharding;
+}
+
+// XLA's GetTransposeKind (tile_assignment.cc).
+enum class TransposeKind { kNoop, kReshape, kTranspose };
+TransposeKind GetTransposeKind(const Dims& dims, const Dims& perm) {
+  TransposeKind kind = TransposeKind::kNoop;
+  int64_t prev_non_one_dim = -1;
+  for (size_t i = 0; i < perm.size(); ++i) {
+    const int64_t d = perm[i];
+    if (dims[d] == 1) {
+      if (d != static_cast<int64_t>(i) && dims[i] != 1) kind = TransposeKind::kReshape;
+      continue;
+    }
+    if (d <= prev_non_one_dim) return TransposeKind::kTranspose;
+    prev_non_one_dim = d;
+  }
+  return kind;
+}
+
+// The rest of XLA's IotaTileAssignment::Transpose, for a transpose that is
+// not a permutation of the iota's own dims: the reshape dims are split into
+// prime factors (FullyDecanonicalize), grouped major to minor into the
+// non-1 tile dims (looking ahead within one original dim for a factor that
+// divides), and the groups permuted. False where the factors do not group.
+bool DecanonicalizedTranspose(const Dims& non_one_dims, const std::vector<int64_t>& one_to_non_one,
+                              Dims& reshape, Dims& iota_perm, const Dims& perm) {
+  Dims factors;
+  std::vector<size_t> old_to_new(reshape.size() + 1, 0);
+  for (size_t i = 0; i < reshape.size(); ++i) {
+    int64_t size = reshape[i];
+    while (size % 2 == 0) {
+      factors.push_back(2);
+      size /= 2;
+    }
+    for (int64_t f = 3; f * f <= size; f += 2) {
+      while (size % f == 0) {
+        factors.push_back(f);
+        size /= f;
+      }
+    }
+    if (size > 1) factors.push_back(size);
+    old_to_new[i + 1] = factors.size();
+  }
+  Dims factor_perm;
+  std::vector<int64_t> perm_idx_to_original;
+  std::vector<std::vector<size_t>> original_to_perm_idx(iota_perm.size());
+  for (size_t i = 0; i < iota_perm.size(); ++i) {
+    const int64_t old_dim = iota_perm[i];
+    for (size_t j = old_to_new[old_dim]; j < old_to_new[old_dim + 1]; ++j) {
+      factor_perm.push_back(static_cast<int64_t>(j));
+      perm_idx_to_original.push_back(old_dim);
+      original_to_perm_idx[old_dim].push_back(factor_perm.size() - 1);
+    }
+  }
+  const size_t dn = factors.size();
+  auto candidate = [&](int64_t target, size_t idx) -> int64_t {
+    const int64_t dim = factor_perm[idx];
+    if (target % factors[dim] == 0) return dim;
+    for (size_t later : original_to_perm_idx[perm_idx_to_original[idx]]) {
+      if (later <= idx) continue;
+      const int64_t other = factor_perm[later];
+      if (target % factors[other] == 0) {
+        std::swap(factors[dim], factors[other]);
+        return dim;
+      }
+    }
+    return -1;
+  };
+  std::vector<Dims> groups(non_one_dims.size());
+  size_t idx = 0;
+  for (size_t i = 0; i < non_one_dims.size() && idx < dn; ++i) {
+    int64_t target = non_one_dims[i];
+    for (int64_t dim = candidate(target, idx); dim >= 0;) {
+      target /= factors[dim];
+      groups[i].push_back(dim);
+      if (++idx >= dn) break;
+      dim = candidate(target, idx);
+    }
+    if (target != 1) return false;
+  }
+  Dims flattened;
+  for (size_t i = 0; i < perm.size(); ++i) {
+    const int64_t group = one_to_non_one[perm[i]];
+    if (group < 0) continue;
+    flattened.insert(flattened.end(), groups[group].begin(), groups[group].end());
+  }
+  if (flattened.size() != factors.size()) return false;
+  reshape = std::move(factors);
+  iota_perm = std::move(flattened);
+  CanonicalizeIota(reshape, iota_perm);
+  return true;
+}
+
+// XLA's IotaTileAssignment::Transpose: the iota (reshape, iota_perm) of tile
+// dims `dims` with those dims permuted by `perm`, as a new (reshape,
+// iota_perm), or false where XLA has no iota form for it (then V1).
+bool IotaTranspose(const Dims& dims, Dims& reshape, Dims& iota_perm, const Dims& perm) {
+  const TransposeKind kind = GetTransposeKind(dims, perm);
+  if (kind == TransposeKind::kNoop || kind == TransposeKind::kReshape) {
+    CanonicalizeIota(reshape, iota_perm);
+    return true;
+  }
+  if (reshape.size() == 1) {
+    reshape = dims;
+    iota_perm = perm;
+    CanonicalizeIota(reshape, iota_perm);
+    return true;
+  }
+  bool pure = true;
+  Dims non_one_dims;
+  std::vector<int64_t> one_to_non_one(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 1) {
+      one_to_non_one[i] = -1;
+      continue;
+    }
+    if (non_one_dims.size() >= reshape.size() || reshape[iota_perm[non_one_dims.size()]] != dims[i]) pure = false;
+    one_to_non_one[i] = static_cast<int64_t>(non_one_dims.size());
+    non_one_dims.push_back(dims[i]);
+  }
+  if (!pure) return DecanonicalizedTranspose(non_one_dims, one_to_non_one, reshape, iota_perm, perm);
+  Dims new_perm;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[perm[i]] == 1) continue;
+    new_perm.push_back(iota_perm[one_to_non_one[perm[i]]]);
+  }
+  iota_perm = std::move(new_perm);
+  CanonicalizeIota(reshape, iota_perm);
+  return true;
+}
+
+// XLA's HloSharding::Subgroup: `tiled` with its last subgroup_types.size()
+// dims typed. Size-1 subgroup dims go, dims of one type merge, the types are
+// reordered (REPLICATED last); a lone REPLICATED type is PartialTile, a lone
+// MANUAL over every device {manual}, one type and no data split {manual},
+// {replicated} or {unreduced}.
+HloSharding Subgroup(HloSharding tiled) {
+  const std::vector<int> types = std::move(tiled.subgroup_types);
+  tiled.subgroup_types.clear();
+  tiled.replicate_on_last_tile_dim = false;
+  if (types.empty()) return tiled;
+  const size_t data_dims = tiled.dims.size() - types.size();
+  const bool one_type = std::all_of(types.begin(), types.end(), [&](int t) { return t == types[0]; });
+  if (one_type && Product(absl::MakeConstSpan(tiled.dims).subspan(0, data_dims)) == 1) {
+    if (types[0] == kOpShardingManual) return OfKind(HloSharding::Kind::kManual);
+    if (types[0] == kOpShardingReplicated) return Replicated();
+    if (types[0] == kOpShardingUnreduced) return OfKind(HloSharding::Kind::kUnreduced);
+  }
+  constexpr int kTypes = 7;
+  Dims perm(data_dims);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::vector<Dims> type_to_dims(kTypes);
+  Dims removed;
+  int subgroup_count = 0;
+  bool needs_merging = false;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const int64_t dim = static_cast<int64_t>(i + data_dims);
+    if (tiled.dims[dim] == 1) {
+      removed.push_back(dim);
+      needs_merging = true;
+      continue;
+    }
+    Dims& dims = type_to_dims[types[i]];
+    if (!dims.empty()) {
+      needs_merging = true;
+    } else {
+      ++subgroup_count;
+    }
+    dims.push_back(dim);
+  }
+  needs_merging |= subgroup_count > 1;
+  auto create = [](HloSharding tiles, std::vector<int> merged) {
+    if (merged.size() == 1 && merged.back() == kOpShardingReplicated) return PartialTile(std::move(tiles));
+    if (merged.size() == 1 && merged.back() == kOpShardingManual && Product(tiles.dims) == tiles.dims.back()) {
+      return OfKind(HloSharding::Kind::kManual);
+    }
+    if (!merged.empty() && merged.back() == kOpShardingReplicated) {
+      HloSharding sharding = PartialTile(std::move(tiles));
+      sharding.replicate_on_last_tile_dim = false;
+      sharding.subgroup_types = std::move(merged);
+      return sharding;
+    }
+    tiles.subgroup_types = std::move(merged);
+    return tiles;
+  };
+  if (!needs_merging) return create(std::move(tiled), types);
+  Dims merged_shape(tiled.dims.begin(), tiled.dims.begin() + data_dims);
+  Dims transposed_shape = merged_shape;
+  std::vector<int> merged_types;
+  // MAXIMAL, TUPLE, OTHER, MANUAL, UNREDUCED, REPLICATED, UNKNOWN.
+  constexpr int kOrderedTypes[kTypes] = {1, 2, 3, 4, 6, 0, 5};
+  for (int type : kOrderedTypes) {
+    const Dims& dims = type_to_dims[type];
+    if (dims.empty()) continue;
+    int64_t size = 1;
+    for (int64_t dim : dims) {
+      perm.push_back(dim);
+      size *= tiled.dims[dim];
+      transposed_shape.push_back(tiled.dims[dim]);
+    }
+    merged_shape.push_back(size);
+    merged_types.push_back(type);
+  }
+  HloSharding out = tiled;
+  out.dims = merged_shape;
+  if (tiled.is_iota()) {
+    Dims iota_full_perm = perm;
+    iota_full_perm.insert(iota_full_perm.end(), removed.begin(), removed.end());
+    Dims reshape = tiled.iota_reshape_dims;
+    Dims iota_perm = tiled.iota_transpose_perm;
+    if (IotaTranspose(tiled.dims, reshape, iota_perm, iota_full_perm)) {
+      out.iota_reshape_dims = std::move(reshape);
+      out.iota_transpose_perm = std::move(iota_perm);
+      return create(std::move(out), std::move(merged_types));
+    }
+  }
+  // V1: the array transposed by `perm` (removed dims are size 1), reshaped.
+  const Dims values = Materialize(tiled);
+  const Dims strides = [&] {
+    Dims s(tiled.dims.size(), 1);
+    for (size_t i = s.size() - 1; i-- > 0;) s[i] = s[i + 1] * tiled.dims[i + 1];
+    return s;
+  }();
+  out.iota_reshape_dims.clear();
+  out.iota_transpose_perm.clear();
+  out.devices.clear();
+  out.devices.reserve(values.size());
+  Dims index(transposed_shape.size(), 0);
+  for (size_t k = 0; k < values.size(); ++k) {
+    int64_t src = 0;
+    for (size_t i = 0; i < index.size(); ++i) src += index[i] * strides[perm[i]];
+    out.devices.push_back(values[src]);
+    for (size_t i = index.size(); i-- > 0;) {
+      if (++index[i] < transposed_shape[i]) break;
+      index[i] = 0;
+    }
+  }
+  return create(std::move(out), std::move(merged_types));
+}
+
 // The text of a sharding for messages, cut short when a V1 list is long.
 std::string ShortText(const HloSharding& sharding) {
   std::string text = HloShardingToString(sharding);
@@ -269,26 +514,57 @@ absl::StatusOr<Dims> ParseIntList(TextCursor& cursor, absl::string_view close) {
   return values;
 }
 
-// The suffixes after the tile assignment: last_tile_dim_replicate, or
-// last_tile_dims={replicated} (the same thing, spelled as a subgroup).
+// The subgroup type names XLA prints and parses in last_tile_dims.
+const char* SubgroupTypeName(int type) {
+  switch (type) {
+    case kOpShardingReplicated: return "replicated";
+    case kOpShardingMaximal: return "maximal";
+    case kOpShardingManual: return "manual";
+    case kOpShardingUnreduced: return "unreduced";
+    default: return "error_type.";
+  }
+}
+
+// The suffixes after the tile assignment: last_tile_dim_replicate and
+// last_tile_dims={manual, replicated}. Both at once is an error (XLA's
+// parser CHECK-fails on it).
 absl::Status ParseSuffixes(TextCursor& cursor, HloSharding& sharding) {
+  bool typed = false;
   while (true) {
     cursor.SkipSpace();
+    const size_t suffix_at = cursor.position();
+    const std::string suffix(cursor.PeekToken());
     if (cursor.TryConsumeWord("last_tile_dim_replicate")) {
       sharding.replicate_on_last_tile_dim = true;
-      continue;
+    } else if (cursor.TryConsumeWord("last_tile_dims")) {
+      typed = true;
+      TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
+      TESSERA_RETURN_IF_ERROR(cursor.Expect("{"));
+      while (!cursor.TryConsume("}")) {
+        cursor.SkipSpace();
+        const size_t at = cursor.position();
+        TESSERA_ASSIGN_OR_RETURN(std::string type, cursor.ExpectIdentifier());
+        int value = -1;
+        for (int t : {kOpShardingReplicated, kOpShardingMaximal, kOpShardingManual, kOpShardingUnreduced}) {
+          if (type == SubgroupTypeName(t)) value = t;
+        }
+        if (value < 0) {
+          return cursor.ErrorAt(at, type,
+                                "is not a subgroup type; expected 'manual', 'maximal', 'replicated' or 'unreduced'");
+        }
+        sharding.subgroup_types.push_back(value);
+        if (!cursor.TryConsume(",")) {
+          TESSERA_RETURN_IF_ERROR(cursor.Expect("}"));
+          break;
+        }
+      }
+    } else {
+      return absl::OkStatus();
     }
-    if (!cursor.TryConsumeWord("last_tile_dims")) return absl::OkStatus();
-    TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
-    TESSERA_RETURN_IF_ERROR(cursor.Expect("{"));
-    cursor.SkipSpace();
-    const size_t at = cursor.position();
-    TESSERA_ASSIGN_OR_RETURN(std::string type, cursor.ExpectIdentifier());
-    if (type != "replicated") {
-      return cursor.ErrorAt(at, type, "subgroups have no layout; expected 'replicated'");
+    if (typed && sharding.replicate_on_last_tile_dim) {
+      return cursor.ErrorAt(suffix_at, suffix,
+                            "conflicts: last_tile_dim_replicate and last_tile_dims cannot both be set");
     }
-    sharding.replicate_on_last_tile_dim = true;
-    TESSERA_RETURN_IF_ERROR(cursor.Expect("}"));
   }
 }
 
@@ -301,6 +577,11 @@ absl::StatusOr<HloSharding> ParseDevices(TextCursor& cursor) {
   if (cursor.TryConsume("<=")) {
     TESSERA_RETURN_IF_ERROR(cursor.Expect("["));
     TESSERA_ASSIGN_OR_RETURN(sharding.iota_reshape_dims, ParseIntList(cursor, "]"));
+    cursor.SkipSpace();
+    if (sharding.iota_reshape_dims.size() == 1 && cursor.PeekToken() == "T") {
+      // XLA's parser reads T(...) only after a reshape of several dims.
+      return cursor.ErrorAt(cursor.position(), "T", "is unexpected: a one-dim iota has no transpose");
+    }
     if (cursor.TryConsumeWord("T")) {
       TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
       TESSERA_ASSIGN_OR_RETURN(sharding.iota_transpose_perm, ParseIntList(cursor, ")"));
@@ -324,11 +605,19 @@ absl::StatusOr<HloSharding> ParseBody(TextCursor& cursor) {
   cursor.SkipSpace();
   const size_t at = cursor.position();
   if (cursor.PeekToken() == "{") {
-    return cursor.ErrorAt(at, "{", "starts a tuple sharding, which has no single layout");
+    return cursor.ErrorAt(at, "{", "starts a tuple sharding, which Tessera does not read");
   }
   absl::StatusOr<std::string> word = cursor.ExpectIdentifier();
   if (!word.ok()) return cursor.Error("'replicated', 'maximal' or 'devices'");
   if (*word == "replicated") return Replicated();
+  for (const auto& [name, kind] : {std::pair<const char*, HloSharding::Kind>{"manual", HloSharding::Kind::kManual},
+                                   {"unknown", HloSharding::Kind::kUnknown},
+                                   {"unreduced", HloSharding::Kind::kUnreduced}}) {
+    if (*word != name) continue;
+    HloSharding sharding;
+    sharding.kind = kind;
+    return sharding;
+  }
   if (*word == "maximal") {
     HloSharding sharding;
     sharding.kind = HloSharding::Kind::kMaximal;
@@ -338,9 +627,7 @@ absl::StatusOr<HloSharding> ParseBody(TextCursor& cursor) {
     return sharding;
   }
   if (*word == "devices") return ParseDevices(cursor);
-  if (*word == "manual" || *word == "unknown" || *word == "unreduced" || *word == "mesh") {
-    return cursor.ErrorAt(at, *word, "sharding has no layout equivalent");
-  }
+  if (*word == "mesh") return cursor.ErrorAt(at, *word, "(V3 named) sharding is not read by Tessera");
   return cursor.ErrorAt(at, *word, "is not a sharding; expected 'replicated', 'maximal' or 'devices'");
 }
 
@@ -393,7 +680,8 @@ bool operator==(const HloSharding& a, const HloSharding& b) {
          a.iota_transpose_perm == b.iota_transpose_perm && a.devices == b.devices;
 }
 
-absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, size_t rank) {
+absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, size_t rank,
+                                                  absl::Span<const std::string> manual_axes) {
   if (layout.mesh() == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
         "Layout ", layout.ToString(), " has no mesh; an HloSharding needs one"));
@@ -402,9 +690,18 @@ absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, si
   if (rank < layout.rank()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Argument 'rank' is ", rank, "; layout ", PyAxesRepr(layout.axes()),
-        " is only valid for tensors of rank at least ", layout.rank()));
+        " is only valid for tensors of rank at least ", layout.rank(), ".", ScalarSpecHint(rank)));
   }
   const DeviceMesh& mesh = *layout.mesh();
+  std::vector<bool> manual(mesh.rank(), false);
+  for (const std::string& axis : manual_axes) {
+    absl::StatusOr<size_t> a = mesh.AxisIndex(axis);
+    if (!a.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("Argument 'manual_axes' names ", PyStrRepr(axis),
+                                                     ", which mesh ", mesh.ToString(), " lacks"));
+    }
+    manual[*a] = true;
+  }
   // Step 1 (§2.4): size-1 mesh axes take no part; the others are numbered
   // in mesh order and their sizes are the iota's reshape dims.
   std::vector<int64_t> kept_index(mesh.rank(), -1);
@@ -421,24 +718,35 @@ absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, si
   for (size_t d = 0; d < layout.rank(); ++d) {
     for (const std::string& axis : layout.axes()[d]) {
       TESSERA_ASSIGN_OR_RETURN(size_t a, mesh.AxisIndex(axis));
+      if (manual[a]) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "Argument 'manual_axes' names ", PyStrRepr(axis), ", which layout ", PyAxesRepr(layout.axes()),
+            " shards dimension ", d, " over; expected manual axes the layout does not use"));
+      }
       mapped[a] = true;
       if (kept_index[a] < 0) continue;
       sharding.dims[d] *= mesh.shape()[a];
       sharding.iota_transpose_perm.push_back(kept_index[a]);
     }
   }
-  if (sharding.iota_transpose_perm.empty()) return Replicated();
-  // Step 4: the unused axes, in mesh order, form one replication group.
-  int64_t group = 1;
-  for (size_t a = 0; a < mesh.rank(); ++a) {
-    if (mapped[a] || kept_index[a] < 0) continue;
-    group *= mesh.shape()[a];
-    sharding.iota_transpose_perm.push_back(kept_index[a]);
+  bool any_manual = false;
+  for (size_t a = 0; a < mesh.rank(); ++a) any_manual = any_manual || (manual[a] && kept_index[a] >= 0);
+  if (sharding.iota_transpose_perm.empty() && !any_manual) return Replicated();
+  // Step 4: the unused axes, in mesh order, form one group per type,
+  // REPLICATED (0) before MANUAL (4) as JAX sorts them; Subgroup reorders.
+  for (const int type : {kOpShardingReplicated, kOpShardingManual}) {
+    int64_t group = 1;
+    for (size_t a = 0; a < mesh.rank(); ++a) {
+      if (mapped[a] || kept_index[a] < 0 || manual[a] != (type == kOpShardingManual)) continue;
+      group *= mesh.shape()[a];
+      sharding.iota_transpose_perm.push_back(kept_index[a]);
+    }
+    if (group == 1) continue;
+    sharding.dims.push_back(group);
+    sharding.subgroup_types.push_back(type);
   }
   CanonicalizeIota(sharding.iota_reshape_dims, sharding.iota_transpose_perm);
-  if (group == 1) return sharding;
-  sharding.dims.push_back(group);
-  return PartialTile(std::move(sharding));
+  return Subgroup(std::move(sharding));
 }
 
 HloSharding ToV1(const HloSharding& sharding) {
@@ -456,6 +764,12 @@ std::string HloShardingToString(const HloSharding& sharding) {
       return "{replicated}";
     case HloSharding::Kind::kMaximal:
       return absl::StrCat("{maximal device=", sharding.maximal_device, "}");
+    case HloSharding::Kind::kManual:
+      return "{manual}";
+    case HloSharding::Kind::kUnknown:
+      return "{unknown}";
+    case HloSharding::Kind::kUnreduced:
+      return "{unreduced}";
     case HloSharding::Kind::kTiled:
       break;
   }
@@ -469,6 +783,11 @@ std::string HloShardingToString(const HloSharding& sharding) {
     absl::StrAppend(&out, absl::StrJoin(sharding.devices, ","));
   }
   if (sharding.replicate_on_last_tile_dim) out += " last_tile_dim_replicate";
+  if (!sharding.subgroup_types.empty()) {
+    std::vector<std::string> names;
+    for (int type : sharding.subgroup_types) names.push_back(SubgroupTypeName(type));
+    absl::StrAppend(&out, " last_tile_dims={", absl::StrJoin(names, ", "), "}");
+  }
   out += "}";
   return out;
 }
@@ -479,10 +798,21 @@ absl::StatusOr<HloSharding> ParseHloSharding(absl::string_view text) {
   TESSERA_ASSIGN_OR_RETURN(HloSharding sharding, ParseBody(cursor));
   TESSERA_RETURN_IF_ERROR(cursor.Expect("}"));
   TESSERA_RETURN_IF_ERROR(cursor.ExpectEnd());
-  if (sharding.kind == HloSharding::Kind::kTiled) {
-    TESSERA_RETURN_IF_ERROR(ValidateTiled(sharding, "HloSharding text"));
+  if (sharding.kind != HloSharding::Kind::kTiled) return sharding;
+  TESSERA_RETURN_IF_ERROR(ValidateTiled(sharding, "HloSharding text"));
+  if (Product(sharding.dims) == 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HloSharding text: ", HloShardingToString(sharding),
+        ": non-maximal shardings must have more than one device assigned"));
   }
-  return sharding;
+  if (sharding.subgroup_types.size() > sharding.dims.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HloSharding text: ", sharding.subgroup_types.size(), " last_tile_dims types for ", sharding.dims.size(),
+        " tile dims; expected at most one per dim"));
+  }
+  // XLA's parser builds the sharding through PartialTile or Subgroup.
+  if (sharding.replicate_on_last_tile_dim) return PartialTile(std::move(sharding));
+  return Subgroup(std::move(sharding));
 }
 
 absl::StatusOr<TensorLayout> LayoutFromHloSharding(const HloSharding& given,
@@ -498,6 +828,20 @@ absl::StatusOr<TensorLayout> LayoutFromHloSharding(const HloSharding& given,
     sharding.replicate_on_last_tile_dim = false;
   }
   if (sharding.kind == HloSharding::Kind::kReplicated) return TensorLayout::Replicated(rank, mesh);
+  if (sharding.kind == HloSharding::Kind::kManual || sharding.kind == HloSharding::Kind::kUnknown ||
+      sharding.kind == HloSharding::Kind::kUnreduced) {
+    const std::string text = HloShardingToString(sharding);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HloSharding ", text, ": '", text.substr(1, text.size() - 2),
+        "' sharding has no layout equivalent (a layout says which part of the tensor each device holds)"));
+  }
+  if (!sharding.subgroup_types.empty()) {
+    std::vector<std::string> names;
+    for (int type : sharding.subgroup_types) names.push_back(SubgroupTypeName(type));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HloSharding ", ShortText(sharding), ": '", absl::StrJoin(names, ", "),
+        "' subgroups have no layout (only a replication group, last_tile_dim_replicate, has one)"));
+  }
   if (sharding.kind == HloSharding::Kind::kMaximal) {
     if (mesh->size() == 1 && sharding.maximal_device == 0) {
       return TensorLayout::Replicated(rank, mesh);
@@ -561,6 +905,15 @@ std::string HloShardingToOpSharding(const HloSharding& sharding) {
       proto.add_tile_assignment_dimensions(1);
       proto.add_tile_assignment_devices(sharding.maximal_device);
       break;
+    case HloSharding::Kind::kManual:
+      proto.set_type(v1::OpSharding::MANUAL);
+      break;
+    case HloSharding::Kind::kUnknown:
+      proto.set_type(v1::OpSharding::UNKNOWN);
+      break;
+    case HloSharding::Kind::kUnreduced:
+      proto.set_type(v1::OpSharding::UNREDUCED);
+      break;
     case HloSharding::Kind::kTiled:
       proto.set_type(v1::OpSharding::OTHER);
       for (int64_t d : sharding.dims) proto.add_tile_assignment_dimensions(d);
@@ -570,6 +923,7 @@ std::string HloShardingToOpSharding(const HloSharding& sharding) {
         proto.add_iota_transpose_perm(static_cast<int32_t>(p));
       }
       proto.set_replicate_on_last_tile_dim(sharding.replicate_on_last_tile_dim);
+      for (int type : sharding.subgroup_types) proto.add_last_tile_dims(static_cast<v1::OpSharding::Type>(type));
       break;
   }
   return proto.SerializeAsString();

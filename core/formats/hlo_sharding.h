@@ -24,18 +24,22 @@
 
 namespace tessera {
 
-// The HloSharding forms Tessera produces or reads: replicated, maximal (one
-// device holds everything) and tiled, with an optional replication group as
-// the last tile dim.
+// An XLA HloSharding (tuples and V3 named shardings aside): replicated,
+// manual, unknown, unreduced, maximal (one device holds everything) and
+// tiled, with either a replication group as the last tile dim or typed
+// subgroups (last_tile_dims) as the last tile dims.
 struct HloSharding {
-  enum class Kind { kReplicated, kMaximal, kTiled };
+  enum class Kind { kReplicated, kMaximal, kTiled, kManual, kUnknown, kUnreduced };
 
   Kind kind = Kind::kReplicated;
   int64_t maximal_device = 0;  // kMaximal
   // kTiled: the tile dims, the replication dim included when
-  // replicate_on_last_tile_dim.
+  // replicate_on_last_tile_dim, the subgroup dims when subgroup_types.
   std::vector<int64_t> dims;
   bool replicate_on_last_tile_dim = false;
+  // last_tile_dims: one xla.OpSharding.Type per trailing subgroup dim, in
+  // XLA's order (MAXIMAL, TUPLE, OTHER, MANUAL, UNREDUCED, REPLICATED).
+  std::vector<int> subgroup_types;
   // V2 (iota) when iota_reshape_dims is not empty: iota(N) reshaped to
   // iota_reshape_dims, transposed by iota_transpose_perm, reshaped to dims.
   std::vector<int64_t> iota_reshape_dims;
@@ -47,31 +51,51 @@ struct HloSharding {
   friend bool operator==(const HloSharding& a, const HloSharding& b);
 };
 
+// xla.OpSharding.Type values, as subgroup_types holds them.
+inline constexpr int kOpShardingReplicated = 0;
+inline constexpr int kOpShardingMaximal = 1;
+inline constexpr int kOpShardingManual = 4;
+inline constexpr int kOpShardingUnreduced = 6;
+
 // The sharding JAX builds for `layout` (which needs a mesh) on a tensor of
-// `rank` dims, in V2 form. INVALID_ARGUMENT when rank < layout.rank() (JAX:
-// "only valid for values of rank at least ..."), FAILED_PRECONDITION without
-// a mesh. O(mesh rank + tensor rank).
-absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, size_t rank);
+// `rank` dims, in V2 form. `manual_axes` are the mesh axes of type Manual
+// (JAX inside shard_map): they form a MANUAL subgroup beside the replicated
+// one (last_tile_dims={manual, replicated}), or {manual} when nothing else
+// is split; a manual axis may not shard a dimension. INVALID_ARGUMENT when
+// rank < layout.rank() (JAX: "only valid for values of rank at least ..."),
+// for a manual axis the mesh lacks or the layout uses; FAILED_PRECONDITION
+// without a mesh. O(mesh rank + tensor rank).
+absl::StatusOr<HloSharding> HloShardingFromLayout(const TensorLayout& layout, size_t rank,
+                                                  absl::Span<const std::string> manual_axes = {});
 
 // The same sharding with the tile assignment written out (V1). O(N).
 HloSharding ToV1(const HloSharding& sharding);
 
-// The text XLA prints: {replicated}, {maximal device=3},
-// {devices=[2,4]<=[8]}, {devices=[4,2]0,4,1,5,2,6,3,7}, with
-// " last_tile_dim_replicate" when the last dim is a replication group.
+// The text XLA prints: {replicated}, {manual}, {unknown}, {unreduced},
+// {maximal device=3}, {devices=[2,4]<=[8]}, {devices=[4,2]0,4,1,5,2,6,3,7},
+// with " last_tile_dim_replicate" when the last dim is a replication group
+// and " last_tile_dims={manual, replicated}" for typed subgroups.
 std::string HloShardingToString(const HloSharding& sharding);
 
-// Parses the text above (spaces between tokens are allowed) and checks it as
-// XLA's Validate does: positive dims, an iota whose dims multiply to the
-// device count and whose perm is a permutation, a V1 list of distinct
-// indices in [0, N). `{manual}`, `{unknown}`, `{unreduced}`, tuples,
-// `last_tile_dims` other than {replicated} and V3 named shardings are
-// rejected: no layout expresses them. Errors name the position and token.
+// Parses the text above (spaces between tokens are allowed), normalised as
+// XLA's parser builds it (HloSharding::PartialTile for
+// last_tile_dim_replicate: groups sorted, a group of every device is
+// {replicated}; HloSharding::Subgroup for last_tile_dims: size-1 subgroups
+// dropped, equal types merged, types reordered, {manual} / {replicated} /
+// {unreduced} when no data dim is split), and checks it as XLA's Validate
+// does: positive dims, an iota whose dims multiply to the device count and
+// whose perm is a permutation, a V1 list of distinct indices >= 0, more than
+// one device ("non-maximal shardings must have more than one device
+// assigned"). Subgroup types are manual, maximal, replicated, unreduced.
+// Tuples and V3 named shardings are rejected. Errors name the position and
+// token.
 absl::StatusOr<HloSharding> ParseHloSharding(absl::string_view text);
 
 // The layout on `mesh` that produces `sharding` for a tensor of `rank` dims:
 // {replicated} (and any tiling that splits nothing) gives a replicated
-// layout; {maximal device=0} does so only on a one-device mesh. A tiled
+// layout; {maximal device=0} does so only on a one-device mesh. Manual,
+// unknown and unreduced shardings and typed subgroups other than one
+// replication group have no layout (INVALID_ARGUMENT saying so). A tiled
 // sharding must cover exactly the mesh's devices, have `rank` data dims and
 // equal (as XLA compares shardings: replication groups as sets) the sharding
 // of some layout on `mesh`; otherwise INVALID_ARGUMENT naming it. Size-1 mesh

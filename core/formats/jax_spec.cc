@@ -1,5 +1,7 @@
 #include "core/formats/jax_spec.h"
 
+#include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -16,33 +18,97 @@ namespace {
 constexpr char kSpecWhat[] = "PartitionSpec text";
 constexpr char kMeshWhat[] = "jax Mesh text";
 
-// One element of a tuple entry: an axis name, or (in jax) a falsy value that
-// the tuple keeps. Only names are allowed inside a tuple here; None inside a
-// tuple is rejected like any non-name, as a layout has no use for it.
-absl::StatusOr<std::string> ParseTupleMember(TextCursor& cursor) {
-  cursor.SkipSpace();
-  const size_t at = cursor.position();
-  if (cursor.PeekToken() == "(" || cursor.PeekToken() == "[") {
-    return cursor.ErrorAt(at, cursor.PeekToken(),
-                          "opens a nested tuple: A tuple inside PartitionSpec cannot contain a "
-                          "nested tuple");
-  }
-  TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectPyString());
-  if (axis.empty()) return cursor.ErrorAt(at, "''", "is not an axis name inside a tuple");
-  return axis;
-}
+// One element of a tuple entry, kept as the Python value jax sees: a name,
+// None, or a nested tuple or list (which jax rejects, printing it whole).
+struct TupleMember {
+  size_t position = 0;
+  std::string repr;
+  std::optional<std::string> axis;  // set for a str
+  bool is_sequence = false;
+};
 
-// ( ... ) or [ ... ] of axis names; `close` is the matching bracket.
-absl::StatusOr<AxisGroup> ParseTuple(TextCursor& cursor, absl::string_view close) {
-  AxisGroup group;
+absl::StatusOr<TupleMember> ParseTupleMember(TextCursor& cursor, int depth);
+
+// The rest of a tuple or list after its opening bracket, as its members.
+absl::StatusOr<std::vector<TupleMember>> ParseSequence(TextCursor& cursor, absl::string_view close,
+                                                       int depth) {
+  std::vector<TupleMember> members;
   while (!cursor.TryConsume(close)) {
-    TESSERA_ASSIGN_OR_RETURN(std::string axis, ParseTupleMember(cursor));
-    group.push_back(std::move(axis));
+    TESSERA_ASSIGN_OR_RETURN(TupleMember member, ParseTupleMember(cursor, depth));
+    members.push_back(std::move(member));
     if (cursor.TryConsume(",")) continue;
     TESSERA_RETURN_IF_ERROR(cursor.Expect(close));
     break;
   }
-  return group;  // () is None, ('x',) is 'x': both already what a group means
+  return members;
+}
+
+std::string SequenceRepr(const std::vector<TupleMember>& members, bool is_list) {
+  std::vector<std::string> reprs;
+  for (const TupleMember& m : members) reprs.push_back(m.repr);
+  if (is_list) return absl::StrCat("[", absl::StrJoin(reprs, ", "), "]");
+  return PyTupleRepr(reprs);
+}
+
+// Nesting deeper than this is refused before it can exhaust the stack.
+constexpr int kMaxNesting = 32;
+
+absl::StatusOr<TupleMember> ParseTupleMember(TextCursor& cursor, int depth) {
+  cursor.SkipSpace();
+  TupleMember member;
+  member.position = cursor.position();
+  const absl::string_view token = cursor.PeekToken();
+  if (token == "(" || token == "[") {
+    if (depth >= kMaxNesting) return cursor.Error(absl::StrCat("at most ", kMaxNesting, " nested tuples"));
+    cursor.TryConsume(token);
+    const bool is_list = token == "[";
+    TESSERA_ASSIGN_OR_RETURN(std::vector<TupleMember> inner,
+                             ParseSequence(cursor, is_list ? "]" : ")", depth + 1));
+    member.repr = SequenceRepr(inner, is_list);
+    member.is_sequence = true;
+    return member;
+  }
+  if (cursor.TryConsumeWord("None")) {
+    member.repr = "None";
+    return member;
+  }
+  TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectPyString());
+  member.repr = PyStrRepr(axis);
+  member.axis = std::move(axis);
+  return member;
+}
+
+// A member of a spec entry as jax keeps it: an axis name, or None (nullopt),
+// which a tuple may hold (jax then reports it as a resource axis).
+struct SpecMember {
+  std::optional<std::string> axis;
+  size_t position = 0;
+};
+using SpecEntry = std::vector<SpecMember>;  // empty: None
+
+// ( ... ) or [ ... ] of axis names; `close` is the matching bracket.
+absl::StatusOr<SpecEntry> ParseTuple(TextCursor& cursor, absl::string_view close) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<TupleMember> members, ParseSequence(cursor, close, 1));
+  // jax's canonicalisation (jaxlib partition_spec.cc) rejects the first
+  // nested tuple or list, printing the entry and that member.
+  for (const TupleMember& m : members) {
+    if (!m.is_sequence) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        kSpecWhat, ": at position ", m.position,
+        ": A tuple inside PartitionSpec cannot contain a nested tuple. Got partition: ",
+        SequenceRepr(members, close == "]"), " and the nested tuple: ", m.repr));
+  }
+  SpecEntry entry;
+  for (TupleMember& m : members) {
+    // '' inside a tuple names no axis and has no use in a layout.
+    if (m.axis.has_value() && m.axis->empty()) {
+      return cursor.ErrorAt(m.position, m.repr, "is not an axis name inside a tuple");
+    }
+    entry.push_back({std::move(m.axis), m.position});
+  }
+  // () is None and ('x',) is 'x': already what an entry means; (None,) is None.
+  if (entry.size() == 1 && !entry[0].axis.has_value()) entry.clear();
+  return entry;
 }
 
 bool TryConsumeUnconstrained(TextCursor& cursor) {
@@ -52,8 +118,8 @@ bool TryConsumeUnconstrained(TextCursor& cursor) {
   return cursor.TryConsumeWord("UNCONSTRAINED");
 }
 
-absl::StatusOr<AxisGroup> ParseEntry(TextCursor& cursor) {
-  if (cursor.TryConsumeWord("None") || TryConsumeUnconstrained(cursor)) return AxisGroup{};
+absl::StatusOr<SpecEntry> ParseEntry(TextCursor& cursor) {
+  if (cursor.TryConsumeWord("None") || TryConsumeUnconstrained(cursor)) return SpecEntry{};
   if (cursor.TryConsume("(")) return ParseTuple(cursor, ")");
   if (cursor.TryConsume("[")) return ParseTuple(cursor, "]");
   cursor.SkipSpace();
@@ -61,9 +127,10 @@ absl::StatusOr<AxisGroup> ParseEntry(TextCursor& cursor) {
   if (next != '\'' && next != '"') {
     return cursor.Error("an axis name, a tuple of axis names, None or UNCONSTRAINED");
   }
+  const size_t at = cursor.position();
   TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectPyString());
-  if (axis.empty()) return AxisGroup{};  // '' is falsy: None
-  return AxisGroup{std::move(axis)};
+  if (axis.empty()) return SpecEntry{};  // '' is falsy: None
+  return SpecEntry{{std::move(axis), at}};
 }
 
 absl::StatusOr<std::vector<int64_t>> ParseIntTuple(TextCursor& cursor) {
@@ -157,39 +224,130 @@ std::string PartitionSpecText(absl::Span<const AxisGroup> axes) {
   return absl::StrCat("P(", absl::StrJoin(entries, ", "), one_comma, ")");
 }
 
-absl::StatusOr<std::vector<AxisGroup>> ParsePartitionSpec(absl::string_view text) {
+namespace {
+
+absl::StatusOr<std::vector<SpecEntry>> ParseSpecEntries(absl::string_view text) {
   TextCursor cursor(text, kSpecWhat);
   if (!cursor.TryConsumeWord("PartitionSpec") && !cursor.TryConsumeWord("P")) {
     return cursor.Error("'P(' or 'PartitionSpec('");
   }
   TESSERA_RETURN_IF_ERROR(cursor.Expect("("));
-  std::vector<AxisGroup> axes;
+  std::vector<SpecEntry> entries;
   while (!cursor.TryConsume(")")) {
     cursor.SkipSpace();
     const size_t at = cursor.position();
     if (cursor.PeekToken() == "unreduced" || cursor.PeekToken() == "reduced") {
       return cursor.ErrorAt(at, cursor.PeekToken(), "sets have no layout equivalent");
     }
-    TESSERA_ASSIGN_OR_RETURN(AxisGroup group, ParseEntry(cursor));
-    axes.push_back(std::move(group));
-    TESSERA_RETURN_IF_ERROR(CheckRank(axes.size(), "PartitionSpec"));
+    TESSERA_ASSIGN_OR_RETURN(SpecEntry entry, ParseEntry(cursor));
+    entries.push_back(std::move(entry));
+    TESSERA_RETURN_IF_ERROR(CheckRank(entries.size(), "PartitionSpec"));
     if (!cursor.TryConsume(",")) {
       TESSERA_RETURN_IF_ERROR(cursor.Expect(")"));
       break;
     }
   }
   TESSERA_RETURN_IF_ERROR(cursor.ExpectEnd());
+  return entries;
+}
+
+std::string MemberRepr(const SpecMember& m) { return m.axis.has_value() ? PyStrRepr(*m.axis) : "None"; }
+
+// jax's repr of the spec, None members of tuples included.
+std::string EntriesText(const std::vector<SpecEntry>& entries) {
+  std::vector<std::string> parts;
+  for (const SpecEntry& entry : entries) {
+    if (entry.empty()) {
+      parts.push_back("None");
+    } else if (entry.size() == 1) {
+      parts.push_back(MemberRepr(entry[0]));
+    } else {
+      std::vector<std::string> members;
+      for (const SpecMember& m : entry) members.push_back(MemberRepr(m));
+      parts.push_back(absl::StrCat("(", absl::StrJoin(members, ", "), ")"));
+    }
+  }
+  return absl::StrCat("P(", absl::StrJoin(parts, ", "), parts.size() == 1 ? "," : "", ")");
+}
+
+// The layout's groups; a None left inside a tuple has no layout.
+absl::StatusOr<std::vector<AxisGroup>> ToAxisGroups(std::vector<SpecEntry> entries) {
+  std::vector<AxisGroup> axes;
+  for (SpecEntry& entry : entries) {
+    AxisGroup group;
+    for (SpecMember& m : entry) {
+      if (!m.axis.has_value()) {
+        return absl::InvalidArgumentError(absl::StrCat(kSpecWhat, ": at position ", m.position,
+                                                       ": 'None' is not an axis name inside a tuple"));
+      }
+      group.push_back(*std::move(m.axis));
+    }
+    axes.push_back(std::move(group));
+  }
   return axes;
+}
+
+// jax's _check_unique_resources: every axis (None too) named more than once,
+// in show_axes's form (sorted, each in backticks).
+absl::Status CheckUniqueAxes(const std::vector<SpecEntry>& entries) {
+  std::vector<std::optional<std::string>> seen;
+  std::vector<std::optional<std::string>> repeated;
+  for (const SpecEntry& entry : entries) {
+    for (const SpecMember& m : entry) {
+      if (std::find(seen.begin(), seen.end(), m.axis) == seen.end()) {
+        seen.push_back(m.axis);
+      } else if (std::find(repeated.begin(), repeated.end(), m.axis) == repeated.end()) {
+        repeated.push_back(m.axis);
+      }
+    }
+  }
+  if (repeated.empty()) return absl::OkStatus();
+  std::vector<std::string> shown;
+  for (const auto& axis : repeated) shown.push_back(absl::StrCat("`", axis.value_or("None"), "`"));
+  std::sort(shown.begin(), shown.end());
+  return absl::InvalidArgumentError(absl::StrCat(
+      "A single NamedSharding spec specification can map every mesh axis to at most one "
+      "positional dimension, but ",
+      EntriesText(entries), " has duplicate entries for ", absl::StrJoin(shown, ", ")));
+}
+
+// jax's _check_mesh_resource_axis (None is no mesh axis).
+absl::Status CheckAxesInMesh(const std::vector<SpecEntry>& entries, const DeviceMesh& mesh) {
+  for (const SpecEntry& entry : entries) {
+    for (const SpecMember& m : entry) {
+      if (m.axis.has_value() && mesh.HasAxis(*m.axis)) continue;
+      return absl::InvalidArgumentError(absl::StrCat("Resource axis: ", m.axis.value_or("None"), " of ",
+                                                     EntriesText(entries), " is not found in mesh: ",
+                                                     PyStrTupleRepr(mesh.axis_names()), "."));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<AxisGroup>> ParsePartitionSpec(absl::string_view text) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<SpecEntry> entries, ParseSpecEntries(text));
+  return ToAxisGroups(std::move(entries));
+}
+
+std::string ScalarSpecHint(size_t rank) {
+  return rank == 0 ? " For scalars the PartitionSpec should be P()" : "";
 }
 
 absl::StatusOr<TensorLayout> LayoutFromPartitionSpec(absl::string_view text, MeshPtr mesh,
                                                      size_t rank) {
-  TESSERA_ASSIGN_OR_RETURN(std::vector<AxisGroup> axes, ParsePartitionSpec(text));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<SpecEntry> entries, ParseSpecEntries(text));
   TESSERA_RETURN_IF_ERROR(CheckRank(rank, "rank"));
+  // In jax's order: NamedSharding's constructor checks repetition, then the
+  // mesh; the rank is checked when the sharding is applied.
+  TESSERA_RETURN_IF_ERROR(CheckUniqueAxes(entries));
+  if (mesh != nullptr) TESSERA_RETURN_IF_ERROR(CheckAxesInMesh(entries, *mesh));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<AxisGroup> axes, ToAxisGroups(std::move(entries)));
   if (axes.size() > rank) {
     return absl::InvalidArgumentError(absl::StrCat(
-        PartitionSpecText(axes), " is only valid for values of rank at least ", axes.size(),
-        ", but was applied to a value of rank ", rank, " (argument 'rank')"));
+        "Argument 'rank': ", PartitionSpecText(axes), " is only valid for values of rank at least ",
+        axes.size(), ", but was applied to a value of rank ", rank, ".", ScalarSpecHint(rank)));
   }
   axes.resize(rank);
   absl::StatusOr<TensorLayout> layout = TensorLayout::Create(std::move(axes), std::move(mesh));

@@ -37,13 +37,19 @@ inline std::string PartitionSpecText(const TensorLayout& layout) {
 // against a mesh). Syntax errors name the position and the token.
 absl::StatusOr<std::vector<AxisGroup>> ParsePartitionSpec(absl::string_view text);
 
-// The layout for a tensor of `rank` dims (the spec is padded with None):
-// INVALID_ARGUMENT when the spec is longer than `rank` (jax: "only valid for
-// values of rank at least ..."), and TensorLayout::Create's errors (an axis
-// used twice, an axis `mesh` lacks) prefixed with the spec. `mesh` may be
-// null (a layout to be given a mesh later).
+// The layout for a tensor of `rank` dims (the spec is padded with None),
+// with jax's errors in jax's order: an axis named more than once ("... has
+// duplicate entries for `x`, `y`", every repeated axis, sorted), an axis
+// `mesh` lacks ("Resource axis: z of P('z',) is not found in mesh: ('x',
+// 'y')."), a spec longer than `rank` ("only valid for values of rank at least
+// ...", with jax's hint about P() for a scalar). `mesh` may be null (a layout
+// to be given a mesh later).
 absl::StatusOr<TensorLayout> LayoutFromPartitionSpec(absl::string_view text, MeshPtr mesh,
                                                      size_t rank);
+
+// jax's hint after a rank error when the value is a scalar: " For scalars
+// the PartitionSpec should be P()" for rank 0, else "".
+std::string ScalarSpecHint(size_t rank);
 
 // Mesh('x': 2, 'y': 4)
 std::string JaxMeshText(const DeviceMesh& mesh);

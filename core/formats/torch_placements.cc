@@ -24,7 +24,8 @@ std::string PlacementText(const TorchPlacement& p) {
     case Kind::kStridedShard:
       break;
   }
-  return absl::StrCat("_StridedShard(dim=", p.dim, ", split_factor=", p.split_factor, ")");
+  // torch 2.15's repr (older releases wrote "split_factor="; both parse).
+  return absl::StrCat("_StridedShard(dim=", p.dim, ", sf=", p.split_factor, ")");
 }
 
 // An int that may be negative (PyTorch counts dims from the end).

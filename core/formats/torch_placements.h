@@ -3,11 +3,11 @@
 //
 // From a layout (reference/sharding.md §4.3): mesh dim m not in the layout
 // is Replicate(); in the group (t1..tk) of tensor dim d it is Shard(dim=d),
-// or _StridedShard(dim=d, split_factor=sf) where sf is the product of the
+// or _StridedShard(dim=d, sf=sf) where sf is the product of the
 // sizes of the group's axes that come before m in the group but after it in
 // mesh order (a group against mesh order, as FSDP over TP: S7, S13, S31).
-// The printed forms are the constructor calls, which is also PyTorch's repr
-// for Shard and Replicate (its _StridedShard repr abbreviates "sf=").
+// The printed forms are torch 2.15's reprs: Shard(dim=0), Replicate(),
+// _StridedShard(dim=0, sf=2).
 //
 // Parsing accepts a list or tuple of Shard(0) / Shard(dim=0) / S(0),
 // Replicate() / R, and _StridedShard(0, split_factor=2) /
@@ -40,7 +40,7 @@ struct TorchPlacement {
 // The placements of `layout` (which needs a mesh: FAILED_PRECONDITION).
 absl::StatusOr<std::vector<TorchPlacement>> TorchPlacementsFromLayout(const TensorLayout& layout);
 
-// "[Shard(dim=0), _StridedShard(dim=0, split_factor=2), Replicate()]"
+// "[Shard(dim=0), _StridedShard(dim=0, sf=2), Replicate()]"
 std::string TorchPlacementsText(const std::vector<TorchPlacement>& placements);
 
 // Syntax only; errors name the position and the token.

@@ -21,7 +21,8 @@ using mesh_construction::Strides;
 absl::StatusOr<std::vector<Device>> CreateDeviceMesh(absl::Span<const int64_t> shape,
                                                      std::vector<Device> devices,
                                                      absl::string_view device_kind,
-                                                     bool allow_split_physical_axes) {
+                                                     bool allow_split_physical_axes,
+                                                     bool contiguous_submeshes) {
   if (shape.empty() || std::any_of(shape.begin(), shape.end(), [](int64_t d) { return d < 1; })) {
     return absl::InvalidArgumentError(absl::StrCat(
         "`mesh_shape` passed to `create_device_mesh` should be a sequence of positive ints, got ",
@@ -35,7 +36,7 @@ absl::StatusOr<std::vector<Device>> CreateDeviceMesh(absl::Span<const int64_t> s
   }
   TESSERA_ASSIGN_OR_RETURN(std::optional<std::vector<Device>> tpu_order,
                            mesh_construction::TpuDeviceOrder(shape, devices, device_kind,
-                                                             allow_split_physical_axes));
+                                                             allow_split_physical_axes, contiguous_submeshes));
   if (tpu_order.has_value()) return *std::move(tpu_order);
   if (!devices.empty() && devices.back().platform == Platform::kGpu) {
     std::stable_sort(devices.begin(), devices.end(),
@@ -56,6 +57,42 @@ absl::StatusOr<std::vector<Device>> DevicesOrAll(std::optional<std::vector<Devic
 }
 
 }  // namespace
+
+absl::StatusOr<MeshPtr> CreateDeviceMeshOver(std::vector<int64_t> shape, std::vector<std::string> axis_names,
+                                             std::optional<std::vector<Device>> devices,
+                                             const CreateDeviceMeshOptions& options) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<Device> all, DevicesOrAll(std::move(devices)));
+  TESSERA_ASSIGN_OR_RETURN(std::vector<Device> ordered,
+                           CreateDeviceMesh(shape, std::move(all), options.device_kind,
+                                            options.allow_split_physical_axes, options.contiguous_submeshes));
+  return DeviceMesh::Create(std::move(shape), std::move(axis_names), std::move(ordered));
+}
+
+absl::StatusOr<std::vector<std::vector<int64_t>>> TpuAxisAssignmentMatrix(absl::Span<const int64_t> physical_shape,
+                                                                          absl::Span<const int64_t> mesh_shape,
+                                                                          bool allow_split_physical_axes) {
+  const std::optional<int64_t> physical_size = Product(physical_shape);
+  const std::optional<int64_t> logical_size = Product(mesh_shape);
+  const auto positive = [](absl::Span<const int64_t> s) {
+    return std::all_of(s.begin(), s.end(), [](int64_t d) { return d >= 1; });
+  };
+  // Sizes < 1 are left to the assignments' own checks.
+  if (positive(physical_shape) && positive(mesh_shape) && physical_size.has_value() &&
+      physical_size != logical_size) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument 'mesh_shape' ", ShapeToString(mesh_shape), " has ",
+        logical_size.has_value() ? absl::StrCat(*logical_size) : std::string("more than 2^63"),
+        " devices; expected the ", *physical_size, " of physical_shape ", ShapeToString(physical_shape)));
+  }
+  absl::StatusOr<std::vector<std::vector<size_t>>> whole = TpuTorusAxisAssignment(physical_shape, mesh_shape);
+  if (!whole.ok() && allow_split_physical_axes) return TpuTorusSplitAssignment(physical_shape, mesh_shape);
+  TESSERA_RETURN_IF_ERROR(whole.status());
+  std::vector<std::vector<int64_t>> matrix(physical_shape.size(), std::vector<int64_t>(mesh_shape.size(), 1));
+  for (size_t l = 0; l < whole->size(); ++l) {
+    for (size_t p : (*whole)[l]) matrix[p][l] = physical_shape[p];
+  }
+  return matrix;
+}
 
 absl::StatusOr<MeshPtr> MakeMesh(std::vector<int64_t> shape, std::vector<std::string> axis_names,
                                  std::optional<std::vector<Device>> devices,
@@ -122,7 +159,8 @@ absl::StatusOr<MeshPtr> MakeHybridMesh(std::vector<int64_t> mesh_shape,
   }
   for (auto& granule : granules) {
     TESSERA_ASSIGN_OR_RETURN(granule,
-                             CreateDeviceMesh(mesh_shape, std::move(granule), options.device_kind));
+                             CreateDeviceMesh(mesh_shape, std::move(granule), options.device_kind,
+                                              options.allow_split_physical_axes));
   }
   // np.block of the granule grid: along every axis, granule coordinate
   // major, inner coordinate minor.

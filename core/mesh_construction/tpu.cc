@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "core/mesh_construction.h"
 #include "core/mesh_construction/grid.h"
 #include "core/py_repr.h"
@@ -384,9 +385,58 @@ absl::StatusOr<std::vector<Device>> SplitTorusDeviceMesh(absl::Span<const int64_
   return SplitPhysical(physical, assignment, shape.size());
 }
 
+// JAX's _TRANSPOSE_TRICKS: for a physical topology and a mesh shape without
+// its size-1 dims, the transpose of the physical mesh after which each
+// process's devices form a contiguous submesh (in JAX's insertion order,
+// which its error lists).
+struct TransposeTrick {
+  std::vector<int64_t> topology;
+  std::vector<int64_t> mesh_shape;
+  std::vector<size_t> transpose;
+};
+
+const std::vector<TransposeTrick>& TransposeTricks() {
+  static const auto* const tricks = new std::vector<TransposeTrick>{
+      {{2, 2, 1}, {2, 2}, {0, 1, 2}},     {{2, 2, 4}, {4, 4}, {0, 1, 2}},
+      {{4, 4, 4}, {16, 4}, {0, 2, 1}},    {{4, 8, 8}, {64, 4}, {0, 2, 1}},
+      {{4, 8, 8}, {4, 64}, {0, 2, 1}},    {{8, 8, 8}, {64, 8}, {0, 2, 1}},
+      {{8, 16, 16}, {256, 8}, {0, 2, 1}}, {{8, 16, 16}, {8, 256}, {0, 2, 1}},
+  };
+  return *tricks;
+}
+
+// JAX's _transpose_trick (create_device_mesh's contiguous_submeshes).
+absl::StatusOr<PhysicalMesh> ContiguousSubmeshPhysical(PhysicalMesh physical, absl::Span<const int64_t> shape) {
+  std::vector<int64_t> nontrivial;
+  for (int64_t d : shape) {
+    if (d != 1) nontrivial.push_back(d);
+  }
+  std::vector<std::string> available;
+  for (const TransposeTrick& trick : TransposeTricks()) {
+    if (trick.topology != physical.shape) continue;
+    if (trick.mesh_shape == nontrivial) {
+      PhysicalMesh out;
+      out.devices = Transposed(physical.devices, physical.shape, trick.transpose);
+      for (size_t axis : trick.transpose) out.shape.push_back(physical.shape[axis]);
+      return out;
+    }
+    available.push_back(ShapeToString(trick.mesh_shape));
+  }
+  if (available.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "create_device_mesh cannot create contiguous submeshes for physical mesh topology ",
+        ShapeToString(physical.shape)));
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "create_device_mesh cannot create contiguous submeshes for mesh_shape ", ShapeToString(shape),
+      " and physical mesh topology ", ShapeToString(physical.shape), ". Available mesh_shapes: [",
+      absl::StrJoin(available, ", "), "]"));
+}
+
 absl::StatusOr<std::vector<Device>> TorusDeviceMesh(absl::Span<const int64_t> shape,
                                                     const std::vector<Device>& devices,
-                                                    absl::string_view kind, bool allow_split) {
+                                                    absl::string_view kind, bool allow_split,
+                                                    bool contiguous_submeshes) {
   for (const Device& d : devices) {
     if (!d.coords.has_value()) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -394,7 +444,10 @@ absl::StatusOr<std::vector<Device>> TorusDeviceMesh(absl::Span<const int64_t> sh
           "follows the chips' coordinates, so every device needs them (TESSERA_DEVICES '@<place>')"));
     }
   }
-  TESSERA_ASSIGN_OR_RETURN(const PhysicalMesh physical, PhysicalTpuMesh(devices, kind));
+  TESSERA_ASSIGN_OR_RETURN(PhysicalMesh physical, PhysicalTpuMesh(devices, kind));
+  if (contiguous_submeshes) {
+    TESSERA_ASSIGN_OR_RETURN(physical, ContiguousSubmeshPhysical(std::move(physical), shape));
+  }
   absl::StatusOr<std::vector<std::vector<size_t>>> whole = TpuTorusAxisAssignment(physical.shape, shape);
   // JAX falls back to splitting only where whole axes cannot do.
   if (!whole.ok() && allow_split) return SplitTorusDeviceMesh(shape, physical);
@@ -516,7 +569,8 @@ namespace mesh_construction {
 absl::StatusOr<std::optional<std::vector<Device>>> TpuDeviceOrder(absl::Span<const int64_t> shape,
                                                                   const std::vector<Device>& devices,
                                                                   absl::string_view device_kind,
-                                                                  bool allow_split_physical_axes) {
+                                                                  bool allow_split_physical_axes,
+                                                                  bool contiguous_submeshes) {
   const int64_t n = static_cast<int64_t>(devices.size());
   if (IsTrayRingKind(device_kind) && (n == 8 || shape.back() == 8)) {
     // With 8 devices the whole list is the ring; otherwise each row of the
@@ -535,7 +589,8 @@ absl::StatusOr<std::optional<std::vector<Device>>> TpuDeviceOrder(absl::Span<con
   if (by_kind.has_value()) return by_kind;
   if (!IsTrayRingKind(device_kind) && devices.back().platform == Platform::kTpu && AnyHasCoords(devices)) {
     TESSERA_ASSIGN_OR_RETURN(std::vector<Device> placed,
-                             TorusDeviceMesh(shape, devices, device_kind, allow_split_physical_axes));
+                             TorusDeviceMesh(shape, devices, device_kind, allow_split_physical_axes,
+                                             contiguous_submeshes));
     return std::optional<std::vector<Device>>(std::move(placed));
   }
   return std::nullopt;

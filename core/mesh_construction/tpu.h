@@ -17,11 +17,14 @@ namespace tessera::mesh_construction {
 
 // The order JAX gives `devices` of `device_kind` for `shape`, or nullopt
 // where no TPU rule applies (the caller then orders them as any platform's).
-// `shape` is valid and its product is devices.size().
+// `shape` is valid and its product is devices.size(). `contiguous_submeshes`
+// applies JAX's transpose trick before the torus placement (the per-kind
+// orders ignore it, as JAX's handlers do).
 absl::StatusOr<std::optional<std::vector<Device>>> TpuDeviceOrder(absl::Span<const int64_t> shape,
                                                                   const std::vector<Device>& devices,
                                                                   absl::string_view device_kind,
-                                                                  bool allow_split_physical_axes);
+                                                                  bool allow_split_physical_axes,
+                                                                  bool contiguous_submeshes = false);
 
 }  // namespace tessera::mesh_construction
 

@@ -20,6 +20,7 @@ NOUNS = sorted("""
     layout_map log reshard_plan code version xla
     dtensor_config
     dtensor_layout
+    hlo_sharding
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

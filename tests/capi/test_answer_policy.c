@@ -263,7 +263,17 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_dtensor_mesh_num_hosts, "mesh", NULL) \
   X(tessera_dtensor_mesh_host, "mesh", NULL, 0) \
   X(tessera_dtensor_layout_shard_vector_equal, "a", NULL, (const tessera_dtensor_layout*)(void*)scratch) \
-  X(tessera_dtensor_mesh_device_location, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1)
+  X(tessera_dtensor_mesh_device_location, "mesh", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_mesh_options_set_allow_split_physical_axes, "options", NULL, false) \
+  X(tessera_mesh_options_set_contiguous_submeshes, "options", NULL, false) \
+  X(tessera_hlo_sharding_from_layout, "layout", NULL, 0, NULL, 0) \
+  X(tessera_hlo_sharding_to_text, "sharding", NULL) \
+  X(tessera_hlo_sharding_to_layout, "sharding", NULL, (const tessera_mesh*)(void*)scratch, 2) \
+  X(tessera_hlo_sharding_kind, "sharding", NULL) \
+  X(tessera_hlo_sharding_maximal_device, "sharding", NULL, (int64_t*)(void*)scratch) \
+  X(tessera_hlo_sharding_tile_dims, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_hlo_sharding_tile_devices, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_hlo_sharding_subgroup_types, "sharding", NULL, (int64_t*)(void*)scratch, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -388,6 +398,7 @@ static struct objects {
   tessera_dtensor_mesh* dtensor_mesh;
   tessera_sharding* sharding;
   tessera_reshard_plan* reshard_plan;
+  tessera_hlo_sharding* hlo_sharding;
   tessera_error* error;
   tessera_dtensor_config* dtensor_config;
 #if TESSERA_HAS_CLUSTER
@@ -512,6 +523,8 @@ static void every_index_at_the_count_is_out_of_range_naming_it(void) {
 /* tessera.h's one shape: (out, capacity) asks, fills, or refuses. */
 static const int64_t max_shard_dims[] = {8, 8};
 static const size_t only_process[] = {0};
+static const int64_t torus_4x4x4[] = {4, 4, 4};
+static const int64_t mesh_1x16x4[] = {1, 16, 4};
 
 #define ARRAY_CASES(X) \
   X(tessera_layout_max_shard_shape, 2, int64_t, o.layout, max_shard_dims, 2) \
@@ -531,7 +544,11 @@ static const size_t only_process[] = {0};
   X(tessera_dtensor_layout_offset_to_shard, 2, int64_t, dtensor_layout(), 3) \
   X(tessera_dtensor_layout_local_shape_from_global, 2, int64_t, dtensor_layout(), max_shard_dims, 2) \
   X(tessera_dtensor_layout_global_shape_from_local, 2, int64_t, dtensor_layout(), max_shard_dims, 2, NULL, 0) \
-  X(tessera_dtensor_mesh_device_location, 1, int64_t, o.dtensor_mesh, 1)
+  X(tessera_dtensor_mesh_device_location, 1, int64_t, o.dtensor_mesh, 1) \
+  X(tessera_mesh_tpu_axis_assignment, 9, int64_t, torus_4x4x4, 3, mesh_1x16x4, 3, NULL) \
+  X(tessera_hlo_sharding_tile_dims, 3, int64_t, o.hlo_sharding) \
+  X(tessera_hlo_sharding_tile_devices, 8, int64_t, o.hlo_sharding) \
+  X(tessera_hlo_sharding_subgroup_types, 1, int64_t, o.hlo_sharding)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -694,6 +711,7 @@ static void make_objects(void) {
     o.dtensor_config = tessera_dtensor_config_create(options, NULL);
     tessera_dtensor_config_options_destroy(options);
   }
+  o.hlo_sharding = tessera_hlo_sharding_parse("{devices=[2,2,2]<=[8] last_tile_dims={manual}}", NULL);
 #if TESSERA_HAS_CLUSTER
   {
     tessera_cluster_options* options = tessera_cluster_options_create();
@@ -716,6 +734,7 @@ static void destroy_objects(void) {
 #endif
   tessera_dtensor_config_destroy(o.dtensor_config);
   tessera_error_destroy(o.error);
+  tessera_hlo_sharding_destroy(o.hlo_sharding);
   tessera_reshard_plan_destroy(o.reshard_plan);
   tessera_sharding_destroy(o.sharding);
   tessera_dtensor_mesh_destroy(o.dtensor_mesh);

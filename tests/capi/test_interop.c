@@ -201,6 +201,43 @@ static void partition_spec_parses_and_pads_to_the_rank(void) {
   tessera_mesh_destroy(mesh);
 }
 
+static void partition_spec_names_every_repeated_axis_sorted(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  ASSERT_NULL(tessera_layout_from_partition_spec("P('model', ('batch', 'model'), 'batch')", mesh, 3, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "A single NamedSharding spec specification can map every mesh axis to at most one positional "
+               "dimension, but P('model', ('batch', 'model'), 'batch') has duplicate entries for `batch`, `model`");
+  tessera_mesh_destroy(mesh);
+}
+
+static void partition_spec_on_a_scalar_gives_jaxs_hint(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  ASSERT_NULL(tessera_layout_from_partition_spec("P('batch')", mesh, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "P('batch',) is only valid for values of rank at least 1, but was applied to a value of rank 0. "
+               "For scalars the PartitionSpec should be P()");
+  tessera_mesh_destroy(mesh);
+}
+
+static void partition_spec_nested_tuple_keeps_jaxs_whole_message(void) {
+  tessera_error* err = NULL;
+  ASSERT_NULL(tessera_layout_from_partition_spec("P(('batch', ('model',)))", NULL, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "A tuple inside PartitionSpec cannot contain a nested tuple. Got partition: ('batch', ('model',)) "
+               "and the nested tuple: ('model',)");
+}
+
+static void partition_spec_none_inside_a_tuple_is_jaxs_resource_axis_error(void) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  ASSERT_NULL(tessera_layout_from_partition_spec("P(('batch', None))", mesh, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Resource axis: None of P(('batch', None),) is not found in mesh: ('batch', 'model').");
+  tessera_mesh_destroy(mesh);
+}
+
 static void partition_spec_errors(void) {
   tessera_error* err = NULL;
   tessera_mesh* mesh = fixture_mesh_2x4();
@@ -211,7 +248,7 @@ static void partition_spec_errors(void) {
   ASSERT_NULL(tessera_layout_from_partition_spec("P('batch', None)", mesh, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "only valid for values of rank at least 2");
   ASSERT_NULL(tessera_layout_from_partition_spec("P('z')", mesh, 1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Invalid axis names for Layout");
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Resource axis: z of P('z',) is not found in mesh: ('batch', 'model').");
   ASSERT_NULL(tessera_layout_from_partition_spec(NULL, mesh, 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "'text'");
   ASSERT_NULL(tessera_layout_to_partition_spec(NULL, &err));
@@ -275,7 +312,7 @@ static void torch_strided_shard_round_trips(void) {
   tessera_buffer* text = tessera_layout_to_torch_placements(layout, &err);
   tessera_layout* parsed;
   ASSERT_OK(err);
-  ASSERT_STREQ("[_StridedShard(dim=0, split_factor=4), Shard(dim=0)]", tessera_buffer_data(text));
+  ASSERT_STREQ("[_StridedShard(dim=0, sf=4), Shard(dim=0)]", tessera_buffer_data(text));
   parsed = tessera_layout_from_torch_placements(tessera_buffer_data(text), mesh, 1, &err);
   ASSERT_OK(err);
   ASSERT_TRUE(tessera_layout_equal(layout, parsed));
@@ -325,6 +362,10 @@ int main(int argc, char** argv) {
       HARNESS_TEST(partition_spec_is_jax_repr),
       HARNESS_TEST(partition_spec_parses_and_pads_to_the_rank),
       HARNESS_TEST(partition_spec_errors),
+      HARNESS_TEST(partition_spec_names_every_repeated_axis_sorted),
+      HARNESS_TEST(partition_spec_on_a_scalar_gives_jaxs_hint),
+      HARNESS_TEST(partition_spec_nested_tuple_keeps_jaxs_whole_message),
+      HARNESS_TEST(partition_spec_none_inside_a_tuple_is_jaxs_resource_axis_error),
       HARNESS_TEST(jax_mesh_text_round_trips),
       HARNESS_TEST(jax_mesh_text_errors),
       HARNESS_TEST(torch_placements_one_per_mesh_dim),

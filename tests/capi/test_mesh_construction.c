@@ -2,8 +2,10 @@
  * slicing and coordinates, DTensor's create_mesh and create_distributed_mesh.
  * The framework vectors are in tests/conformance; these check the C surface:
  * NULL conventions, ownership, and errors with their codes and messages. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "fixtures.h"
 #include "harness.h"
@@ -288,6 +290,148 @@ static void dtensor_null_options_are_the_defaults(void) {
   tessera_dtensor_mesh_destroy(mesh);
 }
 
+/* --- JAX's create_device_mesh and the TPU axis assignment (issue 11) --- */
+
+static const char* const kTpu64[] = {
+    "tpu:0",  "tpu:1",  "tpu:2",  "tpu:3",  "tpu:4",  "tpu:5",  "tpu:6",  "tpu:7",  "tpu:8",  "tpu:9",  "tpu:10",
+    "tpu:11", "tpu:12", "tpu:13", "tpu:14", "tpu:15", "tpu:16", "tpu:17", "tpu:18", "tpu:19", "tpu:20", "tpu:21",
+    "tpu:22", "tpu:23", "tpu:24", "tpu:25", "tpu:26", "tpu:27", "tpu:28", "tpu:29", "tpu:30", "tpu:31", "tpu:32",
+    "tpu:33", "tpu:34", "tpu:35", "tpu:36", "tpu:37", "tpu:38", "tpu:39", "tpu:40", "tpu:41", "tpu:42", "tpu:43",
+    "tpu:44", "tpu:45", "tpu:46", "tpu:47", "tpu:48", "tpu:49", "tpu:50", "tpu:51", "tpu:52", "tpu:53", "tpu:54",
+    "tpu:55", "tpu:56", "tpu:57", "tpu:58", "tpu:59", "tpu:60", "tpu:61", "tpu:62", "tpu:63"};
+
+/* create_device_mesh over the 64 chips of a TPU v4 4x4x4 slice (device i at
+ * x = i % 4, y = i / 4 % 4, z = i / 16), with or without contiguous submeshes. */
+static tessera_mesh* create_on_v4_4x4x4(const int64_t* shape, size_t num_axes, bool contiguous, tessera_error** err) {
+  const char* const names[] = {"a", "b", "c"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_mesh* mesh = NULL;
+  if (setenv("TESSERA_DEVICES", "tpu*64:TPU v4@4x4x4", 1) != 0) return NULL;
+  if (tessera_mesh_options_set_devices(options, kTpu64, 64, err) &&
+      tessera_mesh_options_set_device_kind(options, "TPU v4", err) &&
+      tessera_mesh_options_set_contiguous_submeshes(options, contiguous, err)) {
+    mesh = tessera_mesh_create_device_mesh(shape, names, num_axes, options, err);
+  }
+  tessera_mesh_options_destroy(options);
+  setenv("TESSERA_DEVICES", "", 1); /* the suite's hermetic default */
+  return mesh;
+}
+
+static void create_device_mesh_needs_exactly_the_product_of_the_shape(void) {
+  const int64_t shape[] = {2, 2};
+  const char* const names[] = {"x", "y"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_mesh_options_set_devices(options, kGpus, 8, &err));
+  ASSERT_NULL(tessera_mesh_create_device_mesh(shape, names, 2, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Number of devices 8 must equal the product of mesh_shape (2, 2)");
+  tessera_mesh_options_destroy(options);
+}
+
+static void create_device_mesh_sorts_gpus_by_id(void) {
+  const int64_t shape[] = {2, 2};
+  const char* const names[] = {"x", "y"};
+  const char* const gpus[] = {"gpu:3", "gpu:1", "gpu:2", "gpu:0"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  tessera_mesh* mesh;
+  ASSERT_TRUE(tessera_mesh_options_set_devices(options, gpus, 4, &err));
+  mesh = tessera_mesh_create_device_mesh(shape, names, 2, options, &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(0, device_id_at(mesh, 0));
+  ASSERT_EQ(3, device_id_at(mesh, 3));
+  tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(options);
+}
+
+static void create_device_mesh_places_v4_chips_on_the_torus(void) {  /* S41's shape without the size-1 axis */
+  const int64_t shape[] = {16, 4};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = create_on_v4_4x4x4(shape, 2, false, &err);
+  ASSERT_OK(err);
+  /* Axis 1 (4) takes x, axis 0 (16) takes y and z: the next row is z + 1. */
+  ASSERT_EQ(1, device_id_at(mesh, 1));
+  ASSERT_EQ(16, device_id_at(mesh, 4));
+  ASSERT_EQ(4, device_id_at(mesh, 16));
+  tessera_mesh_destroy(mesh);
+}
+
+static void contiguous_submeshes_transposes_the_physical_mesh_first(void) {
+  const int64_t shape[] = {16, 4};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = create_on_v4_4x4x4(shape, 2, true, &err);
+  ASSERT_OK(err);
+  /* JAX's trick for 4x4x4 and (16, 4) swaps y and z: rows run along y. */
+  ASSERT_EQ(4, device_id_at(mesh, 4));
+  ASSERT_EQ(16, device_id_at(mesh, 16));
+  tessera_mesh_destroy(mesh);
+}
+
+static void contiguous_submeshes_for_a_shape_jax_has_no_trick_for_fails(void) {
+  const int64_t shape[] = {8, 8};
+  tessera_error* err = NULL;
+  ASSERT_NULL(create_on_v4_4x4x4(shape, 2, true, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "create_device_mesh cannot create contiguous submeshes for mesh_shape (8, 8) and physical mesh "
+               "topology (4, 4, 4). Available mesh_shapes: [(16, 4)]");
+}
+
+static void make_refuses_allow_split_physical_axes(void) {
+  const int64_t shape[] = {2, 4};
+  const char* const names[] = {"data", "model"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_mesh_options_set_allow_split_physical_axes(options, true, &err));
+  ASSERT_NULL(tessera_mesh_make(shape, names, 2, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets allow_split_physical_axes, which tessera_mesh_make does not read");
+  tessera_mesh_options_destroy(options);
+}
+
+static void tpu_axis_assignment_gives_jaxs_matrix(void) {  /* S41 */
+  const int64_t physical[] = {4, 4, 4};
+  const int64_t logical[] = {1, 16, 4};
+  const int64_t expected[] = {1, 1, 4, 1, 4, 1, 1, 4, 1};
+  int64_t out[9] = {0};
+  tessera_error* err = NULL;
+  ASSERT_EQ(9, tessera_mesh_tpu_axis_assignment(physical, 3, logical, 3, NULL, out, 9, &err));
+  ASSERT_OK(err);
+  for (size_t i = 0; i < 9; ++i) ASSERT_EQ(expected[i], out[i]);
+}
+
+static void tpu_axis_assignment_without_split_fails_as_jax(void) {
+  const int64_t physical[] = {4, 4};
+  const int64_t logical[] = {2, 8};
+  int64_t out[4];
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_mesh_tpu_axis_assignment(physical, 2, logical, 2, NULL, out, 4, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Failed to find assignment for logical_axis_index 1 of size 8 with remaining assignable mesh [4, 4].");
+}
+
+static void tpu_axis_assignment_splits_when_allowed(void) {
+  const int64_t physical[] = {4, 4};
+  const int64_t logical[] = {2, 8};
+  const int64_t expected[] = {1, 4, 2, 2};
+  int64_t out[4] = {0};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_mesh_options_set_allow_split_physical_axes(options, true, &err));
+  ASSERT_EQ(4, tessera_mesh_tpu_axis_assignment(physical, 2, logical, 2, options, out, 4, &err));
+  ASSERT_OK(err);
+  for (size_t i = 0; i < 4; ++i) ASSERT_EQ(expected[i], out[i]);
+  tessera_mesh_options_destroy(options);
+}
+
+static void tpu_axis_assignment_needs_equal_products(void) {
+  const int64_t physical[] = {4, 4};
+  const int64_t logical[] = {2, 2};
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_mesh_tpu_axis_assignment(physical, 2, logical, 2, NULL, NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'mesh_shape' (2, 2) has 4 devices; expected the 16 of physical_shape (4, 4)");
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(make_truncates_to_the_product_of_the_shape),
@@ -313,6 +457,16 @@ int main(int argc, char** argv) {
       HARNESS_TEST(dtensor_legacy_multi_client_needs_initialize),
       HARNESS_TEST(dtensor_legacy_single_client_defaults),
       HARNESS_TEST(dtensor_legacy_tpu_counts_are_refused),
+      HARNESS_TEST(create_device_mesh_needs_exactly_the_product_of_the_shape),
+      HARNESS_TEST(create_device_mesh_sorts_gpus_by_id),
+      HARNESS_TEST(create_device_mesh_places_v4_chips_on_the_torus),
+      HARNESS_TEST(contiguous_submeshes_transposes_the_physical_mesh_first),
+      HARNESS_TEST(contiguous_submeshes_for_a_shape_jax_has_no_trick_for_fails),
+      HARNESS_TEST(make_refuses_allow_split_physical_axes),
+      HARNESS_TEST(tpu_axis_assignment_gives_jaxs_matrix),
+      HARNESS_TEST(tpu_axis_assignment_without_split_fails_as_jax),
+      HARNESS_TEST(tpu_axis_assignment_splits_when_allowed),
+      HARNESS_TEST(tpu_axis_assignment_needs_equal_products),
   };
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
 }

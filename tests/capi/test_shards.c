@@ -87,6 +87,48 @@ static void flat_and_nested_chunking_differ_on_a_group(void) {
   tessera_mesh_destroy(mesh);
 }
 
+/* Mesh (3, 2) axes a, b and the layout (('b', 'a'),): PyTorch's
+ * _StridedShard gives shape (7,) non-contiguous or empty pieces. */
+static tessera_layout* layout_ba_on_3x2(tessera_mesh** mesh) {
+  const int64_t shape[] = {3, 2};
+  const char* const names[] = {"a", "b"};
+  const char* const group[] = {"b", "a"};
+  const char* const devices[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5"};
+  const size_t sizes[] = {2};
+  *mesh = fixture_create_mesh(shape, names, 2, devices, 6, NULL);
+  return tessera_layout_create_grouped(group, 2, sizes, 1, *mesh, NULL);
+}
+
+static void chunk_nested_refuses_a_group_against_mesh_order_pytorch_splits_unevenly(void) {
+  const int64_t dims[] = {7};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = NULL;
+  tessera_layout* layout = layout_ba_on_3x2(&mesh);
+  ASSERT_NULL(tessera_sharding_create(layout, dims, 1, TESSERA_SHARD_MODE_CHUNK_NESTED, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'mode': chunk-nested cannot place dimension 0 (size 7) of layout (('b', 'a'),) as PyTorch "
+               "does: its axes ('b', 'a') run against mesh order, which PyTorch shards by _StridedShard");
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
+static void chunk_nested_accepts_a_group_against_mesh_order_of_divisible_size(void) {
+  const int64_t dims[] = {12};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = NULL;
+  tessera_layout* layout = layout_ba_on_3x2(&mesh);
+  int64_t range[2] = {-1, -1};
+  tessera_sharding* s = tessera_sharding_create(layout, dims, 1, TESSERA_SHARD_MODE_CHUNK_NESTED, &err);
+  ASSERT_OK(err);
+  /* Device 1 is (a=0, b=1): b is major, so its shard index is 1 * 3 + 0. */
+  ASSERT_EQ(2, tessera_sharding_device_ranges(s, 1, range, 2, &err));
+  ASSERT_EQ(6, range[0]);
+  ASSERT_EQ(8, range[1]);
+  tessera_sharding_destroy(s);
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
 static void replica_id_counts_earlier_devices_with_the_same_slice(void) {
   tessera_error* err = NULL;
   tessera_sharding* s = sharding_2x4(NULL, "model", 8, 16, TESSERA_SHARD_MODE_STRICT);
@@ -352,6 +394,18 @@ static void strict_create_rejects_an_indivisible_dimension(void) {
   tessera_mesh_destroy(mesh);
 }
 
+static void indivisible_error_prints_the_tiling_factors_as_jaxs_list(void) {
+  const int64_t dims[] = {4, 10};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* layout = fixture_layout_2d(NULL, "model", mesh);
+  ASSERT_NULL(tessera_sharding_create(layout, dims, 2, TESSERA_SHARD_MODE_STRICT, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "(full shape: (4, 10), per-dimension tiling factors: [1, 4] should evenly divide the shape)");
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
 static void create_needs_a_layout_with_a_mesh(void) {
   const int64_t dims[] = {8, 8};
   tessera_error* err = NULL;
@@ -497,6 +551,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(strict_sharding_tiles_each_dimension),
       HARNESS_TEST(shard_shape_is_stop_minus_start),
       HARNESS_TEST(flat_and_nested_chunking_differ_on_a_group),
+      HARNESS_TEST(chunk_nested_refuses_a_group_against_mesh_order_pytorch_splits_unevenly),
+      HARNESS_TEST(chunk_nested_accepts_a_group_against_mesh_order_of_divisible_size),
       HARNESS_TEST(replica_id_counts_earlier_devices_with_the_same_slice),
       HARNESS_TEST(empty_shards_are_replicas_of_each_other),
       HARNESS_TEST(device_in_process_follows_the_mesh_device),
@@ -517,6 +573,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(create_rejects_a_rank_mismatch),
       HARNESS_TEST(create_rejects_a_negative_dimension),
       HARNESS_TEST(strict_create_rejects_an_indivisible_dimension),
+      HARNESS_TEST(indivisible_error_prints_the_tiling_factors_as_jaxs_list),
       HARNESS_TEST(create_needs_a_layout_with_a_mesh),
       HARNESS_TEST(device_index_past_the_mesh_is_out_of_range_everywhere),
       HARNESS_TEST(capacity_below_the_answer_is_out_of_range_and_writes_nothing),

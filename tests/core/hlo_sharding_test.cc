@@ -152,6 +152,98 @@ TEST(HloShardingParse, SpacesBetweenTokensAreAllowed) {
   EXPECT_EQ(Reprint(" { devices = [2, 4] <= [8] } "), "{devices=[2,4]<=[8]}");
 }
 
+// Each expected string is what jax 0.10.2's xla_client.HloSharding.from_string
+// prints for the same text.
+TEST(HloShardingParse, ManualUnknownAndUnreducedPrintBack) {
+  for (const char* text : {"{manual}", "{unknown}", "{unreduced}", "{maximal device=7}"}) {
+    EXPECT_EQ(Reprint(text), text);
+  }
+}
+
+TEST(HloShardingParse, TileAssignmentsNoLayoutProducesPrintBack) {
+  EXPECT_EQ(Reprint("{devices=[2,1,2]2,3,5,7}"), "{devices=[2,1,2]2,3,5,7}");
+  EXPECT_EQ(Reprint("{devices=[6]<=[2,3]T(1,0)}"), "{devices=[6]<=[2,3]T(1,0)}");
+}
+
+TEST(HloShardingParse, ManualSubgroupsPrintBack) {
+  EXPECT_EQ(Reprint("{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dims={manual}}"),
+            "{devices=[1,2,2]<=[2,2]T(1,0) last_tile_dims={manual}}");
+  EXPECT_EQ(Reprint("{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}"),
+            "{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}");
+}
+
+TEST(HloShardingParse, SubgroupTypesAreReorderedReplicatedLast) {
+  EXPECT_EQ(Reprint("{devices=[1,1,2,2]<=[4] last_tile_dims={replicated, manual}}"),
+            "{devices=[1,1,2,2]<=[2,2]T(1,0) last_tile_dims={manual, replicated}}");
+  EXPECT_EQ(Reprint("{devices=[2,2,2]<=[8] last_tile_dims={unreduced, manual}}"),
+            "{devices=[2,2,2]<=[2,2,2]T(0,2,1) last_tile_dims={manual, unreduced}}");
+}
+
+TEST(HloShardingParse, SubgroupsOfOneAreDroppedAndEqualTypesMerged) {
+  EXPECT_EQ(Reprint("{devices=[2,1,1,2]<=[4] last_tile_dims={manual, replicated}}"),
+            "{devices=[2,1,2]<=[4] last_tile_dim_replicate}");
+  EXPECT_EQ(Reprint("{devices=[2,2,1]<=[4] last_tile_dims={manual}}"), "{devices=[2,2]<=[4]}");
+  EXPECT_EQ(Reprint("{devices=[2,2,2]<=[8] last_tile_dims={manual, manual}}"),
+            "{devices=[2,4]<=[8] last_tile_dims={manual}}");
+}
+
+TEST(HloShardingParse, OneSubgroupTypeWithoutDataSplitIsThatSharding) {
+  EXPECT_EQ(Reprint("{devices=[1,2]<=[2] last_tile_dims={manual}}"), "{manual}");
+  EXPECT_EQ(Reprint("{devices=[1,4]<=[4] last_tile_dims={replicated}}"), "{replicated}");
+}
+
+TEST(HloShardingParse, SubgroupIotaXlaCannotTransposeBecomesV1) {
+  EXPECT_EQ(Reprint("{devices=[2,3,2]<=[3,4]T(1,0) last_tile_dims={replicated, manual}}"),
+            "{devices=[2,2,3]0,5,8,1,4,9,2,7,10,3,6,11 last_tile_dims={manual, replicated}}");
+}
+
+TEST(HloShardingParse, V1ReplicationGroupsAreSorted) {
+  EXPECT_EQ(Reprint("{devices=[2,4]3,2,1,0,7,6,5,4 last_tile_dim_replicate}"),
+            "{devices=[2,4]0,1,2,3,4,5,6,7 last_tile_dim_replicate}");
+  EXPECT_EQ(Reprint("{devices=[2,2,2]3,2,1,0,7,6,5,4 last_tile_dims={replicated, manual}}"),
+            "{devices=[2,2,2]1,3,0,2,5,7,4,6 last_tile_dims={manual, replicated}}");
+}
+
+TEST(HloShardingParse, ReplicationGroupOfEveryDeviceIsReplicated) {
+  EXPECT_EQ(Reprint("{devices=[1,4]<=[4] last_tile_dim_replicate}"), "{replicated}");
+  EXPECT_EQ(Reprint("{devices=[4,1]<=[4] last_tile_dim_replicate}"), "{devices=[4]<=[4]}");
+}
+
+TEST(HloShardingExport, ManualAxesFormAManualSubgroup) {
+  MeshPtr mesh = CpuMesh({2, 2, 2}, {"a", "b", "c"});
+  EXPECT_EQ(HloShardingToString(Unwrap(HloShardingFromLayout(Layout({"a"}, mesh), 2, {"b"}))),
+            "{devices=[2,1,2,2]<=[8] last_tile_dims={manual, replicated}}");
+}
+
+TEST(HloShardingExport, OnlyManualAxesLeftIsManual) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"x", "y"});
+  EXPECT_EQ(HloShardingToString(Unwrap(HloShardingFromLayout(Layout({""}, mesh), 1, {"x", "y"}))), "{manual}");
+}
+
+TEST(HloShardingExport, ManualAndReplicatedAxesWithoutSplit) {  // reference/sharding.md §3.1
+  MeshPtr mesh = CpuMesh({2, 2}, {"x", "y"});
+  EXPECT_EQ(HloShardingToString(Unwrap(HloShardingFromLayout(Layout({""}, mesh), 2, {"x"}))),
+            "{devices=[1,1,2,2]<=[4] last_tile_dims={manual, replicated}}");
+}
+
+TEST(HloShardingExport, AManualAxisMayNotShardADimension) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"x", "y"});
+  EXPECT_THAT(HloShardingFromLayout(Layout({"x"}, mesh), 1, {"x"}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("Argument 'manual_axes' names 'x', which layout ('x',) shards dimension 0 over")));
+}
+
+TEST(HloShardingToLayout, ManualHasNoLayout) {
+  EXPECT_THAT(LayoutFromHloShardingText("{manual}", CpuMesh({2}, {"x"}), 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("HloSharding {manual}: 'manual' sharding has no layout equivalent")));
+}
+
+TEST(HloShardingToLayout, ManualSubgroupsHaveNoLayout) {
+  EXPECT_THAT(LayoutFromHloShardingText("{devices=[2,2]<=[4] last_tile_dims={manual}}", CpuMesh({4}, {"x"}), 1),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'manual' subgroups have no layout")));
+}
+
 TEST(HloShardingParse, LastTileDimsReplicatedMeansLastTileDimReplicate) {
   EXPECT_EQ(Reprint("{devices=[2,2]<=[4] last_tile_dims={replicated}}"),
             "{devices=[2,2]<=[4] last_tile_dim_replicate}");
@@ -176,9 +268,7 @@ INSTANTIATE_TEST_SUITE_P(
         ParseErrorCase{"replicated", "at position 0: expected '{', got 'replicated'"},
         ParseErrorCase{"{}", "at position 1: expected 'replicated', 'maximal' or 'devices', got '}'"},
         ParseErrorCase{"{tiled}", "at position 1: 'tiled' is not a sharding"},
-        ParseErrorCase{"{manual}", "at position 1: 'manual' sharding has no layout equivalent"},
-        ParseErrorCase{"{unreduced}", "at position 1: 'unreduced' sharding has no layout"},
-        ParseErrorCase{"{mesh[a=2], [{a}]}", "at position 1: 'mesh' sharding has no layout"},
+        ParseErrorCase{"{mesh[a=2], [{a}]}", "at position 1: 'mesh' (V3 named) sharding is not read"},
         ParseErrorCase{"{{replicated}}", "at position 1: '{' starts a tuple sharding"},
         ParseErrorCase{"{replicated", "at position 11: expected '}', got the end of the text"},
         ParseErrorCase{"{replicated} x", "at position 13: expected the end of the text, got 'x'"},
@@ -187,11 +277,16 @@ INSTANTIATE_TEST_SUITE_P(
         ParseErrorCase{"{devices[2]0,1}", "at position 8: expected '=', got '['"},
         ParseErrorCase{"{devices=[2,x]0,1}", "at position 12: expected an integer, got 'x'"},
         ParseErrorCase{"{devices=[2}", "at position 11: expected ']', got '}'"},
-        ParseErrorCase{"{devices=[2]<=[2]T(0}", "at position 20: expected ')', got '}'"},
+        ParseErrorCase{"{devices=[4]<=[2,2]T(0,1}", "at position 24: expected ')', got '}'"},
+        // XLA's parser reads no transpose after a one-dim reshape.
+        ParseErrorCase{"{devices=[2]<=[2]T(0)}", "at position 17: 'T' is unexpected: a one-dim iota has no transpose"},
         ParseErrorCase{"{devices=[2]0,}", "at position 14: expected an integer, got '}'"},
         ParseErrorCase{"{devices=[2]0,1 last}", "at position 16: expected '}', got 'last'"},
-        ParseErrorCase{"{devices=[2,2]<=[4] last_tile_dims={manual}}",
-                       "at position 36: 'manual' subgroups have no layout"},
+        ParseErrorCase{"{devices=[2,2]<=[4] last_tile_dims={tuple}}",
+                       "at position 36: 'tuple' is not a subgroup type"},
+        ParseErrorCase{"{devices=[2,2]<=[4] last_tile_dim_replicate last_tile_dims={manual}}",
+                       "at position 44: 'last_tile_dims' conflicts: last_tile_dim_replicate and last_tile_dims"},
+        ParseErrorCase{"{devices=[1,1]0}", "non-maximal shardings must have more than one device assigned"},
         ParseErrorCase{"{devices=[99999999999999999999]<=[1]}",
                        "at position 10: expected an integer that fits in int64, got "
                        "'99999999999999999999'"}));

@@ -13,6 +13,8 @@ namespace tessera {
 namespace {
 
 using ::testing::ElementsAre;
+using ::testing::EndsWith;
+using ::testing::Eq;
 using ::testing::HasSubstr;
 using testing::CpuMesh;
 using testing::Layout;
@@ -81,9 +83,16 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"P'x'", "at position 1: expected '(', got '''"},
         ErrorCase{"P(x)", "at position 2: expected an axis name, a tuple of axis names, None or "
                           "UNCONSTRAINED, got 'x'"},
+        // jax 0.10.2's whole message: the entry, then its first nested member.
         ErrorCase{"P((('x',),))",
-                  "at position 3: '(' opens a nested tuple: A tuple inside PartitionSpec cannot "
-                  "contain a nested tuple"},
+                  "at position 3: A tuple inside PartitionSpec cannot contain a nested tuple. Got "
+                  "partition: (('x',),) and the nested tuple: ('x',)"},
+        ErrorCase{"P(['x', None, ['y'], ('z',)])",
+                  "A tuple inside PartitionSpec cannot contain a nested tuple. Got partition: "
+                  "['x', None, ['y'], ('z',)] and the nested tuple: ['y']"},
+        ErrorCase{"P(('x', ()))",
+                  "Got partition: ('x', ()) and the nested tuple: ()"},
+        ErrorCase{"P(('x', None))", "at position 8: 'None' is not an axis name inside a tuple"},
         ErrorCase{"P(('x', ''))", "at position 8: '''' is not an axis name inside a tuple"},
         ErrorCase{"P('x'", "at position 5: expected ')', got the end of the text"},
         ErrorCase{"P('x' 'y')", "at position 6: expected ')', got '''"},
@@ -113,20 +122,55 @@ TEST(LayoutFromPartitionSpec, WithoutMeshGivesAMeshlessLayout) {
 TEST(LayoutFromPartitionSpec, SpecLongerThanTheRankIsAnError) {
   EXPECT_THAT(LayoutFromPartitionSpec("P('x', None)", nullptr, 1),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("P('x', None) is only valid for values of rank at least 2, but "
-                                 "was applied to a value of rank 1")));
+                       EndsWith("P('x', None) is only valid for values of rank at least 2, but "
+                                "was applied to a value of rank 1.")));
 }
 
-TEST(LayoutFromPartitionSpec, DuplicateAxisIsAnError) {
+TEST(LayoutFromPartitionSpec, NonEmptySpecOnAScalarAddsJaxsHint) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P('x')", nullptr, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       EndsWith("P('x',) is only valid for values of rank at least 1, but was applied to a "
+                                "value of rank 0. For scalars the PartitionSpec should be P()")));
+}
+
+TEST(LayoutFromPartitionSpec, DuplicateAxisIsJaxsDuplicateSpecError) {
   EXPECT_THAT(LayoutFromPartitionSpec("P('x', 'x')", CpuMesh({2, 4}, {"x", "y"}), 2),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("PartitionSpec P('x', 'x'): Argument 'axes' uses mesh axis 'x' twice")));
+                       Eq("A single NamedSharding spec specification can map every mesh axis to at most one "
+                          "positional dimension, but P('x', 'x') has duplicate entries for `x`")));
 }
 
-TEST(LayoutFromPartitionSpec, UnknownAxisIsAnError) {
+TEST(LayoutFromPartitionSpec, EveryRepeatedAxisIsListedSorted) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P('y', ('x', 'y'), 'x')", CpuMesh({2, 4}, {"x", "y"}), 3),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       EndsWith("but P('y', ('x', 'y'), 'x') has duplicate entries for `x`, `y`")));
+}
+
+TEST(LayoutFromPartitionSpec, RepetitionIsReportedBeforeAnUnknownAxis) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P('z', 'z')", CpuMesh({2, 4}, {"x", "y"}), 2),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("has duplicate entries for `z`")));
+}
+
+TEST(LayoutFromPartitionSpec, NoneInsideATupleIsJaxsResourceAxisError) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P(('x', None))", CpuMesh({2, 4}, {"x", "y"}), 1),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       Eq("Resource axis: None of P(('x', None),) is not found in mesh: ('x', 'y').")));
+}
+
+TEST(LayoutFromPartitionSpec, NoneTwiceInsideTuplesIsADuplicate) {
+  EXPECT_THAT(LayoutFromPartitionSpec("P(('x', None), ('y', None))", CpuMesh({2, 4}, {"x", "y"}), 2),
+              StatusIs(absl::StatusCode::kInvalidArgument, EndsWith("has duplicate entries for `None`")));
+}
+
+TEST(LayoutFromPartitionSpec, OneTupleOfNoneIsNone) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"x", "y"});
+  EXPECT_EQ(Unwrap(LayoutFromPartitionSpec("P([None], 'x')", mesh, 2)), Layout({"", "x"}, mesh));
+}
+
+TEST(LayoutFromPartitionSpec, UnknownAxisIsJaxsResourceAxisError) {
   EXPECT_THAT(LayoutFromPartitionSpec("P('z')", CpuMesh({2, 4}, {"x", "y"}), 1),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Invalid axis names for Layout")));
+                       Eq("Resource axis: z of P('z',) is not found in mesh: ('x', 'y').")));
 }
 
 // --- Mesh text -----------------------------------------------------------------

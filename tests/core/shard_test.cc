@@ -88,8 +88,32 @@ TEST(ShardingCreateTest, StrictIndivisibleFollowsJaxIndivisibleError) {
       Sharding::Create(Layout({"", "y"}, mesh), {4, 10}, ShardMode::kStrict),
       StatusIs(kInvalid,
                HasSubstr("implies that array axis 1 is partitioned 4 times, but the dimension "
-                         "size is 10 (full shape: (4, 10), per-dimension tiling factors: (1, 4) "
+                         "size is 10 (full shape: (4, 10), per-dimension tiling factors: [1, 4] "
                          "should evenly divide the shape)")));
+}
+
+// torch's _StridedShard for (('b', 'a'),) on mesh (3, 2) and shape (7,)
+// gives some devices non-contiguous or empty pieces: no range says that.
+TEST(ShardingCreateTest, ChunkNestedRefusesAnIndivisibleGroupAgainstMeshOrder) {
+  MeshPtr mesh = CpuMesh({3, 2}, {"a", "b"});
+  EXPECT_THAT(Sharding::Create(Layout({"b+a"}, mesh), {7}, ShardMode::kChunkNested),
+              StatusIs(kInvalid, HasSubstr("chunk-nested cannot place dimension 0 (size 7) of layout (('b', 'a'),) "
+                                           "as PyTorch does: its axes ('b', 'a') run against mesh order")));
+}
+
+TEST(ShardingCreateTest, ChunkNestedAcceptsAGroupAgainstMeshOrderOfDivisibleSize) {
+  MeshPtr mesh = CpuMesh({3, 2}, {"a", "b"});
+  EXPECT_THAT(Sharding::Create(Layout({"b+a"}, mesh), {12}, ShardMode::kChunkNested), IsOk());
+}
+
+TEST(ShardingCreateTest, ChunkNestedAcceptsAnIndivisibleGroupInMeshOrder) {
+  MeshPtr mesh = CpuMesh({3, 2}, {"a", "b"});
+  EXPECT_THAT(Sharding::Create(Layout({"a+b"}, mesh), {7}, ShardMode::kChunkNested), IsOk());
+}
+
+TEST(ShardingCreateTest, ChunkFlatAcceptsAnIndivisibleGroupAgainstMeshOrder) {
+  MeshPtr mesh = CpuMesh({3, 2}, {"a", "b"});
+  EXPECT_THAT(Sharding::Create(Layout({"b+a"}, mesh), {7}, ShardMode::kChunkFlat), IsOk());
 }
 
 TEST(ShardingCreateTest, ChunkModesAcceptIndivisibleSizes) {
@@ -145,11 +169,12 @@ TEST(DeviceRangesTest, NestedChunkingRecutsEachPiece) {
 }
 
 TEST(DeviceRangesTest, NestedFollowsTheGroupOrderNotTheMeshOrder) {
-  // (y, x): 5 -> 3 | 2 over y first; device (x=1, y=0) takes the second
-  // piece of y's first chunk.
-  Sharding s = Make({"y+x"}, CpuMesh({2, 2}, {"x", "y"}), {5}, ShardMode::kChunkNested);
-  EXPECT_THAT(AllRanges(s), ElementsAre(ElementsAre(R(0, 2)), ElementsAre(R(3, 4)),
-                                        ElementsAre(R(2, 3)), ElementsAre(R(4, 5))));
+  // (y, x): y is major; device (x=1, y=0) takes the second piece of y's
+  // first chunk (a size the shards divide: otherwise PyTorch's _StridedShard
+  // pieces are no ranges, and Create refuses).
+  Sharding s = Make({"y+x"}, CpuMesh({2, 2}, {"x", "y"}), {8}, ShardMode::kChunkNested);
+  EXPECT_THAT(AllRanges(s), ElementsAre(ElementsAre(R(0, 2)), ElementsAre(R(4, 6)),
+                                        ElementsAre(R(2, 4)), ElementsAre(R(6, 8))));
 }
 
 TEST(DeviceRangesTest, EmptyNestedShardStartsAtTheGlobalSize) {
@@ -420,6 +445,24 @@ struct Model {
     }
     return ranges;
   }
+
+  // Some dim's group puts an axis of size > 1 before an earlier one of size
+  // > 1 (a _StridedShard in PyTorch) and its shards do not divide its size.
+  bool AgainstMeshOrderIndivisible() const {
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t k = 1;
+      bool against = false;
+      for (size_t i = 0; i < groups[d].size(); ++i) {
+        k *= mesh_shape[groups[d][i]];
+        for (size_t j = i + 1; j < groups[d].size(); ++j) {
+          against = against || (groups[d][i] > groups[d][j] && mesh_shape[groups[d][i]] > 1 &&
+                                mesh_shape[groups[d][j]] > 1);
+        }
+      }
+      if (against && shape[d] % k != 0) return true;
+    }
+    return false;
+  }
 };
 
 TEST(ShardingRandomTest, AgreesWithBruteForceModel) {
@@ -453,6 +496,12 @@ TEST(ShardingRandomTest, AgreesWithBruteForceModel) {
       model.shape.push_back(model.mode == ShardMode::kStrict ? k * uniform(0, 3) : uniform(0, 13));
     }
     std::vector<std::string> mesh_names(names.begin(), names.begin() + mesh_rank);
+    if (model.mode == ShardMode::kChunkNested && model.AgainstMeshOrderIndivisible()) {
+      // PyTorch's _StridedShard pieces: refused (ChunkNestedRefuses... above).
+      EXPECT_THAT(Sharding::Create(Layout(spec, CpuMesh(model.mesh_shape, mesh_names)), model.shape, model.mode),
+                  StatusIs(kInvalid, HasSubstr("run against mesh order")));
+      continue;
+    }
     Sharding s = Make(spec, CpuMesh(model.mesh_shape, mesh_names), model.shape, model.mode);
     SCOPED_TRACE(absl::StrCat("spec [", absl::StrJoin(spec, ", "), "] mesh (",
                               absl::StrJoin(model.mesh_shape, ", "), ") shape (",

@@ -38,13 +38,13 @@ TEST(TorchPlacements, GroupInMeshOrderIsShardTwice) {
 
 TEST(TorchPlacements, GroupAgainstMeshOrderIsStrided) {
   EXPECT_EQ(Placements(Layout({"y+x"}, CpuMesh({2, 4}, {"x", "y"}))),
-            "[_StridedShard(dim=0, split_factor=4), Shard(dim=0)]");
+            "[_StridedShard(dim=0, sf=4), Shard(dim=0)]");
 }
 
 TEST(TorchPlacements, SplitFactorCountsOnlyLaterMeshAxesBefore) {
   // (c, a, b): a has c before it (sf 2); b has c before it (sf 2); c none.
   EXPECT_EQ(Placements(Layout({"c+a+b"}, CpuMesh({2, 2, 2}, {"a", "b", "c"}))),
-            "[_StridedShard(dim=0, split_factor=2), _StridedShard(dim=0, split_factor=2), "
+            "[_StridedShard(dim=0, sf=2), _StridedShard(dim=0, sf=2), "
             "Shard(dim=0)]");
 }
 
@@ -59,8 +59,7 @@ TEST(ParseTorchPlacements, AcceptsEverySpelling) {
   EXPECT_EQ(Canonical("[Shard(0), Shard(dim=1), S(2), Replicate(), R]"),
             "[Shard(dim=0), Shard(dim=1), Shard(dim=2), Replicate(), Replicate()]");
   EXPECT_EQ(Canonical("(_StridedShard(0, split_factor=2), _StridedShard(dim=1, sf=4), _S(2, 8),)"),
-            "[_StridedShard(dim=0, split_factor=2), _StridedShard(dim=1, split_factor=4), "
-            "_StridedShard(dim=2, split_factor=8)]");
+            "[_StridedShard(dim=0, sf=2), _StridedShard(dim=1, sf=4), _StridedShard(dim=2, sf=8)]");
   EXPECT_EQ(Canonical("[]"), "[]");
 }
 

@@ -8,19 +8,29 @@ v4@4x4x4", device i = core i % C, then x, y, z) and tessera_mesh_make
 through the C ABI, which is jax.make_mesh (physical axes split for v5e). For
 every topology and every mesh shape of up to three axes whose product is the
 device count, with the devices in list order and once shuffled, the device ids
-in mesh order, or the error messages, must be equal. Prints each difference
-and the totals; exits 1 on any.
+in mesh order, or the error messages, must be equal. The same for
+create_device_mesh (tessera_mesh_create_device_mesh) with every combination
+of allow_split_physical_axes and contiguous_submeshes, for the physical-to-
+logical assignment matrix (tessera_mesh_tpu_axis_assignment against the
+matrix _create_device_mesh_for_nd_torus returns), and for device counts that
+are not the mesh size (create_device_mesh refuses them, make_mesh truncates).
+Prints each difference and the totals; exits 1 on any.
 
 Usage (in the jax virtual environment of scripts/jax-venv.sh):
   tpu_mesh_compare.py --lib path/to/libtessera.so.0
 """
 import argparse
 import ctypes as C
+import math
 import os
 import random
 import sys
 
+import numpy as np
+from jax._src import mesh_utils as mesh_utils_impl
 from jax.experimental import mesh_utils
+
+import tessera_lib
 
 # (device_kind, chips x, y, z, cores per chip): the torus placement, and the
 # small slices jax's per-kind handlers order (v4 lite, v5e/v6e, v5p, 7x).
@@ -82,49 +92,47 @@ def shapes(n, max_rank=3):
 
 class Tessera:
     def __init__(self, path):
-        lib = C.CDLL(path)
-        sig = {
-            "tessera_error_message": (C.c_char_p, [C.c_void_p]),
-            "tessera_error_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_create": (C.c_void_p, []),
-            "tessera_mesh_options_destroy": (None, [C.c_void_p]),
-            "tessera_mesh_options_set_devices": (C.c_bool, [C.c_void_p, C.POINTER(C.c_char_p), C.c_size_t,
-                                                            C.POINTER(C.c_void_p)]),
-            "tessera_mesh_options_set_device_kind": (C.c_bool, [C.c_void_p, C.c_char_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_make": (C.c_void_p, [C.POINTER(C.c_int64), C.POINTER(C.c_char_p), C.c_size_t,
-                                               C.c_void_p, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_num_devices": (C.c_size_t, [C.c_void_p, C.c_void_p]),
-            "tessera_mesh_device": (C.c_void_p, [C.c_void_p, C.c_size_t, C.POINTER(C.c_void_p)]),
-            "tessera_mesh_destroy": (None, [C.c_void_p]),
-            "tessera_device_id": (C.c_int64, [C.c_void_p, C.c_void_p]),
-            "tessera_device_destroy": (None, [C.c_void_p]),
-        }
-        for name, (res, args) in sig.items():
-            f = getattr(lib, name)
-            f.restype, f.argtypes = res, args
-        self.lib = lib
+        self.lib = tessera_lib.load(path)
 
-    def mesh_ids(self, shape, kind, ids):
-        """Device ids in mesh order over devices `ids` (in that order), or the error message."""
+    def assignment(self, physical, shape, split):
+        """tessera_mesh_tpu_axis_assignment as rows per physical axis, or the error message."""
         lib = self.lib
-        dims = (C.c_int64 * len(shape))(*shape)
-        names = (C.c_char_p * len(shape))(*[f"a{i}".encode() for i in range(len(shape))])
-        devices = (C.c_char_p * len(ids))(*[f"tpu:{i}".encode() for i in ids])
+        options = lib.tessera_mesh_options_create()
+        lib.tessera_mesh_options_set_allow_split_physical_axes(options, split, None)
+        out = (C.c_int64 * (len(physical) * len(shape)))()
+        err = C.c_void_p()
+        n = lib.tessera_mesh_tpu_axis_assignment(tessera_lib.int64s(physical), len(physical),
+                                                 tessera_lib.int64s(shape), len(shape), options,
+                                                 out, len(out), C.byref(err))
+        lib.tessera_mesh_options_destroy(options)
+        if n == 0:
+            return tessera_lib.take_error(lib, err)
+        return [list(out[p * len(shape):(p + 1) * len(shape)]) for p in range(len(physical))]
+
+    def mesh_ids(self, shape, kind, ids, create=None, platform="tpu"):
+        """Device ids in mesh order over devices `ids` (in that order), or the error message.
+
+        create None: tessera_mesh_make; else (allow_split, contiguous) for
+        tessera_mesh_create_device_mesh."""
+        lib = self.lib
+        dims = tessera_lib.int64s(shape)
+        names = tessera_lib.strings([f"a{i}" for i in range(len(shape))])
+        devices = tessera_lib.strings([f"{platform}:{i}" for i in ids])
         err = C.c_void_p()
         options = lib.tessera_mesh_options_create()
         lib.tessera_mesh_options_set_devices(options, devices, len(ids), None)
-        lib.tessera_mesh_options_set_device_kind(options, kind.encode(), None)
-        mesh = lib.tessera_mesh_make(dims, names, len(shape), options, C.byref(err))
+        if kind:
+            lib.tessera_mesh_options_set_device_kind(options, kind.encode(), None)
+        if create is None:
+            mesh = lib.tessera_mesh_make(dims, names, len(shape), options, C.byref(err))
+        else:
+            lib.tessera_mesh_options_set_allow_split_physical_axes(options, create[0], None)
+            lib.tessera_mesh_options_set_contiguous_submeshes(options, create[1], None)
+            mesh = lib.tessera_mesh_create_device_mesh(dims, names, len(shape), options, C.byref(err))
         lib.tessera_mesh_options_destroy(options)
         if not mesh:
-            message = lib.tessera_error_message(err).decode()
-            lib.tessera_error_destroy(err)
-            return message
-        ids = []
-        for i in range(lib.tessera_mesh_num_devices(mesh, None)):
-            d = lib.tessera_mesh_device(mesh, i, None)
-            ids.append(lib.tessera_device_id(d, None))
-            lib.tessera_device_destroy(d)
+            return tessera_lib.take_error(lib, err)
+        ids = tessera_lib.device_ids(lib, mesh)
         lib.tessera_mesh_destroy(mesh)
         return ids
 
@@ -138,13 +146,69 @@ def jax_ids(shape, devs):
         return str(e)
 
 
+def jax_create_ids(shape, devs, split, contiguous):
+    try:
+        mesh = mesh_utils.create_device_mesh(shape, devs, allow_split_physical_axes=split,
+                                             contiguous_submeshes=contiguous)
+        return [d.id for d in mesh.reshape(-1)]
+    except (ValueError, NotImplementedError, AssertionError) as e:
+        return str(e)
+
+
+def jax_assignment(physical, shape, split):
+    try:
+        _, matrix = mesh_utils_impl._create_device_mesh_for_nd_torus(
+            np.arange(math.prod(physical)).reshape(physical), shape, allow_split_physical_axes=split)
+        return matrix.tolist()
+    except (ValueError, NotImplementedError) as e:
+        return str(e)
+
+
+class PlainDevice:
+    """A GPU or CPU stand-in: create_device_mesh reads id, platform and device_kind."""
+
+    def __init__(self, i, platform):
+        self.id = i
+        self.platform = platform
+        self.device_kind = ""
+
+
+def compare_counts(tessera, rng):
+    """create_device_mesh refuses a device count other than the mesh size; make_mesh truncates."""
+    compared = differ = 0
+    for _ in range(200):
+        platform = rng.choice(["gpu", "cpu"])
+        shape = tuple(rng.randint(1, 4) for _ in range(rng.randint(1, 3)))
+        n = rng.randint(1, 2 * math.prod(shape))
+        ids = list(range(n))
+        rng.shuffle(ids)
+        devs = [PlainDevice(i, platform) for i in ids]
+        expected = jax_create_ids(shape, devs, False, False)
+        got = tessera.mesh_ids(shape, "", ids, create=(False, False), platform=platform)
+        compared += 1
+        if expected != got:
+            differ += 1
+            print(f"DIFF create_device_mesh {platform} {shape} over {ids}:\n  jax     {expected}\n  tessera {got}")
+        if n >= math.prod(shape):
+            # jax.make_mesh: the first prod(shape) devices through create_device_mesh.
+            expected = jax_create_ids(shape, devs[:math.prod(shape)], False, False)
+        else:
+            expected = f"Number of devices {n} must be >= the product of mesh_shape {shape}"
+        got = tessera.mesh_ids(shape, "", ids, platform=platform)
+        compared += 1
+        if expected != got:
+            differ += 1
+            print(f"DIFF make_mesh {platform} {shape} over {ids}:\n  jax     {expected}\n  tessera {got}")
+    return compared, differ
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lib", required=True)
     args = parser.parse_args()
     tessera = Tessera(args.lib)
     rng = random.Random(41)
-    compared = differ = errors = 0
+    compared = differ = errors = created = assigned = 0
     for kind, x, y, z, cores in TOPOLOGIES:
         place = f"{x}x{y}x{z}" + (f"x{cores}" if cores > 1 else "")
         n = x * y * z * cores
@@ -162,7 +226,28 @@ def main():
                     differ += 1
                     print(f"DIFF {kind} {place} {shape} order {order[:8]}...:\n  jax     {expected}\n"
                           f"  tessera {got}")
-    print(f"{compared} meshes compared ({errors} of them errors in jax), {differ} differ")
+                for create in ((False, True), (True, False), (True, True)) if order is shuffled else ():
+                    expected = jax_create_ids(shape, [devs[i] for i in order], *create)
+                    got = tessera.mesh_ids(shape, kind, order, create=create)
+                    created += 1
+                    if expected != got:
+                        differ += 1
+                        print(f"DIFF create_device_mesh{create} {kind} {place} {shape}:\n  jax     {expected}\n"
+                              f"  tessera {got}")
+        physical = (x, y, z, cores) if cores > 1 else (x, y, z)
+        for shape in shapes(n):
+            for split in (False, True):
+                expected = jax_assignment(physical, shape, split)
+                got = tessera.assignment(physical, shape, split)
+                assigned += 1
+                if expected != got:
+                    differ += 1
+                    print(f"DIFF assignment split={split} {physical} {shape}:\n  jax     {expected}\n"
+                          f"  tessera {got}")
+    counted, count_differ = compare_counts(tessera, rng)
+    differ += count_differ
+    print(f"{compared} meshes compared ({errors} of them errors in jax), {created} create_device_mesh flag "
+          f"combinations, {assigned} assignment matrices, {counted} device-count cases; {differ} differ")
     return 1 if differ else 0
 
 

@@ -61,6 +61,33 @@ public static class MeshConstructionTests {
       Environment.SetEnvironmentVariable("TESSERA_DEVICES", null);
     }
   }
+
+  [Test]
+  public static void CreateDeviceMeshNeedsExactlyTheProductOfTheShape() {
+    Assert.Throws(Code.InvalidArgument, "Number of devices 8 must equal the product of mesh_shape (2, 2)",
+                  () => Mesh.CreateDeviceMesh(new long[] {2, 2}, new[] {"x", "y"}, Devs8, "", false, false));
+  }
+
+  [Test]
+  public static void TpuAxisAssignmentIsJaxsMatrix() { // S41
+    var got = Mesh.TpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false);
+    Assert.Equal(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1}, got, "assignment");
+  }
+
+  [Test]
+  public static void HloShardingPrintsAsXlaAndManualHasNoLayout() {
+    using (var h = new HloSharding("{devices=[1,1,2,2]<=[4] last_tile_dims={replicated, manual}}")) {
+      Assert.Equal("{devices=[1,1,2,2]<=[2,2]T(1,0) last_tile_dims={manual, replicated}}", h.ToText(), "text");
+      Assert.Equal(2, h.Kind(), "kind");
+      Assert.Equal(new long[] {4, 0}, h.SubgroupTypes(), "subgroup types");
+      Assert.Equal(new long[] {1, 1, 2, 2}, h.TileDims(), "tile dims");
+      Assert.Equal(new long[] {0, 2, 1, 3}, h.TileDevices(), "tile devices");
+    }
+    using (var manual = new HloSharding("{manual}"))
+    using (var mesh = DpTp()) {
+      Assert.Throws(Code.InvalidArgument, "'manual' sharding has no layout equivalent", () => manual.ToLayout(mesh, 2));
+    }
+  }
 }
 
 }  // namespace Tessera.Tests

@@ -405,3 +405,33 @@ func (h *CopyOptions) raw() swig.CopyOptions {
 	}
 	return h.p
 }
+
+func wrapHloSharding(p swig.HloSharding) *HloSharding {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &HloSharding{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*HloSharding).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *HloSharding) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteHloSharding(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *HloSharding) raw() swig.HloSharding {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrHloSharding(0)
+	}
+	return h.p
+}

@@ -182,3 +182,39 @@ func NewDistributedDTensorMeshLegacy(dimNames []string, dimSizes []int64, name s
 		int64(numClients), int64(clientID), deviceType, e[:]))
 	return m, e.take()
 }
+
+// CreateDeviceMesh is JAX's create_device_mesh: exactly prod(shape) devices
+// (nil: every device of the default type), ordered as MakeMesh orders them,
+// with JAX's allow_split_physical_axes and contiguous_submeshes.
+func CreateDeviceMesh(shape []int64, axisNames []string, devices []string, deviceKind string,
+	allowSplitPhysicalAxes, contiguousSubmeshes bool) (*Mesh, error) {
+	if err := checkStrings("axis_names", axisNames...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("devices", devices...); err != nil {
+		return nil, err
+	}
+	if err := checkStrings("device_kind", deviceKind); err != nil {
+		return nil, err
+	}
+	var e errSlot
+	m := wrapMesh(swig.MeshCreateDeviceMesh(shape, axisNames, devices, deviceKind, allowSplitPhysicalAxes,
+		contiguousSubmeshes, e[:]))
+	return m, e.take()
+}
+
+// TPUAxisAssignment is the physical-to-logical axis assignment of JAX's TPU
+// torus placement: row p, column l is the size physical axis p gives
+// logical axis l (1 where it gives none).
+func TPUAxisAssignment(physicalShape, meshShape []int64, allowSplitPhysicalAxes bool) ([][]int64, error) {
+	var e errSlot
+	flat := swig.MeshTpuAxisAssignment(physicalShape, meshShape, allowSplitPhysicalAxes, e[:])
+	if err := e.take(); err != nil {
+		return nil, err
+	}
+	rows := make([][]int64, len(physicalShape))
+	for p := range rows {
+		rows[p] = flat[p*len(meshShape) : (p+1)*len(meshShape)]
+	}
+	return rows, nil
+}

@@ -208,3 +208,29 @@ func TestTransferBetweenTwoDevicesOfOneProcess(t *testing.T) {
 		t.Fatalf("same device %d bytes, same process %d, want 16 and 16", same, local)
 	}
 }
+
+func TestCreateDeviceMeshNeedsExactlyTheProductOfTheShape(t *testing.T) {
+	_, err := tessera.CreateDeviceMesh([]int64{2, 2}, []string{"x", "y"}, cpus(8), "", false, false)
+	wantError(t, err, tessera.CodeInvalidArgument, "Number of devices 8 must equal the product of mesh_shape (2, 2)")
+}
+
+func TestTPUAxisAssignmentIsJaxsMatrix(t *testing.T) { // S41
+	got, err := tessera.TPUAxisAssignment([]int64{4, 4, 4}, []int64{1, 16, 4}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]int64{{1, 1, 4}, {1, 4, 1}, {1, 4, 1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+func TestTPUAxisAssignmentSplitsWhenAllowed(t *testing.T) {
+	got, err := tessera.TPUAxisAssignment([]int64{4, 4}, []int64{2, 8}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]int64{{1, 4}, {2, 2}}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}

@@ -6,9 +6,10 @@
  * "P(('x', 'y'),)", "P('z',)", "P()". Parsing accepts "P(" and
  * "PartitionSpec(", canonicalises entries as jax does (None, '', () and []
  * are None; ('x',) is 'x'; a list is a tuple; UNCONSTRAINED is None for a
- * layout) and rejects a nested tuple with jax's message ("A tuple inside
- * PartitionSpec cannot contain a nested tuple"). Syntax errors name the byte
- * position and the token.
+ * layout) and rejects a nested tuple with jax's whole message ("A tuple
+ * inside PartitionSpec cannot contain a nested tuple. Got partition: (('x',),)
+ * and the nested tuple: ('x',)"). Syntax errors name the byte position and
+ * the token.
  *
  * A mesh prints as jax's str of a Mesh without axis types,
  * "Mesh('x': 2, 'y': 4)" (Tessera meshes have none); parsing also accepts
@@ -46,8 +47,15 @@ TESSERA_API tessera_buffer* tessera_layout_to_partition_spec(const tessera_layou
  * @param rank  the number of dimensions of the tensor.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new layout owned by the caller (tessera_layout_destroy), or NULL:
- *         INVALID_ARGUMENT for a NULL text, a syntax error, a spec longer than
- *         `rank`, an axis used twice or (with a mesh) an axis it lacks.
+ *         INVALID_ARGUMENT for a NULL text, a syntax error, and jax's errors
+ *         in jax's order: an axis named more than once ("A single
+ *         NamedSharding spec specification can map every mesh axis to at most
+ *         one positional dimension, but P('y', 'x', 'y') has duplicate entries
+ *         for `x`, `y`": every repeated axis, sorted), (with a mesh) an axis it
+ *         lacks ("Resource axis: z of P('z',) is not found in mesh: ('x',
+ *         'y')."), a spec longer than `rank` ("... is only valid for values of
+ *         rank at least 1, but was applied to a value of rank 0. For scalars
+ *         the PartitionSpec should be P()", the hint for rank 0 only).
  * @since 0.2
  */
 TESSERA_API tessera_layout* tessera_layout_from_partition_spec(const char* text,

@@ -167,6 +167,7 @@
 #include "tessera/experimental/dtensor_config.h"
 #include "tessera/experimental/dtensor_mesh.h"
 #include "tessera/experimental/dtensor_layout.h"
+#include "tessera/experimental/hlo_sharding.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #endif

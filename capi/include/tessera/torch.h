@@ -4,13 +4,23 @@
  * dim, "[Shard(dim=0), Replicate()]".
  *
  * Mesh dim m is Replicate() when the layout does not use its axis, and
- * Shard(dim=d) when dimension d is split over it, or
- * _StridedShard(dim=d, split_factor=sf) when d's group of axes runs against
- * mesh order (sf = the product of the group's axes before m in the group and
- * after it in the mesh). Parsing also accepts Shard(0), S(0), R,
+ * Shard(dim=d) when dimension d is split over it, or _StridedShard(dim=d,
+ * sf=sf) when d's group of axes runs against mesh order (sf = the product of
+ * the group's axes before m in the group and after it in the mesh). The text
+ * is torch 2.15's repr. Parsing also accepts Shard(0), S(0), R,
+ * _StridedShard(0, split_factor=2) (older torch's spelling),
  * _StridedShard(dim=0, sf=2) and _S(0, 2), a list or a tuple, and negative
  * dims (from the end); Partial placements are rejected. Syntax errors name
  * the byte position and the token.
+ *
+ * Which elements each device holds: for groups in mesh order (only Shard
+ * placements) TESSERA_SHARD_MODE_CHUNK_NESTED is PyTorch's
+ * compute_local_shape_and_global_offset, uneven sizes included. For a group
+ * against mesh order (a _StridedShard), PyTorch gives some devices
+ * non-contiguous or empty pieces of a size the group's shard count does not
+ * divide (mesh (3, 2) axes a, b, layout (('b', 'a'),), shape (7,)), which no
+ * range expresses: tessera_sharding_create refuses that case in chunk-nested
+ * mode, and agrees with PyTorch whenever the size is divisible.
  */
 #ifndef TESSERA_TORCH_H_
 #define TESSERA_TORCH_H_

@@ -54,6 +54,98 @@ TESSERA_API bool tessera_mesh_options_set_sort_granules_by_key(tessera_mesh_opti
                                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * JAX's allow_split_physical_axes: where whole physical TPU axes cannot make
+ * a logical axis, split them (JAX's
+ * _create_device_mesh_for_nd_torus_splitting_axes) instead of failing with
+ * "Failed to find assignment for logical_axis_index ...". Unset: false.
+ * Read by tessera_mesh_create_device_mesh, tessera_mesh_make_hybrid and
+ * tessera_mesh_tpu_axis_assignment; tessera_mesh_make refuses it (jax.make_mesh
+ * decides it from the device kind).
+ * @param options    the options to change.
+ * @param allow      the flag.
+ * @param out_error  receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`.
+ * @since 0.3
+ */
+TESSERA_API bool tessera_mesh_options_set_allow_split_physical_axes(tessera_mesh_options* options, bool allow,
+                                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * JAX's contiguous_submeshes: before placing TPU devices on the torus,
+ * transpose the physical mesh by JAX's table (_TRANSPOSE_TRICKS: topologies
+ * 2x2x1, 2x2x4, 4x4x4, 4x8x8, 8x8x8, 8x16x16 with their mesh shapes) so each
+ * process's devices form a contiguous submesh. Unset: false. Ignored, as in
+ * JAX, where no torus placement happens (other platforms, JAX's per-kind
+ * rings). Read by tessera_mesh_create_device_mesh only.
+ * @param options     the options to change.
+ * @param contiguous  the flag.
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`.
+ * @since 0.3
+ */
+TESSERA_API bool tessera_mesh_options_set_contiguous_submeshes(tessera_mesh_options* options, bool contiguous,
+                                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * JAX's create_device_mesh, as a mesh with `axis_names`: the devices
+ * ordered as tessera_mesh_make orders them, but they must number exactly
+ * prod(shape) (tessera_mesh_make takes the first prod(shape)), and the
+ * options' allow_split_physical_axes and contiguous_submeshes are read.
+ *
+ * @param shape       `num_axes` mesh dimensions (each >= 1); copied.
+ * @param axis_names  one name per dimension; copied.
+ * @param num_axes    number of entries in `shape` and in `axis_names`.
+ * @param options     devices (unset: every device of the default type),
+ *                    device_kind, allow_split_physical_axes,
+ *                    contiguous_submeshes; NULL for the defaults. It must not
+ *                    set sort_granules_by_key.
+ * @param out_error   receives a new error on failure (see error.h); may be NULL.
+ * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL:
+ *         INVALID_ARGUMENT with JAX's "Number of devices 6 must equal the
+ *         product of mesh_shape (2, 4)", "create_device_mesh cannot create
+ *         contiguous submeshes for mesh_shape (8,) and physical mesh topology
+ *         (4, 4, 4). Available mesh_shapes: [(16, 4)]", and
+ *         tessera_mesh_make's other errors.
+ * @since 0.3
+ */
+TESSERA_API tessera_mesh* tessera_mesh_create_device_mesh(const int64_t* shape, const char* const* axis_names,
+                                                          size_t num_axes, const tessera_mesh_options* options,
+                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The physical-to-logical axis assignment JAX's TPU torus placement makes
+ * (the matrix _create_device_mesh_for_nd_torus returns with the mesh): for
+ * physical axis p and logical axis l, out[p * num_axes + l] is the size
+ * that p gives l, 1 where it gives none; row p multiplies to
+ * physical_shape[p], column l to mesh_shape[l]. Logical axes from the last
+ * take whole physical axes (S41: physical (4, 4, 4), mesh (1, 16, 4) gives
+ * [1, 1, 4,  1, 4, 1,  1, 4, 1]); with allow_split_physical_axes, JAX's split
+ * where whole axes cannot do.
+ *
+ * @param physical_shape     the chips along x, y, z (and cores per chip for
+ *                           two-core kinds), 1 to 8 sizes >= 1.
+ * @param num_physical_axes  number of entries in `physical_shape`.
+ * @param mesh_shape         the logical mesh, `num_axes` sizes >= 1 with the
+ *                           same product.
+ * @param num_axes           number of entries in `mesh_shape`.
+ * @param options            allow_split_physical_axes only (any other set
+ *                           field is INVALID_ARGUMENT); NULL for the default.
+ * @param out, capacity      num_physical_axes * num_axes entries, in
+ *                           tessera.h's one output-array shape (Vocabulary).
+ * @param out_error          receives a new error on failure (see error.h); may be NULL.
+ * @return num_physical_axes * num_axes, or 0: INVALID_ARGUMENT for products
+ *         that differ ("Argument 'mesh_shape' (2, 2) has 4 devices; expected
+ *         the 16 of physical_shape (4, 4)") and JAX's "Failed to find
+ *         assignment for logical_axis_index ...", OUT_OF_RANGE for too small
+ *         a capacity.
+ * @since 0.3
+ */
+TESSERA_API size_t tessera_mesh_tpu_axis_assignment(const int64_t* physical_shape, size_t num_physical_axes,
+                                                    const int64_t* mesh_shape, size_t num_axes,
+                                                    const tessera_mesh_options* options, int64_t* out,
+                                                    size_t capacity, tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * JAX's make_mesh: the first prod(shape) devices, ordered as
  * create_device_mesh orders them (GPU devices by global id, so each
  * process's devices stay together; the TPU v2/v3 tray ring when
@@ -68,7 +160,10 @@ TESSERA_API bool tessera_mesh_options_set_sort_granules_by_key(tessera_mesh_opti
  * @param num_axes    number of entries in `shape` and in `axis_names`.
  * @param options     devices (unset: every device of the default type) and
  *                    device_kind; NULL for the defaults. It must not set
- *                    sort_granules_by_key.
+ *                    sort_granules_by_key, allow_split_physical_axes (set
+ *                    for "TPU v5 lite" and "TPU v5e", as jax.make_mesh does)
+ *                    or contiguous_submeshes: tessera_mesh_create_device_mesh
+ *                    reads those.
  * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller (tessera_mesh_destroy), or NULL
  *         (INVALID_ARGUMENT: fewer devices than the product, a dimension
@@ -91,8 +186,10 @@ TESSERA_API tessera_mesh* tessera_mesh_make(const int64_t* shape, const char* co
  * @param dcn_mesh_shape  `num_axes` entries; copied.
  * @param axis_names      one name per dimension, as tessera_mesh_make.
  * @param num_axes        number of entries in each of the three arrays.
- * @param options         the devices of every process, device_kind and
- *                        sort_granules_by_key; NULL for the defaults.
+ * @param options         the devices of every process, device_kind,
+ *                        sort_granules_by_key and allow_split_physical_axes
+ *                        (applied to every process's mesh); NULL for the
+ *                        defaults. It must not set contiguous_submeshes.
  * @param out_error       receives a new error on failure (see error.h); may be NULL.
  * @return a new mesh owned by the caller, or NULL (INVALID_ARGUMENT: "Number
  *         of slices 2 must equal the product of dcn_mesh_shape (1, 1)", a

@@ -48,7 +48,7 @@ class ErrorTest {
       assertEquals(Code.INVALID_ARGUMENT, e.code());
       assertEquals("Argument 'shape': the layout ('y', 'x') implies that array axis 0 is "
                    + "partitioned 4 times, but the dimension size is 10 (full shape: (10, 16), "
-                   + "per-dimension tiling factors: (4, 2) should evenly divide the shape); "
+                   + "per-dimension tiling factors: [4, 2] should evenly divide the shape); "
                    + "expected divisible sizes in strict mode, or a chunk mode", e.getMessage());
     }
   }

@@ -60,4 +60,33 @@ class MeshConstructionTest {
       assertEquals(3, mesh.globalId(3));
     }
   }
+
+  @Test
+  void createDeviceMeshNeedsExactlyTheProductOfTheShape() {
+    TesseraException e = assertThrows(TesseraException.class,
+        () -> Mesh.createDeviceMesh(new long[] {2, 2}, new String[] {"x", "y"}, Fixtures.cpus(8), "", false, false));
+    assertEquals("Number of devices 8 must equal the product of mesh_shape (2, 2)", e.getMessage());
+  }
+
+  @Test
+  void tpuAxisAssignmentIsJaxsMatrix() { // S41
+    assertArrayEquals(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1},
+        Mesh.tpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false));
+  }
+
+  @Test
+  void hloShardingPrintsAsXlaAndManualHasNoLayout() {
+    try (HloSharding h = new HloSharding("{devices=[1,1,2,2]<=[4] last_tile_dims={replicated, manual}}")) {
+      assertEquals("{devices=[1,1,2,2]<=[2,2]T(1,0) last_tile_dims={manual, replicated}}", h.toText());
+      assertEquals(2, h.kind());
+      assertArrayEquals(new long[] {4, 0}, h.subgroupTypes());
+      assertArrayEquals(new long[] {1, 1, 2, 2}, h.tileDims());
+      assertArrayEquals(new long[] {0, 2, 1, 3}, h.tileDevices());
+    }
+    try (HloSharding manual = new HloSharding("{manual}"); Mesh mesh = dpTp()) {
+      TesseraException e = assertThrows(TesseraException.class, () -> manual.toLayout(mesh, 2));
+      assertEquals("HloSharding {manual}: 'manual' sharding has no layout equivalent (a layout says which part "
+                   + "of the tensor each device holds)", e.getMessage());
+    }
+  }
 }
