@@ -81,12 +81,15 @@ absl::StatusOr<DatasetPlan> PlanCurrent(const DatasetJob& job, int64_t g) {
   return Shard(g, g / shards, shards, index);
 }
 
-// Keras 3.0-3.4 DataParallel.distribute_dataset.
+// Keras 3.0-3.4 DataParallel.distribute_dataset, as TF runs it: the legacy
+// rebatch's slices of ceil(G / P) rows (see the header).
 absl::StatusOr<DatasetPlan> PlanKeras30DataParallel(const DatasetJob& job, int64_t g) {
   const int64_t p = job.num_processes;
-  DatasetPlan plan = Shard(g, 0, p, job.process_id);
+  const int64_t slice = g / p + (g % p != 0 ? 1 : 0);
+  // pid * slice < P * slice <= G + P - 1: no overflow.
+  const int64_t rows = std::clamp(g - job.process_id * slice, int64_t{0}, slice);
+  DatasetPlan plan = Shard(g, rows, p, job.process_id);
   plan.rebatch_sizes = BatchSizesForWorker(g, p, 1, job.process_id);
-  plan.per_process_batch_size = plan.rebatch_sizes.front();
   return plan;
 }
 
@@ -102,6 +105,13 @@ absl::StatusOr<DatasetPlan> PlanKeras30ModelParallel(const DatasetJob& job, int6
         "count. Mesh batch dim = ", b, " and local device count = ", local));
   }
   const int64_t shards = b / local;
+  if (g % shards != 0) {
+    return absl::UnimplementedError(absl::StrCat(
+        "Keras 3.0's ModelParallel rebatches a global batch of ", g, " rows into sub-batches of ",
+        g / shards, " for ", shards, " shards, carrying the remainder into the next global batch; "
+        "no per-step plan describes that (use a global batch divisible by ", shards,
+        ", or the current dataset mode)"));
+  }
   return Shard(g, g / shards, shards, job.process_id % shards);
 }
 
@@ -147,7 +157,13 @@ absl::StatusOr<DatasetPlan> PlanDataset(const DatasetJob& job, int64_t global_ba
                                         DatasetMode mode) {
   if (absl::Status s = CheckJob(job); !s.ok()) return s;
   if (mode == DatasetMode::kKeras30) return PlanKeras30(job, global_batch_size);
-  return PlanCurrent(job, global_batch_size);
+  absl::StatusOr<DatasetPlan> plan = PlanCurrent(job, global_batch_size);
+  if (plan.ok() && job.auto_shard) {
+    plan->interleave_num_shards = NumDataShards(job.num_model_replicas, job.num_processes);
+    plan->interleave_shard_index =
+        DataShardId(job.num_model_replicas, job.num_processes, job.process_id);
+  }
+  return plan;
 }
 
 }  // namespace tessera
