@@ -44,6 +44,7 @@ OPTIONAL_HANDLES = {
     "tessera_layout_from_partition_spec", "tessera_layout_map_create",
     "tessera_mesh_create", "tessera_mesh_make", "tessera_mesh_make_hybrid",
     "tessera_dtensor_mesh_create", "tessera_dtensor_mesh_create_distributed",
+    "tessera_keras_initialize_resolve", "tessera_keras_initialize_resolve_from_env",
 }
 
 FUNC_RE = re.compile(r"TESSERA_API\b([^;{]*?)\b(tessera_\w+)\s*\(([^;]*?)\)\s*(?:TESSERA_NOEXCEPT)?\s*;", re.S)

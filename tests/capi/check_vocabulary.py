@@ -18,6 +18,7 @@ NOUNS = sorted("""
     coordinator copy_options sharding device device_list platform local_devices
     distribution_options distribution dataset_plan mesh dtensor_mesh layout
     layout_map log reshard_plan code version xla
+    interleave keras_initialize_options keras_initialize
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

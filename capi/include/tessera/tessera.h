@@ -52,7 +52,8 @@
  *     tessera_runtime_initialize, tessera_detection_create and _from_env,
  *     tessera_distribution_create_data_parallel_over_devices, the mesh
  *     creators tessera_mesh_create, _make, _make_hybrid and the DTensor
- *     creators tessera_dtensor_mesh_create and _create_distributed); a mesh NULL
+ *     creators tessera_dtensor_mesh_create and _create_distributed, and
+ *     tessera_keras_initialize_resolve and _from_env); a mesh NULL
  *     means one given later (tessera_layout_create, _create_grouped,
  *     _create_replicated, tessera_layout_from_partition_spec,
  *     tessera_layout_map_create).
@@ -163,8 +164,10 @@
 #include "tessera/experimental/distribution_scope.h"
 #include "tessera/experimental/dtensor_legacy.h"
 #include "tessera/experimental/mesh_make.h"
+#include "tessera/experimental/keras_data.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
+#include "tessera/experimental/keras_initialize.h"
 #endif
 #endif
 
