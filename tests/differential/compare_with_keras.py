@@ -20,15 +20,16 @@ import json
 import os
 import sys
 
+from tessera_ctypes import Library, TesseraError
+
 VP = C.c_void_p
 ERR = C.POINTER(C.c_void_p)
 SZ = C.c_size_t
 SZP = C.POINTER(C.c_size_t)
 
 
-class Tessera:
+class Tessera(Library):
     def __init__(self, path):
-        lib = C.CDLL(path)
         sig = {
             "tessera_error_message": (C.c_char_p, [VP]),
             "tessera_error_destroy": (None, [VP]),
@@ -70,19 +71,7 @@ class Tessera:
             "tessera_distribution_interleave_shard_index": (SZ, [VP, ERR]),
             "tessera_distribution_is_batch_parallel": (C.c_bool, [VP, ERR]),
         }
-        for name, (res, args) in sig.items():
-            fn = getattr(lib, name)
-            fn.restype, fn.argtypes = res, args
-        self.lib = lib
-
-    def call(self, name, *args):
-        err = C.c_void_p()
-        out = getattr(self.lib, name)(*args, C.byref(err))
-        if err.value:
-            message = self.lib.tessera_error_message(err).decode()
-            self.lib.tessera_error_destroy(err)
-            raise ValueError(message)
-        return out
+        super().__init__(path, sig)
 
     def array(self, name, *args):
         n = self.call(name, *args, None, 0)
@@ -100,8 +89,8 @@ def interleave(t, c):
     s, i = c["num_shards"], c["shard_index"]
     try:
         got = {"sampler_batches": t.array("tessera_interleave_batches", nb, s, i, c["drop_last"])}
-    except ValueError as e:
-        return {"error": str(e)}
+    except TesseraError as e:
+        return {"error": e.message}
     got["sampler_len"] = len(got["sampler_batches"])
     got["array_items"] = t.array("tessera_interleave_batch_items", c["num_items"], c["batch"], s, i, False)
     got["pydataset_batches"] = t.array("tessera_interleave_batches", nb, s, i, False)
@@ -122,8 +111,8 @@ def initialize(t, c):
     env = [f"{k}={v}" for k, v in c["env"].items()]
     try:
         r = t.call("tessera_keras_initialize_resolve_from_env", options, strs(env), len(env))
-    except ValueError as e:
-        return {"error": str(e)}
+    except TesseraError as e:
+        return {"error": e.message}
     finally:
         lib.tessera_keras_initialize_options_destroy(options)
     text = t.call("tessera_keras_initialize_job_addresses", r)
@@ -167,8 +156,8 @@ def distribution(t, c):
                 lib.tessera_layout_map_destroy(layout_map)
         else:
             d = t.call("tessera_distribution_create_data_parallel", mesh, options)
-    except ValueError as e:
-        return {"error": str(e)}
+    except TesseraError as e:
+        return {"error": e.message}
     finally:
         lib.tessera_distribution_options_destroy(options)
         lib.tessera_mesh_destroy(mesh)
