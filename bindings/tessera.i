@@ -122,6 +122,7 @@
 %include "tessera/experimental/distribution_scope.h"
 %include "tessera/experimental/dtensor_legacy.h"
 %include "tessera/experimental/mesh_make.h"
+%include "tessera/experimental/keras_data.h"
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %include "tessera/client.h"
 %include "tessera/experimental/cluster.h"
@@ -1029,6 +1030,36 @@ typedef struct {} DTensorMesh;
     tessera_distribution_scope_push($self, out_error);
   }
   static void pop_scope(tessera_error** out_error) { tessera_distribution_scope_pop(out_error); }
+  /* Keras's interleave split of arrays and PyDatasets (keras_data.h). */
+  int64_t interleave_num_shards() { return tessera_distribution_interleave_num_shards($self, NULL); }
+  int64_t interleave_shard_index() { return tessera_distribution_interleave_shard_index($self, NULL); }
+  /* global_batch_size -1: unknown. */
+  DatasetPlan* plan_dataset_for_process(int64_t global_batch_size, size_t process_index,
+                                        tessera_error** out_error) {
+    return tessera_distribution_plan_dataset_for_process($self, (size_t)global_batch_size, process_index,
+                                                         out_error);
+  }
+  bool auto_shard_dataset() { return tessera_distribution_auto_shard_dataset($self, NULL); }
+  tessera_shape_check_t shape_check() { return tessera_distribution_shape_check($self, NULL); }
+  tessera_dataset_mode_t dataset_mode() { return tessera_distribution_dataset_mode($self, NULL); }
+  /* NULL for a DataParallel distribution. */
+  LayoutMap* layout_map(tessera_error** out_error) { return tessera_distribution_layout_map($self, out_error); }
+  bool is_batch_parallel() { return tessera_distribution_is_batch_parallel($self, NULL); }
+  bool is_same(const Distribution* other, tessera_error** out_error) {
+    return tessera_distribution_is_same($self, other, out_error);
+  }
+  /* Positions of the batches (or items, or samples) one interleave shard reads. */
+  static TESSERA_INT64S_METHOD(interleave_batches, (size_t num_batches, size_t num_shards, size_t shard_index,
+                                                    bool drop_last, tessera_error** out_error),
+                               tessera_interleave_batches, num_batches, num_shards, shard_index, drop_last)
+  static TESSERA_INT64S_METHOD(interleave_batch_items, (size_t num_items, size_t batch_size, size_t num_shards,
+                                                        size_t shard_index, bool drop_last,
+                                                        tessera_error** out_error),
+                               tessera_interleave_batch_items, num_items, batch_size, num_shards, shard_index,
+                               drop_last)
+  static TESSERA_INT64S_METHOD(interleave_samples, (size_t num_items, size_t num_shards, size_t shard_index,
+                                                    bool drop_last, tessera_error** out_error),
+                               tessera_interleave_samples, num_items, num_shards, shard_index, drop_last)
 }
 
 %extend DatasetPlan {
@@ -1044,6 +1075,8 @@ typedef struct {} DTensorMesh;
     tessera_dataset_plan_rebatch_num_examples($self, index, &n, out_error);
     return (int64_t)n;
   }
+  int64_t interleave_num_shards() { return tessera_dataset_plan_interleave_num_shards($self, NULL); }
+  int64_t interleave_shard_index() { return tessera_dataset_plan_interleave_shard_index($self, NULL); }
 }
 
 %extend Sharding {

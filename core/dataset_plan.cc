@@ -81,15 +81,20 @@ absl::StatusOr<DatasetPlan> PlanCurrent(const DatasetJob& job, int64_t g) {
   return Shard(g, g / shards, shards, index);
 }
 
-// Keras 3.0-3.4 DataParallel.distribute_dataset, as TF runs it: the legacy
-// rebatch's slices of ceil(G / P) rows (see the header).
+// TF's legacy rebatch, which its auto-shard rewrite puts in place of the
+// rebatch Keras 3.0 asks for: each global batch cut into `shards` slices of
+// ceil(G / shards) rows, so the last slices are short or empty (see the header).
+DatasetPlan LegacyRebatchShard(int64_t g, int64_t shards, int64_t index) {
+  const int64_t slice = g / shards + (g % shards != 0 ? 1 : 0);
+  // index * slice < shards * slice <= G + shards - 1: no overflow.
+  const int64_t rows = std::clamp(g - index * slice, int64_t{0}, slice);
+  return Shard(g, rows, shards, index);
+}
+
+// Keras 3.0-3.4 DataParallel.distribute_dataset, as TF runs it.
 absl::StatusOr<DatasetPlan> PlanKeras30DataParallel(const DatasetJob& job, int64_t g) {
-  const int64_t p = job.num_processes;
-  const int64_t slice = g / p + (g % p != 0 ? 1 : 0);
-  // pid * slice < P * slice <= G + P - 1: no overflow.
-  const int64_t rows = std::clamp(g - job.process_id * slice, int64_t{0}, slice);
-  DatasetPlan plan = Shard(g, rows, p, job.process_id);
-  plan.rebatch_sizes = BatchSizesForWorker(g, p, 1, job.process_id);
+  DatasetPlan plan = LegacyRebatchShard(g, job.num_processes, job.process_id);
+  plan.rebatch_sizes = BatchSizesForWorker(g, job.num_processes, 1, job.process_id);
   return plan;
 }
 
@@ -105,14 +110,7 @@ absl::StatusOr<DatasetPlan> PlanKeras30ModelParallel(const DatasetJob& job, int6
         "count. Mesh batch dim = ", b, " and local device count = ", local));
   }
   const int64_t shards = b / local;
-  if (g % shards != 0) {
-    return absl::UnimplementedError(absl::StrCat(
-        "Keras 3.0's ModelParallel rebatches a global batch of ", g, " rows into sub-batches of ",
-        g / shards, " for ", shards, " shards, carrying the remainder into the next global batch; "
-        "no per-step plan describes that (use a global batch divisible by ", shards,
-        ", or the current dataset mode)"));
-  }
-  return Shard(g, g / shards, shards, job.process_id % shards);
+  return LegacyRebatchShard(g, shards, job.process_id % shards);
 }
 
 absl::StatusOr<DatasetPlan> PlanKeras30(const DatasetJob& job, int64_t g) {

@@ -6,16 +6,15 @@
 // distribute_dataset) on TensorFlow, including its known flaw: for
 // ModelParallel the shard count is derived from the local device count, so
 // mesh (4, 2) over 2 processes yields ONE shard and every process reads the
-// whole global batch (fixed upstream in Keras 3.5). DataParallel with a
-// global batch P does not divide: Keras asks tf.data to rebatch into
-// batch_sizes_for_worker(G, P, 1, pid), but TF's auto-shard rewrite (Keras
-// passes num_replicas=P) turns that rebatch into the legacy one, which cuts
-// each global batch into P slices of ceil(G / P) rows: the first processes
-// read whole slices, the last ones fewer rows or none (8 devices in 4
-// processes, batch 9: 3, 3, 3, 0 rows). The one case not reproduced:
-// ModelParallel with a global batch the shard count does not divide, where
-// Keras 3.0's rebatch(G // shards) carries rows across global batches, so
-// no per-step plan describes it; it is refused (UNIMPLEMENTED).
+// whole global batch (fixed upstream in Keras 3.5). A global batch the
+// shard count does not divide: Keras asks tf.data to rebatch (DataParallel
+// into batch_sizes_for_worker(G, P, 1, pid), ModelParallel into G // shards),
+// but TF's auto-shard rewrite turns that rebatch into the legacy one, which
+// cuts each global batch into one slice per shard of ceil(G / shards) rows:
+// the first shards read whole slices, the last ones fewer rows or none (8
+// devices in 4 processes, batch 9: 3, 3, 3, 0 rows). Shard i's rows of each
+// global batch start at i * ceil(G / shards). Checked against keras 3.3.3 on
+// TensorFlow 2.21 (tests/differential, keras30_cases.py).
 #ifndef TESSERA_CORE_DATASET_PLAN_H_
 #define TESSERA_CORE_DATASET_PLAN_H_
 
@@ -46,6 +45,8 @@ struct DatasetPlan {
   // rebatch into, TF's batch_sizes_for_worker(G, P, 1, pid) (P entries; they
   // differ by at most one when G % P != 0; TF's auto-shard rewrite then
   // delivers per_process_batch_size rows instead, see above). Empty otherwise.
+  // In every kShard plan, this process's rows of each global batch start at
+  // shard_index * ceil(global_batch_size / num_shards).
   std::vector<int64_t> rebatch_sizes;
   // How arrays and PyDatasets are split (interleave.h): whole batches
   // round-robin over interleave_num_shards, this process reading those at

@@ -320,13 +320,19 @@ static void the_current_mode_rejects_processes_not_dividing_replicas(void) {
   tessera_distribution_options_destroy(options);
 }
 
-static void keras_3_0_model_parallel_with_an_uneven_batch_is_unimplemented(void) {
+static void keras_3_0_model_parallel_with_an_uneven_batch_slices_it_too(void) {
+  /* Mesh (8, 2) over 4 processes: 4 local devices, 2 shards; 9 rows -> 5 and 4. */
   tessera_distribution_options* options = options_for(4, 0, TESSERA_DATASET_MODE_KERAS_3_0);
-  tessera_mesh* mesh = mesh_2d(8, 2); /* 4 local devices, batch axis 8: 2 shards */
+  tessera_mesh* mesh = mesh_2d(8, 2);
   tessera_distribution* mp = model_parallel(mesh, options, NULL);
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_distribution_plan_dataset(mp, 9, &err));
-  ASSERT_ERROR(err, TESSERA_UNIMPLEMENTED, "carrying the remainder into the next global batch");
+  tessera_dataset_plan* first = tessera_distribution_plan_dataset_for_process(mp, 9, 0, &err);
+  tessera_dataset_plan* second = tessera_distribution_plan_dataset_for_process(mp, 9, 1, &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(5, tessera_dataset_plan_per_process_batch_num_examples(first, NULL));
+  ASSERT_EQ(4, tessera_dataset_plan_per_process_batch_num_examples(second, NULL));
+  tessera_dataset_plan_destroy(second);
+  tessera_dataset_plan_destroy(first);
   tessera_distribution_destroy(mp);
   tessera_mesh_destroy(mesh);
   tessera_distribution_options_destroy(options);
@@ -476,7 +482,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(keras_3_0_uneven_batch_gives_whole_slices_first),
       HARNESS_TEST(keras_3_0_accepts_processes_not_dividing_replicas),
       HARNESS_TEST(the_current_mode_rejects_processes_not_dividing_replicas),
-      HARNESS_TEST(keras_3_0_model_parallel_with_an_uneven_batch_is_unimplemented),
+      HARNESS_TEST(keras_3_0_model_parallel_with_an_uneven_batch_slices_it_too),
       HARNESS_TEST(auto_shard_reads_back),
       HARNESS_TEST(shape_check_reads_back),
       HARNESS_TEST(dataset_mode_reads_back),

@@ -183,10 +183,11 @@ TEST(PlanDatasetKeras30Test, DataParallelUnevenBatchGivesWholeSlicesFirst) {
   EXPECT_THAT(rows, ElementsAre(3, 3, 3, 0));
 }
 
-TEST(PlanDatasetKeras30Test, ModelParallelWithABatchTheShardsDoNotDivideIsUnimplemented) {
-  // Mesh (2, 2) over 4 processes: 1 local device, 2 shards; 25 rows.
-  EXPECT_THAT(PlanDataset(ModelParallelJob(4, 0, 2, 4), 25, DatasetMode::kKeras30),
-              StatusIs(absl::StatusCode::kUnimplemented, HasSubstr("rebatches a global batch of 25 rows")));
+// Keras 3.3.3 on TF 2.21: ModelParallel's rebatch(G // shards) is rewritten
+// the same way: mesh (2, 2) over 4 processes, 2 shards, 25 rows: 13 and 12.
+TEST(PlanDatasetKeras30Test, ModelParallelUnevenBatchGivesWholeSlicesFirst) {
+  EXPECT_EQ(Unwrap(PlanDataset(ModelParallelJob(4, 0, 2, 4), 25, DatasetMode::kKeras30)).per_process_batch_size, 13);
+  EXPECT_EQ(Unwrap(PlanDataset(ModelParallelJob(4, 1, 2, 4), 25, DatasetMode::kKeras30)).per_process_batch_size, 12);
 }
 
 TEST(PlanDatasetTest, CurrentModeInterleavesByDataShard) {

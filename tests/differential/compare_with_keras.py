@@ -7,7 +7,9 @@ _batch_items against DistributedBatchSampler, ArrayDataAdapter and
 PyDatasetAdapter), initialize's argument resolution
 (tessera_keras_initialize_resolve_from_env against what Keras hands its JAX
 backend and what that hands jax.distributed.initialize), and a
-distribution's queries. Errors must match Keras's message (Python's int()
+distribution's queries; and (keras30_cases.py, keras 3.3.3 on TensorFlow)
+the rows each process reads per step in the Keras 3.0 dataset mode. Errors
+must match Keras's message (Python's int()
 message is a prefix of Tessera's, which adds the variable's name). Prints
 every difference and the totals per kind; exits 1 on any.
 
@@ -70,6 +72,13 @@ class Tessera(Library):
             "tessera_distribution_interleave_num_shards": (SZ, [VP, ERR]),
             "tessera_distribution_interleave_shard_index": (SZ, [VP, ERR]),
             "tessera_distribution_is_batch_parallel": (C.c_bool, [VP, ERR]),
+            "tessera_distribution_options_set_dataset_mode": (C.c_bool, [VP, C.c_int, ERR]),
+            "tessera_distribution_plan_dataset_for_process": (VP, [VP, SZ, SZ, ERR]),
+            "tessera_dataset_plan_kind": (C.c_int, [VP, ERR]),
+            "tessera_dataset_plan_per_process_batch_num_examples": (SZ, [VP, ERR]),
+            "tessera_dataset_plan_num_shards": (SZ, [VP, ERR]),
+            "tessera_dataset_plan_shard_index": (SZ, [VP, ERR]),
+            "tessera_dataset_plan_destroy": (None, [VP]),
         }
         super().__init__(path, sig)
 
@@ -176,6 +185,59 @@ def distribution(t, c):
     return got
 
 
+def new_mesh(t, shape, names):
+    size = 1
+    for extent in shape:
+        size *= extent
+    options = t.lib.tessera_mesh_options_create()
+    t.call("tessera_mesh_options_set_devices", options, strs([f"cpu:{k}" for k in range(size)]), size)
+    try:
+        return t.call("tessera_mesh_create", (C.c_int64 * len(shape))(*shape), strs(names), len(shape), options)
+    finally:
+        t.lib.tessera_mesh_options_destroy(options)
+
+
+KERAS_3_0 = 1  # TESSERA_DATASET_MODE_KERAS_3_0
+SHARD = 2  # TESSERA_DATASET_PLAN_SHARD
+
+
+def keras30(t, c):
+    """Per process, the rows of each step: a SHARD plan reads per_process rows
+    from shard_index * ceil(G / num_shards); the others read the whole batch."""
+    lib = t.lib
+    g, p = c["global_batch_size"], c["num_processes"]
+    options = lib.tessera_distribution_options_create()
+    t.call("tessera_distribution_options_set_process", options, p, 0)
+    t.call("tessera_distribution_options_set_dataset_mode", options, KERAS_3_0)
+    mesh = new_mesh(t, c["mesh"], ["batch", "model"]) if c["model_parallel"] else new_mesh(t, [8], ["batch"])
+    try:
+        if c["model_parallel"]:
+            layout_map = t.call("tessera_layout_map_create", mesh, 0)
+            d = t.call("tessera_distribution_create_model_parallel", layout_map, None, options)
+            lib.tessera_layout_map_destroy(layout_map)
+        else:
+            d = t.call("tessera_distribution_create_data_parallel", mesh, options)
+    finally:
+        lib.tessera_distribution_options_destroy(options)
+        lib.tessera_mesh_destroy(mesh)
+    rows = []
+    try:
+        for pid in range(p):
+            plan = t.call("tessera_distribution_plan_dataset_for_process", d, g, pid)
+            start, count = 0, g
+            if t.call("tessera_dataset_plan_kind", plan) == SHARD:
+                shards = t.call("tessera_dataset_plan_num_shards", plan)
+                start = t.call("tessera_dataset_plan_shard_index", plan) * -(-g // shards)
+                count = t.call("tessera_dataset_plan_per_process_batch_num_examples", plan)
+            lib.tessera_dataset_plan_destroy(plan)
+            rows.append([list(range(step * g + start, step * g + start + count)) for step in range(2)])
+    except TesseraError as e:
+        return {"error": e.message}
+    finally:
+        lib.tessera_distribution_destroy(d)
+    return {"rows": rows}
+
+
 def expected_distribution(c):
     want = {k: c[k] for k in ("num_model_replicas", "num_data_shards", "data_shard_id", "resolved_batch_dim_name",
                               "auto_shard_dataset")}
@@ -198,7 +260,7 @@ def main():
     os.environ["TESSERA_DEVICES"] = ""
     os.environ["TESSERA_CPU_DEVICE_COUNT"] = "64"
     t = Tessera(args.lib)
-    answer = {"interleave": interleave, "initialize": initialize, "distribution": distribution}
+    answer = {"interleave": interleave, "initialize": initialize, "distribution": distribution, "keras30": keras30}
     totals = collections.Counter()
     differences = collections.Counter()
     for path in args.cases:
