@@ -299,5 +299,26 @@ TEST(KerasInitializeResolution, AnEmptyAddressIsPassedOnAsTheCoordinator) {
   EXPECT_EQ(r.coordinator_address, "");
 }
 
+// Keras leaves an unset count None for JAX to detect; Tessera's launchers
+// are that detection: torchrun's WORLD_SIZE fills it in.
+TEST(KerasInitializeErrors, AMissingCountIsDetectedByALauncher) {
+  const Detection d = Unwrap(Detect({}, {{"KERAS_DISTRIBUTION_JOB_ADDRESSES", kTwoJobs},
+                                         {"KERAS_DISTRIBUTION_PROCESS_ID", "1"},
+                                         {"WORLD_SIZE", "2"},
+                                         {"RANK", "1"},
+                                         {"LOCAL_RANK", "0"},
+                                         {"MASTER_ADDR", "10.0.0.1"},
+                                         {"MASTER_PORT", "29500"}}));
+  EXPECT_EQ(d.config.num_processes, 2);
+  EXPECT_EQ(d.config.process_id, 1);
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "10.0.0.1:1234");
+}
+
+TEST(KerasInitializeErrors, AMissingCountNoLauncherGivesIsIncomplete) {
+  EXPECT_THAT(Detect({}, {{"KERAS_DISTRIBUTION_JOB_ADDRESSES", kTwoJobs}, {"KERAS_DISTRIBUTION_PROCESS_ID", "1"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("keras gives process_id 1 but no process count; no launcher gave one either")));
+}
+
 }  // namespace
 }  // namespace tessera::cluster
