@@ -134,7 +134,10 @@ TESSERA_API size_t tessera_dataset_plan_interleave_shard_index(const tessera_dat
  * How process `process_index` of the distribution's job reads the dataset:
  * the plan that process's tessera_distribution_plan_dataset returns, without
  * building its distribution.
+ * @param distribution       the job's distribution.
  * @param global_batch_size  rows per step; TESSERA_DATASET_UNKNOWN_BATCH_NUM_EXAMPLES for unknown.
+ * @param process_index      the process to plan for, 0 .. num_processes - 1.
+ * @param out_error          receives a new error on failure (see error.h); may be NULL.
  * @return a new plan owned by the caller, or NULL: INVALID_ARGUMENT when
  *         process_index >= num_processes, and the errors of
  *         tessera_distribution_plan_dataset.
