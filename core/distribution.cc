@@ -209,13 +209,14 @@ absl::StatusOr<DatasetPlan> Distribution::PlanDatasetForProcess(int64_t global_b
   return tessera::PlanDataset(job, global_batch_size, options_.dataset_mode);
 }
 
-int64_t Distribution::interleave_num_shards() const {
-  return options_.auto_shard_dataset ? num_data_shards() : 1;
+// Keras 3.0 sharded only tf.data: arrays and PyDatasets were read whole.
+bool Distribution::interleaves() const {
+  return options_.auto_shard_dataset && options_.dataset_mode == DatasetMode::kCurrent;
 }
 
-int64_t Distribution::interleave_shard_index() const {
-  return options_.auto_shard_dataset ? data_shard_id() : 0;
-}
+int64_t Distribution::interleave_num_shards() const { return interleaves() ? num_data_shards() : 1; }
+
+int64_t Distribution::interleave_shard_index() const { return interleaves() ? data_shard_id() : 0; }
 
 std::string Distribution::ToString() const {
   const char* name = kind_ == DistributionKind::kDataParallel ? "DataParallel" : "ModelParallel";

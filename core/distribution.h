@@ -111,7 +111,8 @@ class Distribution {
                                                     int64_t process_id) const;
 
   // The interleave split of arrays and PyDatasets (interleave.h): S and
-  // data_shard_id when auto-sharding, else 1 and 0.
+  // data_shard_id when auto-sharding in the current dataset mode, else 1
+  // and 0 (as the dataset plan's interleave fields).
   int64_t interleave_num_shards() const;
   int64_t interleave_shard_index() const;
 
@@ -126,6 +127,7 @@ class Distribution {
  private:
   Distribution() = default;
   static absl::StatusOr<ProcessInfo> ResolveProcess(const DistributionOptions& options);
+  bool interleaves() const;
 
   DistributionKind kind_ = DistributionKind::kDataParallel;
   MeshPtr mesh_;

@@ -227,6 +227,8 @@ static void keras_3_0_plans_interleave_nothing(void) {
   tessera_error* err = NULL;
   tessera_dataset_plan* plan = tessera_distribution_plan_dataset(dp, 8, &err);
   ASSERT_OK(err);
+  ASSERT_EQ(1, tessera_distribution_interleave_num_shards(dp, NULL));
+  ASSERT_EQ(0, tessera_distribution_interleave_shard_index(dp, NULL));
   ASSERT_EQ(1, tessera_dataset_plan_interleave_num_shards(plan, NULL));
   ASSERT_EQ(0, tessera_dataset_plan_interleave_shard_index(plan, NULL));
   tessera_dataset_plan_destroy(plan);

@@ -94,7 +94,8 @@ TESSERA_API size_t tessera_interleave_samples(size_t num_items, size_t num_shard
 
 /**
  * The interleave shard count this process uses for arrays and PyDatasets:
- * num_data_shards when the distribution auto-shards, else 1.
+ * num_data_shards when the distribution auto-shards in the current dataset
+ * mode, else 1 (Keras 3.0 sharded only tf.data).
  * @return the count; 0 on failure.
  * @since 0.3
  */
@@ -103,7 +104,7 @@ TESSERA_API size_t tessera_distribution_interleave_num_shards(const tessera_dist
 
 /**
  * The interleave shard this process reads: data_shard_id when the
- * distribution auto-shards, else 0.
+ * distribution auto-shards in the current dataset mode, else 0.
  * @return the index; 0 on failure.
  * @since 0.3
  */
