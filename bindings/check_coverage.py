@@ -32,26 +32,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
 ALLOWED = {}
-# keras_initialize.h (issue 11): two new handle types in every language.
-_KERAS_INITIALIZE = "experimental; binding is a known gap (issue 11 follow-up)"
-ALLOWED.update({name: _KERAS_INITIALIZE for name in (
-    "tessera_keras_initialize_options_create",
-    "tessera_keras_initialize_options_destroy",
-    "tessera_keras_initialize_options_set_job_addresses",
-    "tessera_keras_initialize_options_set_num_processes",
-    "tessera_keras_initialize_options_set_process_index",
-    "tessera_keras_initialize_resolve",
-    "tessera_keras_initialize_resolve_from_env",
-    "tessera_keras_initialize_destroy",
-    "tessera_keras_initialize_job_addresses",
-    "tessera_keras_initialize_num_job_addresses",
-    "tessera_keras_initialize_job_address",
-    "tessera_keras_initialize_coordinator_address",
-    "tessera_keras_initialize_has_num_processes",
-    "tessera_keras_initialize_num_processes",
-    "tessera_keras_initialize_has_process_index",
-    "tessera_keras_initialize_process_index",
-)})
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "

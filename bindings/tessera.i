@@ -126,6 +126,7 @@
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %include "tessera/client.h"
 %include "tessera/experimental/cluster.h"
+%include "tessera/experimental/keras_initialize.h"
 #endif
 
 /* version.h is generated; declared here instead of included. */
@@ -238,6 +239,8 @@ typedef tessera_client Client;
 typedef tessera_event Event;
 typedef tessera_kv_list KvList;
 typedef tessera_coordinator Coordinator;
+typedef struct tessera_keras_initialize_options KerasInitializeOptions;
+typedef struct tessera_keras_initialize KerasInitialize;
 
 /* How a Client handle is destroyed; a language that keeps per-client state
  * (Java event listeners) defines its own in its wrapper code. */
@@ -1476,6 +1479,52 @@ typedef struct {} Coordinator;
     tessera_coordinator_wait($self, timeout_ms, out_error);
   }
   void stop() { tessera_coordinator_stop($self); }
+}
+
+/* keras.distribution.initialize's arguments as Keras and its JAX backend
+ * resolve them (experimental/keras_initialize.h). */
+%newobject KerasInitializeOptions::resolve;
+%newobject KerasInitializeOptions::resolve_env;
+typedef struct {} KerasInitializeOptions;
+typedef struct {} KerasInitialize;
+
+%extend KerasInitializeOptions {
+  KerasInitializeOptions() { return tessera_keras_initialize_options_create(); }
+  ~KerasInitializeOptions() { tessera_keras_initialize_options_destroy($self); }
+  /* NULL makes job_addresses None again. */
+  void set_job_addresses(const char* job_addresses, tessera_error** out_error) {
+    tessera_keras_initialize_options_set_job_addresses($self, job_addresses, out_error);
+  }
+  void set_num_processes(int64_t num_processes, tessera_error** out_error) {
+    tessera_keras_initialize_options_set_num_processes($self, num_processes, out_error);
+  }
+  void set_process_index(int64_t process_index, tessera_error** out_error) {
+    tessera_keras_initialize_options_set_process_index($self, process_index, out_error);
+  }
+  /* Against the process's environment. */
+  KerasInitialize* resolve(tessera_error** out_error) {
+    return tessera_keras_initialize_resolve($self, out_error);
+  }
+  /* Against `env` ("NAME=VALUE" strings). */
+  KerasInitialize* resolve_env(const char* const* env, size_t count, tessera_error** out_error) {
+    return tessera_keras_initialize_resolve_from_env($self, env, count, out_error);
+  }
+}
+
+%extend KerasInitialize {
+  ~KerasInitialize() { tessera_keras_initialize_destroy($self); }
+  /* NULL (None) when not given. */
+  const char* job_addresses() { return tessera_keras_initialize_job_addresses($self, NULL); }
+  size_t num_job_addresses() { return tessera_keras_initialize_num_job_addresses($self, NULL); }
+  const char* job_address(size_t index, tessera_error** out_error) {
+    return tessera_keras_initialize_job_address($self, index, out_error);
+  }
+  /* NULL (None) when job_addresses is None. */
+  const char* coordinator_address() { return tessera_keras_initialize_coordinator_address($self, NULL); }
+  bool has_num_processes() { return tessera_keras_initialize_has_num_processes($self, NULL); }
+  int64_t num_processes() { return tessera_keras_initialize_num_processes($self, NULL); }
+  bool has_process_index() { return tessera_keras_initialize_has_process_index($self, NULL); }
+  int64_t process_index() { return tessera_keras_initialize_process_index($self, NULL); }
 }
 
 #endif /* TESSERA_SWIG_NO_CLUSTER */
