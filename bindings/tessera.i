@@ -122,9 +122,11 @@
 %include "tessera/experimental/distribution_scope.h"
 %include "tessera/experimental/dtensor_legacy.h"
 %include "tessera/experimental/mesh_make.h"
+%include "tessera/experimental/keras_data.h"
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %include "tessera/client.h"
 %include "tessera/experimental/cluster.h"
+%include "tessera/experimental/keras_initialize.h"
 #endif
 
 /* version.h is generated; declared here instead of included. */
@@ -237,6 +239,8 @@ typedef tessera_client Client;
 typedef tessera_event Event;
 typedef tessera_kv_list KvList;
 typedef tessera_coordinator Coordinator;
+typedef struct tessera_keras_initialize_options KerasInitializeOptions;
+typedef struct tessera_keras_initialize KerasInitialize;
 
 /* How a Client handle is destroyed; a language that keeps per-client state
  * (Java event listeners) defines its own in its wrapper code. */
@@ -1030,6 +1034,36 @@ typedef struct {} DTensorMesh;
     tessera_distribution_scope_push($self, out_error);
   }
   static void pop_scope(tessera_error** out_error) { tessera_distribution_scope_pop(out_error); }
+  /* Keras's interleave split of arrays and PyDatasets (keras_data.h). */
+  int64_t interleave_num_shards() { return tessera_distribution_interleave_num_shards($self, NULL); }
+  int64_t interleave_shard_index() { return tessera_distribution_interleave_shard_index($self, NULL); }
+  /* global_batch_size -1: unknown. */
+  DatasetPlan* plan_dataset_for_process(int64_t global_batch_size, size_t process_index,
+                                        tessera_error** out_error) {
+    return tessera_distribution_plan_dataset_for_process($self, (size_t)global_batch_size, process_index,
+                                                         out_error);
+  }
+  bool auto_shard_dataset() { return tessera_distribution_auto_shard_dataset($self, NULL); }
+  tessera_shape_check_t shape_check() { return tessera_distribution_shape_check($self, NULL); }
+  tessera_dataset_mode_t dataset_mode() { return tessera_distribution_dataset_mode($self, NULL); }
+  /* NULL for a DataParallel distribution. */
+  LayoutMap* layout_map(tessera_error** out_error) { return tessera_distribution_layout_map($self, out_error); }
+  bool is_batch_parallel() { return tessera_distribution_is_batch_parallel($self, NULL); }
+  bool is_same(const Distribution* other, tessera_error** out_error) {
+    return tessera_distribution_is_same($self, other, out_error);
+  }
+  /* Positions of the batches (or items, or samples) one interleave shard reads. */
+  static TESSERA_INT64S_METHOD(interleave_batches, (size_t num_batches, size_t num_shards, size_t shard_index,
+                                                    bool drop_last, tessera_error** out_error),
+                               tessera_interleave_batches, num_batches, num_shards, shard_index, drop_last)
+  static TESSERA_INT64S_METHOD(interleave_batch_items, (size_t num_items, size_t batch_size, size_t num_shards,
+                                                        size_t shard_index, bool drop_last,
+                                                        tessera_error** out_error),
+                               tessera_interleave_batch_items, num_items, batch_size, num_shards, shard_index,
+                               drop_last)
+  static TESSERA_INT64S_METHOD(interleave_samples, (size_t num_items, size_t num_shards, size_t shard_index,
+                                                    bool drop_last, tessera_error** out_error),
+                               tessera_interleave_samples, num_items, num_shards, shard_index, drop_last)
 }
 
 %extend DatasetPlan {
@@ -1045,6 +1079,8 @@ typedef struct {} DTensorMesh;
     tessera_dataset_plan_rebatch_num_examples($self, index, &n, out_error);
     return (int64_t)n;
   }
+  int64_t interleave_num_shards() { return tessera_dataset_plan_interleave_num_shards($self, NULL); }
+  int64_t interleave_shard_index() { return tessera_dataset_plan_interleave_shard_index($self, NULL); }
 }
 
 %extend Sharding {
@@ -1444,6 +1480,52 @@ typedef struct {} Coordinator;
     tessera_coordinator_wait($self, timeout_ms, out_error);
   }
   void stop() { tessera_coordinator_stop($self); }
+}
+
+/* keras.distribution.initialize's arguments as Keras and its JAX backend
+ * resolve them (experimental/keras_initialize.h). */
+%newobject KerasInitializeOptions::resolve;
+%newobject KerasInitializeOptions::resolve_env;
+typedef struct {} KerasInitializeOptions;
+typedef struct {} KerasInitialize;
+
+%extend KerasInitializeOptions {
+  KerasInitializeOptions() { return tessera_keras_initialize_options_create(); }
+  ~KerasInitializeOptions() { tessera_keras_initialize_options_destroy($self); }
+  /* NULL makes job_addresses None again. */
+  void set_job_addresses(const char* job_addresses, tessera_error** out_error) {
+    tessera_keras_initialize_options_set_job_addresses($self, job_addresses, out_error);
+  }
+  void set_num_processes(int64_t num_processes, tessera_error** out_error) {
+    tessera_keras_initialize_options_set_num_processes($self, num_processes, out_error);
+  }
+  void set_process_index(int64_t process_index, tessera_error** out_error) {
+    tessera_keras_initialize_options_set_process_index($self, process_index, out_error);
+  }
+  /* Against the process's environment. */
+  KerasInitialize* resolve(tessera_error** out_error) {
+    return tessera_keras_initialize_resolve($self, out_error);
+  }
+  /* Against `env` ("NAME=VALUE" strings). */
+  KerasInitialize* resolve_env(const char* const* env, size_t count, tessera_error** out_error) {
+    return tessera_keras_initialize_resolve_from_env($self, env, count, out_error);
+  }
+}
+
+%extend KerasInitialize {
+  ~KerasInitialize() { tessera_keras_initialize_destroy($self); }
+  /* NULL (None) when not given. */
+  const char* job_addresses() { return tessera_keras_initialize_job_addresses($self, NULL); }
+  size_t num_job_addresses() { return tessera_keras_initialize_num_job_addresses($self, NULL); }
+  const char* job_address(size_t index, tessera_error** out_error) {
+    return tessera_keras_initialize_job_address($self, index, out_error);
+  }
+  /* NULL (None) when job_addresses is None. */
+  const char* coordinator_address() { return tessera_keras_initialize_coordinator_address($self, NULL); }
+  bool has_num_processes() { return tessera_keras_initialize_has_num_processes($self, NULL); }
+  int64_t num_processes() { return tessera_keras_initialize_num_processes($self, NULL); }
+  bool has_process_index() { return tessera_keras_initialize_has_process_index($self, NULL); }
+  int64_t process_index() { return tessera_keras_initialize_process_index($self, NULL); }
 }
 
 #endif /* TESSERA_SWIG_NO_CLUSTER */

@@ -3,8 +3,10 @@
 #ifndef TESSERA_CAPI_CLUSTER_HANDLES_H_
 #define TESSERA_CAPI_CLUSTER_HANDLES_H_
 
+#include <cstddef>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "core/cluster/cluster_config.h"
 #include "core/cluster/detect.h"
 #include "tessera/cluster.h"
@@ -23,5 +25,13 @@ struct tessera_detection {
   std::string coordinator_address;
   std::string bind_address;
 };
+
+namespace tessera::capi {
+
+// `num_env` "NAME=VALUE" strings as an Environment (a later entry replaces an
+// earlier one); INVALID_ARGUMENT naming "env[i]" for a NULL or malformed one.
+absl::StatusOr<cluster::Environment> ParseEnvironment(const char* const* env, size_t num_env);
+
+}  // namespace tessera::capi
 
 #endif  // TESSERA_CAPI_CLUSTER_HANDLES_H_

@@ -47,6 +47,20 @@ absl::StatusOr<cluster::HostPort> Address(const char* address, const char* name)
   return cluster::ParseHostPort(address, absl::StrCat("Argument '", name, "'"), /*allow_port_zero=*/true);
 }
 
+absl::StatusOr<tessera_detection*> NewDetection(const tessera_cluster_options* options,
+                                                const cluster::Environment& env) {
+  const cluster::ClusterOptions none;
+  TESSERA_ASSIGN_OR_RETURN(cluster::Detection detection, cluster::Detect(options ? options->impl : none, env));
+  auto out = std::make_unique<tessera_detection>();
+  out->explanation = absl::StrJoin(detection.explanation, "\n");
+  out->coordinator_address = cluster::AddressText(detection.config.coordinator_address);
+  out->bind_address = cluster::AddressText(detection.config.bind_address);
+  out->impl = std::move(detection);
+  return out.release();
+}
+
+}  // namespace
+
 absl::StatusOr<cluster::Environment> ParseEnvironment(const char* const* env, size_t num_env) {
   TESSERA_RETURN_IF_ERROR(CheckArray(env, num_env, "env", "num_env"));
   cluster::Environment parsed;
@@ -65,19 +79,6 @@ absl::StatusOr<cluster::Environment> ParseEnvironment(const char* const* env, si
   return parsed;
 }
 
-absl::StatusOr<tessera_detection*> NewDetection(const tessera_cluster_options* options,
-                                                const cluster::Environment& env) {
-  const cluster::ClusterOptions none;
-  TESSERA_ASSIGN_OR_RETURN(cluster::Detection detection, cluster::Detect(options ? options->impl : none, env));
-  auto out = std::make_unique<tessera_detection>();
-  out->explanation = absl::StrJoin(detection.explanation, "\n");
-  out->coordinator_address = cluster::AddressText(detection.config.coordinator_address);
-  out->bind_address = cluster::AddressText(detection.config.bind_address);
-  out->impl = std::move(detection);
-  return out.release();
-}
-
-}  // namespace
 }  // namespace tessera::capi
 
 using tessera::capi::AtLeast;

@@ -242,8 +242,7 @@ tessera_dataset_plan* tessera_distribution_plan_dataset(const tessera_distributi
                                                         tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dataset_plan*> {
     TESSERA_CAPI_REQUIRE(distribution);
-    TESSERA_ASSIGN_OR_RETURN(const int64_t rows,
-                             tessera::capi::ToInt64(global_batch_size, "global_batch_size"));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t rows, tessera::capi::GlobalBatchRows(global_batch_size));
     TESSERA_ASSIGN_OR_RETURN(tessera::DatasetPlan plan, distribution->impl->PlanDataset(rows));
     return new tessera_dataset_plan{std::move(plan)};
   });

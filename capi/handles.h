@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "core/dataset_plan.h"
 #include "core/device.h"
 #include "core/dtensor_config.h"
@@ -122,6 +124,19 @@ inline tessera_dtensor_mesh* NewDTensorMesh(DTensorMesh mesh) {
 // The core pointer of an optional handle argument (nullptr when it is NULL).
 inline MeshPtr MeshOrNull(const tessera_mesh* mesh) {
   return mesh == nullptr ? nullptr : mesh->impl;
+}
+
+// A dataset plan's global_batch_size argument as the core's rows: SIZE_MAX
+// (TESSERA_DATASET_UNKNOWN_BATCH_NUM_EXAMPLES) is unknown, -1; other values
+// above INT64_MAX are OUT_OF_RANGE.
+inline absl::StatusOr<int64_t> GlobalBatchRows(size_t global_batch_size) {
+  if (global_batch_size == static_cast<size_t>(-1)) return int64_t{-1};
+  if (global_batch_size > static_cast<size_t>(INT64_MAX)) {
+    return absl::OutOfRangeError(absl::StrCat("Argument 'global_batch_size' is ", global_batch_size,
+                                              "; expected at most ", INT64_MAX,
+                                              " or TESSERA_DATASET_UNKNOWN_BATCH_NUM_EXAMPLES"));
+  }
+  return static_cast<int64_t>(global_batch_size);
 }
 
 }  // namespace tessera::capi

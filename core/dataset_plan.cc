@@ -81,12 +81,20 @@ absl::StatusOr<DatasetPlan> PlanCurrent(const DatasetJob& job, int64_t g) {
   return Shard(g, g / shards, shards, index);
 }
 
-// Keras 3.0-3.4 DataParallel.distribute_dataset.
+// TF's legacy rebatch, which its auto-shard rewrite puts in place of the
+// rebatch Keras 3.0 asks for: each global batch cut into `shards` slices of
+// ceil(G / shards) rows, so the last slices are short or empty (see the header).
+DatasetPlan LegacyRebatchShard(int64_t g, int64_t shards, int64_t index) {
+  const int64_t slice = g / shards + (g % shards != 0 ? 1 : 0);
+  // index * slice < shards * slice <= G + shards - 1: no overflow.
+  const int64_t rows = std::clamp(g - index * slice, int64_t{0}, slice);
+  return Shard(g, rows, shards, index);
+}
+
+// Keras 3.0-3.4 DataParallel.distribute_dataset, as TF runs it.
 absl::StatusOr<DatasetPlan> PlanKeras30DataParallel(const DatasetJob& job, int64_t g) {
-  const int64_t p = job.num_processes;
-  DatasetPlan plan = Shard(g, 0, p, job.process_id);
-  plan.rebatch_sizes = BatchSizesForWorker(g, p, 1, job.process_id);
-  plan.per_process_batch_size = plan.rebatch_sizes.front();
+  DatasetPlan plan = LegacyRebatchShard(g, job.num_processes, job.process_id);
+  plan.rebatch_sizes = BatchSizesForWorker(g, job.num_processes, 1, job.process_id);
   return plan;
 }
 
@@ -102,7 +110,7 @@ absl::StatusOr<DatasetPlan> PlanKeras30ModelParallel(const DatasetJob& job, int6
         "count. Mesh batch dim = ", b, " and local device count = ", local));
   }
   const int64_t shards = b / local;
-  return Shard(g, g / shards, shards, job.process_id % shards);
+  return LegacyRebatchShard(g, shards, job.process_id % shards);
 }
 
 absl::StatusOr<DatasetPlan> PlanKeras30(const DatasetJob& job, int64_t g) {
@@ -147,7 +155,13 @@ absl::StatusOr<DatasetPlan> PlanDataset(const DatasetJob& job, int64_t global_ba
                                         DatasetMode mode) {
   if (absl::Status s = CheckJob(job); !s.ok()) return s;
   if (mode == DatasetMode::kKeras30) return PlanKeras30(job, global_batch_size);
-  return PlanCurrent(job, global_batch_size);
+  absl::StatusOr<DatasetPlan> plan = PlanCurrent(job, global_batch_size);
+  if (plan.ok() && job.auto_shard) {
+    plan->interleave_num_shards = NumDataShards(job.num_model_replicas, job.num_processes);
+    plan->interleave_shard_index =
+        DataShardId(job.num_model_replicas, job.num_processes, job.process_id);
+  }
+  return plan;
 }
 
 }  // namespace tessera

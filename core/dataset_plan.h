@@ -2,10 +2,19 @@
 // arithmetic, as a pure function of the global batch size and the job.
 //
 // kCurrent follows Keras HEAD (num_data_shards = min(R, P), contiguous
-// replica groups). kKeras30 reproduces Keras 3.0-3.4 exactly, including its
-// known flaw: for ModelParallel the shard count is derived from the local
-// device count, so mesh (4, 2) over 2 processes yields ONE shard and every
-// process reads the whole global batch (fixed upstream in Keras 3.5).
+// replica groups). kKeras30 reproduces Keras 3.0-3.4 (read from v3.3.3's
+// distribute_dataset) on TensorFlow, including its known flaw: for
+// ModelParallel the shard count is derived from the local device count, so
+// mesh (4, 2) over 2 processes yields ONE shard and every process reads the
+// whole global batch (fixed upstream in Keras 3.5). A global batch the
+// shard count does not divide: Keras asks tf.data to rebatch (DataParallel
+// into batch_sizes_for_worker(G, P, 1, pid), ModelParallel into G // shards),
+// but TF's auto-shard rewrite turns that rebatch into the legacy one, which
+// cuts each global batch into one slice per shard of ceil(G / shards) rows:
+// the first shards read whole slices, the last ones fewer rows or none (8
+// devices in 4 processes, batch 9: 3, 3, 3, 0 rows). Shard i's rows of each
+// global batch start at i * ceil(G / shards). Checked against keras 3.3.3 on
+// TensorFlow 2.21 (tests/differential, keras30_cases.py).
 #ifndef TESSERA_CORE_DATASET_PLAN_H_
 #define TESSERA_CORE_DATASET_PLAN_H_
 
@@ -32,10 +41,20 @@ struct DatasetPlan {
   int64_t per_process_batch_size = 0;
   int64_t num_shards = 1;
   int64_t shard_index = 0;
-  // kKeras30 DataParallel only: the sub-batch sizes TF's
-  // batch_sizes_for_worker(G, P, 1, pid) gives this worker for rebatching
-  // (P entries; they differ by at most one when G % P != 0). Empty otherwise.
+  // kKeras30 DataParallel only: the sub-batch sizes Keras 3.0 asks tf.data to
+  // rebatch into, TF's batch_sizes_for_worker(G, P, 1, pid) (P entries; they
+  // differ by at most one when G % P != 0; TF's auto-shard rewrite then
+  // delivers per_process_batch_size rows instead, see above). Empty otherwise.
+  // In every kShard plan, this process's rows of each global batch start at
+  // shard_index * ceil(global_batch_size / num_shards).
   std::vector<int64_t> rebatch_sizes;
+  // How arrays and PyDatasets are split (interleave.h): whole batches
+  // round-robin over interleave_num_shards, this process reading those at
+  // interleave_shard_index. Current Keras: num_data_shards and data_shard_id
+  // when auto-sharding (whatever the global batch), else 1 and 0; Keras 3.0
+  // sharded only tf.data: 1 and 0.
+  int64_t interleave_num_shards = 1;
+  int64_t interleave_shard_index = 0;
 };
 
 // What the plan depends on, gathered by the distribution.

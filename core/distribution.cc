@@ -123,7 +123,8 @@ absl::StatusOr<std::shared_ptr<const Distribution>> Distribution::ModelParallel(
   }
   TESSERA_ASSIGN_OR_RETURN(const ProcessInfo process, ResolveProcess(options));
   const int64_t p = process.num_processes;
-  if (p > 1 && p > *replicas && p % *replicas != 0) {
+  if (options.dataset_mode != DatasetMode::kKeras30 && p > 1 && p > *replicas &&
+      p % *replicas != 0) {
     return absl::FailedPreconditionError(absl::StrCat(
         "If `num_processes` is greater than `num_model_replicas`, `num_processes` must be "
         "divisible by `num_model_replicas`. Got num_processes=", p,
@@ -186,16 +187,36 @@ absl::StatusOr<LayoutPtr> Distribution::TensorLayoutForPath(absl::string_view pa
 }
 
 absl::StatusOr<DatasetPlan> Distribution::PlanDataset(int64_t global_batch_size) const {
+  return PlanDatasetForProcess(global_batch_size, process_.process_id);
+}
+
+absl::StatusOr<DatasetPlan> Distribution::PlanDatasetForProcess(int64_t global_batch_size,
+                                                                int64_t process_id) const {
+  if (process_id < 0 || process_id >= process_.num_processes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument 'process_index' is ", process_id, "; expected 0 to ",
+        process_.num_processes - 1, " (the distribution's num_processes is ",
+        process_.num_processes, ")"));
+  }
   DatasetJob job;
   job.model_parallel = kind_ == DistributionKind::kModelParallel;
   job.auto_shard = options_.auto_shard_dataset;
   job.num_processes = process_.num_processes;
-  job.process_id = process_.process_id;
+  job.process_id = process_id;
   job.num_model_replicas = num_model_replicas_;
   job.mesh_batch_size = mesh_->AxisSize(batch_dim_name_).value_or(1);
   job.mesh_size = mesh_->size();
   return tessera::PlanDataset(job, global_batch_size, options_.dataset_mode);
 }
+
+// Keras 3.0 sharded only tf.data: arrays and PyDatasets were read whole.
+bool Distribution::interleaves() const {
+  return options_.auto_shard_dataset && options_.dataset_mode == DatasetMode::kCurrent;
+}
+
+int64_t Distribution::interleave_num_shards() const { return interleaves() ? num_data_shards() : 1; }
+
+int64_t Distribution::interleave_shard_index() const { return interleaves() ? data_shard_id() : 0; }
 
 std::string Distribution::ToString() const {
   const char* name = kind_ == DistributionKind::kDataParallel ? "DataParallel" : "ModelParallel";

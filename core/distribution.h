@@ -64,7 +64,8 @@ class Distribution {
   // ModelParallel over the layout map's mesh. `batch_dim_name` empty means
   // the mesh's first axis. Errors: a map without a mesh (FAILED_PRECONDITION),
   // an unknown batch axis (INVALID_ARGUMENT; Keras fails later, lazily), and
-  // with P > R, P not divisible by R (FAILED_PRECONDITION, Keras 3.15's check).
+  // with P > R, P not divisible by R (FAILED_PRECONDITION, Keras 3.15's check;
+  // skipped in the Keras 3.0 dataset mode, as Keras 3.0-3.14 had none).
   static absl::StatusOr<std::shared_ptr<const Distribution>> ModelParallel(
       const LayoutMap& layout_map, absl::string_view batch_dim_name = "",
       const DistributionOptions& options = {});
@@ -104,6 +105,21 @@ class Distribution {
   // How this process reads a dataset with `global_batch_size` rows per step
   // (< 0: unknown).
   absl::StatusOr<DatasetPlan> PlanDataset(int64_t global_batch_size) const;
+  // As PlanDataset, for the process `process_id` of the same job (the plan
+  // any other process of the job computes). INVALID_ARGUMENT outside [0, P).
+  absl::StatusOr<DatasetPlan> PlanDatasetForProcess(int64_t global_batch_size,
+                                                    int64_t process_id) const;
+
+  // The interleave split of arrays and PyDatasets (interleave.h): S and
+  // data_shard_id when auto-sharding in the current dataset mode, else 1
+  // and 0 (as the dataset plan's interleave fields).
+  int64_t interleave_num_shards() const;
+  int64_t interleave_shard_index() const;
+
+  // Whether input batches are split along the batch axis: the batch axis
+  // spans more than one device (R > 1). DataParallel over one device, or a
+  // ModelParallel whose batch axis has extent 1, replicates every batch.
+  bool batch_parallel() const { return num_model_replicas_ > 1; }
 
   // Keras's repr: <DataParallel device_mesh=<DeviceMesh ...>>.
   std::string ToString() const;
@@ -111,6 +127,7 @@ class Distribution {
  private:
   Distribution() = default;
   static absl::StatusOr<ProcessInfo> ResolveProcess(const DistributionOptions& options);
+  bool interleaves() const;
 
   DistributionKind kind_ = DistributionKind::kDataParallel;
   MeshPtr mesh_;

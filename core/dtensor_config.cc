@@ -12,6 +12,7 @@
 #include "absl/strings/str_split.h"
 #include "core/device.h"
 #include "core/device_discovery.h"
+#include "core/py_int.h"
 #include "core/py_repr.h"
 #include "core/status_macros.h"
 
@@ -66,34 +67,6 @@ absl::Status NotADTensorType(absl::string_view device_type) {
 }
 
 }  // namespace
-
-absl::StatusOr<int64_t> ParsePythonInt(absl::string_view text, absl::string_view what) {
-  const auto invalid = [&] {
-    return absl::InvalidArgumentError(
-        absl::StrCat("invalid literal for int() with base 10: ", PyStrRepr(text)));
-  };
-  absl::string_view t = absl::StripAsciiWhitespace(text);
-  bool negative = false;
-  if (!t.empty() && (t.front() == '+' || t.front() == '-')) {
-    negative = t.front() == '-';
-    t.remove_prefix(1);
-  }
-  std::string digits;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (absl::ascii_isdigit(t[i])) {
-      digits.push_back(t[i]);
-    } else if (t[i] != '_' || i == 0 || i + 1 == t.size() || !absl::ascii_isdigit(t[i + 1])) {
-      return invalid();
-    }
-  }
-  if (digits.empty()) return invalid();
-  int64_t value = 0;
-  if (!absl::SimpleAtoi(absl::StrCat(negative ? "-" : "", digits), &value)) {
-    return absl::OutOfRangeError(absl::StrCat(what, " ", PyStrRepr(text),
-                                              " is outside the 64-bit integer range"));
-  }
-  return value;
-}
 
 DTensorConfig::DTensorConfig(Variables variables, std::map<std::string, int64_t> num_local_devices,
                              bool accelerators_initialized)

@@ -117,11 +117,6 @@ class DTensorConfig {
 std::vector<std::string> DTensorDeviceNames(absl::string_view upper_type, absl::string_view job,
                                             int64_t task, int64_t count);
 
-// Python's int(text) for base 10, within int64: surrounding ASCII
-// whitespace, an optional sign, digits with single '_' between them.
-// Otherwise Python's "invalid literal for int() with base 10: '<text>'"
-// (INVALID_ARGUMENT); a value beyond int64 is OUT_OF_RANGE naming `what`.
-absl::StatusOr<int64_t> ParsePythonInt(absl::string_view text, absl::string_view what);
 
 }  // namespace tessera
 

@@ -55,8 +55,10 @@ absl::Status CheckAxesInMesh(const std::vector<AxisGroup>& axes, const DeviceMes
 absl::StatusOr<TensorLayout> TensorLayout::Create(std::vector<AxisGroup> axes,
                                                   MeshPtr mesh) {
   TESSERA_RETURN_IF_ERROR(CheckRank(axes.size(), "axes"));
-  TESSERA_RETURN_IF_ERROR(CheckAxes(axes));
+  // Keras validates the names against the mesh first: an unknown axis named
+  // twice is an invalid name, not a repetition.
   if (mesh != nullptr) TESSERA_RETURN_IF_ERROR(CheckAxesInMesh(axes, *mesh));
+  TESSERA_RETURN_IF_ERROR(CheckAxes(axes));
   return TensorLayout(std::move(axes), std::move(mesh));
 }
 

@@ -257,7 +257,8 @@ absl::StatusOr<int64_t> LayoutMap::Find(absl::string_view path) const {
   std::vector<std::string> matching;
   for (int i : matches) matching.push_back(keys_[i]);
   return absl::FailedPreconditionError(absl::StrCat(
-      "Path ", PyStrRepr(path), " matches multiple layout specification keys: ",
+      // Keras formats f"Path '{key}' ... {matching_keys}": the path raw, the list as repr.
+      "Path '", path, "' matches multiple layout specification keys: ",
       PyStrListRepr(matching),
       ". Please make sure each tensor/variable path only matches at most one layout "
       "specification key in the LayoutMap."));

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # Prints the path of a virtual environment with jax from PyPI (CPU), pinned by
 # tests/differential/requirements.txt, creating it on first use. Shared by the
-# jax differential test and the side-by-side benchmarks.
+# jax differential test and the side-by-side benchmarks. Given another pins
+# file and a name (tests/differential/keras_requirements.txt keras), it makes
+# that environment instead: the keras differential test's.
 #
-# The environment lives in $TESSERA_JAX_VENV, by default
-# ~/.cache/tessera/jax-venv-<hash of the pins>, so a change of pins makes a new one.
+# The environment lives in $TESSERA_JAX_VENV (for the default pins), by default
+# ~/.cache/tessera/<name>-venv-<hash of the pins>, so a change of pins makes a new one.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-pins="$root/tests/differential/requirements.txt"
-venv=${TESSERA_JAX_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/tessera/jax-venv-$(sha256sum "$pins" | cut -c1-12)}
+pins=${1:-$root/tests/differential/requirements.txt}
+name=${2:-jax}
+default="${XDG_CACHE_HOME:-$HOME/.cache}/tessera/$name-venv-$(sha256sum "$pins" | cut -c1-12)"
+if [ "$name" = jax ]; then venv=${TESSERA_JAX_VENV:-$default}; else venv=$default; fi
 if [ ! -f "$venv/.installed" ]; then
-  echo "creating $venv (jax from PyPI, pinned by $pins)" >&2
+  echo "creating $venv ($name from PyPI, pinned by $pins)" >&2
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps -r "$pins" >&2

@@ -366,17 +366,23 @@ absl::Status MissingField(absl::string_view what, absl::string_view fix, const R
   return absl::InvalidArgumentError(message);
 }
 
+// A count no source gives is not an error by itself (Keras passes None and
+// JAX detects it): the launchers are Tessera's detection. Only when none of
+// them gives one either is the job incomplete.
+constexpr char kUnknownCountFix[] =
+    "no launcher gave one either; set TESSERA_NUM_PROCESSES or the num_processes option";
+
 absl::Status ResolveCounts(Resolution& r, ClusterConfig& config, std::vector<std::string>& lines) {
   if (!r.num_processes.value) {
     if (r.process_id.value) {
       return MissingField(absl::StrCat("The number of processes is unknown: ", r.process_id.source,
                                        " gives process_id ", *r.process_id.value, " but no process count"),
-                          "set TESSERA_NUM_PROCESSES or the num_processes option", r);
+                          kUnknownCountFix, r);
     }
     if (r.host.value) {
       return MissingField(absl::StrCat("The number of processes is unknown: ", r.host.source,
                                        " gives the coordinator address but no process count"),
-                          "set TESSERA_NUM_PROCESSES or the num_processes option", r);
+                          kUnknownCountFix, r);
     }
     r.num_processes.value = 1;
     r.num_processes.source = kSingleProcess;

@@ -1,5 +1,7 @@
 #include "core/cluster/framework_env.h"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "core/dtensor_config.h"
+#include "core/py_int.h"
+#include "core/py_repr.h"
 #include "core/status_macros.h"
 
 namespace tessera::cluster {
@@ -25,50 +29,86 @@ constexpr char kDtClientId[] = "DTENSOR_CLIENT_ID";
 constexpr char kDtNumClients[] = "DTENSOR_NUM_CLIENTS";
 constexpr char kDtJobName[] = "DTENSOR_JOB_NAME";
 
-// Python's repr of a list of strings: ['a', 'b'].
-std::string PythonListRepr(const std::vector<std::string>& items) {
-  return absl::StrCat("[", absl::StrJoin(items, ", ", [](std::string* out, const std::string& item) {
-    absl::StrAppend(out, "'", item, "'");
-  }), "]");
+// Python's int() of an environment variable's value; the variable is named
+// after Python's message (Keras's traceback shows which one it was).
+absl::StatusOr<int64_t> PythonInt(absl::string_view name, const std::string& text) {
+  absl::StatusOr<int64_t> value = ParsePythonInt(text, absl::StrCat("Environment variable ", name));
+  if (value.status().code() == absl::StatusCode::kInvalidArgument) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(value.status().message(), " (environment variable ", name, ")"));
+  }
+  return value;
 }
 
 }  // namespace
 
+absl::StatusOr<KerasInitializeResolution> ResolveKerasInitialize(const KerasInitializeArguments& explicit_arguments,
+                                                                  const Environment& env) {
+  KerasInitializeResolution r;
+  r.arguments = explicit_arguments;
+  KerasInitializeArguments& a = r.arguments;
+  if (const std::string* value = FindVar(env, kKerasAddresses); value && !a.job_addresses) {
+    a.job_addresses = *value;
+    r.job_addresses_from_env = true;
+  }
+  if (const std::string* value = FindVar(env, kKerasNum); value && !a.num_processes) {
+    TESSERA_ASSIGN_OR_RETURN(a.num_processes, PythonInt(kKerasNum, *value));
+    r.num_processes_from_env = true;
+  }
+  if (const std::string* value = FindVar(env, kKerasId); value && !a.process_id) {
+    TESSERA_ASSIGN_OR_RETURN(a.process_id, PythonInt(kKerasId, *value));
+    r.process_id_from_env = true;
+  }
+  if (!a.job_addresses) return r;
+  // JAX's backend: "if job_addresses and ',' in job_addresses".
+  if (absl::StrContains(*a.job_addresses, ',')) {
+    r.job_address_list = absl::StrSplit(*a.job_addresses, ',');
+    if (a.num_processes && *a.num_processes != static_cast<int64_t>(r.job_address_list.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("The provided job_addresses ", PyStrListRepr(r.job_address_list),
+                                                     " has ", r.job_address_list.size(),
+                                                     " jobs, but num_processes is ", *a.num_processes));
+    }
+    r.coordinator_address = r.job_address_list.front();
+  } else {
+    r.job_address_list = {*a.job_addresses};
+    r.coordinator_address = *a.job_addresses;
+  }
+  return r;
+}
+
 absl::StatusOr<SourceResult> ReadKerasEnvironment(const Environment& env, const KerasArguments& above) {
   SourceResult result;
-  const std::string* addresses = FindVar(env, kKerasAddresses);
-  const std::string* num = FindVar(env, kKerasNum);
-  const std::string* id = FindVar(env, kKerasId);
-  if (!addresses && !num && !id) {
+  if (!FindVar(env, kKerasAddresses) && !FindVar(env, kKerasNum) && !FindVar(env, kKerasId)) {
     result.diagnostic = absl::StrCat("none of ", kKerasAddresses, ", ", kKerasNum, ", ", kKerasId, " set");
     return result;
   }
   result.state = SourceResult::State::kPresent;
+  // An argument decided above counts as given explicitly; a given address
+  // stands in as "" (falsy for Keras: no split, no count check).
+  KerasInitializeArguments given;
+  if (above.has_job_addresses) given.job_addresses = "";
+  given.num_processes = above.num_processes;
+  if (above.has_process_id) given.process_id = 0;
+  TESSERA_ASSIGN_OR_RETURN(const KerasInitializeResolution keras, ResolveKerasInitialize(given, env));
   Contribution& out = result.contribution;
   std::vector<std::string> read;
-  // As Keras: each variable only for an argument still None, int() on the numbers.
-  std::optional<int64_t> num_processes = above.num_processes;
-  if (num && !above.num_processes) {
-    TESSERA_ASSIGN_OR_RETURN(out.num_processes, ParseIntVarAtLeast(kKerasNum, *num, 1));
-    num_processes = out.num_processes;
+  // Tessera, unlike JAX, starts no job with a count below 1 or a negative id.
+  const auto at_least = [](const char* name, int64_t value, int64_t min) -> absl::StatusOr<int64_t> {
+    if (value >= min) return value;
+    return absl::InvalidArgumentError(absl::StrCat("Environment variable ", name, " must be >= ", min, ", got ", value));
+  };
+  if (keras.num_processes_from_env) {
+    TESSERA_ASSIGN_OR_RETURN(out.num_processes, at_least(kKerasNum, *keras.arguments.num_processes, 1));
     read.push_back(kKerasNum);
   }
-  if (id && !above.has_process_id) {
-    TESSERA_ASSIGN_OR_RETURN(out.process_id, ParseIntVarAtLeast(kKerasId, *id, 0));
+  if (keras.process_id_from_env) {
+    TESSERA_ASSIGN_OR_RETURN(out.process_id, at_least(kKerasId, *keras.arguments.process_id, 0));
     read.push_back(kKerasId);
   }
   // An empty string is falsy in Python: no addresses.
-  if (addresses && !addresses->empty() && !above.has_job_addresses) {
-    std::vector<std::string> list = {*addresses};
-    if (absl::StrContains(*addresses, ',')) {
-      list = absl::StrSplit(*addresses, ',');
-      if (num_processes && *num_processes != static_cast<int64_t>(list.size())) {
-        return absl::InvalidArgumentError(absl::StrCat("The provided job_addresses ", PythonListRepr(list), " has ",
-                                                       list.size(), " jobs, but num_processes is ", *num_processes));
-      }
-    }
-    TESSERA_ASSIGN_OR_RETURN(out.coordinator,
-                             ParseHostPort(list.front(), absl::StrCat("The first entry of ", kKerasAddresses)));
+  if (keras.job_addresses_from_env && !keras.arguments.job_addresses->empty()) {
+    TESSERA_ASSIGN_OR_RETURN(out.coordinator, ParseHostPort(*keras.coordinator_address,
+                                                            absl::StrCat("The first entry of ", kKerasAddresses)));
     read.push_back(kKerasAddresses);
   }
   result.diagnostic = read.empty() ? "set, but every argument it could give was already given"

@@ -7,11 +7,47 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "core/cluster/source.h"
 
 namespace tessera::cluster {
+
+// keras.distribution.initialize(job_addresses, num_processes, process_id):
+// an argument that is None (nullopt) is read from its variable when that is
+// set, the numbers through Python's int() (surrounding whitespace, a sign and
+// underscores between digits allowed; a value outside int64 is refused).
+struct KerasInitializeArguments {
+  std::optional<std::string> job_addresses;
+  std::optional<int64_t> num_processes;
+  std::optional<int64_t> process_id;
+};
+
+// What Keras hands to its backend, and what JAX's backend makes of it. A
+// field still nullopt is None: JAX (or a launcher) detects it, which is valid.
+struct KerasInitializeResolution {
+  KerasInitializeArguments arguments;  // after the variables
+  // Which of the three came from the environment.
+  bool job_addresses_from_env = false;
+  bool num_processes_from_env = false;
+  bool process_id_from_env = false;
+  // job_addresses split on ',' when it is non-empty and holds one; else the
+  // one string itself; empty when job_addresses is None.
+  std::vector<std::string> job_address_list;
+  // JAX's coordinator_address: the first entry of the list, else
+  // job_addresses as given (possibly ""), else None.
+  std::optional<std::string> coordinator_address;
+};
+
+// Errors (INVALID_ARGUMENT): a variable int() refuses ("invalid literal for
+// int() with base 10: 'abc' (environment variable
+// KERAS_DISTRIBUTION_PROCESS_ID)"), and a comma list whose length differs
+// from a given num_processes (Keras's "The provided job_addresses ['a:1',
+// 'b:2'] has 2 jobs, but num_processes is 3").
+absl::StatusOr<KerasInitializeResolution> ResolveKerasInitialize(const KerasInitializeArguments& explicit_arguments,
+                                                                  const Environment& env);
 
 // What the sources above Keras (options, TESSERA_*) already decided: Keras
 // reads a variable only for an argument that is still None, and checks the

@@ -21,6 +21,7 @@ NOUNS = sorted("""
     dtensor_config
     dtensor_layout
     hlo_sharding
+    interleave keras_initialize_options keras_initialize
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

@@ -1172,7 +1172,7 @@ static void k153_non_integer_process_id_is_an_error(void) {
   tessera_error* err = NULL;
   ROW_NULL("K153", tessera_detection_create_from_env(NULL, env, 1, &err));
   ROW_ERROR("K153", err, TESSERA_INVALID_ARGUMENT,
-            "Environment variable KERAS_DISTRIBUTION_PROCESS_ID must be an integer, got \"abc\"");
+            "invalid literal for int() with base 10: 'abc' (environment variable KERAS_DISTRIBUTION_PROCESS_ID)");
 }
 #endif
 

@@ -273,7 +273,18 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_hlo_sharding_maximal_device, "sharding", NULL, (int64_t*)(void*)scratch) \
   X(tessera_hlo_sharding_tile_dims, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
   X(tessera_hlo_sharding_tile_devices, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
-  X(tessera_hlo_sharding_subgroup_types, "sharding", NULL, (int64_t*)(void*)scratch, 1)
+  X(tessera_hlo_sharding_subgroup_types, "sharding", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_distribution_interleave_num_shards, "distribution", NULL) \
+  X(tessera_distribution_interleave_shard_index, "distribution", NULL) \
+  X(tessera_dataset_plan_interleave_num_shards, "plan", NULL) \
+  X(tessera_dataset_plan_interleave_shard_index, "plan", NULL) \
+  X(tessera_distribution_plan_dataset_for_process, "distribution", NULL, 8, 0) \
+  X(tessera_distribution_auto_shard_dataset, "distribution", NULL) \
+  X(tessera_distribution_shape_check, "distribution", NULL) \
+  X(tessera_distribution_dataset_mode, "distribution", NULL) \
+  X(tessera_distribution_layout_map, "distribution", NULL) \
+  X(tessera_distribution_is_batch_parallel, "distribution", NULL) \
+  X(tessera_distribution_is_same, "a", NULL, NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -348,7 +359,18 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_client_kv_increment, "client", NULL, "x", 0, (int64_t*)(void*)scratch) \
   X(tessera_client_kv_compare_and_swap, "client", NULL, "x", (const void*)(void*)scratch, 0, (const void*)(void*)scratch, 0, (bool*)(void*)scratch, (tessera_buffer**)(void*)scratch) \
   X(tessera_event_generation, "event", NULL) \
-  X(tessera_event_version, "event", NULL)
+  X(tessera_event_version, "event", NULL) \
+  X(tessera_keras_initialize_options_set_job_addresses, "options", NULL, "x") \
+  X(tessera_keras_initialize_options_set_num_processes, "options", NULL, 1) \
+  X(tessera_keras_initialize_options_set_process_index, "options", NULL, 0) \
+  X(tessera_keras_initialize_job_addresses, "resolution", NULL) \
+  X(tessera_keras_initialize_num_job_addresses, "resolution", NULL) \
+  X(tessera_keras_initialize_job_address, "resolution", NULL, 0) \
+  X(tessera_keras_initialize_coordinator_address, "resolution", NULL) \
+  X(tessera_keras_initialize_has_num_processes, "resolution", NULL) \
+  X(tessera_keras_initialize_num_processes, "resolution", NULL) \
+  X(tessera_keras_initialize_has_process_index, "resolution", NULL) \
+  X(tessera_keras_initialize_process_index, "resolution", NULL)
 #else
 #define NULL_CASES_CLUSTER(X)
 #endif
@@ -405,6 +427,7 @@ static struct objects {
   tessera_client* client;
   tessera_kv_list* kv_list;
   tessera_detection* detection;
+  tessera_keras_initialize* keras_initialize;
 #endif
   /* Out parameters. */
   int64_t i64;
@@ -479,7 +502,8 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_error_missing_state, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
   X(tessera_error_missing_waiting_at, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
   X(tessera_error_arrived_process, "index", tessera_error_num_arrived(o.error, NULL), o.error, index) \
-  X(tessera_detection_local_device_id, "index", tessera_detection_num_local_device_ids(o.detection, NULL), o.detection, index)
+  X(tessera_detection_local_device_id, "index", tessera_detection_num_local_device_ids(o.detection, NULL), o.detection, index) \
+  X(tessera_keras_initialize_job_address, "index", tessera_keras_initialize_num_job_addresses(o.keras_initialize, NULL), o.keras_initialize, index)
 #else
 #define INDEX_CASES_CLUSTER(X)
 #endif
@@ -548,7 +572,10 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_mesh_tpu_axis_assignment, 9, int64_t, torus_4x4x4, 3, mesh_1x16x4, 3, NULL) \
   X(tessera_hlo_sharding_tile_dims, 3, int64_t, o.hlo_sharding) \
   X(tessera_hlo_sharding_tile_devices, 8, int64_t, o.hlo_sharding) \
-  X(tessera_hlo_sharding_subgroup_types, 1, int64_t, o.hlo_sharding)
+  X(tessera_hlo_sharding_subgroup_types, 1, int64_t, o.hlo_sharding) \
+  X(tessera_interleave_batches, 5, size_t, 10, 2, 1, false) \
+  X(tessera_interleave_batch_items, 15, size_t, 25, 10, 2, 0, false) \
+  X(tessera_interleave_samples, 3, size_t, 10, 4, 2, false)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -672,6 +699,7 @@ static void every_object_of_the_index_table_exists(void) {
 #if TESSERA_HAS_CLUSTER
   ASSERT_NOT_NULL(o.kv_list);
   ASSERT_NOT_NULL(o.detection);
+  ASSERT_NOT_NULL(o.keras_initialize);
   ASSERT_EQ(1, tessera_kv_list_num_entries(o.kv_list, NULL));
 #endif
 }
@@ -722,12 +750,14 @@ static void make_objects(void) {
     tessera_client_kv_set(o.client, "answer/key", "v", 1, false, NULL);
     o.kv_list = tessera_client_kv_list(o.client, "answer", NULL);
     o.detection = tessera_detection_create_from_env(NULL, env, 1, NULL);
+    o.keras_initialize = tessera_keras_initialize_resolve_from_env(NULL, env, 1, NULL);
   }
 #endif
 }
 
 static void destroy_objects(void) {
 #if TESSERA_HAS_CLUSTER
+  tessera_keras_initialize_destroy(o.keras_initialize);
   tessera_detection_destroy(o.detection);
   tessera_kv_list_destroy(o.kv_list);
   tessera_client_destroy(o.client);

@@ -414,9 +414,10 @@ static void batch_size_beyond_int64_is_out_of_range(void) {
   tessera_distribution_options* options = options_for_process(4, 0);
   tessera_error* err = NULL;
   tessera_distribution* mp = model_parallel(options, &err);
-  ASSERT_NULL(tessera_distribution_plan_dataset(mp, SIZE_MAX, &err));
+  /* SIZE_MAX itself means "unknown" (TESSERA_DATASET_UNKNOWN_BATCH_NUM_EXAMPLES). */
+  ASSERT_NULL(tessera_distribution_plan_dataset(mp, SIZE_MAX - 1, &err));
   ASSERT_ERROR(err, TESSERA_OUT_OF_RANGE,
-               "Argument 'global_batch_size' is 18446744073709551615; expected at most 9223372036854775807");
+               "Argument 'global_batch_size' is 18446744073709551614; expected at most 9223372036854775807");
   tessera_distribution_destroy(mp);
   tessera_distribution_options_destroy(options);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/cluster/detect.h"
+#include "core/cluster/framework_env.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/testing.h"
@@ -121,7 +122,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(KerasInitializeErrors, K153_NonIntegerProcessIdIsAnError) {
   EXPECT_THAT(Detect({}, {{"KERAS_DISTRIBUTION_PROCESS_ID", "abc"}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       "Environment variable KERAS_DISTRIBUTION_PROCESS_ID must be an integer, got \"abc\""));
+                       "invalid literal for int() with base 10: 'abc' (environment variable KERAS_DISTRIBUTION_PROCESS_ID)"));
 }
 
 TEST(KerasInitializeErrors, K153_FromTheProcessEnvironment) {
@@ -247,6 +248,77 @@ INSTANTIATE_TEST_SUITE_P(
                      {{"DTENSOR_JOBS", "a:1,b:1"}, {"DTENSOR_CLIENT_ID", "one"}},
                      "Environment variable DTENSOR_CLIENT_ID must be an integer, got \"one\""}),
     [](const ::testing::TestParamInfo<DtensorError>& info) { return std::string(info.param.what); });
+
+// keras.distribution.initialize's own resolution, before any Tessera rule:
+// what Keras hands its backend (K1 K3 K67 K69 K153).
+
+TEST(KerasInitializeResolution, K3NothingSetIsNoneNoneNone) {
+  const KerasInitializeResolution r = Unwrap(ResolveKerasInitialize({}, {}));
+  EXPECT_FALSE(r.arguments.job_addresses.has_value());
+  EXPECT_FALSE(r.arguments.num_processes.has_value());
+  EXPECT_FALSE(r.arguments.process_id.has_value());
+  EXPECT_FALSE(r.coordinator_address.has_value());
+}
+
+TEST(KerasInitializeResolution, AMissingProcessCountStaysNone) {
+  const KerasInitializeResolution r = Unwrap(ResolveKerasInitialize(
+      {}, {{"KERAS_DISTRIBUTION_JOB_ADDRESSES", kTwoJobs}, {"KERAS_DISTRIBUTION_PROCESS_ID", "1"}}));
+  EXPECT_FALSE(r.arguments.num_processes.has_value());
+  EXPECT_EQ(r.arguments.process_id, 1);
+  EXPECT_EQ(r.coordinator_address, "10.0.0.1:1234");
+  EXPECT_THAT(r.job_address_list, ::testing::ElementsAre("10.0.0.1:1234", "10.0.0.2:2345"));
+}
+
+TEST(KerasInitializeResolution, K153ExplicitArgumentsWin) {
+  KerasInitializeArguments given;
+  given.num_processes = 2;
+  const KerasInitializeResolution r =
+      Unwrap(ResolveKerasInitialize(given, {{"KERAS_DISTRIBUTION_NUM_PROCESSES", "4"}}));
+  EXPECT_EQ(r.arguments.num_processes, 2);
+  EXPECT_FALSE(r.num_processes_from_env);
+}
+
+TEST(KerasInitializeResolution, NumbersAreReadAsPythonsIntReadsThem) {
+  const KerasInitializeResolution r = Unwrap(ResolveKerasInitialize(
+      {}, {{"KERAS_DISTRIBUTION_NUM_PROCESSES", " +1_000 "}, {"KERAS_DISTRIBUTION_PROCESS_ID", "-0"}}));
+  EXPECT_EQ(r.arguments.num_processes, 1000);
+  EXPECT_EQ(r.arguments.process_id, 0);
+}
+
+TEST(KerasInitializeResolution, PythonsIntRefusesMisplacedUnderscores) {
+  for (const char* text : {"_1", "1_", "1__0", "", " ", "+", "0x10", "1.0"}) {
+    SCOPED_TRACE(text);
+    EXPECT_THAT(ResolveKerasInitialize({}, {{"KERAS_DISTRIBUTION_NUM_PROCESSES", text}}),
+                StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("invalid literal for int() with base 10: ")));
+  }
+}
+
+TEST(KerasInitializeResolution, AnEmptyAddressIsPassedOnAsTheCoordinator) {
+  // JAX's backend: "" is falsy, so no split; coordinator_address = "".
+  const KerasInitializeResolution r = Unwrap(ResolveKerasInitialize({}, {{"KERAS_DISTRIBUTION_JOB_ADDRESSES", ""}}));
+  EXPECT_EQ(r.coordinator_address, "");
+}
+
+// Keras leaves an unset count None for JAX to detect; Tessera's launchers
+// are that detection: torchrun's WORLD_SIZE fills it in.
+TEST(KerasInitializeErrors, AMissingCountIsDetectedByALauncher) {
+  const Detection d = Unwrap(Detect({}, {{"KERAS_DISTRIBUTION_JOB_ADDRESSES", kTwoJobs},
+                                         {"KERAS_DISTRIBUTION_PROCESS_ID", "1"},
+                                         {"WORLD_SIZE", "2"},
+                                         {"RANK", "1"},
+                                         {"LOCAL_RANK", "0"},
+                                         {"MASTER_ADDR", "10.0.0.1"},
+                                         {"MASTER_PORT", "29500"}}));
+  EXPECT_EQ(d.config.num_processes, 2);
+  EXPECT_EQ(d.config.process_id, 1);
+  EXPECT_EQ(AddressText(d.config.coordinator_address), "10.0.0.1:1234");
+}
+
+TEST(KerasInitializeErrors, AMissingCountNoLauncherGivesIsIncomplete) {
+  EXPECT_THAT(Detect({}, {{"KERAS_DISTRIBUTION_JOB_ADDRESSES", kTwoJobs}, {"KERAS_DISTRIBUTION_PROCESS_ID", "1"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("keras gives process_id 1 but no process count; no launcher gave one either")));
+}
 
 }  // namespace
 }  // namespace tessera::cluster

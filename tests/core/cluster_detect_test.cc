@@ -449,7 +449,8 @@ TEST(Detect, KubernetesWithoutHostTemplateIsPartial) {
 TEST(Detect, KubernetesNeedsTheJobSize) {
   EXPECT_THAT(Detect({}, {{"JOB_COMPLETION_INDEX", "2"}, {"TESSERA_K8S_COORDINATOR_HOST", "train-0.svc"}}),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("kubernetes gives process_id 2 but no process count; set TESSERA_NUM_PROCESSES")));
+                       HasSubstr("kubernetes gives process_id 2 but no process count; no launcher gave one either; set "
+                                 "TESSERA_NUM_PROCESSES")));
 }
 
 // ---------------------------------------------------------------- GKE TPU

@@ -161,16 +161,47 @@ TEST(PlanDatasetKeras30Test, DataParallelShardsByProcessWithTfBatchSizes) {
   EXPECT_THAT(plan.rebatch_sizes, ElementsAre(2, 2, 2, 2));
 }
 
-// Keras 3.0's DataParallel does not need G % P == 0: TF's rebatch sizes
-// differ by one instead.
+// Keras 3.0's DataParallel does not need G % P == 0: it asks for TF's
+// rebatch sizes, which differ by one.
 TEST(PlanDatasetKeras30Test, DataParallelAcceptsAnUnevenBatch) {
   DatasetPlan plan = Unwrap(PlanDataset(DataParallelJob(4, 1, 8), 10, DatasetMode::kKeras30));
   EXPECT_EQ(plan.kind, DatasetPlan::Kind::kShard);
-  // A worker's replica consumes the first of its rotated sizes per step.
+  // TF's legacy rebatch delivers slices of ceil(10 / 4) = 3 rows.
   EXPECT_EQ(plan.per_process_batch_size, 3);
   EXPECT_EQ(plan.num_shards, 4);
   EXPECT_EQ(plan.shard_index, 1);
   EXPECT_THAT(plan.rebatch_sizes, ElementsAre(3, 2, 2, 3));
+}
+
+// Keras 3.3.3 on TF 2.21, 8 devices in 4 processes, batch 9 (issue 11):
+// slices of 3 rows, the last process none.
+TEST(PlanDatasetKeras30Test, DataParallelUnevenBatchGivesWholeSlicesFirst) {
+  std::vector<int64_t> rows;
+  for (int64_t pid = 0; pid < 4; ++pid) {
+    rows.push_back(Unwrap(PlanDataset(DataParallelJob(4, pid, 8), 9, DatasetMode::kKeras30)).per_process_batch_size);
+  }
+  EXPECT_THAT(rows, ElementsAre(3, 3, 3, 0));
+}
+
+// Keras 3.3.3 on TF 2.21: ModelParallel's rebatch(G // shards) is rewritten
+// the same way: mesh (2, 2) over 4 processes, 2 shards, 25 rows: 13 and 12.
+TEST(PlanDatasetKeras30Test, ModelParallelUnevenBatchGivesWholeSlicesFirst) {
+  EXPECT_EQ(Unwrap(PlanDataset(ModelParallelJob(4, 0, 2, 4), 25, DatasetMode::kKeras30)).per_process_batch_size, 13);
+  EXPECT_EQ(Unwrap(PlanDataset(ModelParallelJob(4, 1, 2, 4), 25, DatasetMode::kKeras30)).per_process_batch_size, 12);
+}
+
+TEST(PlanDatasetTest, CurrentModeInterleavesByDataShard) {
+  DatasetPlan plan = Unwrap(PlanDataset(Job(6, 4, 2), 12, DatasetMode::kCurrent));
+  EXPECT_EQ(plan.interleave_num_shards, 2);
+  EXPECT_EQ(plan.interleave_shard_index, 1);
+}
+
+TEST(PlanDatasetTest, NoAutoShardInterleavesNothing) {
+  DatasetJob job = Job(6, 4, 2);
+  job.auto_shard = false;
+  DatasetPlan plan = Unwrap(PlanDataset(job, 12, DatasetMode::kCurrent));
+  EXPECT_EQ(plan.interleave_num_shards, 1);
+  EXPECT_EQ(plan.interleave_shard_index, 0);
 }
 
 // Keras 3.0 shards by processes even when there are fewer replicas.

@@ -184,6 +184,16 @@ TEST_F(LayoutMapTest, SeveralMatchesFailListingEveryKeyInInsertionOrder) {
                                                 HasSubstr("['bias', 'dense.*bias']")));
 }
 
+// Keras's f"Path '{key}'": the path as it is, only the key list through repr.
+TEST_F(LayoutMapTest, SeveralMatchesPrintThePathRawAndTheKeysAsRepr) {
+  LayoutMap map(mesh_);
+  ASSERT_THAT(map.Set("a.b", Layout({"model"})), IsOk());
+  ASSERT_THAT(map.Set("a..", Layout({""})), IsOk());
+  EXPECT_THAT(map.Get("a\\b"), StatusIs(absl::StatusCode::kFailedPrecondition,
+                                        HasSubstr("Path 'a\\b' matches multiple layout specification keys: "
+                                                  "['a.b', 'a..']")));
+}
+
 TEST_F(LayoutMapTest, LookupSeesRulesAddedAfterAnEarlierLookup) {
   LayoutMap map(mesh_);
   ASSERT_THAT(map.Set("kernel", Layout({"", "model"})), IsOk());

@@ -68,6 +68,12 @@ TEST_F(TensorLayoutTest, AxisUsedByTwoDimensionsIsRejected) {
   EXPECT_THAT(TensorLayout::Create({{"model"}, {"model"}}, mesh_), StatusIs(kInvalid, HasSubstr("axis 'model' twice")));
 }
 
+// Keras checks the names against the mesh before anything else (issue 11).
+TEST_F(TensorLayoutTest, UnknownAxisNamedTwiceIsAnInvalidNameFirst) {
+  EXPECT_THAT(TensorLayout::Create({{"x"}, {"x"}}, mesh_),
+              StatusIs(kInvalid, "Invalid axis names for Layout. Valid axis names: {'data', 'model'}, Got {'x'}"));
+}
+
 TEST_F(TensorLayoutTest, AxisUsedTwiceInOneGroupIsRejected) {
   EXPECT_THAT(TensorLayout::Create({{"data", "data"}}), StatusIs(kInvalid, HasSubstr("axis 'data' twice")));
 }

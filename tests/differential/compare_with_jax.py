@@ -13,14 +13,15 @@ import ctypes as C
 import json
 import sys
 
+from tessera_ctypes import Library
+
 I64P = C.POINTER(C.c_int64)
 
 
-class Tessera:
+class Tessera(Library):
     """The few C ABI calls the comparison needs, with errors raised."""
 
     def __init__(self, path):
-        lib = C.CDLL(path)
         sig = {
             "tessera_error_message": (C.c_char_p, [C.c_void_p]),
             "tessera_error_destroy": (None, [C.c_void_p]),
@@ -51,19 +52,7 @@ class Tessera:
             "tessera_buffer_data": (C.c_char_p, [C.c_void_p]),
             "tessera_buffer_destroy": (None, [C.c_void_p]),
         }
-        for name, (res, args) in sig.items():
-            fn = getattr(lib, name)
-            fn.restype, fn.argtypes = res, args
-        self.lib = lib
-
-    def call(self, name, *args):
-        err = C.c_void_p()
-        out = getattr(self.lib, name)(*args, C.byref(err))
-        if err.value:
-            message = self.lib.tessera_error_message(err).decode()
-            self.lib.tessera_error_destroy(err)
-            raise RuntimeError(f"{name}: {message}")
-        return out
+        super().__init__(path, sig)
 
 
 def i64(values):

@@ -160,3 +160,63 @@ func (h *Coordinator) raw() swig.Coordinator {
 	}
 	return h.p
 }
+
+func wrapKerasInitializeOptions(p swig.KerasInitializeOptions) *KerasInitializeOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &KerasInitializeOptions{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*KerasInitializeOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *KerasInitializeOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteKerasInitializeOptions(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *KerasInitializeOptions) raw() swig.KerasInitializeOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrKerasInitializeOptions(0)
+	}
+	return h.p
+}
+
+func wrapKerasInitialize(p swig.KerasInitialize) *KerasInitialize {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &KerasInitialize{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*KerasInitialize).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *KerasInitialize) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteKerasInitialize(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *KerasInitialize) raw() swig.KerasInitialize {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrKerasInitialize(0)
+	}
+	return h.p
+}

@@ -168,8 +168,10 @@ TESSERA_API tessera_layout* tessera_distribution_tensor_layout(
     const tessera_distribution* distribution, const char* path, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * How this process reads a dataset of `global_batch_size` rows per step
- * (negative: unknown, as an unbatched dataset).
+ * How this process reads a dataset of `global_batch_size` rows per step;
+ * SIZE_MAX means unknown, as an unbatched dataset
+ * (TESSERA_DATASET_UNKNOWN_BATCH_NUM_EXAMPLES in
+ * tessera/experimental/keras_data.h).
  * @return a new plan owned by the caller (tessera_dataset_plan_destroy), or
  *         NULL (INVALID_ARGUMENT: unknown batch size, batch not divisible by
  *         the number of shards, Keras 3.0 mesh incompatible with the local

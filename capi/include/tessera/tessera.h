@@ -53,7 +53,8 @@
  *     tessera_distribution_create_data_parallel_over_devices, the mesh
  *     creators tessera_mesh_create, _make, _make_hybrid and the DTensor
  *     creators tessera_dtensor_mesh_create, _create_distributed and
- *     _create_from_ids, tessera_dtensor_config_create); a mesh NULL
+ *     _create_from_ids, tessera_dtensor_config_create,
+ *     tessera_keras_initialize_resolve and _from_env); a mesh NULL
  *     means one given later (tessera_layout_create, _create_grouped,
  *     _create_replicated, tessera_layout_from_partition_spec,
  *     tessera_layout_map_create).
@@ -168,8 +169,10 @@
 #include "tessera/experimental/dtensor_mesh.h"
 #include "tessera/experimental/dtensor_layout.h"
 #include "tessera/experimental/hlo_sharding.h"
+#include "tessera/experimental/keras_data.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
+#include "tessera/experimental/keras_initialize.h"
 #endif
 #endif
 

@@ -30,10 +30,14 @@ typedef enum tessera_dataset_mode_t {
   /** Current Keras: num_data_shards = min(R, P), contiguous replica groups. */
   TESSERA_DATASET_MODE_CURRENT = 0,
   /**
-   * Keras 3.0-3.4 exactly: batch_sizes_for_worker for DataParallel, the local
-   * device count rule for ModelParallel. Known flaw, kept on purpose: mesh
-   * (4, 2) over 2 processes gives one shard, so every process reads the whole
-   * global batch (fixed in Keras 3.5).
+   * Keras 3.0-3.4 as it runs on TensorFlow (checked against keras 3.3.3 on
+   * TensorFlow 2.21): processes shard DataParallel, the local device count
+   * rule shards ModelParallel, and TF's auto-shard rewrite cuts each global
+   * batch into one slice per shard of ceil(G / shards) rows, so with a batch
+   * the shards do not divide the last ones read fewer rows or none (batch 9
+   * over 4 processes: 3, 3, 3, 0). No process/replica divisibility check.
+   * Known flaw, kept on purpose: mesh (4, 2) over 2 processes gives one
+   * shard, so every process reads the whole global batch (fixed in Keras 3.5).
    */
   TESSERA_DATASET_MODE_KERAS_3_0 = 1,
   /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */

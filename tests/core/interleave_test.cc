@@ -1,0 +1,79 @@
+// Interleave sharding: Keras's array, PyDataset and batch-sampler split and
+// torch's DistributedSampler (keras.md §3.1; keras_cases.md K53 K57 K61).
+#include "core/interleave.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/testing.h"
+
+namespace tessera {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using testing::StatusIs;
+using testing::Unwrap;
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+TEST(InterleavedBatchesTest, K61DealsBatchesRoundRobin) {
+  EXPECT_THAT(Unwrap(InterleavedBatches(11, 3, 0, false)), ElementsAre(0, 3, 6, 9));
+  EXPECT_THAT(Unwrap(InterleavedBatches(11, 3, 1, false)), ElementsAre(1, 4, 7, 10));
+  EXPECT_THAT(Unwrap(InterleavedBatches(11, 3, 2, false)), ElementsAre(2, 5, 8));
+}
+
+TEST(InterleavedBatchesTest, DropLastStopsAtAMultipleOfTheShards) {
+  EXPECT_THAT(Unwrap(InterleavedBatches(11, 3, 1, true)), ElementsAre(1, 4, 7));
+}
+
+TEST(InterleavedBatchesTest, CountsMatchKerasLenWithoutOverflow) {
+  EXPECT_EQ(Unwrap(NumInterleavedBatches(kMax, 2, 1, false)), kMax / 2);
+  EXPECT_EQ(Unwrap(NumInterleavedBatches(kMax, kMax, kMax - 1, false)), 1);
+  EXPECT_EQ(Unwrap(NumInterleavedBatches(3, 5, 4, false)), 0);
+}
+
+TEST(InterleavedBatchesTest, KerasErrorsForTheShardArguments) {
+  EXPECT_THAT(InterleavedBatches(4, 0, 0, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "num_data_shards must be >= 1. Received: 0"));
+  EXPECT_THAT(InterleavedBatches(4, 2, -1, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "data_shard_id must be in [0, 1]. Received: -1"));
+}
+
+TEST(InterleavedBatchItemsTest, K53ReadsWholeBatchesOfItems) {
+  const std::vector<int64_t> items = Unwrap(InterleavedBatchItems(100, 10, 2, 1, false));
+  ASSERT_EQ(items.size(), 50u);
+  EXPECT_EQ(items[0], 10);
+  EXPECT_EQ(items[10], 30);
+  EXPECT_EQ(items[40], 90);
+}
+
+TEST(InterleavedBatchItemsTest, CountIncludesThePartialLastBatch) {
+  EXPECT_EQ(Unwrap(NumInterleavedBatchItems(25, 10, 2, 0, false)), 15);
+  EXPECT_EQ(Unwrap(NumInterleavedBatchItems(25, 10, 2, 1, false)), 10);
+  EXPECT_EQ(Unwrap(NumInterleavedBatchItems(25, 10, 2, 0, true)), 10);
+}
+
+TEST(InterleavedSamplesTest, K57InterleavesSamples) {
+  const std::vector<int64_t> samples = Unwrap(InterleavedSamples(100, 2, 1, false));
+  ASSERT_EQ(samples.size(), 50u);
+  EXPECT_EQ(samples[10], 21);
+}
+
+TEST(InterleavedSamplesTest, PadsFromTheStartOrDrops) {
+  EXPECT_THAT(Unwrap(InterleavedSamples(10, 4, 3, false)), ElementsAre(3, 7, 1));
+  EXPECT_THAT(Unwrap(InterleavedSamples(10, 4, 3, true)), ElementsAre(3, 7));
+  EXPECT_THAT(Unwrap(InterleavedSamples(2, 5, 3, true)), IsEmpty());
+  EXPECT_THAT(Unwrap(InterleavedSamples(0, 5, 3, false)), IsEmpty());
+}
+
+TEST(InterleavedSamplesTest, NegativeCountIsInvalid) {
+  EXPECT_THAT(InterleavedSamples(-1, 2, 0, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Argument 'num_items' is -1; expected at least 0"));
+}
+
+}  // namespace
+}  // namespace tessera
