@@ -215,7 +215,7 @@ def python_error(pattern):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--lib", required=True)
-    ap.add_argument("--count", type=int, default=12000)
+    ap.add_argument("--count", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--paths", type=int, default=12)
     args = ap.parse_args()
@@ -237,7 +237,7 @@ def main():
             except TesseraError as e:
                 m, ours = None, str(e)
             if py_err is not None:
-                counts["patterns Python refuses"] += 1
+                counts["rules (pattern, mode) Python refuses"] += 1
                 # Python's repr escapes unprintable non-ASCII characters in
                 # names, Tessera's does not: there only the kind of refusal is compared.
                 prefix = "is not a valid Python regular expression: " + (py_err if pattern.isascii() else "")
@@ -249,9 +249,9 @@ def main():
                     failures.append(f"{pattern!r} ({mode}): Python accepts; Tessera: {ours}")
                 else:
                     refusals[ours.split("RE2 cannot run: ")[1].split(" at byte")[0]] += 1
-                    counts["patterns refused as beyond RE2"] += 1
+                    counts["rules (pattern, mode) Python accepts, refused as beyond RE2"] += 1
                 continue
-            counts["patterns both accept"] += 1
+            counts["rules (pattern, mode) both accept"] += 1
             try:
                 for p in paths:
                     if p == pattern or (p == "" and "\\B" in pattern):
@@ -266,6 +266,7 @@ def main():
                         failures.append(f"{pattern!r} ({mode}) on {p!r}: Python {expected}, Tessera {got}")
             finally:
                 t.lib.tessera_layout_map_destroy(m)
+    print(f"patterns: {args.count}, each in both match modes")
     for name, n in sorted(counts.items()):
         print(f"{name}: {n}")
     print("refused as beyond RE2, by construct:")
