@@ -71,10 +71,10 @@ class LayoutMap::Matcher {
       patterns.push_back(std::move(pattern));
     }
     std::unique_ptr<Matcher> m(new Matcher(patterns, anchor));
-    for (const std::string& key : patterns) {
+    for (const std::string& pattern : patterns) {
       std::string error;
-      if (m->set_.Add(key, &error) < 0) {
-        return absl::InternalError(absl::StrCat("RE2::Set rejected ", PyStrRepr(key), ": ", error));
+      if (m->set_.Add(pattern, &error) < 0) {
+        return absl::InternalError(absl::StrCat("RE2::Set rejected ", PyStrRepr(pattern), ": ", error));
       }
     }
     if (!keys.empty() && !m->set_.Compile()) {
@@ -224,7 +224,7 @@ absl::StatusOr<const LayoutMap::Matcher*> LayoutMap::GetMatcher() const {
 
 absl::Status LayoutMap::Set(std::string key, TensorLayout layout) {
   if (key.empty()) {
-    return absl::InvalidArgumentError("Argument 'key' is empty; expected a path or an RE2 pattern");
+    return absl::InvalidArgumentError("Argument 'key' is empty; expected a path or a Python regular expression");
   }
   if (auto it = index_of_key_.find(key); it != index_of_key_.end()) {
     return absl::AlreadyExistsError(absl::StrCat(

@@ -51,8 +51,9 @@ class LayoutMap {
 
   // Appends a rule. Errors: ALREADY_EXISTS for a key already present (Keras's
   // message); INVALID_ARGUMENT for an empty key, a pattern Python refuses or
-  // RE2 cannot run (TranslatePythonRegex's message after the key), or a layout whose axes the map's mesh
-  // lacks. A layout without a mesh gets the map's mesh.
+  // RE2 cannot run (TranslatePythonRegex's message after the key), or a
+  // layout whose axes the map's mesh lacks. A layout without a mesh gets the
+  // map's mesh.
   absl::Status Set(std::string key, TensorLayout layout);
 
   // Removes the rule with exactly this key; NOT_FOUND otherwise.
