@@ -357,7 +357,9 @@ class Parser {
     return p;
   }
 
-  unsigned global_flags() const { return global_flags_; }
+  // The first construct RE2 cannot run that only the parser sees (names,
+  // \N{...}, the TEMPLATE flag); the emitter finds the others.
+  const std::optional<Node>& unsupported() const { return unsupported_; }
 
  private:
   size_t groups() const { return group_closed_.size(); }
@@ -1001,11 +1003,8 @@ class Parser {
     return subpattern;
   }
 
- public:
-  std::optional<Node> unsupported_;
-
- private:
   Tokenizer& source_;
+  std::optional<Node> unsupported_;
   unsigned global_flags_ = 0;
   std::vector<bool> group_closed_{true};  // group 0
   std::map<std::string, uint64_t> group_names_;
@@ -1338,9 +1337,8 @@ absl::StatusOr<std::string> TranslatePythonRegex(absl::string_view pattern, Pyth
   Tokenizer source(std::move(cps), std::move(bytes));
   Parser parser(&source);
   TESSERA_ASSIGN_OR_RETURN(Node root, parser.Parse());
-  if (parser.unsupported_) {
-    return UnsupportedError(parser.unsupported_->byte, parser.unsupported_->text,
-                            parser.unsupported_->why);
+  if (const std::optional<Node>& unsupported = parser.unsupported()) {
+    return UnsupportedError(unsupported->byte, unsupported->text, unsupported->why);
   }
   std::string out;
   Emitter emitter(use);
