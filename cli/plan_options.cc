@@ -31,9 +31,9 @@ Rules file ('#' starts a comment line; a comment may also follow the axes):
   attn\.c_attn\.bias   -> (model,)
   ln_f                 -> (None,)
   embed                -> ((batch, model), None)   # dimension 0 over both axes
-Patterns are RE2. A rule whose pattern equals a name exactly wins; otherwise
-several matching patterns flag the variable, and a variable that no rule
-matches is replicated (shown as rule '-').
+Patterns are Python re patterns (run on RE2). A rule whose pattern equals a
+name exactly wins; otherwise several matching patterns flag the variable, and
+a variable that no rule matches is replicated (shown as rule '-').
 
 Variables file:
   h.0.attn.c_attn.weight 768,2304

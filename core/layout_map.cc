@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/py_repr.h"
+#include "core/python_regex.h"
 #include "core/status_macros.h"
 #include "re2/re2.h"
 #include "re2/set.h"
@@ -34,12 +35,23 @@ RE2::Options PatternOptions() {
   return options;
 }
 
-absl::Status CheckPattern(const std::string& key) {
-  RE2 re(key, PatternOptions());
+// Keys are Python `re` patterns (Keras matches them with re.search or
+// re.fullmatch); RE2 runs their translation.
+absl::StatusOr<std::string> Re2Pattern(const std::string& key, KeyMatch match) {
+  absl::StatusOr<std::string> pattern = TranslatePythonRegex(
+      key, match == KeyMatch::kFullMatch ? PythonRegexUse::kFullMatch : PythonRegexUse::kSearch);
+  if (pattern.ok()) return pattern;
+  return absl::InvalidArgumentError(
+      absl::StrCat("Argument 'key' ", PyStrRepr(key), " is ", pattern.status().message()));
+}
+
+absl::Status CheckPattern(const std::string& key, KeyMatch match) {
+  TESSERA_ASSIGN_OR_RETURN(const std::string pattern, Re2Pattern(key, match));
+  RE2 re(pattern, PatternOptions());
   if (re.ok()) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat(
-      "Argument 'key' ", PyStrRepr(key), " is not a valid RE2 pattern: ", re.error(),
-      "; expected a regular expression in RE2 syntax"));
+      "Argument 'key' ", PyStrRepr(key), " is beyond RE2's limits: ", re.error(),
+      "; expected a smaller pattern"));
 }
 
 }  // namespace
@@ -53,11 +65,16 @@ class LayoutMap::Matcher {
                                                         KeyMatch match) {
     const RE2::Anchor anchor =
         match == KeyMatch::kFullMatch ? RE2::ANCHOR_BOTH : RE2::UNANCHORED;
-    std::unique_ptr<Matcher> m(new Matcher(keys, anchor));
+    std::vector<std::string> patterns;
     for (const std::string& key : keys) {
+      TESSERA_ASSIGN_OR_RETURN(std::string pattern, Re2Pattern(key, match));
+      patterns.push_back(std::move(pattern));
+    }
+    std::unique_ptr<Matcher> m(new Matcher(patterns, anchor));
+    for (const std::string& pattern : patterns) {
       std::string error;
-      if (m->set_.Add(key, &error) < 0) {
-        return absl::InternalError(absl::StrCat("RE2::Set rejected ", PyStrRepr(key), ": ", error));
+      if (m->set_.Add(pattern, &error) < 0) {
+        return absl::InternalError(absl::StrCat("RE2::Set rejected ", PyStrRepr(pattern), ": ", error));
       }
     }
     if (!keys.empty() && !m->set_.Compile()) {
@@ -207,14 +224,14 @@ absl::StatusOr<const LayoutMap::Matcher*> LayoutMap::GetMatcher() const {
 
 absl::Status LayoutMap::Set(std::string key, TensorLayout layout) {
   if (key.empty()) {
-    return absl::InvalidArgumentError("Argument 'key' is empty; expected a path or an RE2 pattern");
+    return absl::InvalidArgumentError("Argument 'key' is empty; expected a path or a Python regular expression");
   }
   if (auto it = index_of_key_.find(key); it != index_of_key_.end()) {
     return absl::AlreadyExistsError(absl::StrCat(
         key, " already exist in the LayoutMap with value ", layouts_[it->second]->ToString(),
         ". Please make sure to not use duplicated keys."));
   }
-  TESSERA_RETURN_IF_ERROR(CheckPattern(key));
+  TESSERA_RETURN_IF_ERROR(CheckPattern(key, match_));
   if (layout.mesh() == nullptr && mesh_ != nullptr) {
     TESSERA_ASSIGN_OR_RETURN(layout, layout.WithMesh(mesh_));
   }

@@ -1,7 +1,8 @@
 // LayoutMap: insertion-ordered rules from variable paths to layouts.
 //
-// Lookup: an exact key wins; otherwise every key is an RE2 pattern and all of
-// them are matched at once with one RE2::Set (one pass over the path, however
+// Lookup: an exact key wins; otherwise every key is a Python `re` pattern
+// (core/python_regex.h turns it into RE2 syntax with the same meaning) and all
+// of them are matched at once with one RE2::Set (one pass over the path, however
 // many rules), with re.search semantics by default (Keras 3.0-3.13) or
 // fullmatch as an option (Keras 3.14+). No match yields "none"; several
 // matches are an error that lists every matching key in insertion order.
@@ -49,9 +50,10 @@ class LayoutMap {
   ~LayoutMap();
 
   // Appends a rule. Errors: ALREADY_EXISTS for a key already present (Keras's
-  // message); INVALID_ARGUMENT for an empty key or a pattern RE2 rejects
-  // (naming the key and RE2's reason), or a layout whose axes the map's mesh
-  // lacks. A layout without a mesh gets the map's mesh.
+  // message); INVALID_ARGUMENT for an empty key, a pattern Python refuses or
+  // RE2 cannot run (TranslatePythonRegex's message after the key), or a
+  // layout whose axes the map's mesh lacks. A layout without a mesh gets the
+  // map's mesh.
   absl::Status Set(std::string key, TensorLayout layout);
 
   // Removes the rule with exactly this key; NOT_FOUND otherwise.

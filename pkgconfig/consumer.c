@@ -46,7 +46,7 @@ int main(void) {
   bias = tessera_layout_create(bias_axes, 1, NULL, &error);
   if (bias == NULL) { fail("bias layout", error); goto done; }
 
-  /* Rules are RE2 patterns matched anywhere in the path (Keras's re.search). */
+  /* Rules are Python re patterns (run on RE2) matched anywhere in the path (Keras's re.search). */
   map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_SEARCH, &error);
   if (map == NULL) { fail("layout map", error); goto done; }
   if (!tessera_layout_map_set(map, "dense.*kernel", kernel, &error) ||

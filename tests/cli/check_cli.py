@@ -364,8 +364,7 @@ def invalid_pattern_names_file_line_and_pattern(ctx):
     path = ctx.data("rules_invalid_pattern.txt")
     expect_usage_error(ctx.run("plan", "--rules", path),
                        f"tessera plan: {path}:1: rule 'dense[': Argument 'key' 'dense[' is not a "
-                       "valid RE2 pattern: missing ]: [; expected a regular expression in RE2 "
-                       "syntax")
+                       "valid Python regular expression: unterminated character set at position 5")
 
 
 @case

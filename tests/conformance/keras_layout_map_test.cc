@@ -149,7 +149,8 @@ TEST_F(KerasLayoutMapTest, K141_InvalidPatternIsRefusedAtInsertion) {
   LayoutMap map(mesh_);
   EXPECT_THAT(map.Set("dense[", Layout(kS1)),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       HasSubstr("Argument 'key' 'dense[' is not a valid RE2 pattern")));
+                       HasSubstr("Argument 'key' 'dense[' is not a valid Python regular expression: "
+                                 "unterminated character set at position 5")));
   EXPECT_EQ(map.size(), 0u);
   EXPECT_EQ(Unwrap(map.Get("other")), nullptr);
 }

@@ -95,7 +95,7 @@ public static class BindingTests {
   public static void InvalidPatternIsInvalidArgumentNamingTheKey() {
     using (var map = new LayoutMap(null, KeyMatch.Search))
     using (var layout = new Layout(new[] {null, "model"}, null)) {
-      Assert.Throws(Code.InvalidArgument, "Argument 'key' 'dense[0' is not a valid RE2 pattern: missing ]",
+      Assert.Throws(Code.InvalidArgument, "Argument 'key' 'dense[0' is not a valid Python regular expression: unterminated character set at position 5",
                     () => map.Set("dense[0", layout));
       Assert.Equal(0L, map.NumRules, "nothing inserted");
     }

@@ -15,7 +15,7 @@ const (
 )
 
 // LayoutMap is insertion-ordered rules from variable paths (exact keys, else
-// RE2 patterns) to layouts. Lookups may run concurrently with each other;
+// Python re patterns, run on RE2) to layouts. Lookups may run concurrently with each other;
 // Set and Delete need exclusive use.
 type LayoutMap struct{ p swig.LayoutMap }
 
@@ -29,7 +29,7 @@ func NewLayoutMap(mesh *Mesh, match KeyMatch) (*LayoutMap, error) {
 }
 
 // Set appends the rule key -> layout (ALREADY_EXISTS for a present key,
-// INVALID_ARGUMENT for a pattern RE2 rejects).
+// INVALID_ARGUMENT for a pattern Python's re refuses or RE2 cannot run).
 func (m *LayoutMap) Set(key string, layout *Layout) error {
 	if err := checkStrings("key", key); err != nil {
 		return err

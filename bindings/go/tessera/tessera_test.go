@@ -111,7 +111,7 @@ func TestInvalidPatternIsInvalidArgumentNamingIt(t *testing.T) {
 	lm := must(tessera.NewLayoutMap(mesh42(t), tessera.KeyMatchSearch))
 	err := lm.Set("a(b", must(tessera.NewLayout([]string{""}, nil)))
 	wantError(t, err, tessera.CodeInvalidArgument,
-		"Argument 'key' 'a(b' is not a valid RE2 pattern: missing ): a(b; expected a regular expression in RE2 syntax")
+		"Argument 'key' 'a(b' is not a valid Python regular expression: missing ), unterminated subpattern at position 1")
 }
 
 func TestBadShapeIsInvalidArgument(t *testing.T) {

@@ -24,7 +24,7 @@ public final class TesseraExample {
          LayoutMap rules = new LayoutMap(mesh, KeyMatch.SEARCH);
          Layout columns = new Layout(new String[] {null, "model"}, null);
          Layout rows = new Layout(new String[] {"model", null}, null)) {
-      rules.set(".*dense.*kernel", columns);   // patterns are RE2, re.search semantics
+      rules.set(".*dense.*kernel", columns);   // Python re patterns, re.search semantics
       rules.set(".*embedding", rows);
 
       try (Distribution distribution = Distribution.modelParallel(rules, "batch", null);

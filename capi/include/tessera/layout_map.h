@@ -2,7 +2,9 @@
  * @file
  * Layout maps: insertion-ordered rules from variable paths to layouts.
  *
- * Lookup: an exact key wins; otherwise every key is an RE2 pattern and all
+ * Lookup: an exact key wins; otherwise every key is a Python `re` pattern,
+ * run on RE2 with the meaning Python gives it (docs/python-regex.md: what is
+ * rewritten, what is refused), and all
  * are matched in one pass (RE2::Set), with re.search semantics by default or
  * full-match semantics as an option. No match is "none" (NULL without an
  * error); several matches are an error listing every matching key.
@@ -58,8 +60,9 @@ TESSERA_API void tessera_layout_map_destroy(tessera_layout_map* map) TESSERA_NOE
  * Appends the rule `key` -> `layout`. A layout without a mesh is stored with
  * the map's mesh (the caller's layout is not changed).
  * @return true on success; ALREADY_EXISTS for a key already present;
- *         INVALID_ARGUMENT for an empty key, a pattern RE2 rejects (naming the
- *         key and the reason), or axes the map's mesh lacks.
+ *         INVALID_ARGUMENT for an empty key, a pattern Python's re refuses
+ *         (with Python's message), one RE2 cannot run (naming the construct
+ *         and its byte offset), or axes the map's mesh lacks.
  * @since 0.2
  */
 TESSERA_API bool tessera_layout_map_set(tessera_layout_map* map, const char* key,

@@ -32,7 +32,7 @@ func run(out io.Writer) error {
 	defer mesh.Close()
 	fmt.Fprintln(out, mesh)
 
-	// Rules from variable paths (RE2 patterns) to layouts.
+	// Rules from variable paths (Python re patterns) to layouts.
 	layoutMap, err := tessera.NewLayoutMap(mesh, tessera.KeyMatchSearch)
 	if err != nil {
 		return err

@@ -33,8 +33,8 @@ class ErrorTest {
          Layout layout = new Layout(new String[] {"model"}, null)) {
       TesseraException e = assertThrows(TesseraException.class, () -> map.set("dense(", layout));
       assertEquals(Code.INVALID_ARGUMENT, e.code());
-      assertEquals("Argument 'key' 'dense(' is not a valid RE2 pattern: missing ): dense(; "
-                   + "expected a regular expression in RE2 syntax", e.getMessage());
+      assertEquals("Argument 'key' 'dense(' is not a valid Python regular expression: "
+                   + "missing ), unterminated subpattern at position 5", e.getMessage());
       assertEquals(0, map.numRules());
     }
   }
