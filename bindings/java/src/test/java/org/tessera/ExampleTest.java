@@ -34,4 +34,21 @@ class ExampleTest {
     }
     assertEquals(expected.toString(), captured.toString(StandardCharsets.UTF_8));
   }
+
+  @Test
+  void dtensorLayoutExampleSaysWhatEachDeviceHolds() throws Exception {
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    PrintStream out = System.out;
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      Class.forName("DTensorLayoutExample").getMethod("main", String[].class)
+          .invoke(null, (Object) new String[0]);
+    } finally {
+      System.setOut(out);
+    }
+    assertEquals("specs batch,unsharded over 2 mesh dims, 4 devices\n"
+        + "global shape [8, 6]: each device holds [4, 6]\n"
+        + "shards:[(1,1),(1,1),(2,1),(2,1)] num_shards_per_dim:(2,1)\n"
+        + "round trip exact: true\n", captured.toString(StandardCharsets.UTF_8));
+  }
 }
