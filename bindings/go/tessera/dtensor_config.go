@@ -149,35 +149,24 @@ func (c *DTensorConfig) LocalDevices(deviceType string, client int) ([]string, e
 // instead of the runtime.
 func NewDistributedDTensorMeshWithConfig(dimNames []string, dimSizes []int64, name string, localDevices []string,
 	deviceType string, useXLASPMD bool, config *DTensorConfig) (*DTensorMesh, error) {
-	if err := checkDims(dimNames, dimSizes); err != nil {
+	if err := checkDTensorMeshArgs(dimNames, dimSizes, localDevices, name, deviceType); err != nil {
 		return nil, err
 	}
-	if err := checkStrings("local_devices", localDevices...); err != nil {
-		return nil, err
-	}
-	if err := checkStrings("name", name, deviceType); err != nil {
-		return nil, err
-	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributedWithConfig(dimNames, dimSizes, name, localDevices,
-		deviceType, useXLASPMD, config.raw(), e[:]))
-	runtime.KeepAlive(config)
-	return m, e.take()
+	return dtensorMeshFrom(func(e []uintptr) swig.DTensorMesh {
+		return swig.DTensorMeshCreateDistributedWithConfig(dimNames, dimSizes, name, localDevices, deviceType,
+			useXLASPMD, config.raw(), e)
+	}, config)
 }
 
 // NewDistributedDTensorMeshLegacyWithConfig is NewDistributedDTensorMeshLegacy
 // over the job config describes, as TF 2.9-2.11's api.py read it.
 func NewDistributedDTensorMeshLegacyWithConfig(dimNames []string, dimSizes []int64, name string,
 	numGlobalDevices, numClients, clientID int, deviceType string, config *DTensorConfig) (*DTensorMesh, error) {
-	if err := checkDims(dimNames, dimSizes); err != nil {
+	if err := checkDTensorMeshArgs(dimNames, dimSizes, nil, name, deviceType); err != nil {
 		return nil, err
 	}
-	if err := checkStrings("name", name, deviceType); err != nil {
-		return nil, err
-	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributedLegacyWithConfig(dimNames, dimSizes, name,
-		int64(numGlobalDevices), int64(numClients), int64(clientID), deviceType, config.raw(), e[:]))
-	runtime.KeepAlive(config)
-	return m, e.take()
+	return dtensorMeshFrom(func(e []uintptr) swig.DTensorMesh {
+		return swig.DTensorMeshCreateDistributedLegacyWithConfig(dimNames, dimSizes, name, int64(numGlobalDevices),
+			int64(numClients), int64(clientID), deviceType, config.raw(), e)
+	}, config)
 }

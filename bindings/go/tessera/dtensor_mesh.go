@@ -17,41 +17,33 @@ import (
 // localIDs.
 func NewDTensorMeshFromIDs(dimNames []string, dimSizes []int64, globalIDs, localIDs []int64, localDevices []string,
 	name string, useXLASPMD bool) (*DTensorMesh, error) {
-	if err := checkDims(dimNames, dimSizes); err != nil {
+	if err := checkDTensorMeshArgs(dimNames, dimSizes, localDevices, name, ""); err != nil {
 		return nil, err
 	}
-	if err := checkStrings("local_devices", localDevices...); err != nil {
-		return nil, err
-	}
-	if err := checkStrings("name", name); err != nil {
-		return nil, err
-	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateFromIds(dimNames, dimSizes, globalIDs, localIDs, localDevices, name,
-		useXLASPMD, e[:]))
-	return m, e.take()
+	return dtensorMeshFrom(func(e []uintptr) swig.DTensorMesh {
+		return swig.DTensorMeshCreateFromIds(dimNames, dimSizes, globalIDs, localIDs, localDevices, name, useXLASPMD, e)
+	})
 }
 
 // DTensorMeshFromDevice is DTensor's Mesh.from_device: a single-device mesh
 // on device, kept verbatim.
 func DTensorMeshFromDevice(device string) (*DTensorMesh, error) {
-	if err := checkStrings("device", device); err != nil {
-		return nil, err
-	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshFromDevice(device, e[:]))
-	return m, e.take()
+	return singleDeviceMesh(device, func(e []uintptr) swig.DTensorMesh { return swig.DTensorMeshFromDevice(device, e) })
 }
 
 // NewSingleDeviceDTensorMesh is DTensor's GetSingleDeviceMesh; the same
 // mesh as DTensorMeshFromDevice (the C API has both names).
 func NewSingleDeviceDTensorMesh(device string) (*DTensorMesh, error) {
+	return singleDeviceMesh(device, func(e []uintptr) swig.DTensorMesh {
+		return swig.DTensorMeshCreateSingleDevice(device, e)
+	})
+}
+
+func singleDeviceMesh(device string, create func(e []uintptr) swig.DTensorMesh) (*DTensorMesh, error) {
 	if err := checkStrings("device", device); err != nil {
 		return nil, err
 	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateSingleDevice(device, e[:]))
-	return m, e.take()
+	return dtensorMeshFrom(create)
 }
 
 // ToDeviceType is Mesh::ToDeviceType: the local devices renamed to
