@@ -105,6 +105,7 @@
 %rename(EventKind) tessera_event_kind_t;
 %rename(TaskState) tessera_task_state_t;
 %rename(ErrorReason) tessera_error_reason_t;
+%rename(DTensorLayoutType) tessera_dtensor_layout_type_t;
 
 %include "tessera/export.h"
 %include "tessera/error.h"
@@ -123,6 +124,9 @@
 %include "tessera/experimental/dtensor_legacy.h"
 %include "tessera/experimental/mesh_make.h"
 %include "tessera/experimental/keras_data.h"
+%include "tessera/experimental/dtensor_config.h"
+%include "tessera/experimental/dtensor_mesh.h"
+%include "tessera/experimental/dtensor_layout.h"
 #if !defined(TESSERA_SWIG_NO_CLUSTER)
 %include "tessera/client.h"
 %include "tessera/experimental/cluster.h"
@@ -241,6 +245,10 @@ typedef tessera_kv_list KvList;
 typedef tessera_coordinator Coordinator;
 typedef struct tessera_keras_initialize_options KerasInitializeOptions;
 typedef struct tessera_keras_initialize KerasInitialize;
+/* Before every %extend body: DTensorMesh's methods take a DTensorConfig. */
+typedef tessera_dtensor_layout DTensorLayout;
+typedef tessera_dtensor_config DTensorConfig;
+typedef tessera_dtensor_config_options DTensorConfigOptions;
 
 /* How a Client handle is destroyed; a language that keeps per-client state
  * (Java event listeners) defines its own in its wrapper code. */
@@ -422,6 +430,20 @@ typedef struct tessera_swig_int64s tessera_swig_int64s;
   (const void* value, size_t size),
   (const void* expected, size_t expected_size),
   (const void* desired, size_t desired_size)
+};
+
+/* The DTensor layout, config and mesh methods (experimental, issue 11). */
+%apply (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  (const int64_t* offsets, size_t num_offsets),
+  (const int64_t* local_shape, size_t num_dims),
+  (const int64_t* local_shapes, size_t num_local_shape_extents),
+  (const int64_t* global_ids, size_t num_global_ids),
+  (const int64_t* local_ids, size_t num_local_ids),
+  (const int64_t* layout_addresses, size_t num_layouts)
+};
+%apply (const char* const* TESSERA_STRINGS_IN, size_t TESSERA_STRINGS_IN_COUNT) {
+  (const char* const* specs, size_t num_specs),
+  (const char* const* variables, size_t num_variables)
 };
 
 /* ---- Host scatter and gather (copy.h) --------------------------------------- */
@@ -1272,6 +1294,304 @@ typedef struct {} DTensorMesh;
   const char* local_device(size_t index, tessera_error** out_error);
   size_t num_global_devices() { return tessera_dtensor_mesh_num_global_devices($self, NULL); }
   const char* global_device(size_t index, tessera_error** out_error);
+}
+
+/* ---- Experimental: DTensor layouts, config and more of its mesh (issue 11) ---- */
+
+/*
+ * dtensor_layout.h, dtensor_config.h and dtensor_mesh.h. A list of layouts
+ * (most_sharded, least_sharded) crosses as the handles' addresses in an int64
+ * array: each language's layer takes a list of its DTensorLayout objects,
+ * keeps them alive for the call and passes their addresses (0 for a null
+ * entry, which the C function refuses naming the entry).
+ */
+%{
+#define DTensorLayout_to_text(...) tessera_dtensor_layout_to_text(__VA_ARGS__)
+#define DTensorLayout_to_layout(...) tessera_dtensor_layout_to_layout(__VA_ARGS__)
+#define DTensorLayout_spec(...) tessera_dtensor_layout_spec(__VA_ARGS__)
+#define DTensorLayout_mesh(...) tessera_dtensor_layout_mesh(__VA_ARGS__)
+#define DTensorLayout_to_device_type(...) tessera_dtensor_layout_to_device_type(__VA_ARGS__)
+#define DTensorLayout_to_parted(...) tessera_dtensor_layout_to_parted(__VA_ARGS__)
+#define DTensorLayout_truncate(...) tessera_dtensor_layout_truncate(__VA_ARGS__)
+#define DTensorLayout_left_pad(...) tessera_dtensor_layout_left_pad(__VA_ARGS__)
+#define DTensorLayout_transpose_2d(...) tessera_dtensor_layout_transpose_2d(__VA_ARGS__)
+#define DTensorLayout_concatenate(...) tessera_dtensor_layout_concatenate(__VA_ARGS__)
+#define DTensorLayout_is_fully_replicated(...) tessera_dtensor_layout_is_fully_replicated(__VA_ARGS__)
+#define DTensorLayout_is_last_dim_replicated(...) tessera_dtensor_layout_is_last_dim_replicated(__VA_ARGS__)
+#define DTensorLayout_is_batch_parallel(...) tessera_dtensor_layout_is_batch_parallel(__VA_ARGS__)
+#define DTensorLayout_is_batch_parallel_over(...) tessera_dtensor_layout_is_batch_parallel_over(__VA_ARGS__)
+#define DTensorLayout_is_equivalent(...) tessera_dtensor_layout_is_equivalent(__VA_ARGS__)
+#define DTensorLayout_is_equivalent_ignoring_type(...) tessera_dtensor_layout_is_equivalent_ignoring_type(__VA_ARGS__)
+#define DTensorLayout_reduced_mesh(...) tessera_dtensor_layout_reduced_mesh(__VA_ARGS__)
+#define DTensorLayout_shard_vector_text(...) tessera_dtensor_layout_shard_vector_text(__VA_ARGS__)
+#define DTensorLayout_host_shard_vector_text(...) tessera_dtensor_layout_host_shard_vector_text(__VA_ARGS__)
+#define DTensorLayout_shard_vector_equal(...) tessera_dtensor_layout_shard_vector_equal(__VA_ARGS__)
+#define DTensorMesh_to_device_type(...) tessera_dtensor_mesh_to_device_type(__VA_ARGS__)
+#define DTensorMesh_host(...) tessera_dtensor_mesh_host(__VA_ARGS__)
+#define DTensorMesh_has_dim(...) tessera_dtensor_mesh_has_dim(__VA_ARGS__)
+#define DTensorMesh_to_host_mesh(...) tessera_dtensor_mesh_to_host_mesh(__VA_ARGS__)
+#define DTensorConfig_client_id(...) tessera_dtensor_config_client_id(__VA_ARGS__)
+#define DTensorConfig_num_clients(...) tessera_dtensor_config_num_clients(__VA_ARGS__)
+#define DTensorConfig_job_name(...) tessera_dtensor_config_job_name(__VA_ARGS__)
+#define DTensorConfig_num_jobs(...) tessera_dtensor_config_num_jobs(__VA_ARGS__)
+#define DTensorConfig_job(...) tessera_dtensor_config_job(__VA_ARGS__)
+#define DTensorConfig_is_local_mode(...) tessera_dtensor_config_is_local_mode(__VA_ARGS__)
+#define DTensorConfig_num_local_devices(...) tessera_dtensor_config_num_local_devices(__VA_ARGS__)
+#define DTensorConfig_num_global_devices(...) tessera_dtensor_config_num_global_devices(__VA_ARGS__)
+
+/* A negative task or client index: this client's (TESSERA_NO_INDEX). */
+static size_t tessera_swig_index_or_none(int64_t index) {
+  return index < 0 ? TESSERA_NO_INDEX : (size_t)index;
+}
+%}
+
+%newobject DTensorLayout::parse;
+%newobject DTensorLayout::from_device;
+%newobject DTensorLayout::to_layout;
+%newobject DTensorLayout::mesh;
+%newobject DTensorLayout::to_device_type;
+%newobject DTensorLayout::to_parted;
+%newobject DTensorLayout::truncate;
+%newobject DTensorLayout::left_pad;
+%newobject DTensorLayout::reduce_dims;
+%newobject DTensorLayout::remove_dims;
+%newobject DTensorLayout::transpose_2d;
+%newobject DTensorLayout::concatenate;
+%newobject DTensorLayout::most_sharded_of;
+%newobject DTensorLayout::least_sharded_of;
+%newobject DTensorLayout::reduced_mesh;
+%newobject DTensorMesh::from_device;
+%newobject DTensorMesh::create_single_device;
+%newobject DTensorMesh::create_from_ids;
+%newobject DTensorMesh::create_distributed_with_config;
+%newobject DTensorMesh::create_distributed_legacy_with_config;
+%newobject DTensorMesh::to_device_type;
+%newobject DTensorMesh::to_host_mesh;
+
+typedef struct {} DTensorLayout;
+typedef struct {} DTensorConfig;
+typedef struct {} DTensorConfigOptions;
+
+/* A DTensor layout of any type (static, parted, single device, empty). */
+%extend DTensorLayout {
+  /* specs: empty for single-device and empty layouts. */
+  DTensorLayout(tessera_dtensor_layout_type_t type, const char* const* specs, size_t num_specs,
+                const DTensorMesh* mesh, tessera_error** out_error) {
+    return tessera_dtensor_layout_create(type, specs, num_specs, mesh, out_error);
+  }
+  ~DTensorLayout() { tessera_dtensor_layout_destroy($self); }
+  static DTensorLayout* parse(const char* text, tessera_error** out_error) {
+    return tessera_dtensor_layout_parse(text, out_error);
+  }
+  static DTensorLayout* from_device(const char* device, tessera_error** out_error) {
+    return tessera_dtensor_layout_from_device(device, out_error);
+  }
+  tessera_swig_text* to_text(tessera_error** out_error);
+  Layout* to_layout(tessera_error** out_error);
+  tessera_dtensor_layout_type_t type() { return tessera_dtensor_layout_type($self, NULL); }
+  size_t rank() { return tessera_dtensor_layout_num_dims($self, NULL); }
+  const char* spec(size_t index, tessera_error** out_error);
+  DTensorMesh* mesh(tessera_error** out_error);
+  bool is_equal(const DTensorLayout* other) { return tessera_dtensor_layout_equal($self, other, NULL); }
+  DTensorLayout* to_device_type(const char* device_type, tessera_error** out_error);
+  DTensorLayout* to_parted(tessera_error** out_error);
+  DTensorLayout* truncate(size_t split, bool end, tessera_error** out_error);
+  DTensorLayout* left_pad(size_t num_dims, tessera_error** out_error);
+  /* Negative axes count from the end. */
+  DTensorLayout* reduce_dims(const int64_t* dims, size_t num_dims, bool keep_dims, tessera_error** out_error) {
+    return tessera_dtensor_layout_reduce_dims($self, dims, num_dims, keep_dims, out_error);
+  }
+  /* Positions of no axis (negative ones included) are ignored. */
+  DTensorLayout* remove_dims(const int64_t* dims, size_t num_dims, tessera_error** out_error) {
+    size_t* positions = (size_t*)tessera_swig_array_room(num_dims, sizeof(size_t), 1);
+    size_t i;
+    DTensorLayout* layout;
+    if (positions == NULL) return NULL;
+    /* A negative position becomes a huge one, which names no axis. */
+    for (i = 0; i < num_dims; ++i) positions[i] = (size_t)dims[i];
+    layout = tessera_dtensor_layout_remove_dims($self, positions, num_dims, out_error);
+    free(positions);
+    return layout;
+  }
+  DTensorLayout* transpose_2d(tessera_error** out_error);
+  DTensorLayout* concatenate(const DTensorLayout* other, tessera_error** out_error);
+  /* The layers' most_sharded / least_sharded: addresses of live layouts. */
+  static DTensorLayout* most_sharded_of(const int64_t* layout_addresses, size_t num_layouts,
+                                        tessera_error** out_error) {
+    return tessera_dtensor_layout_most_sharded(
+        (const tessera_dtensor_layout* const*)(const void*)layout_addresses, num_layouts, out_error);
+  }
+  static DTensorLayout* least_sharded_of(const int64_t* layout_addresses, size_t num_layouts,
+                                         tessera_error** out_error) {
+    return tessera_dtensor_layout_least_sharded(
+        (const tessera_dtensor_layout* const*)(const void*)layout_addresses, num_layouts, out_error);
+  }
+  /* 1 for "unsharded", -1 for "match", else the mesh dimension's extent. */
+  TESSERA_INT64S_METHOD(num_shards_per_dim, (tessera_error** out_error),
+                        tessera_dtensor_layout_num_shards_per_dim, $self)
+  bool is_fully_replicated(tessera_error** out_error);
+  bool is_last_dim_replicated(tessera_error** out_error);
+  bool is_batch_parallel(tessera_error** out_error);
+  bool is_batch_parallel_over(size_t num_non_batch_dims, tessera_error** out_error);
+  bool is_equivalent(const DTensorLayout* other, tessera_error** out_error);
+  bool is_equivalent_ignoring_type(const DTensorLayout* other, tessera_error** out_error);
+  DTensorMesh* reduced_mesh(tessera_error** out_error);
+  tessera_swig_text* shard_vector_text(tessera_error** out_error);
+  tessera_swig_text* host_shard_vector_text(const char* host, tessera_error** out_error);
+  bool shard_vector_equal(const DTensorLayout* other, tessera_error** out_error);
+  TESSERA_INT64S_METHOD(offset_to_shard, (size_t offset, tessera_error** out_error),
+                        tessera_dtensor_layout_offset_to_shard, $self, offset)
+  int64_t offset_tuple_to_global_index(const int64_t* offsets, size_t num_offsets, tessera_error** out_error) {
+    int64_t index = 0;
+    tessera_dtensor_layout_offset_tuple_to_global_index($self, offsets, num_offsets, &index, out_error);
+    return index;
+  }
+  TESSERA_INT64S_METHOD(local_shape_from_global, (const int64_t* shape, size_t num_dims, tessera_error** out_error),
+                        tessera_dtensor_layout_local_shape_from_global, $self, shape, num_dims)
+  /* local_shapes: num_local_shapes shapes of the rank's extents, one after
+   * another (empty: none); another length goes to C as a NULL array. */
+  tessera_swig_int64s global_shape_from_local(const int64_t* local_shape, size_t num_dims,
+                                              const int64_t* local_shapes, size_t num_local_shape_extents,
+                                              size_t num_local_shapes, tessera_error** out_error) {
+    int fits = num_local_shape_extents == 0 ? num_local_shapes == 0
+               : num_dims != 0 && num_local_shape_extents / num_dims == num_local_shapes &&
+                     num_local_shape_extents % num_dims == 0;
+    const int64_t* shapes = fits && num_local_shapes > 0 ? local_shapes : NULL;
+    TESSERA_SWIG_RETURN_INT64S(out_error, tessera_dtensor_layout_global_shape_from_local, $self, local_shape,
+                               num_dims, shapes, num_local_shapes);
+  }
+  /* -1 (TensorFlow) or INT64_MIN (MLIR). */
+  static bool is_dynamic_extent(int64_t extent) { return tessera_dtensor_layout_is_dynamic_extent(extent); }
+}
+
+%extend DTensorMesh {
+  /* Python's Mesh(dim_names, global_device_ids, local_device_ids, local_devices, mesh_name, use_xla_spmd). */
+  static DTensorMesh* create_from_ids(const char* const* dim_names, size_t num_dim_names,
+                                      const int64_t* dim_sizes, size_t num_dim_sizes,
+                                      const int64_t* global_ids, size_t num_global_ids,
+                                      const int64_t* local_ids, size_t num_local_ids,
+                                      const char* const* local_devices, size_t num_local_devices,
+                                      const char* name, bool use_xla_spmd, tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
+    tessera_dtensor_mesh_options* options =
+        tessera_swig_dtensor_mesh_options(name, NULL, 0, NULL, use_xla_spmd, out_error);
+    DTensorMesh* mesh = options == NULL ? NULL
+                                        : tessera_dtensor_mesh_create_from_ids(
+                                              mismatch ? tessera_swig_no_strings : dim_names,
+                                              mismatch ? NULL : dim_sizes, n, global_ids, num_global_ids,
+                                              local_ids, num_local_ids, local_devices, num_local_devices,
+                                              options, out_error);
+    tessera_dtensor_mesh_options_destroy(options);
+    return mesh;
+  }
+  /* Mesh.from_device (two C names: dtensor_layout.h's and dtensor_mesh.h's). */
+  static DTensorMesh* from_device(const char* device, tessera_error** out_error) {
+    return tessera_dtensor_mesh_from_device(device, out_error);
+  }
+  static DTensorMesh* create_single_device(const char* device, tessera_error** out_error) {
+    return tessera_dtensor_mesh_create_single_device(device, out_error);
+  }
+  /* create_distributed over the job `config` describes. */
+  static DTensorMesh* create_distributed_with_config(const char* const* dim_names, size_t num_dim_names,
+                                                     const int64_t* dim_sizes, size_t num_dim_sizes,
+                                                     const char* name, const char* const* local_devices,
+                                                     size_t num_local_devices, const char* device_type,
+                                                     bool use_xla_spmd, const DTensorConfig* config,
+                                                     tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
+    tessera_dtensor_mesh_options* options =
+        tessera_swig_dtensor_mesh_options(name, local_devices, num_local_devices, device_type, use_xla_spmd, out_error);
+    DTensorMesh* mesh = NULL;
+    /* A NULL config is refused here, naming it: never the runtime's job instead. */
+    if (options != NULL && tessera_dtensor_mesh_options_set_config(options, config, out_error)) {
+      mesh = tessera_dtensor_mesh_create_distributed(mismatch ? tessera_swig_no_strings : dim_names,
+                                                     mismatch ? NULL : dim_sizes, n, options, out_error);
+    }
+    tessera_dtensor_mesh_options_destroy(options);
+    return mesh;
+  }
+  /* The legacy create_distributed_mesh over `config`; a negative count or id: not given. */
+  static DTensorMesh* create_distributed_legacy_with_config(const char* const* dim_names, size_t num_dim_names,
+                                                            const int64_t* dim_sizes, size_t num_dim_sizes,
+                                                            const char* name, int64_t num_global_devices,
+                                                            int64_t num_clients, int64_t client_id,
+                                                            const char* device_type, const DTensorConfig* config,
+                                                            tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dim_names, num_dim_sizes, &mismatch);
+    return tessera_dtensor_mesh_create_distributed_legacy_with_config(
+        mismatch ? tessera_swig_no_strings : dim_names, mismatch ? NULL : dim_sizes, n, name,
+        num_global_devices < 0 ? NULL : &num_global_devices, num_clients < 0 ? NULL : &num_clients,
+        client_id < 0 ? NULL : &client_id, device_type, config, out_error);
+  }
+  DTensorMesh* to_device_type(const char* device_type, tessera_error** out_error);
+  DTensorMesh* to_host_mesh(tessera_error** out_error);
+  bool has_dim(const char* dim_name, tessera_error** out_error);
+  size_t dim_index(const char* dim_name, tessera_error** out_error) {
+    size_t index = 0;
+    tessera_dtensor_mesh_dim_lookup($self, dim_name, &index, out_error);
+    return index;
+  }
+  int64_t dim_size_of(const char* dim_name, tessera_error** out_error) {
+    int64_t extent = 0;
+    tessera_dtensor_mesh_dim_extent_lookup($self, dim_name, &extent, out_error);
+    return extent;
+  }
+  /* Mesh::device_location: the coordinate of row-major position `offset`. */
+  TESSERA_INT64S_METHOD(device_location, (size_t offset, tessera_error** out_error),
+                        tessera_dtensor_mesh_device_location, $self, offset)
+  /* Python's Mesh.coords: any index, wrapping. */
+  TESSERA_INT64S_METHOD(coordinates, (int64_t device_index, tessera_error** out_error),
+                        tessera_dtensor_mesh_coordinates, $self, device_index)
+  size_t num_hosts() { return tessera_dtensor_mesh_num_hosts($self, NULL); }
+  const char* host(size_t index, tessera_error** out_error);
+  bool is_equal(const DTensorMesh* other) { return tessera_dtensor_mesh_equal($self, other, NULL); }
+}
+
+%extend DTensorConfigOptions {
+  DTensorConfigOptions() { return tessera_dtensor_config_options_create(); }
+  ~DTensorConfigOptions() { tessera_dtensor_config_options_destroy($self); }
+  /* "NAME=VALUE" entries instead of this process's environment. */
+  void set_variables(const char* const* variables, size_t num_variables, tessera_error** out_error) {
+    tessera_dtensor_config_options_set_variables($self, variables, num_variables, out_error);
+  }
+  void set_num_local_devices(const char* device_type, size_t num_devices, tessera_error** out_error) {
+    tessera_dtensor_config_options_set_num_local_devices($self, device_type, num_devices, out_error);
+  }
+  void set_accelerators_initialized(bool initialized, tessera_error** out_error) {
+    tessera_dtensor_config_options_set_accelerators_initialized($self, initialized, out_error);
+  }
+}
+
+/* DTensor's config.py as a value; each query fails where DTensor raises. */
+%extend DTensorConfig {
+  /* options NULL: this process's environment and devices. */
+  DTensorConfig(const DTensorConfigOptions* options, tessera_error** out_error) {
+    return tessera_dtensor_config_create(options, out_error);
+  }
+  ~DTensorConfig() { tessera_dtensor_config_destroy($self); }
+  size_t client_id(tessera_error** out_error);
+  size_t num_clients(tessera_error** out_error);
+  const char* job_name(tessera_error** out_error);
+  /* task_index negative: this client's id. */
+  tessera_swig_text* full_job_name(int64_t task_index, tessera_error** out_error) {
+    return tessera_dtensor_config_full_job_name($self, tessera_swig_index_or_none(task_index), out_error);
+  }
+  size_t num_jobs(tessera_error** out_error);
+  const char* job(size_t index, tessera_error** out_error);
+  bool heartbeat_enabled() { return tessera_dtensor_config_heartbeat_enabled($self, NULL); }
+  bool is_local_mode(tessera_error** out_error);
+  bool accelerators_initialized() { return tessera_dtensor_config_accelerators_initialized($self, NULL); }
+  size_t num_local_devices(const char* device_type, tessera_error** out_error);
+  size_t num_global_devices(const char* device_type, tessera_error** out_error);
+  /* client_index negative: this client's id. */
+  tessera_swig_text* local_device(const char* device_type, int64_t client_index, size_t index,
+                                  tessera_error** out_error) {
+    return tessera_dtensor_config_local_device($self, device_type, tessera_swig_index_or_none(client_index),
+                                               index, out_error);
+  }
 }
 
 /* ---- The cluster API -------------------------------------------------------- */

@@ -747,3 +747,23 @@ using global::System.Runtime.InteropServices;
   }
 }
 #endif
+
+/* ---- Experimental: DTensor layouts, config and mesh queries (issue 11) ---- */
+
+/* tessera_dtensor_layout_type_t */
+%rename(Empty) TESSERA_DTENSOR_LAYOUT_EMPTY;
+%rename(Static) TESSERA_DTENSOR_LAYOUT_STATIC;
+%rename(Parted) TESSERA_DTENSOR_LAYOUT_PARTED;
+%rename(SingleDevice) TESSERA_DTENSOR_LAYOUT_SINGLE_DEVICE;
+TESSERA_CS_PROPERTY(DTensorLayout, type, GetLayoutType)
+TESSERA_CS_PROPERTY(DTensorLayout, rank, GetNumDims)
+TESSERA_CS_PROPERTY(DTensorMesh, num_hosts, GetNumHosts)
+TESSERA_CS_PROPERTY(DTensorConfig, heartbeat_enabled, GetHeartbeatEnabled)
+TESSERA_CS_PROPERTY(DTensorConfig, accelerators_initialized, GetAcceleratorsInitialized)
+/* src/DTensor.cs: Equals and ==, layouts lists and local shapes as C# arrays. */
+%csmethodmodifiers DTensorLayout::is_equal "internal";
+%csmethodmodifiers DTensorMesh::is_equal "internal";
+%csmethodmodifiers DTensorLayout::most_sharded_of "internal";
+%csmethodmodifiers DTensorLayout::least_sharded_of "internal";
+%csmethodmodifiers DTensorLayout::global_shape_from_local "internal";
+%rename(GlobalShapeFromLocalFlat) DTensorLayout::global_shape_from_local;

@@ -904,3 +904,103 @@ void java_log_handler_shutdown(void);
   }
 %}
 #endif
+
+/* ---- Experimental: DTensor layouts, config and mesh queries (issue 11) ------ */
+
+%rename("%(strip:[TESSERA_DTENSOR_LAYOUT_])s", %$isenumitem, match$parentNode$name="tessera_dtensor_layout_type_t") "";
+%rename(numDims) DTensorLayout::rank;
+/* The layouts' lists and the flattened local shapes are the glue's; the
+ * methods below take Java arrays. */
+%javamethodmodifiers DTensorLayout::is_equal "private";
+%javamethodmodifiers DTensorMesh::is_equal "private";
+%javamethodmodifiers DTensorLayout::most_sharded_of "private";
+%javamethodmodifiers DTensorLayout::least_sharded_of "private";
+%javamethodmodifiers DTensorLayout::global_shape_from_local "private";
+%rename(globalShapeFromLocalFlat) DTensorLayout::global_shape_from_local;
+%typemap(javacode) DTensorLayout %{
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof DTensorLayout && isEqual((DTensorLayout) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Arrays.hashCode(specs());
+  }
+
+  /** The sharding specs, one per dimension. */
+  public String[] specs() {
+    String[] specs = new String[(int) numDims()];
+    for (int i = 0; i < specs.length; ++i) specs[i] = spec(i);
+    return specs;
+  }
+
+  /** DTensor's GetMostShardedLayout of `layouts` (at least one), on the first one's mesh. */
+  public static DTensorLayout mostSharded(DTensorLayout... layouts) {
+    try {
+      return mostShardedOf(addresses(layouts));
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(layouts);
+    }
+  }
+
+  /** DTensor's GetLeastShardedLayout of `layouts` (at least one, of one rank). */
+  public static DTensorLayout leastSharded(DTensorLayout... layouts) {
+    try {
+      return leastShardedOf(addresses(layouts));
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(layouts);
+    }
+  }
+
+  /* The handles of live layouts; 0 (refused by the C call, naming the entry) for null. */
+  private static long[] addresses(DTensorLayout[] layouts) {
+    long[] addresses = new long[layouts == null ? 0 : layouts.length];
+    for (int i = 0; i < addresses.length; ++i) addresses[i] = getCPtr(layouts[i]);
+    return addresses;
+  }
+
+  /**
+   * GlobalShapeFromLocalShape: the global shape of `localShape`; with
+   * `localShapes` (one per local device, each of the rank's extents), a
+   * dynamic axis sums its shards.
+   */
+  public long[] globalShapeFromLocal(long[] localShape, long[]... localShapes) {
+    int rank = localShape == null ? 0 : localShape.length;
+    long[] flat = new long[localShapes.length * rank];
+    for (int k = 0; k < localShapes.length; ++k) {
+      if (localShapes[k].length != rank) {
+        throw new TesseraException(Code.INVALID_ARGUMENT, "Argument 'local_shapes' entry " + k + " has "
+            + localShapes[k].length + " extents; expected the local shape's " + rank);
+      }
+      System.arraycopy(localShapes[k], 0, flat, k * rank, rank);
+    }
+    return globalShapeFromLocalFlat(localShape, flat, localShapes.length);
+  }
+%}
+%typemap(javacode) DTensorMesh %{
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof DTensorMesh && isEqual((DTensorMesh) other);
+  }
+
+  @Override
+  public int hashCode() {
+    return Long.hashCode(numDims() * 31 + numGlobalIds());
+  }
+
+  /** Mesh::hosts: the distinct "/job:J/task:T" of the local devices, first seen first. */
+  public String[] hosts() {
+    String[] hosts = new String[(int) numHosts()];
+    for (int i = 0; i < hosts.length; ++i) hosts[i] = host(i);
+    return hosts;
+  }
+%}
+%typemap(javacode) DTensorConfig %{
+  /** DTensor's jobs(): DTENSOR_JOBS split on ',' (empty in local mode). */
+  public String[] jobs() {
+    String[] jobs = new String[(int) numJobs()];
+    for (int i = 0; i < jobs.length; ++i) jobs[i] = job(i);
+    return jobs;
+  }
+%}

@@ -435,3 +435,95 @@ func (h *HloSharding) raw() swig.HloSharding {
 	}
 	return h.p
 }
+
+// The experimental DTensor layout and config handles (issue 11).
+
+func wrapDTensorLayout(p swig.DTensorLayout) *DTensorLayout {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DTensorLayout{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*DTensorLayout).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DTensorLayout) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDTensorLayout(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *DTensorLayout) raw() swig.DTensorLayout {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDTensorLayout(0)
+	}
+	return h.p
+}
+
+func wrapDTensorConfig(p swig.DTensorConfig) *DTensorConfig {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DTensorConfig{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*DTensorConfig).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DTensorConfig) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDTensorConfig(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *DTensorConfig) raw() swig.DTensorConfig {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDTensorConfig(0)
+	}
+	return h.p
+}
+
+func wrapDTensorConfigOptions(p swig.DTensorConfigOptions) *DTensorConfigOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &DTensorConfigOptions{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*DTensorConfigOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *DTensorConfigOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteDTensorConfigOptions(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *DTensorConfigOptions) raw() swig.DTensorConfigOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrDTensorConfigOptions(0)
+	}
+	return h.p
+}

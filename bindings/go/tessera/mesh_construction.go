@@ -145,24 +145,37 @@ func NewDTensorMesh(dimNames []string, dimSizes []int64, name string, devices []
 	return m, e.take()
 }
 
+// checkDTensorMeshArgs rejects what the DTensor mesh creators cannot pass
+// to C: dimension lists of different lengths, NUL bytes in any string.
+func checkDTensorMeshArgs(dimNames []string, dimSizes []int64, localDevices []string, name, deviceType string) error {
+	if err := checkDims(dimNames, dimSizes); err != nil {
+		return err
+	}
+	if err := checkStrings("local_devices", localDevices...); err != nil {
+		return err
+	}
+	return checkStrings("name", name, deviceType)
+}
+
+// dtensorMeshFrom wraps the mesh f returns, keeping keep alive for the call.
+func dtensorMeshFrom(f func(e []uintptr) swig.DTensorMesh, keep ...any) (*DTensorMesh, error) {
+	var e errSlot
+	m := wrapDTensorMesh(f(e[:]))
+	runtime.KeepAlive(keep)
+	return m, e.take()
+}
+
 // NewDistributedDTensorMesh is DTensor's create_distributed_mesh: the
 // clients and this client's id are the runtime's (Initialize); localDevices
 // are this client's (nil: all of deviceType).
 func NewDistributedDTensorMesh(dimNames []string, dimSizes []int64, name string, localDevices []string,
 	deviceType string, useXLASPMD bool) (*DTensorMesh, error) {
-	if err := checkDims(dimNames, dimSizes); err != nil {
+	if err := checkDTensorMeshArgs(dimNames, dimSizes, localDevices, name, deviceType); err != nil {
 		return nil, err
 	}
-	if err := checkStrings("local_devices", localDevices...); err != nil {
-		return nil, err
-	}
-	if err := checkStrings("name", name, deviceType); err != nil {
-		return nil, err
-	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributed(dimNames, dimSizes, name, localDevices, deviceType,
-		useXLASPMD, e[:]))
-	return m, e.take()
+	return dtensorMeshFrom(func(e []uintptr) swig.DTensorMesh {
+		return swig.DTensorMeshCreateDistributed(dimNames, dimSizes, name, localDevices, deviceType, useXLASPMD, e)
+	})
 }
 
 // NewDistributedDTensorMeshLegacy is the legacy create_distributed_mesh
@@ -171,16 +184,13 @@ func NewDistributedDTensorMesh(dimNames []string, dimSizes []int64, name string,
 // deviceType is "CPU" or "GPU".
 func NewDistributedDTensorMeshLegacy(dimNames []string, dimSizes []int64, name string,
 	numGlobalDevices, numClients, clientID int, deviceType string) (*DTensorMesh, error) {
-	if err := checkDims(dimNames, dimSizes); err != nil {
+	if err := checkDTensorMeshArgs(dimNames, dimSizes, nil, name, deviceType); err != nil {
 		return nil, err
 	}
-	if err := checkStrings("name", name, deviceType); err != nil {
-		return nil, err
-	}
-	var e errSlot
-	m := wrapDTensorMesh(swig.DTensorMeshCreateDistributedLegacy(dimNames, dimSizes, name, int64(numGlobalDevices),
-		int64(numClients), int64(clientID), deviceType, e[:]))
-	return m, e.take()
+	return dtensorMeshFrom(func(e []uintptr) swig.DTensorMesh {
+		return swig.DTensorMeshCreateDistributedLegacy(dimNames, dimSizes, name, int64(numGlobalDevices),
+			int64(numClients), int64(clientID), deviceType, e)
+	})
 }
 
 // CreateDeviceMesh is JAX's create_device_mesh: exactly prod(shape) devices

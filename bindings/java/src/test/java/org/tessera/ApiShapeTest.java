@@ -26,10 +26,17 @@ class ApiShapeTest {
   void handlesShowNoDeleteGetCPtrOrIsEqual() {
     List<String> found = new ArrayList<>();
     for (Class<?> type : new Class<?>[] {Mesh.class, Layout.class, LayoutMap.class, Sharding.class,
-                                          Distribution.class, Client.class, DeviceList.class}) {
+                                          Distribution.class, Client.class, DeviceList.class,
+                                          DTensorLayout.class, DTensorMesh.class, DTensorConfig.class}) {
       found.addAll(publicMethodsNamed(type, "delete", "getCPtr", "isEqual"));
     }
     assertEquals(List.of(), found);
+  }
+
+  @Test
+  void dtensorLayoutShowsNoFlatArrayHelpers() {
+    assertEquals(List.of(), publicMethodsNamed(DTensorLayout.class, "mostShardedOf", "leastShardedOf",
+                                               "globalShapeFromLocalFlat"));
   }
 
   @Test

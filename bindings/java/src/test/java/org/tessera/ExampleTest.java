@@ -8,20 +8,24 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
-/** The example a user copies runs and prints the plan. (ClusterExample: ClusterTest.) */
+/** The examples a user copies run and print what they say. (ClusterExample: ClusterTest.) */
 class ExampleTest {
-  @Test
-  void tesseraExamplePrintsEachDevicesSlice() throws Exception {
+  /** What the example's main prints without arguments. */
+  private static String outputOf(String example) throws Exception {
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     PrintStream out = System.out;
     System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
     try {
-      // The example lives in the unnamed package, out of reach of an import.
-      Class.forName("TesseraExample").getMethod("main", String[].class)
-          .invoke(null, (Object) new String[0]);
+      // The examples live in the unnamed package, out of reach of an import.
+      Class.forName(example).getMethod("main", String[].class).invoke(null, (Object) new String[0]);
     } finally {
       System.setOut(out);
     }
+    return captured.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void tesseraExamplePrintsEachDevicesSlice() throws Exception {
     String mesh = "<DeviceMesh shape=(2, 4), axis_names=['batch', 'model']>";
     StringBuilder expected = new StringBuilder()
         .append(mesh).append('\n')
@@ -32,6 +36,14 @@ class ExampleTest {
       expected.append("  device ").append(device).append(" holds [0, 512, ").append(column)
           .append(", ").append(column + 256).append("]\n");
     }
-    assertEquals(expected.toString(), captured.toString(StandardCharsets.UTF_8));
+    assertEquals(expected.toString(), outputOf("TesseraExample"));
+  }
+
+  @Test
+  void dtensorLayoutExampleSaysWhatEachDeviceHolds() throws Exception {
+    assertEquals("specs batch,unsharded over 2 mesh dims, 4 devices\n"
+        + "global shape [8, 6]: each device holds [4, 6]\n"
+        + "shards:[(1,1),(1,1),(2,1),(2,1)] num_shards_per_dim:(2,1)\n"
+        + "round trip exact: true\n", outputOf("DTensorLayoutExample"));
   }
 }
