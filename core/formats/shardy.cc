@@ -197,6 +197,33 @@ bool SameMesh(const ShardyMeshDescription& a, const ShardyMeshDescription& b) {
   return a.shape == b.shape && a.axis_names == b.axis_names && a.device_ids == b.device_ids;
 }
 
+// One axis reference of a sharding, checked as Shardy's verifier checks it
+// (an axis of the mesh, not used before); sub-axes are refused. Returns the
+// axis's index in the mesh.
+absl::StatusOr<size_t> ParseAxisRef(TextCursor& cursor, const ShardyMeshDescription& mesh,
+                                    absl::flat_hash_set<std::string>& used, AxisGroup& into) {
+  cursor.SkipSpace();
+  const size_t at = cursor.position();
+  TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectMlirString());
+  cursor.SkipSpace();
+  if (cursor.PeekToken() == ":") {
+    return cursor.ErrorAt(cursor.position(), ":",
+                          absl::StrCat("starts a sub-axis of ", MlirString(axis),
+                                       ": Tessera layouts have no sub-axes"));
+  }
+  const auto found = std::find(mesh.axis_names.begin(), mesh.axis_names.end(), axis);
+  if (found == mesh.axis_names.end()) {
+    return cursor.ErrorAt(at, MlirString(axis),
+                          absl::StrCat("is not an axis of the mesh: unknown axis name: ", MlirString(axis)));
+  }
+  if (!used.insert(axis).second) {
+    return cursor.ErrorAt(at, MlirString(axis),
+                          absl::StrCat("is used twice: duplicate axis ref: ", MlirString(axis)));
+  }
+  into.push_back(std::move(axis));
+  return static_cast<size_t>(found - mesh.axis_names.begin());
+}
+
 // Reads one dimension sharding, {"x", "y"}, {}, {?} or {"x", ?}, checking
 // each axis against the mesh and the axes already used.
 absl::StatusOr<AxisGroup> ParseDim(TextCursor& cursor, const ShardyMeshDescription& mesh,
@@ -209,24 +236,7 @@ absl::StatusOr<AxisGroup> ParseDim(TextCursor& cursor, const ShardyMeshDescripti
       TESSERA_RETURN_IF_ERROR(cursor.Expect("}"));
       break;
     }
-    cursor.SkipSpace();
-    const size_t at = cursor.position();
-    TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectMlirString());
-    cursor.SkipSpace();
-    if (cursor.PeekToken() == ":") {
-      return cursor.ErrorAt(cursor.position(), ":",
-                            absl::StrCat("starts a sub-axis of ", MlirString(axis),
-                                         ": Tessera layouts have no sub-axes"));
-    }
-    if (std::find(mesh.axis_names.begin(), mesh.axis_names.end(), axis) == mesh.axis_names.end()) {
-      return cursor.ErrorAt(at, MlirString(axis),
-                            absl::StrCat("is not an axis of the mesh: unknown axis name: ", MlirString(axis)));
-    }
-    if (!used.insert(axis).second) {
-      return cursor.ErrorAt(at, MlirString(axis),
-                            absl::StrCat("is used twice: duplicate axis ref: ", MlirString(axis)));
-    }
-    axes.push_back(std::move(axis));
+    TESSERA_RETURN_IF_ERROR(ParseAxisRef(cursor, mesh, used, axes).status());
   }
   cursor.SkipSpace();
   if (!cursor.PeekToken().empty() && cursor.PeekToken()[0] == 'p') {
@@ -242,35 +252,18 @@ absl::Status ParseReplicatedAxes(TextCursor& cursor, const ShardyMeshDescription
                                  absl::flat_hash_set<std::string>& used) {
   TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
   TESSERA_RETURN_IF_ERROR(cursor.Expect("{"));
+  AxisGroup axes;
   size_t previous_index = 0;
-  bool first = true;
   while (!cursor.TryConsume("}")) {
-    if (!first) TESSERA_RETURN_IF_ERROR(cursor.Expect(","));
+    if (!axes.empty()) TESSERA_RETURN_IF_ERROR(cursor.Expect(","));
     cursor.SkipSpace();
     const size_t at = cursor.position();
-    TESSERA_ASSIGN_OR_RETURN(std::string axis, cursor.ExpectMlirString());
-    cursor.SkipSpace();
-    if (cursor.PeekToken() == ":") {
-      return cursor.ErrorAt(cursor.position(), ":",
-                            absl::StrCat("starts a sub-axis of ", MlirString(axis),
-                                         ": Tessera layouts have no sub-axes"));
-    }
-    const auto found = std::find(mesh.axis_names.begin(), mesh.axis_names.end(), axis);
-    if (found == mesh.axis_names.end()) {
-      return cursor.ErrorAt(at, MlirString(axis),
-                            absl::StrCat("is not an axis of the mesh: unknown axis name: ", MlirString(axis)));
-    }
-    if (!used.insert(axis).second) {
-      return cursor.ErrorAt(at, MlirString(axis),
-                            absl::StrCat("is used twice: duplicate axis ref: ", MlirString(axis)));
-    }
-    const size_t index = found - mesh.axis_names.begin();
-    if (!first && index < previous_index) {
-      return cursor.ErrorAt(at, MlirString(axis),
+    TESSERA_ASSIGN_OR_RETURN(const size_t index, ParseAxisRef(cursor, mesh, used, axes));
+    if (axes.size() > 1 && index < previous_index) {
+      return cursor.ErrorAt(at, MlirString(axes.back()),
                             "is out of mesh order: replicated axes are not ordered w.r.t. mesh");
     }
     previous_index = index;
-    first = false;
   }
   return absl::OkStatus();
 }
