@@ -205,7 +205,9 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_layout_from_hlo_sharding, "mesh", "x", NULL, 0) \
   X(tessera_layout_to_op_sharding, "layout", NULL, 0, false) \
   X(tessera_layout_from_op_sharding, "mesh", (const void*)(void*)scratch, 1, NULL, 0) \
-  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1)
+  X(tessera_xla_device_order, "mesh", NULL, (int64_t*)(void*)scratch, 1) \
+  X(tessera_layout_to_shardy_text, "layout", NULL, NULL) \
+  X(tessera_mesh_to_shardy_text, "mesh", NULL, NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \

@@ -163,6 +163,7 @@
 #include "tessera/experimental/distribution_scope.h"
 #include "tessera/experimental/dtensor_legacy.h"
 #include "tessera/experimental/mesh_make.h"
+#include "tessera/experimental/shardy.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #endif
