@@ -1,6 +1,7 @@
 #include "core/formats/shardy.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <utility>
 
@@ -119,8 +120,7 @@ absl::Status VerifyMesh(TextCursor& cursor, const ParsedMesh& mesh, size_t start
     }
   }
   if (!mesh.has_device_ids) return absl::OkStatus();
-  int64_t product = 1;
-  for (const int64_t size : d.shape) product *= size;
+  const int64_t product = d.size;
   if (product != static_cast<int64_t>(d.device_ids.size())) {
     return cursor.ErrorAt(mesh.device_ids_position, "device_ids",
                           absl::StrCat("has the wrong length: total product of axis sizes must match "
@@ -166,6 +166,11 @@ absl::StatusOr<ParsedMesh> ParseMeshAttr(TextCursor& cursor) {
       return cursor.ErrorAt(size_position, absl::StrCat(size),
                             absl::StrCat("is not an axis size: axis size must be at least 1, got: ", size));
     }
+    if (d.size > std::numeric_limits<int64_t>::max() / size) {
+      return cursor.ErrorAt(size_position, absl::StrCat(size),
+                            "makes the mesh's size overflow int64");
+    }
+    d.size *= size;
     d.axis_names.push_back(std::move(name));
     d.shape.push_back(size);
   }
@@ -184,12 +189,6 @@ absl::StatusOr<ParsedMesh> ParseMeshAttr(TextCursor& cursor) {
   }
   TESSERA_RETURN_IF_ERROR(cursor.Expect(">"));
   TESSERA_RETURN_IF_ERROR(VerifyMesh(cursor, mesh, start));
-  if (!mesh.has_device_ids) {
-    int64_t product = 1;
-    for (const int64_t size : d.shape) product *= size;
-    d.device_ids.resize(product);
-    std::iota(d.device_ids.begin(), d.device_ids.end(), 0);
-  }
   return mesh;
 }
 
@@ -359,12 +358,12 @@ absl::StatusOr<MeshPtr> MeshOf(ShardyMeshDescription description, std::vector<De
   if (assignment.empty()) {
     TESSERA_ASSIGN_OR_RETURN(assignment, ListDevices());
   }
-  if (assignment.size() != description.device_ids.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "The Shardy mesh ", MlirSymbol(description.name), " has ", description.device_ids.size(),
-        " devices, but the device assignment has ", assignment.size()));
+  if (static_cast<int64_t>(assignment.size()) != description.size) {
+    return absl::InvalidArgumentError(absl::StrCat("The Shardy mesh ", MlirSymbol(description.name), " has ",
+                                                   description.size, " devices, but the device assignment has ",
+                                                   assignment.size()));
   }
-  std::vector<Device> devices;
+  std::vector<Device> devices = description.device_ids.empty() ? std::move(assignment) : std::vector<Device>{};
   for (const int64_t id : description.device_ids) devices.push_back(assignment[id]);
   return DeviceMesh::Create(std::move(description.shape), std::move(description.axis_names),
                             std::move(devices));

@@ -58,12 +58,16 @@ struct ShardyMeshDescription {
   std::string name;
   std::vector<int64_t> shape;
   std::vector<std::string> axis_names;
-  // The logical id of each device, row-major; iota when the text has none.
+  // The logical id of each device, row-major, as the text lists them; empty
+  // when it lists none (iota).
   std::vector<int64_t> device_ids;
+  // The number of devices: the product of the axis sizes.
+  int64_t size = 1;
 };
 
 // `sdy.mesh @name = <[...]>`, checked as Shardy's MeshAttr verifier checks
-// it (its messages), and refused when it has no axes.
+// it (its messages), and refused when it has no axes or its size overflows
+// int64.
 absl::StatusOr<ShardyMeshDescription> ParseShardyMesh(absl::string_view text);
 
 // The mesh of a Shardy mesh text: the device at row-major position k is

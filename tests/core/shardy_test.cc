@@ -104,12 +104,19 @@ TEST(ShardyMeshText, RefusesAnEmptyMeshName) {
 
 // --- Parsing a mesh ----------------------------------------------------------------
 
-TEST(ParseShardyMesh, ReadsNameAxesAndIotaIds) {
+TEST(ParseShardyMesh, ReadsNameAxesAndSize) {
   const ShardyMeshDescription mesh = Unwrap(ParseShardyMesh(kMesh2x4));
   EXPECT_EQ(mesh.name, "mesh");
   EXPECT_THAT(mesh.shape, ElementsAre(2, 4));
   EXPECT_THAT(mesh.axis_names, ElementsAre("x", "y"));
-  EXPECT_THAT(mesh.device_ids, ElementsAre(0, 1, 2, 3, 4, 5, 6, 7));
+  EXPECT_THAT(mesh.device_ids, ElementsAre());
+  EXPECT_EQ(mesh.size, 8);
+}
+
+TEST(ParseShardyMesh, RefusesASizeThatOverflows) {
+  EXPECT_THAT(ParseShardyMesh(R"(sdy.mesh @mesh = <["x"=4294967296, "y"=4294967296]>)"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Shardy mesh text: at position 39: '4294967296' makes the mesh's size overflow int64"));
 }
 
 TEST(ParseShardyMesh, ReadsDeviceIds) {
