@@ -344,7 +344,11 @@ absl::StatusOr<ShardyMeshDescription> ParseShardyMesh(absl::string_view text) {
   TextCursor cursor(text, kMeshWhat);
   TESSERA_RETURN_IF_ERROR(cursor.Expect("sdy.mesh"));
   TESSERA_RETURN_IF_ERROR(cursor.Expect("@"));
+  const size_t name_at = cursor.position();
   TESSERA_ASSIGN_OR_RETURN(std::string name, cursor.ExpectMlirSymbolName());
+  if (name.empty()) {  // printing refuses it too: MLIR symbols have names
+    return cursor.ErrorAt(name_at, "\"\"", "is an empty mesh name: expected a non-empty name");
+  }
   TESSERA_RETURN_IF_ERROR(cursor.Expect("="));
   TESSERA_ASSIGN_OR_RETURN(ParsedMesh mesh, ParseMeshAttr(cursor));
   TESSERA_RETURN_IF_ERROR(cursor.ExpectEnd());

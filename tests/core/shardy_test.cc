@@ -188,6 +188,12 @@ TEST(ParseShardyMesh, RefusesIotaDeviceIdsAsShardyDoes) {
                                  "specify them for simplicity")));
 }
 
+TEST(ParseShardyMesh, RefusesAnEmptyName) {
+  EXPECT_THAT(ParseShardyMesh(R"(sdy.mesh @"" = <["x"=2]>)"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       R"(Shardy mesh text: at position 10: '""' is an empty mesh name: expected a non-empty name)"));
+}
+
 TEST(ParseShardyMesh, NamesThePositionOfASyntaxError) {
   EXPECT_THAT(ParseShardyMesh(R"(sdy.mesh @mesh = <["x":2]>)"),
               StatusIs(absl::StatusCode::kInvalidArgument,
