@@ -18,7 +18,7 @@
  * id. Names are quoted and escaped as MLIR prints strings; a mesh name that
  * is not an MLIR bare identifier prints quoted (@"my mesh").
  *
- * Parsing reads what Shardy prints, with or without "#sdy.sharding", the
+ * Parsing reads what Shardy prints, with or without "\#sdy.sharding", the
  * mesh by reference or inline ("mesh<[...]>"). Open dims ("{?}",
  * "{"x", ?}", jax's UNCONSTRAINED) are read as their axes, as
  * tessera_layout_from_partition_spec reads UNCONSTRAINED as None; replicated
