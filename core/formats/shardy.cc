@@ -102,7 +102,7 @@ absl::StatusOr<int64_t> ExpectSignedInt(TextCursor& cursor) {
 absl::Status VerifyMesh(TextCursor& cursor, const ParsedMesh& mesh, size_t start) {
   const ShardyMeshDescription& d = mesh.description;
   for (const int64_t id : d.device_ids) {
-    if (id < 0 && mesh.has_device_ids) {
+    if (id < 0) {
       return cursor.ErrorAt(mesh.device_ids_position, "device_ids",
                             absl::StrCat("holds a negative id: device id must be non-negative, got: ", id));
     }
@@ -120,12 +120,11 @@ absl::Status VerifyMesh(TextCursor& cursor, const ParsedMesh& mesh, size_t start
     }
   }
   if (!mesh.has_device_ids) return absl::OkStatus();
-  const int64_t product = d.size;
-  if (product != static_cast<int64_t>(d.device_ids.size())) {
+  if (d.size != static_cast<int64_t>(d.device_ids.size())) {
     return cursor.ErrorAt(mesh.device_ids_position, "device_ids",
                           absl::StrCat("has the wrong length: total product of axis sizes must match "
                                        "total number of device ids, got: ",
-                                       product, " != ", d.device_ids.size()));
+                                       d.size, " != ", d.device_ids.size()));
   }
   std::vector<int64_t> sorted = d.device_ids;
   std::sort(sorted.begin(), sorted.end());
