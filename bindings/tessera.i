@@ -1594,6 +1594,28 @@ typedef struct {} DTensorConfigOptions;
   }
 }
 
+/* Shardy text (tessera/experimental/shardy.h); mesh_name NULL is "mesh". */
+%{
+#define Mesh_to_shardy_text(...) tessera_mesh_to_shardy_text(__VA_ARGS__)
+#define Layout_to_shardy_text(...) tessera_layout_to_shardy_text(__VA_ARGS__)
+%}
+%newobject Mesh::from_shardy_text;
+%newobject Layout::from_shardy_text;
+%extend Mesh {
+  tessera_swig_text* to_shardy_text(const char* mesh_name, tessera_error** out_error);
+  static Mesh* from_shardy_text(const char* text, const char* const* devices, size_t num_devices,
+                                tessera_error** out_error) {
+    return tessera_mesh_from_shardy_text(text, devices, num_devices, out_error);
+  }
+}
+%extend Layout {
+  tessera_swig_text* to_shardy_text(const char* mesh_name, tessera_error** out_error);
+  static Layout* from_shardy_text(const char* sharding_text, const char* mesh_text, const char* const* devices,
+                                  size_t num_devices, tessera_error** out_error) {
+    return tessera_layout_from_shardy_text(sharding_text, mesh_text, devices, num_devices, out_error);
+  }
+}
+
 /* ---- The cluster API -------------------------------------------------------- */
 
 #if !defined(TESSERA_SWIG_NO_CLUSTER)

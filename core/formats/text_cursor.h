@@ -133,6 +133,62 @@ class TextCursor {
     return out;
   }
 
+  // An MLIR string literal, "...", with the escapes MLIR's lexer reads (a doubled backslash,
+  // \" \n \t and two hex digits); a raw newline ends it in error, as there.
+  absl::StatusOr<std::string> ExpectMlirString() {
+    SkipSpace();
+    if (pos_ >= text_.size() || text_[pos_] != '"') return Error("a quoted string");
+    const size_t start = pos_++;
+    std::string out;
+    while (pos_ < text_.size() && text_[pos_] != '"' && text_[pos_] != '\n') {
+      char c = text_[pos_++];
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (pos_ >= text_.size()) break;
+      c = text_[pos_++];
+      if (c == '\\' || c == '"') {
+        out += c;
+      } else if (c == 'n') {
+        out += '\n';
+      } else if (c == 't') {
+        out += '\t';
+      } else if (absl::ascii_isxdigit(c) && pos_ < text_.size() && absl::ascii_isxdigit(text_[pos_])) {
+        const auto nibble = [](char h) {
+          h = absl::ascii_tolower(h);
+          return absl::ascii_isdigit(h) ? h - '0' : h - 'a' + 10;
+        };
+        out += static_cast<char>(nibble(c) * 16 + nibble(text_[pos_++]));
+      } else {
+        pos_ = start;
+        return Error("a string with valid escapes");
+      }
+    }
+    if (pos_ >= text_.size() || text_[pos_] != '"') {
+      pos_ = start;
+      return Error("a closed string");
+    }
+    ++pos_;  // the closing quote
+    return out;
+  }
+
+  // An MLIR symbol name after '@': a bare identifier [A-Za-z_][A-Za-z0-9_$.]*
+  // or a string literal.
+  absl::StatusOr<std::string> ExpectMlirSymbolName() {
+    SkipSpace();
+    if (pos_ < text_.size() && text_[pos_] == '"') return ExpectMlirString();
+    if (pos_ >= text_.size() || !(absl::ascii_isalpha(text_[pos_]) || text_[pos_] == '_')) {
+      return Error("a symbol name");
+    }
+    const size_t start = pos_;
+    while (pos_ < text_.size() && (absl::ascii_isalnum(text_[pos_]) || text_[pos_] == '_' ||
+                                   text_[pos_] == '$' || text_[pos_] == '.')) {
+      ++pos_;
+    }
+    return std::string(text_.substr(start, pos_ - start));
+  }
+
   // INVALID_ARGUMENT "<what>: at position N: expected <expected>, got 'tok'".
   absl::Status Error(absl::string_view expected) {
     SkipSpace();

@@ -4,7 +4,8 @@
  * (or several), each calling the public function a JAX, PyTorch or DTensor
  * user's code would reach: the mesh, the PartitionSpec text, the sharding's
  * index ranges, shard shapes and replica ids, the HloSharding text and
- * OpSharding bytes, the torch placements and the DTensor text.
+ * OpSharding bytes, the Shardy text, the torch placements and the DTensor
+ * text.
  *
  * Specs are the vectors' own PartitionSpec text, parsed by
  * tessera_layout_from_partition_spec (padded with None, UNCONSTRAINED read as
@@ -1160,16 +1161,107 @@ static void s47_v1_and_v2_forms_parse_to_one_layout(void) {
 }
 
 /* ------------------------------------------------------------------------
+ * Shardy text (S1-S31): each vector's #sdy.sharding string printed from its
+ * spec's layout and parsed back on its mesh, and the mesh as Shardy prints
+ * it (tessera/experimental/shardy.h).
+ */
+typedef struct shardy_case {
+  const char* vector;
+  const mesh_def* mesh;
+  const char* spec;
+  size_t rank;
+  const char* sharding;
+  const char* mesh_text;
+  /* The vector's text has an open dim ({?}), which a layout does not keep (S21). */
+  bool open;
+} shardy_case;
+
+#define SDY_MESH_2X4 "sdy.mesh @mesh = <[\"x\"=2, \"y\"=4]>"
+#define SDY_MESH_2X2X2 "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2, \"c\"=2]>"
+#define SDY_MESH_DPTP "sdy.mesh @mesh = <[\"dp\"=2, \"tp\"=2]>"
+
+static const shardy_case kShardyCases[] = {
+    {"S1", &kMesh2x4_xy, "P()", 2, "#sdy.sharding<@mesh, [{}, {}]>", SDY_MESH_2X4, false},
+    {"S3", &kMesh2x4_xy, "P('y', 'x')", 2, "#sdy.sharding<@mesh, [{\"y\"}, {\"x\"}]>", SDY_MESH_2X4, false},
+    {"S5", &kMesh2x4_xy, "P(None, 'y')", 2, "#sdy.sharding<@mesh, [{}, {\"y\"}]>", SDY_MESH_2X4, false},
+    {"S7", &kMesh2x4_xy, "P(('y', 'x'))", 2, "#sdy.sharding<@mesh, [{\"y\", \"x\"}, {}]>", SDY_MESH_2X4, false},
+    {"S9", &kMesh2x2x2_abc, "P('b')", 1, "#sdy.sharding<@mesh, [{\"b\"}]>", SDY_MESH_2X2X2, false},
+    {"S11", &kMesh2x2x2_abc, "P(None, 'a')", 2, "#sdy.sharding<@mesh, [{}, {\"a\"}]>", SDY_MESH_2X2X2, false},
+    {"S13", &kMesh2x2x2_abc, "P(('c', 'b', 'a'))", 1, "#sdy.sharding<@mesh, [{\"c\", \"b\", \"a\"}]>",
+     SDY_MESH_2X2X2, false},
+    {"S15", &kMesh2x1_xy, "P('x', 'y')", 2, "#sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>",
+     "sdy.mesh @mesh = <[\"x\"=2, \"y\"=1]>", false},
+    /* One device, id 5: logical id 0 of its assignment, so no device_ids. */
+    {"S17", &kMesh1_x_ids5, "P('x')", 1, "#sdy.sharding<@mesh, [{\"x\"}]>", "sdy.mesh @mesh = <[\"x\"=1]>", false},
+    {"S19", &kMesh2x4_xy, "P()", 0, "#sdy.sharding<@mesh, []>", SDY_MESH_2X4, false},
+    {"S21", &kMesh2x4_xy, "P(UNCONSTRAINED, 'y')", 2, "#sdy.sharding<@mesh, [{?}, {\"y\"}]>", SDY_MESH_2X4, true},
+    {"S23", &kMesh2x4_xy, "P(None, 'y')", 2, "#sdy.sharding<@mesh, [{}, {\"y\"}]>", SDY_MESH_2X4, false},
+    {"S25", &kMesh4_x, "P('x')", 1, "#sdy.sharding<@mesh, [{\"x\"}]>", "sdy.mesh @mesh = <[\"x\"=4]>", false},
+    {"S27", &kMesh2x4_xy, "P('x', 'y')", 2, "#sdy.sharding<@mesh, [{\"x\"}, {\"y\"}]>", SDY_MESH_2X4, false},
+    {"S29", &kMesh2x2_dptp, "P(None, ('dp', 'tp'))", 2, "#sdy.sharding<@mesh, [{}, {\"dp\", \"tp\"}]>",
+     SDY_MESH_DPTP, false},
+    {"S31", &kMesh2x2_dptp, "P(('tp', 'dp'))", 2, "#sdy.sharding<@mesh, [{\"tp\", \"dp\"}, {}]>", SDY_MESH_DPTP,
+     false},
+};
+
+static int64_t cpu_id(const char* device) { return strtoll(strchr(device, ':') + 1, NULL, 10); }
+
+/* The executable's device assignment Shardy's logical ids index: the mesh's devices by id. */
+static size_t assignment_of(const mesh_def* def, const char** out) {
+  size_t i, k;
+  for (i = 0; i < def->num_devices; ++i) {
+    const char* device = def->devices[i];
+    for (k = i; k > 0 && cpu_id(out[k - 1]) > cpu_id(device); --k) out[k] = out[k - 1];
+    out[k] = device;
+  }
+  return def->num_devices;
+}
+
+static void check_shardy(const shardy_case* c) {
+  tessera_error* err = NULL;
+  tessera_layout* layout = layout_of(c->mesh, c->spec, c->rank, &err);
+  tessera_mesh* mesh = tessera_layout_mesh(layout, &err);
+  tessera_buffer* sharding = tessera_layout_to_shardy_text(layout, NULL, &err);
+  tessera_buffer* mesh_text = tessera_mesh_to_shardy_text(mesh, NULL, &err);
+  const char* assignment[MAX_DEVICES];
+  size_t num_devices = assignment_of(c->mesh, assignment);
+  tessera_layout* parsed;
+  ROW_OK(c->vector, err);
+  if (!c->open) ROW_STREQ(c->vector, c->sharding, text_of(sharding));
+  ROW_STREQ(c->vector, c->mesh_text, text_of(mesh_text));
+  parsed = tessera_layout_from_shardy_text(c->sharding, c->mesh_text, assignment, num_devices, &err);
+  ROW_OK(c->vector, err);
+  ROW_TRUE(c->vector, tessera_layout_equal(layout, parsed));
+  tessera_layout_destroy(parsed);
+  tessera_buffer_destroy(mesh_text);
+  tessera_buffer_destroy(sharding);
+  tessera_mesh_destroy(mesh);
+  tessera_layout_destroy(layout);
+}
+
+static void shardy_texts_print_and_parse_back(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(kShardyCases); ++i) check_shardy(&kShardyCases[i]);
+}
+
+/* S21's note: Shardy marks the UNCONSTRAINED dim open; a layout holds it as None, so it prints closed. */
+static void s21_open_dim_prints_closed(void) {
+  tessera_error* err = NULL;
+  tessera_layout* layout = layout_of(&kMesh2x4_xy, "P(UNCONSTRAINED, 'y')", 2, &err);
+  tessera_buffer* text = tessera_layout_to_shardy_text(layout, NULL, &err);
+  ROW_OK("S21", err);
+  ROW_STREQ("S21", "#sdy.sharding<@mesh, [{}, {\"y\"}]>", text_of(text));
+  tessera_buffer_destroy(text);
+  tessera_layout_destroy(layout);
+}
+
+/* ------------------------------------------------------------------------
  * Odd vectors, or parts of them, that do not pass through the C ABI yet.
  */
-/* Every shard-math vector gives its Shardy text too; Tessera has no Shardy (sdy) export. */
-#define NO_SHARDY(vector) \
-  { vector, "the Shardy text (#sdy.sharding<@mesh, ...>): Tessera has no Shardy export in any layer" }
-
 static const conformance_pending kPending[] = {
-    NO_SHARDY("S1"),  NO_SHARDY("S3"),  NO_SHARDY("S5"),  NO_SHARDY("S7"),  NO_SHARDY("S9"),  NO_SHARDY("S11"),
-    NO_SHARDY("S13"), NO_SHARDY("S15"), NO_SHARDY("S17"), NO_SHARDY("S19"), NO_SHARDY("S21"), NO_SHARDY("S23"),
-    NO_SHARDY("S25"), NO_SHARDY("S27"), NO_SHARDY("S29"), NO_SHARDY("S31"),
+    {"S21", "the Shardy text's open dim ({?}, from UNCONSTRAINED): a layout holds UNCONSTRAINED as None, as "
+            "tessera_layout_from_partition_spec reads it, so it prints {} (s21_open_dim_prints_closed); "
+            "{?} parses to the layout"},
     {"S37", "JAX create_device_mesh((2,4), 6 devices) (\"must equal the product\"): the C ABI has make_mesh "
             "only; a free-standing create_device_mesh is being added (branch i11-jax-torch)"},
     {"S37", "JAX Mesh(2x4 devices, ('x',)) and Keras DeviceMesh((2,4), ['x']): a C mesh takes one count for "
@@ -1211,6 +1303,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(s47_dtensor_text_of_x_unsharded),
       HARNESS_TEST(s47_equivalent_layouts_have_equal_hlo_shardings),
       HARNESS_TEST(s47_v1_and_v2_forms_parse_to_one_layout),
+      HARNESS_TEST(shardy_texts_print_and_parse_back),
+      HARNESS_TEST(s21_open_dim_prints_closed),
   };
   conformance_print_pending("sharding_cases.md", kPending, HARNESS_COUNT(kPending));
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));

@@ -331,6 +331,49 @@ public static class BindingTests {
     Assert.Equal(Library.VersionString + ".0", typeof(Mesh).Assembly.GetName().Version.ToString(),
                  "AssemblyVersion");
   }
+  /* ---- Shardy text (experimental; sharding_cases.md S7 and S21) ------------ */
+
+  const string SdyMesh2x4 = "sdy.mesh @mesh = <[\"x\"=2, \"y\"=4]>";
+
+  [Test]
+  public static void LayoutPrintsAsAShardySharding() { // S7
+    using (var mesh = new Mesh(new long[] {2, 4}, new[] {"x", "y"}, Devs8))
+    using (var layout = Layout.FromPartitionSpec("P(('y', 'x'))", mesh, 2)) {
+      Assert.Equal("#sdy.sharding<@mesh, [{\"y\", \"x\"}, {}]>", layout.ToShardyText(null), "sharding");
+    }
+  }
+
+  [Test]
+  public static void MeshPrintsAsAShardySymbolOfTheGivenName() {
+    using (var mesh = new Mesh(new long[] {2, 4}, new[] {"x", "y"}, Devs8)) {
+      Assert.Equal("sdy.mesh @m = <[\"x\"=2, \"y\"=4]>", mesh.ToShardyText("m"), "mesh symbol");
+    }
+  }
+
+  [Test]
+  public static void OpenDimParsesToTheUnconstrainedLayout() { // S21
+    using (var mesh = new Mesh(new long[] {2, 4}, new[] {"x", "y"}, Devs8))
+    using (var expected = Layout.FromPartitionSpec("P(UNCONSTRAINED, 'y')", mesh, 2))
+    using (var parsed = Layout.FromShardyText("#sdy.sharding<@mesh, [{?}, {\"y\"}]>", SdyMesh2x4, Devs8)) {
+      Assert.True(expected == parsed, "the layout of P(UNCONSTRAINED, 'y')");
+    }
+  }
+
+  [Test]
+  public static void ShardyMeshTextPlacesTheAssignmentByDeviceIds() {
+    using (var expected = new Mesh(new long[] {4}, new[] {"x"}, new[] {"cpu:0", "cpu:2", "cpu:1", "cpu:3"}))
+    using (var parsed = Mesh.FromShardyText("sdy.mesh @mesh = <[\"x\"=4], device_ids=[0, 2, 1, 3]>",
+                                            Devs8.Take(4).ToArray())) {
+      Assert.True(expected == parsed, "mesh in device_ids order");
+    }
+  }
+
+  [Test]
+  public static void ShardySubAxisIsRefusedWithPositionAndToken() {
+    Assert.Throws(Code.InvalidArgument,
+                  "Shardy sharding text: at position 26: ':' starts a sub-axis of \"y\": Tessera layouts have no sub-axes",
+                  () => Layout.FromShardyText("#sdy.sharding<@mesh, [{\"y\":(2)2}]>", SdyMesh2x4, Devs8));
+  }
 }
 
 }

@@ -170,6 +170,7 @@
 #include "tessera/experimental/dtensor_layout.h"
 #include "tessera/experimental/hlo_sharding.h"
 #include "tessera/experimental/keras_data.h"
+#include "tessera/experimental/shardy.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #include "tessera/experimental/keras_initialize.h"
