@@ -67,8 +67,22 @@ func withContext(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
+	if ctxErr := contextErr(ctx); ctxErr != nil {
 		return fmt.Errorf("%w (%w)", err, ctxErr)
 	}
 	return err
+}
+
+// contextErr is ctx.Err(), or context.DeadlineExceeded once ctx's deadline
+// has passed: a context's own timer cancels it on another goroutine, which
+// on a loaded machine may not have run yet when the library's wait (timed to
+// end at the same deadline) returns.
+func contextErr(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if deadline, ok := ctx.Deadline(); ok && !time.Now().Before(deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
