@@ -150,7 +150,11 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_parse(const char* text,
 
 /**
  * The mesh of DTensor layout text (the part after "mesh:"), keeping
- * everything it says; the whole layout is checked.
+ * everything it says; the whole layout is checked. The experimental
+ * tessera_dtensor_layout_parse reads the layout and this mesh in one parse
+ * (tessera_dtensor_layout_mesh), for every layout type; when that tier
+ * becomes stable this function and tessera_layout_from_dtensor_text are its
+ * two halves and will be deprecated.
  * @return a new DTensor mesh owned by the caller, or NULL (INVALID_ARGUMENT).
  * @since 0.2
  */
