@@ -861,6 +861,12 @@ static void s37_invalid_meshes_are_refused(void) {
   const char* const dp_dp[] = {"dp", "dp"};
   const char* const empty_name[] = {"x", ""};
   tessera_error* err = NULL;
+  tessera_mesh_options* six = tessera_mesh_options_create();
+  /* JAX create_device_mesh((2, 4), 6 devices): it takes exactly prod(shape). */
+  tessera_mesh_options_set_devices(six, kSix, 6, NULL);
+  ROW_NULL("S37", tessera_mesh_create_device_mesh(shape_2x4, xy, 2, six, &err));
+  tessera_mesh_options_destroy(six);
+  ROW_ERROR("S37", err, TESSERA_INVALID_ARGUMENT, "Number of devices 6 must equal the product of mesh_shape (2, 4)");
   /* JAX make_mesh((2, 4), ..., devices=6 devices). */
   ROW_NULL("S37", fixture_make_mesh(shape_2x4, xy, 2, kSix, 6, NULL, &err));
   ROW_ERROR("S37", err, TESSERA_INVALID_ARGUMENT, "Number of devices 6 must be >= the product of mesh_shape (2, 4)");
@@ -1159,6 +1165,82 @@ static void s47_v1_and_v2_forms_parse_to_one_layout(void) {
   tessera_mesh_destroy(mesh);
 }
 
+/* S47's construction table: each construction as the HloSharding text XLA
+ * parses, printed back as XLA prints it (a V1 list stays V1, an iota stays
+ * an iota). */
+typedef struct hlo_construction_case {
+  const char* vector;
+  const char* text;
+  tessera_hlo_sharding_kind_t kind;
+} hlo_construction_case;
+
+static const hlo_construction_case kHloConstructions[] = {
+    {"S47", "{replicated}", TESSERA_HLO_SHARDING_REPLICATED},
+    {"S47", "{maximal device=7}", TESSERA_HLO_SHARDING_MAXIMAL},
+    {"S47", "{devices=[2,1,2]2,3,5,7}", TESSERA_HLO_SHARDING_TILED},
+    {"S47", "{devices=[3,4]<=[2,2,3]T(2,1,0)}", TESSERA_HLO_SHARDING_TILED},
+    {"S47", "{devices=[6,35]<=[7,10,3]T(2,1,0)}", TESSERA_HLO_SHARDING_TILED},
+    {"S47", "{devices=[4,1,2]0,1,2,3,4,5,6,7 last_tile_dim_replicate}", TESSERA_HLO_SHARDING_TILED},
+};
+
+static void s47_constructions_print_as_xla_prints_them(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(kHloConstructions); ++i) {
+    const hlo_construction_case* c = &kHloConstructions[i];
+    tessera_error* err = NULL;
+    tessera_hlo_sharding* sharding = tessera_hlo_sharding_parse(c->text, &err);
+    tessera_buffer* printed = tessera_hlo_sharding_to_text(sharding, &err);
+    ROW_OK(c->vector, err);
+    ROW_EQ(c->vector, c->kind, tessera_hlo_sharding_kind(sharding, &err));
+    ROW_STREQ(c->vector, c->text, tessera_buffer_data(printed));
+    tessera_buffer_destroy(printed);
+    tessera_hlo_sharding_destroy(sharding);
+  }
+}
+
+/* S47: AssignDevice(7) is the maximal sharding of device 7. */
+static void s47_assign_device_is_maximal_on_that_device(void) {
+  tessera_error* err = NULL;
+  tessera_hlo_sharding* sharding = tessera_hlo_sharding_parse("{maximal device=7}", &err);
+  int64_t device = -1;
+  ROW_TRUE("S47", tessera_hlo_sharding_maximal_device(sharding, &device, &err));
+  ROW_OK("S47", err);
+  ROW_EQ("S47", 7, device);
+  tessera_hlo_sharding_destroy(sharding);
+}
+
+/* The tile devices of `text`, which must be a tiled sharding of `n` tiles over dims `dims`. */
+static void check_tiles(const char* vector, const char* text, const int64_t* dims, size_t num_dims,
+                        const int64_t* devices, size_t n) {
+  tessera_error* err = NULL;
+  tessera_hlo_sharding* sharding = tessera_hlo_sharding_parse(text, &err);
+  int64_t got[16];
+  size_t i;
+  ROW_OK(vector, err);
+  ROW_EQ(vector, num_dims, tessera_hlo_sharding_tile_dims(sharding, got, 16, &err));
+  for (i = 0; i < num_dims; ++i) ROW_EQ(vector, dims[i], got[i]);
+  ROW_EQ(vector, n, tessera_hlo_sharding_tile_devices(sharding, got, 16, &err));
+  for (i = 0; i < n; ++i) ROW_EQ(vector, devices[i], got[i]);
+  ROW_OK(vector, err);
+  tessera_hlo_sharding_destroy(sharding);
+}
+
+/* S47: IotaTile([3,4], [2,2,3], T(2,1,0)) is the V1 list 0,6,3,9,1,7,4,10,2,8,5,11, and so is that list. */
+static void s47_iota_tile_is_its_v1_list(void) {
+  const int64_t dims[] = {3, 4};
+  const int64_t devices[] = {0, 6, 3, 9, 1, 7, 4, 10, 2, 8, 5, 11};
+  check_tiles("S47", "{devices=[3,4]<=[2,2,3]T(2,1,0)}", dims, 2, devices, 12);
+  check_tiles("S47", "{devices=[3,4]0,6,3,9,1,7,4,10,2,8,5,11}", dims, 2, devices, 12);
+}
+
+/* S47: V1 {devices=[2,2]0,2,1,3} and V2 {devices=[2,2]<=[2,2]T(1,0)} are one sharding. */
+static void s47_v1_and_v2_tile_assignments_are_equal(void) {
+  const int64_t dims[] = {2, 2};
+  const int64_t devices[] = {0, 2, 1, 3};
+  check_tiles("S47", "{devices=[2,2]0,2,1,3}", dims, 2, devices, 4);
+  check_tiles("S47", "{devices=[2,2]<=[2,2]T(1,0)}", dims, 2, devices, 4);
+}
+
 /* ------------------------------------------------------------------------
  * Odd vectors, or parts of them, that do not pass through the C ABI yet.
  */
@@ -1170,16 +1252,16 @@ static const conformance_pending kPending[] = {
     NO_SHARDY("S1"),  NO_SHARDY("S3"),  NO_SHARDY("S5"),  NO_SHARDY("S7"),  NO_SHARDY("S9"),  NO_SHARDY("S11"),
     NO_SHARDY("S13"), NO_SHARDY("S15"), NO_SHARDY("S17"), NO_SHARDY("S19"), NO_SHARDY("S21"), NO_SHARDY("S23"),
     NO_SHARDY("S25"), NO_SHARDY("S27"), NO_SHARDY("S29"), NO_SHARDY("S31"),
-    {"S37", "JAX create_device_mesh((2,4), 6 devices) (\"must equal the product\"): the C ABI has make_mesh "
-            "only; a free-standing create_device_mesh is being added (branch i11-jax-torch)"},
     {"S37", "JAX Mesh(2x4 devices, ('x',)) and Keras DeviceMesh((2,4), ['x']): a C mesh takes one count for "
             "its shape and its names and a flat device list, so neither mistake can be written"},
     {"S43", "create_hybrid_device_mesh over two processes: a device's process comes from the running job; "
             "without one every listed device belongs to process 0, so the two-granule mesh cannot be built"},
     {"S45", "compute_local_shape_and_global_offset for a rank outside the mesh: the C sharding API is asked "
             "by logical device index, so an outside rank has no query"},
-    {"S47", "the construction table (AssignDevice, Tile, IotaTile, tuples, V3 named shardings, OpSharding "
-            "without a mesh): needs a free-standing HloSharding (branch i11-jax-torch)"},
+    {"S47", "the construction table's tuple ({{replicated}, {devices=[1,2]3,5}, {maximal device=3}}) and V3 "
+            "named shardings ({mesh[a=2,b=4], [{a}, {b}]}, PartialTile converted to V3): tessera_hlo_sharding "
+            "holds one non-tuple V1/V2 sharding; the other constructions pass as the text XLA parses (an "
+            "OpSharding without a mesh has no C reader: tessera_layout_from_op_sharding needs a mesh)"},
 };
 
 int main(int argc, char** argv) {
@@ -1211,6 +1293,10 @@ int main(int argc, char** argv) {
       HARNESS_TEST(s47_dtensor_text_of_x_unsharded),
       HARNESS_TEST(s47_equivalent_layouts_have_equal_hlo_shardings),
       HARNESS_TEST(s47_v1_and_v2_forms_parse_to_one_layout),
+      HARNESS_TEST(s47_constructions_print_as_xla_prints_them),
+      HARNESS_TEST(s47_assign_device_is_maximal_on_that_device),
+      HARNESS_TEST(s47_iota_tile_is_its_v1_list),
+      HARNESS_TEST(s47_v1_and_v2_tile_assignments_are_equal),
   };
   conformance_print_pending("sharding_cases.md", kPending, HARNESS_COUNT(kPending));
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
