@@ -104,6 +104,7 @@ ALLOWED = {
     "tessera_dtensor_mesh_host": _ISSUE11_GAP,
     "tessera_dtensor_mesh_num_hosts": _ISSUE11_GAP,
     "tessera_dtensor_mesh_to_device_type": _ISSUE11_GAP,
+    "tessera_mesh_options_set_device_processes": _ISSUE11_GAP,
 }
 
 # (language, function) -> why that one language does not wrap it.

@@ -980,6 +980,79 @@ static void s41_tpu_v4_mesh_follows_chip_coordinates(void) {
   tessera_mesh_destroy(mesh);
 }
 
+/* ------------------------------------------------------------------------
+ * S43: create_hybrid_device_mesh(process_is_granule=True) over 8 GPUs,
+ * process 0 owning ids 0-3 and process 1 ids 4-7, a job planned here
+ * (tessera_mesh_options_set_device_processes), not running.
+ */
+typedef struct hybrid_case {
+  const char* vector;
+  int64_t dcn_mesh_shape[2];
+  bool process_1_listed_first; /* the granules' input order (sorted by key: no effect) */
+  int64_t shape[2];
+  int64_t ids[8]; /* row-major */
+} hybrid_case;
+
+static const hybrid_case kHybrids[] = {
+    {"S43", {1, 2}, false, {2, 4}, {0, 1, 4, 5, 2, 3, 6, 7}},
+    {"S43", {2, 1}, false, {4, 2}, {0, 1, 2, 3, 4, 5, 6, 7}},
+    {"S43", {1, 2}, true, {2, 4}, {0, 1, 4, 5, 2, 3, 6, 7}},
+};
+
+static tessera_mesh* two_process_hybrid(const int64_t* dcn_mesh_shape, bool process_1_listed_first,
+                                        tessera_error** err) {
+  static const char* const kInOrder[] = {"gpu:0", "gpu:1", "gpu:2", "gpu:3", "gpu:4", "gpu:5", "gpu:6", "gpu:7"};
+  static const char* const kProcess1First[] = {"gpu:4", "gpu:5", "gpu:6", "gpu:7",
+                                               "gpu:0", "gpu:1", "gpu:2", "gpu:3"};
+  static const size_t kInOrderProcesses[] = {0, 0, 0, 0, 1, 1, 1, 1};
+  static const size_t kProcess1FirstProcesses[] = {1, 1, 1, 1, 0, 0, 0, 0};
+  const int64_t mesh_shape[] = {2, 2};
+  const char* const names[] = {"a", "b"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_mesh* mesh = NULL;
+  if (tessera_mesh_options_set_devices(options, process_1_listed_first ? kProcess1First : kInOrder, 8, err) &&
+      tessera_mesh_options_set_device_processes(
+          options, process_1_listed_first ? kProcess1FirstProcesses : kInOrderProcesses, 8, err)) {
+    mesh = tessera_mesh_make_hybrid(mesh_shape, dcn_mesh_shape, names, 2, options, err);
+  }
+  tessera_mesh_options_destroy(options);
+  return mesh;
+}
+
+static void check_hybrid(const hybrid_case* c) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = two_process_hybrid(c->dcn_mesh_shape, c->process_1_listed_first, &err);
+  int64_t extent[2] = {0, 0};
+  size_t i;
+  ROW_OK(c->vector, err);
+  ROW_EQ(c->vector, 2, tessera_mesh_num_axes(mesh, &err));
+  ROW_TRUE(c->vector, tessera_mesh_axis_extent(mesh, 0, &extent[0], &err));
+  ROW_TRUE(c->vector, tessera_mesh_axis_extent(mesh, 1, &extent[1], &err));
+  ROW_EQ(c->vector, c->shape[0], extent[0]);
+  ROW_EQ(c->vector, c->shape[1], extent[1]);
+  for (i = 0; i < 8; ++i) {
+    tessera_device* device = tessera_mesh_device(mesh, i, &err);
+    ROW_EQ(c->vector, c->ids[i], tessera_device_id(device, &err));
+    tessera_device_destroy(device);
+  }
+  ROW_OK(c->vector, err);
+  tessera_mesh_destroy(mesh);
+}
+
+static void s43_process_meshes_are_placed_in_the_dcn_grid(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(kHybrids); ++i) check_hybrid(&kHybrids[i]);
+}
+
+/* S43: two granules cannot fill a dcn_mesh_shape of (1, 1). */
+static void s43_slices_must_fill_the_dcn_grid(void) {
+  const int64_t dcn_mesh_shape[] = {1, 1};
+  tessera_error* err = NULL;
+  ROW_NULL("S43", two_process_hybrid(dcn_mesh_shape, false, &err));
+  ROW_ERROR("S43", err, TESSERA_INVALID_ARGUMENT,
+            "Number of slices 2 must equal the product of dcn_mesh_shape (1, 1)");
+}
+
 static tessera_mesh* cpu_mesh(const int64_t* shape, const char* const* names, size_t num_axes) {
   static const char* const kCpus[] = {"cpu:0", "cpu:1", "cpu:2", "cpu:3", "cpu:4", "cpu:5", "cpu:6", "cpu:7"};
   return fixture_create_mesh(shape, names, num_axes, kCpus, 8, NULL);
@@ -1254,8 +1327,6 @@ static const conformance_pending kPending[] = {
     NO_SHARDY("S25"), NO_SHARDY("S27"), NO_SHARDY("S29"), NO_SHARDY("S31"),
     {"S37", "JAX Mesh(2x4 devices, ('x',)) and Keras DeviceMesh((2,4), ['x']): a C mesh takes one count for "
             "its shape and its names and a flat device list, so neither mistake can be written"},
-    {"S43", "create_hybrid_device_mesh over two processes: a device's process comes from the running job; "
-            "without one every listed device belongs to process 0, so the two-granule mesh cannot be built"},
     {"S45", "compute_local_shape_and_global_offset for a rank outside the mesh: the C sharding API is asked "
             "by logical device index, so an outside rank has no query"},
     {"S47", "the construction table's tuple ({{replicated}, {devices=[1,2]3,5}, {maximal device=3}}) and V3 "
@@ -1286,6 +1357,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(s37_grouped_spec_has_no_dtensor_text),
       HARNESS_TEST(s39_tpu_v3_meshes_follow_the_tray_ring),
       HARNESS_TEST(s41_tpu_v4_mesh_follows_chip_coordinates),
+      HARNESS_TEST(s43_process_meshes_are_placed_in_the_dcn_grid),
+      HARNESS_TEST(s43_slices_must_fill_the_dcn_grid),
       HARNESS_TEST(s45_coordinate_local_ranks_groups_and_slices_of_rank_6),
       HARNESS_TEST(s45_two_dim_slice_depends_on_the_rank),
       HARNESS_TEST(s45_flattened_slice_joins_the_names),
