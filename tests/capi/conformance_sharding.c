@@ -1327,8 +1327,9 @@ static const conformance_pending kPending[] = {
     NO_SHARDY("S25"), NO_SHARDY("S27"), NO_SHARDY("S29"), NO_SHARDY("S31"),
     {"S37", "JAX Mesh(2x4 devices, ('x',)) and Keras DeviceMesh((2,4), ['x']): a C mesh takes one count for "
             "its shape and its names and a flat device list, so neither mistake can be written"},
-    {"S45", "compute_local_shape_and_global_offset for a rank outside the mesh: the C sharding API is asked "
-            "by logical device index, so an outside rank has no query"},
+    {"S45", "compute_local_shape_and_global_offset for a rank outside the mesh (torch's ((0,), ()) sentinel): "
+            "the C sharding API addresses devices by their index in the mesh, 0 .. num_devices - 1, so a rank "
+            "outside it cannot be asked; its get_coordinate() None passes as NOT_FOUND"},
     {"S47", "the construction table's tuple ({{replicated}, {devices=[1,2]3,5}, {maximal device=3}}) and V3 "
             "named shardings ({mesh[a=2,b=4], [{a}, {b}]}, PartialTile converted to V3): tessera_hlo_sharding "
             "holds one non-tuple V1/V2 sharding; the other constructions pass as the text XLA parses (an "
