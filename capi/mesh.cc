@@ -27,6 +27,8 @@ tessera_mesh* tessera_mesh_create(const int64_t* shape, const char* const* axis_
                                                         "allow_split_physical_axes", "tessera_mesh_create"));
     TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.contiguous_submeshes.has_value(),
                                                         "contiguous_submeshes", "tessera_mesh_create"));
+    TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.device_processes.has_value(), "device_processes",
+                                                        "tessera_mesh_create"));
     if (!o.devices.has_value()) {  // the header: unset means all devices of the default type
       TESSERA_ASSIGN_OR_RETURN(
           tessera::MeshPtr mesh,

@@ -26,11 +26,25 @@ absl::string_view OrEmpty(const char* text) {
   return text == nullptr ? absl::string_view() : absl::string_view(text);
 }
 
-// Unset devices mean "every device" (nullopt); otherwise the parsed list.
-absl::StatusOr<std::optional<std::vector<tessera::Device>>> ParsedDevices(
-    const std::optional<std::vector<std::string>>& devices) {
-  if (!devices.has_value()) return std::optional<std::vector<tessera::Device>>();
-  TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed, tessera::ParseDevices(*devices));
+// Unset devices mean "every device" (nullopt); otherwise the parsed list,
+// owned by the processes the options give, if any.
+absl::StatusOr<std::optional<std::vector<tessera::Device>>> ParsedDevices(const tessera_mesh_options& o) {
+  if (!o.devices.has_value()) {
+    if (o.device_processes.has_value()) {
+      return absl::InvalidArgumentError(
+          "Argument 'options' sets device_processes but no devices; expected tessera_mesh_options_set_devices "
+          "too (the processes own the devices it lists, in order)");
+    }
+    return std::optional<std::vector<tessera::Device>>();
+  }
+  TESSERA_ASSIGN_OR_RETURN(std::vector<tessera::Device> parsed, tessera::ParseDevices(*o.devices));
+  if (o.device_processes.has_value()) {
+    auto owned = tessera::AssignProcesses(std::move(parsed), *o.device_processes);
+    if (!owned.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("Argument 'options' sets ", owned.status().message()));
+    }
+    parsed = *std::move(owned);
+  }
   return std::optional<std::vector<tessera::Device>>(std::move(parsed));
 }
 
@@ -70,7 +84,7 @@ tessera_mesh* tessera_mesh_make(const int64_t* shape, const char* const* axis_na
                                                         "allow_split_physical_axes", "tessera_mesh_make"));
     TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.contiguous_submeshes.has_value(),
                                                         "contiguous_submeshes", "tessera_mesh_make"));
-    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
+    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o));
     TESSERA_ASSIGN_OR_RETURN(
         tessera::MeshPtr mesh,
         tessera::MakeMesh(std::vector<int64_t>(shape, shape + num_axes), std::move(names),
@@ -91,7 +105,7 @@ tessera_mesh* tessera_mesh_make_hybrid(const int64_t* mesh_shape, const int64_t*
     const tessera_mesh_options& o = OptionsOrDefault(options);
     TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.contiguous_submeshes.has_value(),
                                                         "contiguous_submeshes", "tessera_mesh_make_hybrid"));
-    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
+    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o));
     tessera::HybridMeshOptions hybrid;
     hybrid.sort_granules_by_key = o.sort_granules_by_key.value_or(true);  // JAX's default
     hybrid.device_kind = o.device_kind.value_or("");
@@ -115,7 +129,7 @@ tessera_mesh* tessera_mesh_create_device_mesh(const int64_t* shape, const char* 
     const tessera_mesh_options& o = OptionsOrDefault(options);
     TESSERA_RETURN_IF_ERROR(tessera::capi::RefuseUnread(o.sort_granules_by_key.has_value(), "sort_granules_by_key",
                                                         "tessera_mesh_create_device_mesh"));
-    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o.devices));
+    TESSERA_ASSIGN_OR_RETURN(auto parsed, ParsedDevices(o));
     tessera::CreateDeviceMeshOptions create;
     create.device_kind = o.device_kind.value_or("");
     create.allow_split_physical_axes = o.allow_split_physical_axes.value_or(false);

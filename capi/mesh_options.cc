@@ -97,6 +97,19 @@ bool tessera_mesh_options_set_contiguous_submeshes(tessera_mesh_options* options
   });
 }
 
+bool tessera_mesh_options_set_device_processes(tessera_mesh_options* options, const size_t* process_indices,
+                                               size_t num_process_indices, tessera_error** out_error) noexcept {
+  return SetOption(options, out_error, [&](tessera_mesh_options& o) -> absl::Status {
+    if (process_indices == nullptr && num_process_indices == 0) {
+      o.device_processes.reset();
+      return absl::OkStatus();
+    }
+    TESSERA_CAPI_REQUIRE_ARRAY(process_indices, num_process_indices);
+    o.device_processes = std::vector<int64_t>(process_indices, process_indices + num_process_indices);
+    return absl::OkStatus();
+  });
+}
+
 tessera_dtensor_mesh_options* tessera_dtensor_mesh_options_create(void) noexcept {
   return new (std::nothrow) tessera_dtensor_mesh_options();
 }

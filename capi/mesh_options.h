@@ -22,6 +22,9 @@ struct tessera_mesh_options {
   std::optional<bool> sort_granules_by_key;       // tessera_mesh_make_hybrid
   std::optional<bool> allow_split_physical_axes;  // _create_device_mesh, _make_hybrid, _tpu_axis_assignment
   std::optional<bool> contiguous_submeshes;       // tessera_mesh_create_device_mesh
+  // The owning process of each device (experimental/mesh_make.h); read by
+  // the three JAX creators, with the devices.
+  std::optional<std::vector<int64_t>> device_processes;
 };
 
 struct tessera_dtensor_mesh_options {

@@ -143,6 +143,25 @@ absl::StatusOr<std::vector<Device>> ParseDevices(absl::Span<const std::string> t
   return out;
 }
 
+absl::StatusOr<std::vector<Device>> AssignProcesses(std::vector<Device> devices,
+                                                    absl::Span<const int64_t> process_indices) {
+  if (process_indices.size() != devices.size()) {
+    return absl::InvalidArgumentError(absl::StrCat(process_indices.size(), " process indices for ",
+                                                   devices.size(), " devices; expected one per device"));
+  }
+  absl::flat_hash_map<std::pair<int, int64_t>, int64_t> next_ordinal;  // by (platform, process)
+  for (size_t i = 0; i < devices.size(); ++i) {
+    if (process_indices[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("process index ", process_indices[i], " (entry ", i,
+                                                     "); expected at least 0"));
+    }
+    devices[i].process_index = process_indices[i];
+    devices[i].local_ordinal =
+        next_ordinal[std::make_pair(static_cast<int>(devices[i].platform), process_indices[i])]++;
+  }
+  return devices;
+}
+
 absl::StatusOr<Device> ParseDevice(absl::string_view text) {
   auto parsed = ParseDeviceName(text);
   if (!parsed.ok()) return parsed.status();

@@ -79,6 +79,14 @@ absl::StatusOr<Device> ParseDevice(absl::string_view text);
 // device list). Errors name the entry: "Argument 'devices' entry 2: ...".
 absl::StatusOr<std::vector<Device>> ParseDevices(absl::Span<const std::string> texts);
 
+// `devices` as the devices of a job that is not running here: device i
+// belongs to process process_indices[i] (JAX's device.process_index), and
+// its local ordinal becomes its index among the listed devices of its
+// process and platform. INVALID_ARGUMENT when the counts differ or an index
+// is negative.
+absl::StatusOr<std::vector<Device>> AssignProcesses(std::vector<Device> devices,
+                                                    absl::Span<const int64_t> process_indices);
+
 // The largest device count TESSERA_CPU_DEVICE_COUNT may ask for.
 inline constexpr int64_t kMaxCpuDeviceCount = int64_t{1} << 20;
 

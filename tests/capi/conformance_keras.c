@@ -310,6 +310,97 @@ static void every_process_reads_the_rows_keras_reads(void) {
   for (i = 0; i < HARNESS_COUNT(kRows); ++i) check_rows(&kRows[i]);
 }
 
+/* K49: range(16) unbatched, DataParallel over one device, forced P = 2: the unknown batch size is refused
+ * before R == 1 would replicate the dataset. */
+static void k49_unknown_batch_size_is_refused_before_the_replicate_shortcut(void) {
+  const int64_t mesh[] = {1};
+  tessera_error* err = NULL;
+  tessera_distribution_options* options = forced(2, 0, CURRENT, true);
+  tessera_distribution* d = distribution_of(DATA_PARALLEL, mesh, 1, options, &err);
+  tessera_distribution_options_destroy(options);
+  ROW_OK("K49", err);
+  ROW_EQ("K49", 1, tessera_distribution_num_model_replicas(d, &err));
+  ROW_NULL("K49", tessera_distribution_plan_dataset(d, TESSERA_DATASET_UNKNOWN_BATCH_NUM_EXAMPLES, &err));
+  ROW_ERROR("K49", err, TESSERA_INVALID_ARGUMENT, "The batch size of the input dataset is unknown");
+  tessera_distribution_destroy(d);
+}
+
+/* ------------------------------------------------------------------------
+ * Interleave sharding (K53, K57, K61): arrays, PyDatasets and samplers keep
+ * the batch size per process and deal out whole batches (or samples)
+ * round-robin over the distribution's S shards; the process reads its id's
+ * share. Data: sample i has value i.
+ */
+typedef enum interleave_unit {
+  BATCHES,            /* the global batch positions read (tessera_interleave_batches) */
+  BATCH_FIRST_VALUES, /* the first value of each batch read (ArrayDataAdapter) */
+  SAMPLE_BATCH_FIRSTS /* the first sample of each batch read (DistributedSampler, then batches) */
+} interleave_unit;
+
+typedef struct interleave_case {
+  const char* vector;
+  policy policy;
+  size_t num_axes;
+  int64_t mesh[2];
+  size_t num_processes;
+  size_t process_index;
+  interleave_unit unit;
+  size_t num_items; /* batches for BATCHES, samples otherwise */
+  size_t batch;     /* samples per batch; unused for BATCHES */
+  size_t num_data_shards;
+  size_t data_shard_id;
+  size_t num_read;
+  size_t read[5];
+} interleave_case;
+
+static const interleave_case kInterleaves[] = {
+    /* K53: mesh (2, 4), P = 8, pid 5; 100 samples in batches of 10. */
+    {"K53", MODEL_PARALLEL, 2, {2, 4}, 8, 5, BATCHES, 10, 0, 2, 1, 5, {1, 3, 5, 7, 9}},
+    {"K53", MODEL_PARALLEL, 2, {2, 4}, 8, 5, BATCH_FIRST_VALUES, 100, 10, 2, 1, 5, {10, 30, 50, 70, 90}},
+    /* K57: the same job through the torch DataLoader adapter (map-style, 100 samples, batch 10). */
+    {"K57", MODEL_PARALLEL, 2, {2, 4}, 8, 5, SAMPLE_BATCH_FIRSTS, 100, 10, 2, 1, 5, {1, 21, 41, 61, 81}},
+    /* K61: DistributedBatchSampler over 0..10 with S = 3, drop_last False. */
+    {"K61", DATA_PARALLEL, 1, {3}, 3, 0, BATCHES, 11, 0, 3, 0, 4, {0, 3, 6, 9}},
+    {"K61", DATA_PARALLEL, 1, {3}, 3, 1, BATCHES, 11, 0, 3, 1, 4, {1, 4, 7, 10}},
+    {"K61", DATA_PARALLEL, 1, {3}, 3, 2, BATCHES, 11, 0, 3, 2, 3, {2, 5, 8}},
+};
+
+static void check_interleave(const interleave_case* c) {
+  tessera_error* err = NULL;
+  tessera_distribution_options* options = forced(c->num_processes, c->process_index, CURRENT, true);
+  tessera_distribution* d = distribution_of(c->policy, c->mesh, c->num_axes, options, &err);
+  size_t shards, id, n, i;
+  size_t read[100];
+  tessera_distribution_options_destroy(options);
+  ROW_OK(c->vector, err);
+  shards = tessera_distribution_interleave_num_shards(d, &err);
+  id = tessera_distribution_interleave_shard_index(d, &err);
+  ROW_EQ(c->vector, c->num_data_shards, shards);
+  ROW_EQ(c->vector, c->data_shard_id, id);
+  switch (c->unit) {
+    case BATCHES:
+      n = tessera_interleave_batches(c->num_items, shards, id, false, read, 100, &err);
+      ROW_EQ(c->vector, c->num_read, n);
+      for (i = 0; i < c->num_read; ++i) ROW_EQ(c->vector, c->read[i], read[i]);
+      break;
+    case BATCH_FIRST_VALUES:
+    case SAMPLE_BATCH_FIRSTS:
+      n = c->unit == BATCH_FIRST_VALUES
+              ? tessera_interleave_batch_items(c->num_items, c->batch, shards, id, false, read, 100, &err)
+              : tessera_interleave_samples(c->num_items, shards, id, false, read, 100, &err);
+      ROW_EQ(c->vector, c->num_read * c->batch, n);
+      for (i = 0; i < c->num_read; ++i) ROW_EQ(c->vector, c->read[i], read[i * c->batch]);
+      break;
+  }
+  ROW_OK(c->vector, err);
+  tessera_distribution_destroy(d);
+}
+
+static void every_process_reads_the_interleaved_share_keras_reads(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(kInterleaves); ++i) check_interleave(&kInterleaves[i]);
+}
+
 /* K115: R = 3, P = 4: Keras 3.15's ModelParallel constructor refuses the job, with Keras's message. */
 static void k115_processes_not_a_multiple_of_replicas_are_refused(void) {
   const int64_t mesh[] = {3, 2};
@@ -1186,31 +1277,28 @@ static const conformance_pending kPending[] = {
     {"K27", "as K21: the explicit layout wins, but only in chunk mode"},
     {"K43", "a Python list handed to the TF dataset adapter (\"is not supported for auto-sharding\"): the C ABI "
             "has no dataset objects, so there is no type to refuse"},
-    {"K49", "an unbatched dataset (\"batch size ... is unknown\"): tessera_distribution_plan_dataset takes a "
-            "size_t and cannot say \"unknown\" (its doc still says \"negative: unknown\"; the core can)"},
     {"K51", "the mesh over rep(\"cpu:0\", R): Tessera rejects a device listed twice (ARCHITECTURE.md); the "
             "rows run over distinct devices"},
-    {"K53", "the array/PyDataset adapters' batch interleave (batches 1, 3, 5, 7, 9): R, S and the id pass; "
-            "the interleave is being added (branch i11-keras); the mesh over rep(\"cpu:0\", 8) is refused "
-            "(a device listed twice, ARCHITECTURE.md), so the rows use distinct devices"},
-    {"K55", "epoch-seeded shuffling in the array/PyDataset adapters: not in the C ABI (branch i11-keras)"},
-    {"K57", "the torch loader's sample interleave (samples 1, 21, 41, 61, 81): S and the rank pass; the "
-            "interleave is being added (branch i11-keras)"},
-    {"K59", "DistributedSampler.set_epoch shuffling: not in the C ABI (branch i11-keras)"},
-    {"K61", "DistributedBatchSampler's uneven split ([0,3,6,9], [1,4,7,10], [2,5,8]): S = 3 and the ids pass; "
-            "the sampler is being added (branch i11-keras)"},
+    {"K53", "the mesh over rep(\"cpu:0\", 8): Tessera rejects a device listed twice (ARCHITECTURE.md); the "
+            "rows run over distinct devices"},
+    {"K55", "epoch-seeded shuffling in the array/PyDataset adapters: the order comes from NumPy's random "
+            "generator, which Tessera does not reproduce; the C ABI gives the unshuffled split (K53)"},
+    {"K59", "DistributedSampler.set_epoch shuffling: the order comes from torch.randperm seeded with "
+            "seed + epoch, which Tessera does not reproduce; the C ABI gives the unshuffled split (K57)"},
     {"K63", "a Python generator under a multi-worker distribution: the C ABI has no dataset objects"},
     {"K71", "distribute_tensor with a JAX Format/Layout wrapper: Tessera holds no tensors, and the expected "
             "values are K70's"},
     {"K75", "Keras's JAX-backend wording (\"Cannot create sharding when device mesh is not set\"): the "
-            "refusal passes (FAILED_PRECONDITION), with Tessera's message (\"Layout ... has no mesh\"); the "
-            "wording belongs to the JAX/torch wording work (branch i11-jax-torch)"},
+            "refusal passes (FAILED_PRECONDITION) with Tessera's message (\"Layout ... has no mesh\"); the "
+            "wording is keras.src.backend.jax's, and the C ABI has no Keras-backend conversion to give it: "
+            "a layout becomes an HloSharding or a sharding, whose messages are Tessera's"},
     {"K93", "torch's MASTER_ADDR/MASTER_PORT: Tessera does not reuse torch's store port, and one process "
             "needs no coordinator, so (\"127.0.0.1\", 1, 0) with MASTER_PORT=29507 and (None, 1, 0) with both "
             "preset resolve to no coordinator rather than 127.0.0.1:29507 / :29508"},
     {"K97", "Keras's torch-backend wording (\"... because the 'device_mesh' is not specified ...\"): the "
-            "refusal passes, with Tessera's message (branch i11-jax-torch's wording work); the "
-            "bypassed-validation half cannot happen (layouts are validated when created)"},
+            "refusal passes with Tessera's message; the wording is keras.src.backend.torch's, and the C ABI "
+            "has no Keras-backend conversion (torch placements are torch's own); the bypassed-validation half "
+            "cannot happen (layouts are validated when created)"},
     {"K99", "distribute_data_input on tensors and DTensors: Tessera holds no tensors"},
     {"K115", "the forced plan past the last shard (\"If forced anyway: S 3, index 3\"): the C ABI refuses the "
              "job at construction, before any plan"},
@@ -1245,6 +1333,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(every_process_gets_the_planned_share_of_each_batch),
       HARNESS_TEST(every_process_reads_the_rows_keras_reads),
       HARNESS_TEST(k115_processes_not_a_multiple_of_replicas_are_refused),
+      HARNESS_TEST(k49_unknown_batch_size_is_refused_before_the_replicate_shortcut),
+      HARNESS_TEST(every_process_reads_the_interleaved_share_keras_reads),
       HARNESS_TEST(device_mesh_errors_use_keras_messages),
       HARNESS_TEST(k131_shape_is_kept_as_given),
       HARNESS_TEST(k133_eight_devices_fill_a_shape_of_eight),

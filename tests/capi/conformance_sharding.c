@@ -862,6 +862,12 @@ static void s37_invalid_meshes_are_refused(void) {
   const char* const dp_dp[] = {"dp", "dp"};
   const char* const empty_name[] = {"x", ""};
   tessera_error* err = NULL;
+  tessera_mesh_options* six = tessera_mesh_options_create();
+  /* JAX create_device_mesh((2, 4), 6 devices): it takes exactly prod(shape). */
+  tessera_mesh_options_set_devices(six, kSix, 6, NULL);
+  ROW_NULL("S37", tessera_mesh_create_device_mesh(shape_2x4, xy, 2, six, &err));
+  tessera_mesh_options_destroy(six);
+  ROW_ERROR("S37", err, TESSERA_INVALID_ARGUMENT, "Number of devices 6 must equal the product of mesh_shape (2, 4)");
   /* JAX make_mesh((2, 4), ..., devices=6 devices). */
   ROW_NULL("S37", fixture_make_mesh(shape_2x4, xy, 2, kSix, 6, NULL, &err));
   ROW_ERROR("S37", err, TESSERA_INVALID_ARGUMENT, "Number of devices 6 must be >= the product of mesh_shape (2, 4)");
@@ -973,6 +979,79 @@ static void s41_tpu_v4_mesh_follows_chip_coordinates(void) {
     }
   }
   tessera_mesh_destroy(mesh);
+}
+
+/* ------------------------------------------------------------------------
+ * S43: create_hybrid_device_mesh(process_is_granule=True) over 8 GPUs,
+ * process 0 owning ids 0-3 and process 1 ids 4-7, a job planned here
+ * (tessera_mesh_options_set_device_processes), not running.
+ */
+typedef struct hybrid_case {
+  const char* vector;
+  int64_t dcn_mesh_shape[2];
+  bool process_1_listed_first; /* the granules' input order (sorted by key: no effect) */
+  int64_t shape[2];
+  int64_t ids[8]; /* row-major */
+} hybrid_case;
+
+static const hybrid_case kHybrids[] = {
+    {"S43", {1, 2}, false, {2, 4}, {0, 1, 4, 5, 2, 3, 6, 7}},
+    {"S43", {2, 1}, false, {4, 2}, {0, 1, 2, 3, 4, 5, 6, 7}},
+    {"S43", {1, 2}, true, {2, 4}, {0, 1, 4, 5, 2, 3, 6, 7}},
+};
+
+static tessera_mesh* two_process_hybrid(const int64_t* dcn_mesh_shape, bool process_1_listed_first,
+                                        tessera_error** err) {
+  static const char* const kInOrder[] = {"gpu:0", "gpu:1", "gpu:2", "gpu:3", "gpu:4", "gpu:5", "gpu:6", "gpu:7"};
+  static const char* const kProcess1First[] = {"gpu:4", "gpu:5", "gpu:6", "gpu:7",
+                                               "gpu:0", "gpu:1", "gpu:2", "gpu:3"};
+  static const size_t kInOrderProcesses[] = {0, 0, 0, 0, 1, 1, 1, 1};
+  static const size_t kProcess1FirstProcesses[] = {1, 1, 1, 1, 0, 0, 0, 0};
+  const int64_t mesh_shape[] = {2, 2};
+  const char* const names[] = {"a", "b"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_mesh* mesh = NULL;
+  if (tessera_mesh_options_set_devices(options, process_1_listed_first ? kProcess1First : kInOrder, 8, err) &&
+      tessera_mesh_options_set_device_processes(
+          options, process_1_listed_first ? kProcess1FirstProcesses : kInOrderProcesses, 8, err)) {
+    mesh = tessera_mesh_make_hybrid(mesh_shape, dcn_mesh_shape, names, 2, options, err);
+  }
+  tessera_mesh_options_destroy(options);
+  return mesh;
+}
+
+static void check_hybrid(const hybrid_case* c) {
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = two_process_hybrid(c->dcn_mesh_shape, c->process_1_listed_first, &err);
+  int64_t extent[2] = {0, 0};
+  size_t i;
+  ROW_OK(c->vector, err);
+  ROW_EQ(c->vector, 2, tessera_mesh_num_axes(mesh, &err));
+  ROW_TRUE(c->vector, tessera_mesh_axis_extent(mesh, 0, &extent[0], &err));
+  ROW_TRUE(c->vector, tessera_mesh_axis_extent(mesh, 1, &extent[1], &err));
+  ROW_EQ(c->vector, c->shape[0], extent[0]);
+  ROW_EQ(c->vector, c->shape[1], extent[1]);
+  for (i = 0; i < 8; ++i) {
+    tessera_device* device = tessera_mesh_device(mesh, i, &err);
+    ROW_EQ(c->vector, c->ids[i], tessera_device_id(device, &err));
+    tessera_device_destroy(device);
+  }
+  ROW_OK(c->vector, err);
+  tessera_mesh_destroy(mesh);
+}
+
+static void s43_process_meshes_are_placed_in_the_dcn_grid(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(kHybrids); ++i) check_hybrid(&kHybrids[i]);
+}
+
+/* S43: two granules cannot fill a dcn_mesh_shape of (1, 1). */
+static void s43_slices_must_fill_the_dcn_grid(void) {
+  const int64_t dcn_mesh_shape[] = {1, 1};
+  tessera_error* err = NULL;
+  ROW_NULL("S43", two_process_hybrid(dcn_mesh_shape, false, &err));
+  ROW_ERROR("S43", err, TESSERA_INVALID_ARGUMENT,
+            "Number of slices 2 must equal the product of dcn_mesh_shape (1, 1)");
 }
 
 static tessera_mesh* cpu_mesh(const int64_t* shape, const char* const* names, size_t num_axes) {
@@ -1160,6 +1239,82 @@ static void s47_v1_and_v2_forms_parse_to_one_layout(void) {
   tessera_mesh_destroy(mesh);
 }
 
+/* S47's construction table: each construction as the HloSharding text XLA
+ * parses, printed back as XLA prints it (a V1 list stays V1, an iota stays
+ * an iota). */
+typedef struct hlo_construction_case {
+  const char* vector;
+  const char* text;
+  tessera_hlo_sharding_kind_t kind;
+} hlo_construction_case;
+
+static const hlo_construction_case kHloConstructions[] = {
+    {"S47", "{replicated}", TESSERA_HLO_SHARDING_REPLICATED},
+    {"S47", "{maximal device=7}", TESSERA_HLO_SHARDING_MAXIMAL},
+    {"S47", "{devices=[2,1,2]2,3,5,7}", TESSERA_HLO_SHARDING_TILED},
+    {"S47", "{devices=[3,4]<=[2,2,3]T(2,1,0)}", TESSERA_HLO_SHARDING_TILED},
+    {"S47", "{devices=[6,35]<=[7,10,3]T(2,1,0)}", TESSERA_HLO_SHARDING_TILED},
+    {"S47", "{devices=[4,1,2]0,1,2,3,4,5,6,7 last_tile_dim_replicate}", TESSERA_HLO_SHARDING_TILED},
+};
+
+static void s47_constructions_print_as_xla_prints_them(void) {
+  size_t i;
+  for (i = 0; i < HARNESS_COUNT(kHloConstructions); ++i) {
+    const hlo_construction_case* c = &kHloConstructions[i];
+    tessera_error* err = NULL;
+    tessera_hlo_sharding* sharding = tessera_hlo_sharding_parse(c->text, &err);
+    tessera_buffer* printed = tessera_hlo_sharding_to_text(sharding, &err);
+    ROW_OK(c->vector, err);
+    ROW_EQ(c->vector, c->kind, tessera_hlo_sharding_kind(sharding, &err));
+    ROW_STREQ(c->vector, c->text, tessera_buffer_data(printed));
+    tessera_buffer_destroy(printed);
+    tessera_hlo_sharding_destroy(sharding);
+  }
+}
+
+/* S47: AssignDevice(7) is the maximal sharding of device 7. */
+static void s47_assign_device_is_maximal_on_that_device(void) {
+  tessera_error* err = NULL;
+  tessera_hlo_sharding* sharding = tessera_hlo_sharding_parse("{maximal device=7}", &err);
+  int64_t device = -1;
+  ROW_TRUE("S47", tessera_hlo_sharding_maximal_device(sharding, &device, &err));
+  ROW_OK("S47", err);
+  ROW_EQ("S47", 7, device);
+  tessera_hlo_sharding_destroy(sharding);
+}
+
+/* The tile devices of `text`, which must be a tiled sharding of `n` tiles over dims `dims`. */
+static void check_tiles(const char* vector, const char* text, const int64_t* dims, size_t num_dims,
+                        const int64_t* devices, size_t n) {
+  tessera_error* err = NULL;
+  tessera_hlo_sharding* sharding = tessera_hlo_sharding_parse(text, &err);
+  int64_t got[16];
+  size_t i;
+  ROW_OK(vector, err);
+  ROW_EQ(vector, num_dims, tessera_hlo_sharding_tile_dims(sharding, got, 16, &err));
+  for (i = 0; i < num_dims; ++i) ROW_EQ(vector, dims[i], got[i]);
+  ROW_EQ(vector, n, tessera_hlo_sharding_tile_devices(sharding, got, 16, &err));
+  for (i = 0; i < n; ++i) ROW_EQ(vector, devices[i], got[i]);
+  ROW_OK(vector, err);
+  tessera_hlo_sharding_destroy(sharding);
+}
+
+/* S47: IotaTile([3,4], [2,2,3], T(2,1,0)) is the V1 list 0,6,3,9,1,7,4,10,2,8,5,11, and so is that list. */
+static void s47_iota_tile_is_its_v1_list(void) {
+  const int64_t dims[] = {3, 4};
+  const int64_t devices[] = {0, 6, 3, 9, 1, 7, 4, 10, 2, 8, 5, 11};
+  check_tiles("S47", "{devices=[3,4]<=[2,2,3]T(2,1,0)}", dims, 2, devices, 12);
+  check_tiles("S47", "{devices=[3,4]0,6,3,9,1,7,4,10,2,8,5,11}", dims, 2, devices, 12);
+}
+
+/* S47: V1 {devices=[2,2]0,2,1,3} and V2 {devices=[2,2]<=[2,2]T(1,0)} are one sharding. */
+static void s47_v1_and_v2_tile_assignments_are_equal(void) {
+  const int64_t dims[] = {2, 2};
+  const int64_t devices[] = {0, 2, 1, 3};
+  check_tiles("S47", "{devices=[2,2]0,2,1,3}", dims, 2, devices, 4);
+  check_tiles("S47", "{devices=[2,2]<=[2,2]T(1,0)}", dims, 2, devices, 4);
+}
+
 /* ------------------------------------------------------------------------
  * Shardy text (S1-S31): each vector's #sdy.sharding string printed from its
  * spec's layout and parsed back on its mesh, and the mesh as Shardy prints
@@ -1262,16 +1417,15 @@ static const conformance_pending kPending[] = {
     {"S21", "the Shardy text's open dim ({?}, from UNCONSTRAINED): a layout holds UNCONSTRAINED as None, as "
             "tessera_layout_from_partition_spec reads it, so it prints {} (s21_open_dim_prints_closed); "
             "{?} parses to the layout"},
-    {"S37", "JAX create_device_mesh((2,4), 6 devices) (\"must equal the product\"): the C ABI has make_mesh "
-            "only; a free-standing create_device_mesh is being added (branch i11-jax-torch)"},
     {"S37", "JAX Mesh(2x4 devices, ('x',)) and Keras DeviceMesh((2,4), ['x']): a C mesh takes one count for "
             "its shape and its names and a flat device list, so neither mistake can be written"},
-    {"S43", "create_hybrid_device_mesh over two processes: a device's process comes from the running job; "
-            "without one every listed device belongs to process 0, so the two-granule mesh cannot be built"},
-    {"S45", "compute_local_shape_and_global_offset for a rank outside the mesh: the C sharding API is asked "
-            "by logical device index, so an outside rank has no query"},
-    {"S47", "the construction table (AssignDevice, Tile, IotaTile, tuples, V3 named shardings, OpSharding "
-            "without a mesh): needs a free-standing HloSharding (branch i11-jax-torch)"},
+    {"S45", "compute_local_shape_and_global_offset for a rank outside the mesh (torch's ((0,), ()) sentinel): "
+            "the C sharding API addresses devices by their index in the mesh, 0 .. num_devices - 1, so a rank "
+            "outside it cannot be asked; its get_coordinate() None passes as NOT_FOUND"},
+    {"S47", "the construction table's tuple ({{replicated}, {devices=[1,2]3,5}, {maximal device=3}}) and V3 "
+            "named shardings ({mesh[a=2,b=4], [{a}, {b}]}, PartialTile converted to V3): tessera_hlo_sharding "
+            "holds one non-tuple V1/V2 sharding; the other constructions pass as the text XLA parses (an "
+            "OpSharding without a mesh has no C reader: tessera_layout_from_op_sharding needs a mesh)"},
 };
 
 int main(int argc, char** argv) {
@@ -1296,6 +1450,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(s37_grouped_spec_has_no_dtensor_text),
       HARNESS_TEST(s39_tpu_v3_meshes_follow_the_tray_ring),
       HARNESS_TEST(s41_tpu_v4_mesh_follows_chip_coordinates),
+      HARNESS_TEST(s43_process_meshes_are_placed_in_the_dcn_grid),
+      HARNESS_TEST(s43_slices_must_fill_the_dcn_grid),
       HARNESS_TEST(s45_coordinate_local_ranks_groups_and_slices_of_rank_6),
       HARNESS_TEST(s45_two_dim_slice_depends_on_the_rank),
       HARNESS_TEST(s45_flattened_slice_joins_the_names),
@@ -1305,6 +1461,10 @@ int main(int argc, char** argv) {
       HARNESS_TEST(s47_v1_and_v2_forms_parse_to_one_layout),
       HARNESS_TEST(shardy_texts_print_and_parse_back),
       HARNESS_TEST(s21_open_dim_prints_closed),
+      HARNESS_TEST(s47_constructions_print_as_xla_prints_them),
+      HARNESS_TEST(s47_assign_device_is_maximal_on_that_device),
+      HARNESS_TEST(s47_iota_tile_is_its_v1_list),
+      HARNESS_TEST(s47_v1_and_v2_tile_assignments_are_equal),
   };
   conformance_print_pending("sharding_cases.md", kPending, HARNESS_COUNT(kPending));
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));

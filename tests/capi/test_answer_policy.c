@@ -286,7 +286,8 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_distribution_is_batch_parallel, "distribution", NULL) \
   X(tessera_distribution_is_same, "a", NULL, NULL) \
   X(tessera_layout_to_shardy_text, "layout", NULL, NULL) \
-  X(tessera_mesh_to_shardy_text, "mesh", NULL, NULL)
+  X(tessera_mesh_to_shardy_text, "mesh", NULL, NULL) \
+  X(tessera_mesh_options_set_device_processes, "options", NULL, NULL, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \

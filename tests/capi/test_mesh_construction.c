@@ -432,6 +432,95 @@ static void tpu_axis_assignment_needs_equal_products(void) {
                "Argument 'mesh_shape' (2, 2) has 4 devices; expected the 16 of physical_shape (4, 4)");
 }
 
+/* Options listing kGpus, owned by processes 0, 0, 0, 0, 1, 1, 1, 1 (or the first `num_processes` of them). */
+static tessera_mesh_options* gpus_of_two_processes(size_t num_processes, tessera_error** err) {
+  static const size_t kProcesses[] = {0, 0, 0, 0, 1, 1, 1, 1};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  if (!tessera_mesh_options_set_devices(options, kGpus, 8, err) ||
+      !tessera_mesh_options_set_device_processes(options, kProcesses, num_processes, err)) {
+    tessera_mesh_options_destroy(options);
+    return NULL;
+  }
+  return options;
+}
+
+static void device_processes_own_the_listed_devices_with_their_own_ordinals(void) {
+  const int64_t shape[] = {8};
+  const char* const names[] = {"x"};
+  tessera_error* err = NULL;
+  tessera_mesh_options* options = gpus_of_two_processes(8, &err);
+  tessera_mesh* mesh = tessera_mesh_create_device_mesh(shape, names, 1, options, &err);
+  tessera_device* device;
+  ASSERT_OK(err);
+  device = tessera_mesh_device(mesh, 5, &err);
+  ASSERT_EQ(5, tessera_device_id(device, &err));
+  ASSERT_EQ(1, tessera_device_process_index(device, &err));
+  ASSERT_EQ(1, tessera_device_local_ordinal(device, &err));
+  ASSERT_OK(err);
+  tessera_device_destroy(device);
+  tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(options);
+}
+
+static void device_processes_make_one_granule_per_process(void) {
+  const int64_t mesh_shape[] = {2, 2};
+  const int64_t dcn[] = {1, 2};
+  const char* const names[] = {"a", "b"};
+  tessera_error* err = NULL;
+  tessera_mesh_options* options = gpus_of_two_processes(8, &err);
+  tessera_mesh* mesh = tessera_mesh_make_hybrid(mesh_shape, dcn, names, 2, options, &err);
+  ASSERT_OK(err);
+  ASSERT_EQ(8, tessera_mesh_num_devices(mesh, NULL));
+  ASSERT_EQ(4, device_id_at(mesh, 2)); /* row 0: process 0's 0, 1, then process 1's 4, 5 */
+  tessera_mesh_destroy(mesh);
+  tessera_mesh_options_destroy(options);
+}
+
+static void device_processes_need_one_entry_per_device(void) {
+  const int64_t shape[] = {8};
+  const char* const names[] = {"x"};
+  tessera_error* err = NULL;
+  tessera_mesh_options* options = gpus_of_two_processes(2, &err);
+  ASSERT_NULL(tessera_mesh_create_device_mesh(shape, names, 1, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets 2 process indices for 8 devices; expected one per device");
+  tessera_mesh_options_destroy(options);
+}
+
+static void device_processes_need_devices(void) {
+  static const size_t kProcesses[] = {0, 1};
+  const int64_t shape[] = {2};
+  const char* const names[] = {"x"};
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_mesh_options_set_device_processes(options, kProcesses, 2, &err));
+  ASSERT_NULL(tessera_mesh_make(shape, names, 1, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets device_processes but no devices; expected "
+               "tessera_mesh_options_set_devices too (the processes own the devices it lists, in order)");
+  tessera_mesh_options_destroy(options);
+}
+
+static void device_processes_null_with_a_count_is_invalid(void) {
+  tessera_mesh_options* options = tessera_mesh_options_create();
+  tessera_error* err = NULL;
+  ASSERT_FALSE(tessera_mesh_options_set_device_processes(options, NULL, 2, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'process_indices'");
+  tessera_mesh_options_destroy(options);
+}
+
+static void mesh_create_refuses_device_processes(void) {
+  const int64_t shape[] = {8};
+  const char* const names[] = {"x"};
+  tessera_error* err = NULL;
+  tessera_mesh_options* options = gpus_of_two_processes(8, &err);
+  ASSERT_NULL(tessera_mesh_create(shape, names, 1, options, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'options' sets device_processes, which tessera_mesh_create does not read; "
+               "expected options without it");
+  tessera_mesh_options_destroy(options);
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(make_truncates_to_the_product_of_the_shape),
@@ -467,6 +556,12 @@ int main(int argc, char** argv) {
       HARNESS_TEST(tpu_axis_assignment_without_split_fails_as_jax),
       HARNESS_TEST(tpu_axis_assignment_splits_when_allowed),
       HARNESS_TEST(tpu_axis_assignment_needs_equal_products),
+      HARNESS_TEST(device_processes_own_the_listed_devices_with_their_own_ordinals),
+      HARNESS_TEST(device_processes_make_one_granule_per_process),
+      HARNESS_TEST(device_processes_need_one_entry_per_device),
+      HARNESS_TEST(device_processes_need_devices),
+      HARNESS_TEST(device_processes_null_with_a_count_is_invalid),
+      HARNESS_TEST(mesh_create_refuses_device_processes),
   };
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
 }

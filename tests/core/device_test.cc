@@ -160,6 +160,27 @@ TEST(ParseDevicesTest, ErrorNamesTheArgumentAndTheEntryIndex) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("'devices' entry 2")));
 }
 
+TEST(AssignProcessesTest, OrdinalsCountWithinEachProcessAndPlatform) {
+  const std::vector<Device> devices = {MakeDevice(0, Platform::kGpu, 0, 0), MakeDevice(1, Platform::kGpu, 0, 1),
+                                       MakeDevice(2, Platform::kGpu, 0, 2), MakeDevice(3, Platform::kCpu, 0, 3)};
+  EXPECT_THAT(Unwrap(AssignProcesses(devices, {1, 0, 1, 1})),
+              ElementsAre(MakeDevice(0, Platform::kGpu, 1, 0), MakeDevice(1, Platform::kGpu, 0, 0),
+                          MakeDevice(2, Platform::kGpu, 1, 1), MakeDevice(3, Platform::kCpu, 1, 0)));
+}
+
+TEST(AssignProcessesTest, NeedsOneProcessPerDevice) {
+  const std::vector<Device> devices = {MakeDevice(0, Platform::kGpu, 0, 0), MakeDevice(1, Platform::kGpu, 0, 1)};
+  EXPECT_THAT(AssignProcesses(devices, {0}),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "1 process indices for 2 devices; expected one per device"));
+}
+
+TEST(AssignProcessesTest, RefusesANegativeProcessNamingTheEntry) {
+  const std::vector<Device> devices = {MakeDevice(0, Platform::kGpu, 0, 0), MakeDevice(1, Platform::kGpu, 0, 1)};
+  EXPECT_THAT(AssignProcesses(devices, {0, -1}),
+              StatusIs(absl::StatusCode::kInvalidArgument, "process index -1 (entry 1); expected at least 0"));
+}
+
 TEST(ListDevicesTest, WithoutTheVariableListsOneCpuDevice) {
   ScopedEnv env(kCpuDeviceCountEnv, std::nullopt);
   SetGlobalDevices(std::nullopt);

@@ -87,6 +87,32 @@ TESSERA_API bool tessera_mesh_options_set_contiguous_submeshes(tessera_mesh_opti
                                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * The process that owns each device tessera_mesh_options_set_devices lists,
+ * in the same order (JAX's device.process_index), to build the mesh of a
+ * job that is not running here: tessera_mesh_make_hybrid's granules, and the
+ * grouping by process of tessera_mesh_make and
+ * tessera_mesh_create_device_mesh, follow them, and each device's local
+ * ordinal becomes its index among the listed devices of its process and
+ * platform. Unset, a listed device keeps the process the running job gives
+ * it, or process 0. tessera_mesh_create does not read it.
+ * @param options              the options to change.
+ * @param process_indices      one process index per listed device; copied.
+ *                             NULL with 0 unsets.
+ * @param num_process_indices  number of entries in `process_indices`.
+ * @param out_error            receives a new error on failure (see error.h); may be NULL.
+ * @return true on success; INVALID_ARGUMENT for a NULL `options`, or a NULL
+ *         `process_indices` with a nonzero count. The creators fail with
+ *         INVALID_ARGUMENT ("Argument 'options' sets 2 process indices for 8
+ *         devices; expected one per device") when the count is not the
+ *         number of devices set, or no devices are set.
+ * @since 0.3
+ */
+TESSERA_API bool tessera_mesh_options_set_device_processes(tessera_mesh_options* options,
+                                                           const size_t* process_indices,
+                                                           size_t num_process_indices,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * JAX's create_device_mesh, as a mesh with `axis_names`: the devices
  * ordered as tessera_mesh_make orders them, but they must number exactly
  * prod(shape) (tessera_mesh_make takes the first prod(shape)), and the
