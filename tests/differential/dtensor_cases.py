@@ -44,13 +44,15 @@ def random_mesh_args(rng):
     local_ids = list(range(task * per_task, (task + 1) * per_task))
     devices = [f"/job:{job}/replica:0/task:{task}/device:{kind}:{i}" for i in range(per_task)]
     name = rng.choice(["", "", "mesh", "m1"])
+    xla = kind == "TPU" and rng.random() < 0.3  # DTensor refuses it for CPU and GPU meshes
     return {"names": names, "sizes": sizes, "global_ids": list(range(n)), "local_ids": local_ids,
-            "local_devices": devices, "name": name}
+            "local_devices": devices, "name": name, "use_xla_spmd": xla}
 
 
 def make_mesh(args):
     return L.Mesh(args["names"], np.array(args["global_ids"]).reshape(args["sizes"]),
-                  args["local_ids"], args["local_devices"], mesh_name=args["name"])
+                  args["local_ids"], args["local_devices"], mesh_name=args["name"],
+                  use_xla_spmd=args["use_xla_spmd"])
 
 
 def random_specs(rng, mesh_args, rank):
@@ -72,6 +74,7 @@ def mesh_case(rng):
     indices = [rng.randrange(-2, 2 * n) for _ in range(3)]
     return {"kind": "mesh", "mesh": args, "indices": indices, "expect": {
         "text": mesh.to_string(),
+        "device_locations": [list(mesh.device_location(i)) for i in range(n)],
         "host_mesh": answer(lambda: mesh.host_mesh().to_string()),
         "coords": [[int(c) for c in mesh.coords(i).numpy()] for i in indices],
         "dim_sizes": {d: mesh.dim_size(d) for d in args["names"]},
@@ -152,6 +155,37 @@ def single_device_case(rng):
     }}
 
 
+def mesh_error_case(rng):
+    """Python's Mesh constructor on arguments it refuses (or, now and then, accepts)."""
+    args = random_mesh_args(rng)
+    n = len(args["global_ids"])
+    devices, ids = args["local_devices"], args["local_ids"]
+    kind = devices[0].rsplit(":", 2)[1]
+    other = rng.choice([t for t in TYPES if t != kind])
+    # No repeated dimension name here: TF's Python constructor lets one through
+    # and prints a mesh its own parser refuses ("repeated mesh dimension");
+    # Tessera's constructor applies the parser's checks too
+    # (tessera/experimental/dtensor_mesh.h, create_from_ids). text_error_case
+    # covers the parser's refusal.
+    fault = rng.choice(["order", "types", "sizes", "xla_cpu", "duplicate", "stray_id"])
+    if fault == "stray_id":
+        args["local_ids"] = ids[:-1] + [n + 3]
+    elif fault == "order" and n > 1:
+        args["global_ids"] = args["global_ids"][::-1]
+    elif fault == "types" and len(devices) > 1:
+        devices[-1] = devices[-1].replace(f"device:{kind}:", f"device:{other}:")
+    elif fault == "sizes":
+        args["local_ids"] = ids[:-1]
+    elif fault == "xla_cpu":
+        args["local_devices"] = [d.replace(f"device:{kind}:", "device:CPU:") for d in devices]
+        args["use_xla_spmd"] = True
+    elif len(devices) > 1 and kind != "CPU":
+        # Not for CPU: Tessera refuses a repeated host CPU, which DTensor
+        # accepts (tessera/experimental/dtensor_mesh.h, create_from_ids).
+        devices[-1] = devices[0]
+    return {"kind": "mesh_error", "mesh": args, "expect": answer(lambda: make_mesh(args).to_string())}
+
+
 def spec_error_case(rng):
     """Layout(specs, mesh) with a repeated or unknown mesh dimension."""
     args = random_mesh_args(rng)
@@ -169,13 +203,19 @@ def text_error_case(rng):
     args = random_mesh_args(rng)
     mesh_text = make_mesh(args).to_string()
     name = rng.choice(args["names"])
+    first = f"{args['names'][0]}="
+    repeated = mesh_text.replace(first, f"{name}=", 1) if name != args["names"][0] else mesh_text.replace(
+        first, f"{name}=1,{first}", 1)
     text = rng.choice([
+        f"sharding_specs:unsharded, mesh:{repeated}",
+        f"sharding_specs:{name}, mesh:{mesh_text.replace(first, 'any=', 1)}",
         f"sharding_specs:{name},{name}, mesh:{mesh_text}",
         f"sharding_specs:zz, mesh:{mesh_text}",
         f"sharded:{name}, mesh:{mesh_text}",
         f"sharding_specs:{name}, {mesh_text}",
         "foo",
         "",
+        "empty_layout",
         f"maximal:true, mesh:{mesh_text}",
         f"sharding_specs:{name}, mesh:{mesh_text.replace('=', '=x', 1)}",
         f"sharding_specs:unsharded, mesh:{mesh_text}",
@@ -184,7 +224,7 @@ def text_error_case(rng):
 
 
 KINDS = [(mesh_case, 2), (layout_case, 6), (constructor_case, 2), (single_device_case, 1),
-         (spec_error_case, 1), (text_error_case, 1)]
+         (spec_error_case, 1), (text_error_case, 1), (mesh_error_case, 1)]
 
 
 def main():
