@@ -176,8 +176,13 @@ def mesh_case(t, case):
 
     reparsed = t.own(t.call("tessera_dtensor_mesh_parse", case["expect"]["text"].encode()),
                      "tessera_dtensor_mesh_destroy")
+    with_globals = t.own(t.call("tessera_dtensor_mesh_parse", case["expect"]["with_global_devices"].encode()),
+                         "tessera_dtensor_mesh_destroy")
+    host_with_globals = t.own(t.call("tessera_dtensor_mesh_to_host_mesh", with_globals), "tessera_dtensor_mesh_destroy")
     return {
         "text": t.text("tessera_dtensor_mesh_to_text", mesh),
+        "with_global_devices": t.text("tessera_dtensor_mesh_to_text", with_globals),
+        "host_mesh_with_global_devices": t.text("tessera_dtensor_mesh_to_text", host_with_globals),
         "device_locations": [t.array("tessera_dtensor_mesh_device_location", mesh, i)
                              for i in range(len(case["mesh"]["global_ids"]))],
         "host_mesh": answer(host),

@@ -67,13 +67,31 @@ def random_specs(rng, mesh_args, rank):
     return specs
 
 
+def global_devices(args):
+    """Every task's devices, in id order, as the local ones are named."""
+    per_task = len(args["local_ids"])
+    local = args["local_devices"][0]
+    prefix, task_and_rest = local.split("/task:", 1)
+    kind = task_and_rest.split("/device:", 1)[1].rsplit(":", 1)[0]
+    return [f"{prefix}/task:{i // per_task}/device:{kind}:{i % per_task}" for i in args["global_ids"]]
+
+
 def mesh_case(rng):
     args = random_mesh_args(rng)
     mesh = make_mesh(args)
     n = len(args["global_ids"])
     indices = [rng.randrange(-2, 2 * n) for _ in range(3)]
+    # A mesh with global devices (the constructor's global_devices argument,
+    # which tessera_dtensor_mesh_create_from_ids does not take) is read from
+    # its text instead.
+    text = mesh.to_string()
+    with_globals = L.Mesh(args["names"], np.array(args["global_ids"]).reshape(args["sizes"]), args["local_ids"],
+                          args["local_devices"], mesh_name=args["name"], global_devices=global_devices(args),
+                          use_xla_spmd=args["use_xla_spmd"])
     return {"kind": "mesh", "mesh": args, "indices": indices, "expect": {
-        "text": mesh.to_string(),
+        "text": text,
+        "with_global_devices": with_globals.to_string(),
+        "host_mesh_with_global_devices": with_globals.host_mesh().to_string(),
         "device_locations": [list(mesh.device_location(i)) for i in range(n)],
         "host_mesh": answer(lambda: mesh.host_mesh().to_string()),
         "coords": [[int(c) for c in mesh.coords(i).numpy()] for i in indices],
