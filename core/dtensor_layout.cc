@@ -648,27 +648,7 @@ std::vector<std::string> DTensorMeshHosts(const DTensorMesh& mesh) {
 
 absl::StatusOr<DTensorMesh> DTensorMeshToDeviceType(const DTensorMesh& mesh,
                                                     absl::string_view device_type) {
-  if (mesh.is_single_device()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Argument 'mesh' ", PyStrRepr(mesh.ToString()),
-        " is a single-device mesh; expected a mesh with dimensions"));
-  }
-  if (!IsTfIdentifier(device_type)) {
-    return absl::InvalidArgumentError(absl::StrCat("Argument 'device_type' ",
-                                                   PyStrRepr(device_type),
-                                                   " is not a device type; expected e.g. 'CPU'"));
-  }
-  DTensorMesh::Fields f;
-  f.dims = mesh.dims();
-  f.global_ids = mesh.global_ids();
-  f.local_ids = mesh.local_ids();
-  for (const std::string& device : mesh.local_devices()) {
-    const TfDeviceName name = *ParseTfDeviceName(device);
-    f.local_devices.push_back(absl::StrCat("/job:", *name.job, "/replica:",
-                                           name.replica.value_or(0), "/task:", *name.task,
-                                           "/device:", device_type, ":", name.index.value_or(0)));
-  }
-  return DTensorMesh::Create(std::move(f));
+  return mesh.ToDeviceType(device_type);
 }
 
 }  // namespace tessera

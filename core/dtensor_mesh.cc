@@ -204,18 +204,6 @@ std::optional<std::string> DeviceTypeOf(const std::string& device) {
   return parsed->type;
 }
 
-// TF's DeviceSpec.replace(device_type=type).to_string().
-std::string WithDeviceType(const std::string& device, absl::string_view type) {
-  const std::optional<TfDeviceName> n = ParseTfDeviceName(device);
-  if (!n) return device;
-  std::string out;
-  if (n->job) absl::StrAppend(&out, "/job:", *n->job);
-  if (n->replica) absl::StrAppend(&out, "/replica:", *n->replica);
-  if (n->task) absl::StrAppend(&out, "/task:", *n->task);
-  absl::StrAppend(&out, "/device:", type, ":", n->index ? absl::StrCat(*n->index) : "*");
-  return out;
-}
-
 }  // namespace
 
 absl::StatusOr<DTensorMesh> DTensorMesh::CreateAsPython(Fields f) {
@@ -287,12 +275,30 @@ absl::StatusOr<DTensorMesh> DTensorMesh::HostMesh() const {
         "Argument 'mesh' ", PyStrRepr(ToString()),
         " is an empty or single-device DTensor mesh; expected one with dimensions"));
   }
-  if (absl::AsciiStrToUpper(device_type()) == "CPU") return *this;
-  Fields f = fields_;
-  f.name.clear();
-  f.use_xla_spmd = false;
-  for (std::string& device : f.local_devices) device = WithDeviceType(device, "CPU");
-  for (std::string& device : f.global_devices) device = WithDeviceType(device, "CPU");
+  return ToDeviceType("CPU");
+}
+
+absl::StatusOr<DTensorMesh> DTensorMesh::ToDeviceType(absl::string_view device_type) const {
+  if (is_single_device()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Argument 'mesh' ", PyStrRepr(ToString()),
+        " is a single-device mesh; expected a mesh with dimensions"));
+  }
+  if (!IsTfIdentifier(device_type)) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'device_type' ",
+                                                   PyStrRepr(device_type),
+                                                   " is not a device type; expected e.g. 'CPU'"));
+  }
+  Fields f;
+  f.dims = dims();
+  f.global_ids = global_ids();
+  f.local_ids = local_ids();
+  for (const std::string& device : local_devices()) {
+    const TfDeviceName name = *ParseTfDeviceName(device);  // checked by Create
+    f.local_devices.push_back(absl::StrCat("/job:", *name.job, "/replica:",
+                                           name.replica.value_or(0), "/task:", *name.task,
+                                           "/device:", device_type, ":", name.index.value_or(0)));
+  }
   return Create(std::move(f));
 }
 

@@ -138,10 +138,16 @@ class DTensorMesh {
   // Python's floor division: any index wraps onto the mesh.
   std::vector<int64_t> Coords(int64_t device_index) const;
 
-  // Python's Mesh.host_mesh(): a CPU mesh is itself; otherwise the same ids
-  // with each local and global device's type replaced by CPU, no name and no
-  // use_xla_spmd. INVALID_ARGUMENT for an empty or single-device mesh.
+  // Python's Mesh.host_mesh() (TF 2.21: C++ host_mesh, ToDeviceType("CPU"),
+  // for a CPU mesh too). INVALID_ARGUMENT for an empty or single-device mesh.
   absl::StatusOr<DTensorMesh> HostMesh() const;
+
+  // Mesh::ToDeviceType: each local device renamed
+  // "/job:J/replica:R/task:T/device:<type>:<index>" (replica 0 when unnamed),
+  // no name, no global devices, no use_xla_spmd; then GetMesh's checks.
+  // INVALID_ARGUMENT for a single-device mesh (DTensor would silently give the
+  // empty mesh) or a type that is not an identifier.
+  absl::StatusOr<DTensorMesh> ToDeviceType(absl::string_view device_type) const;
 
   friend bool operator==(const DTensorMesh& a, const DTensorMesh& b);
   friend bool operator!=(const DTensorMesh& a, const DTensorMesh& b) { return !(a == b); }

@@ -350,11 +350,23 @@ TEST(DTensorMeshCoords, WrapAroundTheMesh) {
   EXPECT_THAT(mesh.Coords(-1), ElementsAre(1, 3, 1));
 }
 
-TEST(DTensorMeshHostMesh, KeepsTasksAndIndicesWithoutReplicaAdded) {
+// TF 2.21's host_mesh is ToDeviceType("CPU"): DeviceNameUtils::FullName
+// prints the replica (0 when unnamed).
+TEST(DTensorMeshHostMesh, KeepsTasksAndIndicesAndNamesReplicaZero) {
   const DTensorMesh tpu = Unwrap(ParseDTensorMesh(
       "n|x=2|0,1|0,1|/job:w/task:1/device:TPU:0,/job:w/task:1/device:TPU:1|use_xla_spmd"));
   EXPECT_EQ(Unwrap(tpu.HostMesh()).ToString(),
-            "|x=2|0,1|0,1|/job:w/task:1/device:CPU:0,/job:w/task:1/device:CPU:1");
+            "|x=2|0,1|0,1|/job:w/replica:0/task:1/device:CPU:0,/job:w/replica:0/task:1/device:CPU:1");
+}
+
+// As TF 2.21 (found by the dtensor differential): a CPU mesh's host mesh
+// drops its name and global devices too; it is not the mesh itself.
+TEST(DTensorMeshHostMesh, OfANamedCpuMeshDropsTheNameAndGlobalDevices) {
+  const DTensorMesh cpu = Unwrap(ParseDTensorMesh(
+      "nm|x=2|0,1|0,1|/job:localhost/replica:0/task:0/device:CPU:0,/job:localhost/replica:0/task:0/device:CPU:1"
+      "|/job:localhost/replica:0/task:0/device:CPU:0,/job:localhost/replica:0/task:0/device:CPU:1"));
+  EXPECT_EQ(Unwrap(cpu.HostMesh()).ToString(),
+            "|x=2|0,1|0,1|/job:localhost/replica:0/task:0/device:CPU:0,/job:localhost/replica:0/task:0/device:CPU:1");
 }
 
 TEST(DTensorMeshHostMesh, EmptyMeshHasNone) {

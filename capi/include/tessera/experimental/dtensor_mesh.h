@@ -110,9 +110,10 @@ TESSERA_API bool tessera_dtensor_mesh_dim_extent_lookup(const tessera_dtensor_me
                                                         int64_t* out, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * DTensor's Mesh.host_mesh(): a CPU mesh itself; otherwise the same ids over
- * the CPU devices of the same tasks (each device's type replaced by CPU),
- * with an empty name and no use_xla_spmd.
+ * DTensor's Mesh.host_mesh() (TF 2.21: ToDeviceType("CPU"), for a CPU mesh
+ * too): the same ids over the CPU devices of the same tasks, named
+ * "/job:J/replica:R/task:T/device:CPU:<i>" (replica 0 when unnamed), with an
+ * empty name, no global devices and no use_xla_spmd.
  * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
  *         for NULL or an empty or single-device mesh.
  * @since 0.3
