@@ -43,8 +43,8 @@ absl::Status IndivisibleError(const TensorLayout& layout, absl::Span<const int64
 
 // A group against mesh order (an axis of size > 1 before one of size > 1 that
 // comes earlier in the mesh) is a _StridedShard in PyTorch. For a size its
-// shards do not divide, PyTorch then gives some devices non-contiguous or
-// empty pieces, which no index range expresses; chunk-nested claims to be
+// shards do not divide, PyTorch's pieces then differ from nested chunking
+// (and for some sizes are not ranges at all); chunk-nested claims to be
 // PyTorch's placement, so it refuses rather than differ.
 absl::Status CheckNestedMatchesTorch(const TensorLayout& layout, int64_t size, int64_t shards,
                                      const std::vector<size_t>& axes, const std::vector<int64_t>& sizes, size_t dim) {
@@ -56,7 +56,7 @@ absl::Status CheckNestedMatchesTorch(const TensorLayout& layout, int64_t size, i
           "Argument 'mode': chunk-nested cannot place dimension ", dim, " (size ", size, ") of layout ",
           PyAxesRepr(layout.axes()), " as PyTorch does: its axes ", PyAxisGroupRepr(layout.axes()[dim]),
           " run against mesh order, which PyTorch shards by _StridedShard, and for a size that its ", shards,
-          " shards do not divide that gives some devices non-contiguous or empty pieces; expected a size divisible "
+          " shards do not divide that places pieces unlike nested chunking (and not always as ranges); expected a size divisible "
           "by ", shards, ", the chunk-flat mode, or the axes in mesh order"));
     }
   }

@@ -16,9 +16,11 @@
 //                 axis re-chunks the extent the previous axes left (torch.chunk).
 //                 That is PyTorch's placement for groups in mesh order (Shard
 //                 placements). A group against mesh order is a _StridedShard
-//                 in PyTorch, which gives some devices non-contiguous or empty
-//                 pieces of a size its shards do not divide: Create refuses
-//                 that case (INVALID_ARGUMENT) rather than differ.
+//                 in PyTorch, whose pieces for a size its shards do not
+//                 divide differ from nested chunking (and are not always
+//                 ranges): Create refuses that case (INVALID_ARGUMENT) rather
+//                 than differ. Computing PyTorch's pieces where they are
+//                 ranges is a known gap.
 // The chunk modes agree with each other, and with kStrict, whenever the size
 // is divisible. An empty shard is [n, n) in every mode (PyTorch #150862: the
 // offset of a zero-size shard is the global size).

@@ -88,7 +88,7 @@ static void flat_and_nested_chunking_differ_on_a_group(void) {
 }
 
 /* Mesh (3, 2) axes a, b and the layout (('b', 'a'),): PyTorch's
- * _StridedShard gives shape (7,) non-contiguous or empty pieces. */
+ * _StridedShard places shape (7,) unlike nested chunking. */
 static tessera_layout* layout_ba_on_3x2(tessera_mesh** mesh) {
   const int64_t shape[] = {3, 2};
   const char* const names[] = {"a", "b"};

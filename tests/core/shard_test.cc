@@ -93,7 +93,8 @@ TEST(ShardingCreateTest, StrictIndivisibleFollowsJaxIndivisibleError) {
 }
 
 // torch's _StridedShard for (('b', 'a'),) on mesh (3, 2) and shape (7,)
-// gives some devices non-contiguous or empty pieces: no range says that.
+// places pieces unlike nested chunking (devices (1,0) and (1,1) hold [2, 4)
+// and [5, 6)): chunk-nested refuses rather than differ.
 TEST(ShardingCreateTest, ChunkNestedRefusesAnIndivisibleGroupAgainstMeshOrder) {
   MeshPtr mesh = CpuMesh({3, 2}, {"a", "b"});
   EXPECT_THAT(Sharding::Create(Layout({"b+a"}, mesh), {7}, ShardMode::kChunkNested),

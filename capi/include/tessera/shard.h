@@ -49,11 +49,13 @@ typedef enum tessera_shard_mode_t {
    * PyTorch: each axis re-chunks (torch.chunk) what the previous axes left.
    * That is PyTorch's compute_local_shape_and_global_offset for groups in
    * mesh order (Shard placements). A group against mesh order is a
-   * _StridedShard in PyTorch, which gives some devices non-contiguous or
-   * empty pieces of a size the group's shard count does not divide (mesh
-   * (3, 2) axes a, b, layout (('b', 'a'),), shape (7,)); no range expresses
-   * that, so tessera_sharding_create refuses it in this mode
-   * (INVALID_ARGUMENT), and agrees with PyTorch for divisible sizes.
+   * _StridedShard in PyTorch: for a size the group's shard count does not
+   * divide, its pieces differ from nested chunking (mesh (3, 2) axes a, b,
+   * layout (('b', 'a'),), shape (7,): devices (1,0) and (1,1) hold [2, 4)
+   * and [5, 6)), and for some sizes are not ranges at all.
+   * tessera_sharding_create refuses every such case in this mode
+   * (INVALID_ARGUMENT) rather than differ; it agrees with PyTorch for
+   * divisible sizes (the torch differential test checks both).
    */
   TESSERA_SHARD_MODE_CHUNK_NESTED = 2,
   /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */

@@ -16,11 +16,12 @@
  * Which elements each device holds: for groups in mesh order (only Shard
  * placements) TESSERA_SHARD_MODE_CHUNK_NESTED is PyTorch's
  * compute_local_shape_and_global_offset, uneven sizes included. For a group
- * against mesh order (a _StridedShard), PyTorch gives some devices
- * non-contiguous or empty pieces of a size the group's shard count does not
- * divide (mesh (3, 2) axes a, b, layout (('b', 'a'),), shape (7,)), which no
- * range expresses: tessera_sharding_create refuses that case in chunk-nested
- * mode, and agrees with PyTorch whenever the size is divisible.
+ * against mesh order (a _StridedShard) and a size the group's shard count
+ * does not divide, PyTorch's pieces differ from nested chunking (mesh (3, 2)
+ * axes a, b, layout (('b', 'a'),), shape (7,)) and for some sizes are not
+ * ranges at all: tessera_sharding_create refuses every such case in
+ * chunk-nested mode rather than differ, and agrees with PyTorch whenever the
+ * size is divisible.
  */
 #ifndef TESSERA_TORCH_H_
 #define TESSERA_TORCH_H_

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The torch differential test: random meshes, layouts and shapes; torch's
+# DTensor placements for them (torch 2.15's CPU use of its PyPI wheel, no
+# process group: its pure local-shape-and-offset helper and its placements'
+# own split) against libtessera's placements text, its parse of torch's repr
+# and its chunk-nested shards. 2 x 1000 cases. Fails on any difference.
+#
+# Usage: run_torch_differential.sh path/to/libtessera.so.0
+# The virtual environment (torch_requirements.txt, pinned) comes from
+# scripts/jax-venv.sh.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+lib=${1:?usage: run_torch_differential.sh path/to/libtessera.so.0}
+venv=$("$here/../../scripts/jax-venv.sh" "$here/torch_requirements.txt" torch)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for seed in 21 22; do
+  "$venv/bin/python" "$here/torch_cases.py" --count 1000 --seed "$seed" > "$work/cases_$seed.jsonl"
+done
+python3 "$here/compare_with_torch.py" --lib "$lib" "$work"/cases_*.jsonl

@@ -1,0 +1,105 @@
+"""Random layouts answered by torch (run in the torch virtual environment,
+torch_requirements.txt): one JSON line per case with the mesh, the layout as
+Tessera writes it (a tuple of axis names per tensor dim), the global shape,
+torch's placements for it and their repr, and for every mesh coordinate
+torch's local shape and global offset (its pure helper, no process group)
+plus the element indices torch's own placement split gives each device.
+
+The placements follow the rule Tessera documents in tessera/torch.h: mesh dim
+m is Replicate() when no tensor dim uses its axis, Shard(d) when d's group of
+axes runs in mesh order at m, _StridedShard(dim=d, sf=...) otherwise, sf being
+the product of the group's axes before m in the group and after m in the
+mesh. Building them here, from torch's own classes, is what makes the repr
+torch's.
+
+Usage: torch_cases.py --count N --seed S > cases.jsonl
+"""
+import argparse
+import itertools
+import json
+import math
+import random
+import warnings
+
+warnings.filterwarnings("ignore")  # torch warns that numpy is absent; unused here
+import torch  # noqa: E402
+from torch.distributed.tensor._utils import _compute_local_shape_and_global_offset  # noqa: E402
+from torch.distributed.tensor.placement_types import Replicate, Shard, _StridedShard  # noqa: E402
+
+AXIS_NAMES = ["a", "b", "c"]
+
+
+def random_case(rng):
+    mesh_rank = rng.randint(1, 3)
+    mesh_shape = [rng.randint(1, 4) for _ in range(mesh_rank)]
+    names = rng.sample(AXIS_NAMES, mesh_rank)
+    rank = rng.randint(1, 3)
+    free = names[:]
+    rng.shuffle(free)
+    layout = [[] for _ in range(rank)]
+    for axis in free:
+        if rng.random() < 0.75:
+            layout[rng.randrange(rank)].append(axis)
+    # Shapes around the shard counts, so both divisible and uneven sizes come.
+    shape = []
+    for group in layout:
+        k = math.prod(mesh_shape[names.index(a)] for a in group)
+        shape.append(rng.choice([k * rng.randint(1, 3), rng.randint(0, 2 * k + 3)]))
+    return mesh_shape, names, layout, shape
+
+
+def placements_for(mesh_shape, names, layout):
+    out = []
+    for m, axis in enumerate(names):
+        found = [(d, g) for d, g in enumerate(layout) if axis in g]
+        if not found:
+            out.append(Replicate())
+            continue
+        d, group = found[0]
+        pos = group.index(axis)
+        sf = math.prod(mesh_shape[names.index(a)] for a in group[:pos] if names.index(a) > m)
+        out.append(Shard(d) if sf == 1 else _StridedShard(d, split_factor=sf))
+    return out
+
+
+def split_indices(n, mesh_shape, coord, placements, dim):
+    """The indices of dim `dim` a device at `coord` holds: torch's own split of
+    each placement on that dim, applied mesh dim by mesh dim."""
+    t = torch.arange(n)
+    for m, p in enumerate(placements):
+        # _StridedShard is not a Shard subclass in torch 2.15.
+        if isinstance(p, (Shard, _StridedShard)) and p.dim == dim:
+            one_d = _StridedShard(0, split_factor=p.split_factor) if isinstance(p, _StridedShard) else Shard(0)
+            chunks, _ = one_d._split_tensor(t, mesh_shape[m], with_padding=False)
+            t = chunks[coord[m]]
+    return t.tolist()
+
+
+def answer(mesh_shape, names, layout, shape):
+    placements = placements_for(mesh_shape, names, layout)
+    devices = []
+    for coord in itertools.product(*[range(s) for s in mesh_shape]):
+        local, offset = _compute_local_shape_and_global_offset(shape, mesh_shape, list(coord), placements)
+        devices.append({
+            "coord": list(coord),
+            "local_shape": list(local),
+            "offset": list(offset),
+            "indices": [split_indices(n, mesh_shape, coord, placements, d) for d, n in enumerate(shape)],
+        })
+    return {"mesh_shape": mesh_shape, "names": names, "layout": layout, "shape": shape,
+            "placements": repr(placements), "devices": devices}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    print(json.dumps(answer([3, 2], ["a", "b"], [["b", "a"]], [7])))  # torch.h's example
+    for _ in range(args.count - 1):
+        print(json.dumps(answer(*random_case(rng))))
+
+
+if __name__ == "__main__":
+    main()
