@@ -14,10 +14,9 @@ Usage: compare_shardy_with_jax.py --lib path/to/libtessera.so.0 cases.jsonl [...
 """
 import argparse
 import ctypes as C
-import json
 import sys
 
-from compare_with_jax import Tessera, i64, strs
+from compare_with_jax import Tessera, cases_in, i64, strs
 
 SIGNATURES = {
     "tessera_layout_to_shardy_text": (C.c_void_p, [C.c_void_p, C.c_char_p, C.POINTER(C.c_void_p)]),
@@ -74,25 +73,22 @@ def main():
         fn = getattr(t.lib, fn_name)
         fn.restype, fn.argtypes = res, argtypes
     cases = differences = 0
-    for path in args.cases:
-        with open(path) as f:
-            for line_number, line in enumerate(f, 1):
-                case = json.loads(line)
-                cases += 1
-                where = (f"{path}:{line_number} mesh {case['mesh_shape']} {case['axis_names']} ids "
-                         f"{case['device_ids']} spec {case['spec']} open {case['open_dims']}")
-                try:
-                    got = tessera_answers(t, case)
-                except RuntimeError as e:
-                    differences += 1
-                    print(f"DIFF {where}: tessera failed: {e}")
-                    continue
-                # The parsed inline text prints as the closed text on the symbol.
-                expected = {"sdy": case["sdy"], "sdy_mesh": case["sdy_mesh"], "sdy_inline": case["sdy"]}
-                for key, value in expected.items():
-                    if got[key] != value:
-                        differences += 1
-                        print(f"DIFF {where}: {key}: jax {value!r} tessera {got[key]!r}")
+    for path, line_number, case in cases_in(args.cases):
+        cases += 1
+        where = (f"{path}:{line_number} mesh {case['mesh_shape']} {case['axis_names']} ids "
+                 f"{case['device_ids']} spec {case['spec']} open {case['open_dims']}")
+        try:
+            got = tessera_answers(t, case)
+        except RuntimeError as e:
+            differences += 1
+            print(f"DIFF {where}: tessera failed: {e}")
+            continue
+        # The parsed inline text prints as the closed text on the symbol.
+        expected = {"sdy": case["sdy"], "sdy_mesh": case["sdy_mesh"], "sdy_inline": case["sdy"]}
+        for key, value in expected.items():
+            if got[key] != value:
+                differences += 1
+                print(f"DIFF {where}: {key}: jax {value!r} tessera {got[key]!r}")
     print(f"shardy differential: {cases} cases, {differences} differences")
     if cases == 0:
         print("no cases were compared")

@@ -109,6 +109,14 @@ def tessera_answers(t, case):
         lib.tessera_mesh_destroy(mesh)
 
 
+def cases_in(paths):
+    """(path, line number, case) for every JSON-lines case in `paths`."""
+    for path in paths:
+        with open(path) as f:
+            for line_number, line in enumerate(f, 1):
+                yield path, line_number, json.loads(line)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lib", required=True)
@@ -116,23 +124,20 @@ def main():
     args = parser.parse_args()
     t = Tessera(args.lib)
     cases = differences = 0
-    for path in args.cases:
-        with open(path) as f:
-            for line_number, line in enumerate(f, 1):
-                case = json.loads(line)
-                cases += 1
-                where = (f"{path}:{line_number} mesh {case['mesh_shape']} ids {case['device_ids']} "
-                         f"spec {case['spec']} shape {case['shape']}")
-                try:
-                    got = tessera_answers(t, case)
-                except RuntimeError as e:
-                    differences += 1
-                    print(f"DIFF {where}: tessera failed: {e}")
-                    continue
-                for key in ("index_map", "shard_shape", "replica_ids", "hlo_v2"):
-                    if got[key] != case[key]:
-                        differences += 1
-                        print(f"DIFF {where}: {key}: jax {case[key]} tessera {got[key]}")
+    for path, line_number, case in cases_in(args.cases):
+        cases += 1
+        where = (f"{path}:{line_number} mesh {case['mesh_shape']} ids {case['device_ids']} "
+                 f"spec {case['spec']} shape {case['shape']}")
+        try:
+            got = tessera_answers(t, case)
+        except RuntimeError as e:
+            differences += 1
+            print(f"DIFF {where}: tessera failed: {e}")
+            continue
+        for key in ("index_map", "shard_shape", "replica_ids", "hlo_v2"):
+            if got[key] != case[key]:
+                differences += 1
+                print(f"DIFF {where}: {key}: jax {case[key]} tessera {got[key]}")
     print(f"jax differential: {cases} cases, {differences} differences")
     if cases == 0:
         print("no cases were compared")
