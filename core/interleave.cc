@@ -1,6 +1,7 @@
 #include "core/interleave.h"
 
 #include <algorithm>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
@@ -12,6 +13,18 @@ absl::Status CheckCount(int64_t value, const char* name) {
   if (value >= 0) return absl::OkStatus();
   return absl::InvalidArgumentError(
       absl::StrCat("Argument '", name, "' is ", value, "; expected at least 0"));
+}
+
+// DistributedSampler's only argument check, with its ValueError text: it has
+// none for num_replicas, so a count below 1 fails here as every rank does
+// ("Invalid rank 0, rank should be in the interval [0, -1]").
+absl::Status CheckSamplerRank(int64_t num_replicas, int64_t rank) {
+  if (rank >= 0 && rank < num_replicas) return absl::OkStatus();
+  // Python's num_replicas - 1, which int64_t cannot hold for INT64_MIN.
+  const std::string last = num_replicas >= 0 ? absl::StrCat(num_replicas - 1)
+                                             : absl::StrCat("-", static_cast<uint64_t>(-(num_replicas + 1)) + 2);
+  return absl::InvalidArgumentError(
+      absl::StrCat("Invalid rank ", rank, ", rank should be in the interval [0, ", last, "]"));
 }
 
 }  // namespace
@@ -63,7 +76,7 @@ absl::StatusOr<int64_t> NumInterleavedBatchItems(int64_t num_items, int64_t batc
 
 absl::StatusOr<int64_t> NumInterleavedSamples(int64_t num_items, int64_t num_shards,
                                               int64_t shard_index, bool drop_last) {
-  TESSERA_RETURN_IF_ERROR(CheckInterleaveShard(num_shards, shard_index));
+  TESSERA_RETURN_IF_ERROR(CheckSamplerRank(num_shards, shard_index));
   TESSERA_RETURN_IF_ERROR(CheckCount(num_items, "num_items"));
   // DistributedSampler: num_samples = ceil(N / S), or floor(N / S) with drop_last.
   return drop_last ? num_items / num_shards

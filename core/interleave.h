@@ -24,7 +24,8 @@
 
 namespace tessera {
 
-// Keras's DistributedBatchSampler checks, with its messages (INVALID_ARGUMENT):
+// Keras's DistributedBatchSampler checks, with its messages (INVALID_ARGUMENT),
+// for the batch level:
 // "num_data_shards must be >= 1. Received: 0" and
 // "data_shard_id must be in [0, 2]. Received: 3".
 absl::Status CheckInterleaveShard(int64_t num_shards, int64_t shard_index);
@@ -58,6 +59,10 @@ absl::StatusOr<std::vector<int64_t>> InterleavedBatchItems(int64_t num_items, in
 // The sample indices DistributedSampler gives rank `shard_index` of
 // `num_shards` over `num_items` samples, unshuffled. A padded list may repeat
 // an index (and, with fewer items than shards, repeat it several times).
+// The shard errors are DistributedSampler's, not Keras's (Keras passes its
+// shard to torch unchecked): INVALID_ARGUMENT "Invalid rank 3, rank should be
+// in the interval [0, 2]" for a rank outside [0, num_shards), which is every
+// rank when num_shards < 1 ("... [0, -1]"; torch does not check the count).
 absl::StatusOr<std::vector<int64_t>> InterleavedSamples(int64_t num_items, int64_t num_shards,
                                                         int64_t shard_index, bool drop_last);
 

@@ -106,7 +106,7 @@ static void a_shard_count_below_one_is_kerass_error(void) {
 
 static void a_shard_index_out_of_range_is_kerass_error(void) {
   tessera_error* err = NULL;
-  ASSERT_EQ(0, tessera_interleave_samples(10, 3, 3, false, NULL, 0, &err));
+  ASSERT_EQ(0, tessera_interleave_batches(10, 3, 3, false, NULL, 0, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "data_shard_id must be in [0, 2]. Received: 3");
 }
 
@@ -178,6 +178,33 @@ static void fewer_samples_than_ranks_repeat_the_list(void) {
   ASSERT_EQ(1, tessera_interleave_samples(2, 5, 4, false, out, 1, &err));
   ASSERT_OK(err);
   ASSERT_EQ(0, out[0]);
+}
+
+/* Keras hands its shard to torch's DistributedSampler unchecked: torch 2.15's
+ * ValueError, exactly. */
+static void expect_torchs_error(size_t num_shards, size_t shard_index, const char* message) {
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_interleave_samples(10, num_shards, shard_index, false, NULL, 0, &err));
+  ASSERT_ERROR_CONTAINS(err, TESSERA_INVALID_ARGUMENT, "");
+  ASSERT_STREQ(message, tessera_error_message(err));
+  tessera_error_destroy(err);
+}
+
+static void a_rank_out_of_range_is_torchs_error(void) {
+  expect_torchs_error(3, 3, "Invalid rank 3, rank should be in the interval [0, 2]");
+}
+
+/* torch has no check of its own for 0 replicas. */
+static void no_ranks_fail_on_the_rank_as_in_torch(void) {
+  expect_torchs_error(0, 0, "Invalid rank 0, rank should be in the interval [0, -1]");
+}
+
+static void no_samples_read_nothing(void) {
+  size_t out[1] = {9};
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_interleave_samples(0, 3, 2, false, out, 1, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(9, out[0]);
 }
 
 /* --- Distributions and plans -------------------------------------------------- */
@@ -473,6 +500,9 @@ int main(int argc, char** argv) {
       HARNESS_TEST(an_uneven_split_pads_from_the_start),
       HARNESS_TEST(drop_last_cuts_the_tail_instead),
       HARNESS_TEST(fewer_samples_than_ranks_repeat_the_list),
+      HARNESS_TEST(a_rank_out_of_range_is_torchs_error),
+      HARNESS_TEST(no_ranks_fail_on_the_rank_as_in_torch),
+      HARNESS_TEST(no_samples_read_nothing),
       HARNESS_TEST(k53_model_parallel_interleaves_by_replica_group),
       HARNESS_TEST(without_auto_shard_every_process_reads_every_batch),
       HARNESS_TEST(the_plan_carries_the_interleave_split),

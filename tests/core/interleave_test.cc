@@ -70,6 +70,34 @@ TEST(InterleavedSamplesTest, PadsFromTheStartOrDrops) {
   EXPECT_THAT(Unwrap(InterleavedSamples(0, 5, 3, false)), IsEmpty());
 }
 
+// torch 2.15's ValueError texts (torch/utils/data/distributed.py): Keras
+// hands its shard to DistributedSampler unchecked, so these are what a Keras
+// user meets.
+TEST(InterleavedSamplesTest, RankPastTheEndIsTorchsError) {
+  EXPECT_THAT(InterleavedSamples(5, 3, 3, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid rank 3, rank should be in the interval [0, 2]"));
+  EXPECT_THAT(NumInterleavedSamples(5, 3, 3, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid rank 3, rank should be in the interval [0, 2]"));
+}
+
+TEST(InterleavedSamplesTest, NegativeRankIsTorchsError) {
+  EXPECT_THAT(InterleavedSamples(5, 3, -1, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid rank -1, rank should be in the interval [0, 2]"));
+}
+
+TEST(InterleavedSamplesTest, NoReplicasFailsOnTheRankAsInTorch) {
+  EXPECT_THAT(InterleavedSamples(5, 0, 0, true),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid rank 0, rank should be in the interval [0, -1]"));
+  EXPECT_THAT(InterleavedSamples(5, -2, 0, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid rank 0, rank should be in the interval [0, -3]"));
+}
+
+TEST(InterleavedSamplesTest, TheLowestReplicaCountPrintsPythonsDifference) {
+  EXPECT_THAT(InterleavedSamples(5, std::numeric_limits<int64_t>::min(), 0, false),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Invalid rank 0, rank should be in the interval [0, -9223372036854775809]"));
+}
+
 TEST(InterleavedSamplesTest, NegativeCountIsInvalid) {
   EXPECT_THAT(InterleavedSamples(-1, 2, 0, false),
               StatusIs(absl::StatusCode::kInvalidArgument, "Argument 'num_items' is -1; expected at least 0"));

@@ -84,8 +84,11 @@ TESSERA_API size_t tessera_interleave_batch_items(size_t num_items, size_t batch
  * or floor(num_items / num_shards) with `drop_last`. Keras's filter of an
  * iterable dataset (i % S == id) is tessera_interleave_batches over the
  * samples instead. Output array.
- * @return the number of indices; 0 on failure: the errors of
- *         tessera_interleave_batches.
+ * @return the number of indices; 0 on failure: INVALID_ARGUMENT with
+ *         torch's "Invalid rank 3, rank should be in the interval [0, 2]"
+ *         for a shard_index not below num_shards, 0 shards included
+ *         ("... [0, -1]": torch does not check the count, and Keras passes
+ *         its shard on unchecked).
  * @since 0.3
  */
 TESSERA_API size_t tessera_interleave_samples(size_t num_items, size_t num_shards, size_t shard_index,
