@@ -7,6 +7,11 @@ shard.h: a group against mesh order whose size its shard count does not
 divide), torch must give some device a piece that is not a range; a refusal
 where every piece is a range is a difference.
 
+Sampler lines (torch_cases.py --kind sampler): for every rank,
+tessera_interleave_samples must answer torch's len() as its count and
+torch's list as its indices, and where torch raises ValueError it must fail
+with INVALID_ARGUMENT and torch's message.
+
 Usage: compare_with_torch.py --lib path/to/libtessera.so.0 cases.jsonl...
 Exits 1 on any difference, listing the first few.
 """
@@ -24,6 +29,10 @@ T.SIGNATURES.update({
     "tessera_sharding_create": (C.c_void_p, [C.c_void_p, T._I64S, C.c_size_t, C.c_int, T._ERR]),
     "tessera_sharding_destroy": (None, [C.c_void_p]),
     "tessera_sharding_device_ranges": (C.c_size_t, [C.c_void_p, C.c_size_t, T._I64S, C.c_size_t, T._ERR]),
+    "tessera_interleave_samples": (C.c_size_t, [C.c_size_t, C.c_size_t, C.c_size_t, C.c_bool,
+                                                C.POINTER(C.c_size_t), C.c_size_t, T._ERR]),
+    "tessera_error_code": (C.c_int, [C.c_void_p]),
+    "tessera_code_name": (C.c_char_p, [C.c_int]),
 })
 CHUNK_NESTED = 2
 
@@ -143,6 +152,45 @@ def check_ranges(lib, case, layout, counts):
     lib.tessera_sharding_destroy(sharding)
 
 
+class SamplerCounts:
+    def __init__(self):
+        self.cases = self.ranks = self.errors = 0
+        self.differences = []
+
+    def differ(self, case, rank, what):
+        self.differences.append(f"DistributedSampler(range({case['num_items']}), num_replicas="
+                                f"{case['num_replicas']}, rank={rank}, drop_last={case['drop_last']}): {what}")
+
+
+def check_sampler(lib, case, counts):
+    counts.cases += 1
+    for read in case["ranks"]:
+        rank = read["rank"]
+        args = (case["num_items"], case["num_replicas"], rank, case["drop_last"])
+        err = C.c_void_p()
+        count = lib.tessera_interleave_samples(*args, None, 0, C.byref(err))
+        if "error" in read:
+            counts.errors += 1
+            if not err:
+                counts.differ(case, rank, f"Tessera reads {count} samples, torch raises {read['message']!r}")
+                continue
+            code = lib.tessera_code_name(lib.tessera_error_code(err)).decode()
+            message = T.take_error(lib, err)
+            if code != "INVALID_ARGUMENT" or message != read["message"]:
+                counts.differ(case, rank, f"Tessera {code} {message!r}, torch ValueError {read['message']!r}")
+            continue
+        counts.ranks += 1
+        if err:
+            counts.differ(case, rank, f"Tessera fails: {T.take_error(lib, err)}")
+            continue
+        out = (C.c_size_t * max(count, 1))()
+        filled = lib.tessera_interleave_samples(*args, out, count, None)
+        indices = list(out[:filled])
+        if count != read["len"] or indices != read["indices"]:
+            counts.differ(case, rank, f"Tessera {count} samples {indices}, torch len {read['len']} "
+                                      f"{read['indices']}")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lib", required=True)
@@ -150,10 +198,15 @@ def main():
     args = parser.parse_args()
     lib = T.load(args.lib)
     counts = Counts()
+    sampler = SamplerCounts()
     for path in args.cases:
         with open(path) as f:
             for line in f:
-                check(lib, json.loads(line), counts)
+                case = json.loads(line)
+                if case.get("kind") == "sampler":
+                    check_sampler(lib, case, sampler)
+                else:
+                    check(lib, case, counts)
     print(f"{counts.cases} cases ({counts.strided} with a _StridedShard), {counts.devices} device shards "
           f"equal to torch's, {counts.refused_noncontiguous} refused where torch's pieces are not ranges, "
           f"{counts.parsed_equivalent} parsed back to an equal placement (extent-1 axes reordered), "
@@ -163,7 +216,11 @@ def main():
         print("  known gap: " + r)
     for d in counts.differences[:20]:
         print("  " + d)
-    return 1 if counts.differences else 0
+    print(f"{sampler.cases} DistributedSampler cases: {sampler.ranks} ranks' indices and lengths, "
+          f"{sampler.errors} ValueErrors, {len(sampler.differences)} differences")
+    for d in sampler.differences[:20]:
+        print("  " + d)
+    return 1 if counts.differences or sampler.differences else 0
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 # DTensor placements for them (torch 2.15's CPU use of its PyPI wheel, no
 # process group: its pure local-shape-and-offset helper and its placements'
 # own split) against libtessera's placements text, its parse of torch's repr
-# and its chunk-nested shards. 2 x 1000 cases. Fails on any difference.
+# and its chunk-nested shards. 2 x 1000 cases. Then torch's DistributedSampler
+# (unshuffled) against tessera_interleave_samples: every N <= 20 with
+# S <= 8 and 2000 random N <= 200, S <= 16, every rank, both drop_last,
+# ranks past the end (torch's ValueError). Fails on any difference.
 #
 # Usage: run_torch_differential.sh path/to/libtessera.so.0
 # The virtual environment (torch_requirements.txt, pinned) comes from
@@ -18,4 +21,5 @@ trap 'rm -rf "$work"' EXIT
 for seed in 21 22; do
   "$venv/bin/python" "$here/torch_cases.py" --count 1000 --seed "$seed" > "$work/cases_$seed.jsonl"
 done
+"$venv/bin/python" "$here/torch_cases.py" --kind sampler --count 2000 --seed 23 > "$work/cases_sampler.jsonl"
 python3 "$here/compare_with_torch.py" --lib "$lib" "$work"/cases_*.jsonl

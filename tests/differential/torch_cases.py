@@ -12,7 +12,16 @@ the product of the group's axes before m in the group and after m in the
 mesh. Building them here, from torch's own classes, is what makes the repr
 torch's.
 
-Usage: torch_cases.py --count N --seed S > cases.jsonl
+With --kind sampler the lines are DistributedSampler's instead (tessera/
+experimental/keras_data.h's sample level): for N samples, S replicas and
+drop_last, every rank's list(DistributedSampler(range(N), num_replicas=S,
+rank=i, shuffle=False, drop_last=d)) and len(), and for ranks past the end
+(and S = 0) the ValueError torch raises. Every N <= 20 with S <= 8 first,
+then random N up to 200 and S up to 16. Negative ranks and counts are not
+expressible through the C ABI's size_t; tests/core/interleave_test.cc pins
+torch's text for them.
+
+Usage: torch_cases.py [--kind sampler] --count N --seed S > cases.jsonl
 """
 import argparse
 import itertools
@@ -23,6 +32,7 @@ import warnings
 
 warnings.filterwarnings("ignore")  # torch warns that numpy is absent; unused here
 import torch  # noqa: E402
+from torch.utils.data.distributed import DistributedSampler  # noqa: E402
 from torch.distributed.tensor._utils import _compute_local_shape_and_global_offset  # noqa: E402
 from torch.distributed.tensor.placement_types import Replicate, Shard, _StridedShard  # noqa: E402
 
@@ -90,12 +100,44 @@ def answer(mesh_shape, names, layout, shape):
             "placements": repr(placements), "devices": devices}
 
 
+def sampler_answer(num_items, num_replicas, drop_last, ranks):
+    reads = []
+    for rank in ranks:
+        try:
+            sampler = DistributedSampler(range(num_items), num_replicas=num_replicas, rank=rank, shuffle=False,
+                                         drop_last=drop_last)
+            reads.append({"rank": rank, "indices": list(sampler), "len": len(sampler)})
+        except ValueError as e:
+            reads.append({"rank": rank, "error": "ValueError", "message": str(e)})
+    return {"kind": "sampler", "num_items": num_items, "num_replicas": num_replicas, "drop_last": drop_last,
+            "ranks": reads}
+
+
+def sampler_cases(rng, count):
+    """Every rank of each (N, S, drop_last), and one or two ranks past the end."""
+    for num_items in range(21):
+        for num_replicas in range(9):
+            for drop_last in (False, True):
+                yield num_items, num_replicas, drop_last, list(range(num_replicas + 2))
+    for _ in range(count):
+        num_replicas = rng.randint(1, 16)
+        # Around the replica count too, so that fewer samples than replicas come.
+        num_items = rng.choice([rng.randint(0, 200), rng.randint(0, num_replicas), num_replicas * rng.randint(0, 12)])
+        ranks = list(range(num_replicas)) + [num_replicas + rng.randint(0, 20)]
+        yield num_items, num_replicas, rng.random() < 0.5, ranks
+
+
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("--kind", choices=["placements", "sampler"], default="placements")
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--seed", type=int, required=True)
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    if args.kind == "sampler":
+        for case in sampler_cases(rng, args.count):
+            print(json.dumps(sampler_answer(*case)))
+        return
     print(json.dumps(answer([3, 2], ["a", "b"], [["b", "a"]], [7])))  # torch.h's example
     for _ in range(args.count - 1):
         print(json.dumps(answer(*random_case(rng))))
