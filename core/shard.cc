@@ -43,24 +43,82 @@ absl::Status IndivisibleError(const TensorLayout& layout, absl::Span<const int64
 
 // A group against mesh order (an axis of size > 1 before one of size > 1 that
 // comes earlier in the mesh) is a _StridedShard in PyTorch. For a size its
-// shards do not divide, PyTorch's pieces then differ from nested chunking
-// (and for some sizes are not ranges at all); chunk-nested claims to be
-// PyTorch's placement, so it refuses rather than differ.
-absl::Status CheckNestedMatchesTorch(const TensorLayout& layout, int64_t size, int64_t shards,
-                                     const std::vector<size_t>& axes, const std::vector<int64_t>& sizes, size_t dim) {
-  if (size % shards == 0) return absl::OkStatus();
+// shards divide, PyTorch's pieces are nested chunking; for any other size
+// they differ from it, and Create computes them with TorchPieces.
+bool IsStridedAndIndivisible(int64_t size, int64_t shards, const std::vector<size_t>& axes,
+                             const std::vector<int64_t>& sizes) {
+  if (size % shards == 0) return false;
   for (size_t i = 0; i < axes.size(); ++i) {
     for (size_t j = i + 1; j < axes.size(); ++j) {
-      if (axes[i] < axes[j] || sizes[axes[i]] == 1 || sizes[axes[j]] == 1) continue;
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Argument 'mode': chunk-nested cannot place dimension ", dim, " (size ", size, ") of layout ",
-          PyAxesRepr(layout.axes()), " as PyTorch does: its axes ", PyAxisGroupRepr(layout.axes()[dim]),
-          " run against mesh order, which PyTorch shards by _StridedShard, and for a size that its ", shards,
-          " shards do not divide that places pieces unlike nested chunking (and not always as ranges); expected a size divisible "
-          "by ", shards, ", the chunk-flat mode, or the axes in mesh order"));
+      if (axes[i] > axes[j] && sizes[axes[i]] > 1 && sizes[axes[j]] > 1) return true;
     }
   }
-  return absl::OkStatus();
+  return false;
+}
+
+// Appends positions [begin, end) of the concatenation of `pieces` to `out`
+// as ranges of the dimension, merging a range that continues the last one.
+void AppendPositions(const std::vector<IndexRange>& pieces, int64_t begin, int64_t end,
+                     std::vector<IndexRange>* out) {
+  int64_t position = 0;
+  for (const IndexRange& piece : pieces) {
+    const int64_t lo = std::max(begin, position);
+    const int64_t hi = std::min(end, position + piece.size());
+    if (lo < hi) {
+      const IndexRange r{piece.start + lo - position, piece.start + hi - position};
+      if (!out->empty() && out->back().stop == r.start) {
+        out->back().stop = r.stop;
+      } else {
+        out->push_back(r);
+      }
+    }
+    position += piece.size();
+  }
+}
+
+// The elements that PyTorch's placements give a device on one dimension
+// split over `axes` (mesh axis indices, major first; `coords[i]` the device's
+// coordinate on axes[i]), as ranges in the order of its local tensor.
+// PyTorch applies one placement per mesh dim in mesh order, each to the
+// device's current local elements (_compute_local_shape_and_global_offset):
+// Shard takes torch.chunk `coord` of them; _StridedShard(sf) cuts them into
+// sf chunks, cuts each into `parts` chunks and takes chunk `coord` of each
+// (_StridedShard._split_tensor). sf is the product of the group's axes
+// before this one in the group and after it in the mesh (tessera/torch.h).
+std::vector<IndexRange> TorchPieces(int64_t size, const std::vector<size_t>& axes,
+                                    const std::vector<int64_t>& sizes,
+                                    const std::vector<int64_t>& coords) {
+  std::vector<size_t> order(axes.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return axes[x] < axes[y]; });
+  std::vector<IndexRange> pieces = {{0, size}};
+  std::vector<IndexRange> next;
+  for (size_t i : order) {
+    int64_t split_factor = 1;
+    for (size_t before = 0; before < i; ++before) {
+      if (axes[before] > axes[i]) split_factor *= sizes[axes[before]];
+    }
+    const int64_t parts = sizes[axes[i]];
+    int64_t length = 0;
+    for (const IndexRange& piece : pieces) length += piece.size();
+    next.clear();
+    const int64_t outer = CeilDiv(length, split_factor);
+    for (int64_t j = 0; j < split_factor; ++j) {
+      const IndexRange chunk = ChunkOf(length, outer, j);
+      const IndexRange inner = ChunkOf(chunk.size(), CeilDiv(chunk.size(), parts), coords[i]);
+      AppendPositions(pieces, chunk.start + inner.start, chunk.start + inner.stop, &next);
+    }
+    pieces.swap(next);
+  }
+  return pieces;
+}
+
+// "[6, 7) and [11, 12)".
+std::string PiecesToString(const std::vector<IndexRange>& pieces) {
+  std::vector<std::string> parts;
+  for (const IndexRange& r : pieces) parts.push_back(absl::StrCat("[", r.start, ", ", r.stop, ")"));
+  if (parts.size() < 2) return absl::StrJoin(parts, "");
+  return absl::StrCat(absl::StrJoin(parts.begin(), parts.end() - 1, ", "), " and ", parts.back());
 }
 
 // Copies one index-map row (2 * rank values). Common ranks get a fixed-size
@@ -141,8 +199,7 @@ absl::StatusOr<Sharding> Sharding::Create(const TensorLayout& layout,
   }
   if (mode == ShardMode::kChunkNested) {
     for (size_t d = 0; d < s.rank(); ++d) {
-      const DimSplit& split = s.splits_[d];
-      TESSERA_RETURN_IF_ERROR(CheckNestedMatchesTorch(layout, split.size, split.shards, split.axes, sizes, d));
+      TESSERA_RETURN_IF_ERROR(s.PlaceAsTorch(d));
     }
   }
 
@@ -156,6 +213,45 @@ absl::StatusOr<Sharding> Sharding::Create(const TensorLayout& layout,
   return s;
 }
 
+absl::Status Sharding::PlaceAsTorch(size_t dim) {
+  DimSplit& split = splits_[dim];
+  const std::vector<int64_t>& sizes = mesh().shape();
+  if (!IsStridedAndIndivisible(split.size, split.shards, split.axes, sizes)) return absl::OkStatus();
+  split.torch_ranges.reserve(static_cast<size_t>(split.shards));
+  std::vector<int64_t> coords(split.axes.size());
+  // The error names the first device in mesh order whose elements are not one
+  // range; shard indices run in group order, so keep the lowest.
+  int64_t first_device = -1;
+  std::vector<int64_t> first_coords;
+  std::vector<IndexRange> first_pieces;
+  for (int64_t index = 0; index < split.shards; ++index) {
+    for (size_t i = 0; i < coords.size(); ++i) coords[i] = GroupCoordinate(split, index, i);
+    std::vector<IndexRange> pieces = TorchPieces(split.size, split.axes, sizes, coords);
+    if (pieces.size() <= 1) {
+      split.torch_ranges.push_back(pieces.empty() ? IndexRange{split.size, split.size} : pieces[0]);
+      continue;
+    }
+    int64_t device = 0;  // the first device holding this shard index: 0 on the other axes
+    for (size_t i = 0; i < coords.size(); ++i) device += coords[i] * axis_stride_[split.axes[i]];
+    if (first_device < 0 || device < first_device) {
+      first_device = device;
+      first_coords = coords;
+      first_pieces = std::move(pieces);
+    }
+  }
+  if (first_device < 0) return absl::OkStatus();
+  std::vector<int64_t> coordinate(sizes.size(), 0);
+  for (size_t i = 0; i < first_coords.size(); ++i) coordinate[split.axes[i]] = first_coords[i];
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Argument 'mode': chunk-nested cannot place dimension ", dim, " (size ", split.size,
+      ") of layout ", PyAxesRepr(layout_.axes()), " as PyTorch does: its axes ",
+      PyAxisGroupRepr(layout_.axes()[dim]),
+      " run against mesh order, which PyTorch shards by _StridedShard, and PyTorch gives device ",
+      first_device, " (mesh coordinate ", ShapeToString(coordinate), ") elements ",
+      PiecesToString(first_pieces), ", not one range; expected a size divisible by ", split.shards,
+      ", the chunk-flat mode, or the axes in mesh order"));
+}
+
 absl::Status Sharding::CheckDeviceIndex(int64_t device_index) const {
   if (device_index >= 0 && device_index < num_devices()) return absl::OkStatus();
   return absl::OutOfRangeError(absl::StrCat("Argument 'device_index' is ", device_index,
@@ -166,10 +262,11 @@ absl::Status Sharding::CheckDeviceIndex(int64_t device_index) const {
 template <typename Coords>
 IndexRange Sharding::RangeOf(const DimSplit& split, Coords coords) const {
   const std::vector<int64_t>& sizes = mesh().shape();
-  if (mode_ != ShardMode::kChunkNested) {
-    // Strict is flat chunking of a divisible size.
+  if (mode_ != ShardMode::kChunkNested || !split.torch_ranges.empty()) {
     int64_t index = 0;
     for (size_t i = 0; i < split.axes.size(); ++i) index = index * sizes[split.axes[i]] + coords(i);
+    if (!split.torch_ranges.empty()) return split.torch_ranges[static_cast<size_t>(index)];
+    // Strict is flat chunking of a divisible size.
     return ChunkOf(split.size, split.chunk, index);
   }
   int64_t start = 0;

@@ -12,15 +12,22 @@
 //                 outside jit); shard i = [i*n/k, (i+1)*n/k).
 //   kChunkFlat    the group splits the dimension once, as an XLA tile:
 //                 c = ceil(n/k), shard i = [min(i*c, n), min((i+1)*c, n)).
-//   kChunkNested  axis by axis in the group's order, as DTensor/PyTorch: each
-//                 axis re-chunks the extent the previous axes left (torch.chunk).
-//                 That is PyTorch's placement for groups in mesh order (Shard
-//                 placements). A group against mesh order is a _StridedShard
-//                 in PyTorch, whose pieces for a size its shards do not
-//                 divide differ from nested chunking (and are not always
-//                 ranges): Create refuses that case (INVALID_ARGUMENT) rather
-//                 than differ. Computing PyTorch's pieces where they are
-//                 ranges is a known gap.
+//   kChunkNested  PyTorch DTensor's placement (compute_local_shape_and_global_
+//                 offset) of the placements tessera/torch.h gives the layout.
+//                 A group in mesh order is Shard placements: axis by axis in
+//                 the group's order, each axis re-chunks the extent the
+//                 previous axes left (torch.chunk). A group against mesh
+//                 order has _StridedShard placements; for a size its shards
+//                 divide that is the same nested chunking, and for any other
+//                 size Create computes PyTorch's pieces (mesh-dim order, each
+//                 Shard taking chunk i of the device's current elements, each
+//                 _StridedShard(sf) chunk i of each of their sf chunks). Where
+//                 those are one range (or empty) for every device, they are
+//                 the shards; where PyTorch gives some device elements that
+//                 are not one range (mesh (3, 2) axes a, b, layout
+//                 (('b', 'a'),), shape (13,): device 4 holds [6, 7) and
+//                 [11, 12)), Create refuses (INVALID_ARGUMENT) rather than
+//                 differ, naming the first such device and its elements.
 // The chunk modes agree with each other, and with kStrict, whenever the size
 // is divisible. An empty shard is [n, n) in every mode (PyTorch #150862: the
 // offset of a zero-size shard is the global size).
@@ -97,7 +104,11 @@ class Sharding {
   // ranks differ or a dimension is negative (TensorLayout::CheckShape), and in
   // kStrict when a dimension is not divisible by its shard count (the text
   // follows JAX's IndivisibleError: "... implies that array axis 1 is
-  // partitioned 4 times, but the dimension size is 10 ...").
+  // partitioned 4 times, but the dimension size is 10 ..."), and in
+  // kChunkNested when PyTorch's piece for some device is not one range (see
+  // the file comment). O(rank), except that a kChunkNested dimension whose
+  // group is a _StridedShard on a size its shards do not divide visits its
+  // k_d shard indices (at most O(k_d) each) and keeps a table of their ranges.
   static absl::StatusOr<Sharding> Create(const TensorLayout& layout,
                                          std::vector<int64_t> shape, ShardMode mode);
 
@@ -160,11 +171,18 @@ class Sharding {
     int64_t shards = 1;           // k_d
     int64_t chunk = 0;            // ceil(n_d / k_d): the flat and strict shard size
     std::vector<size_t> axes;     // mesh axis indices, major first
+    // In chunk-nested mode, PyTorch's range for each shard index when the
+    // group is a _StridedShard on a size its shards do not divide (built by
+    // PlaceAsTorch); empty otherwise.
+    std::vector<IndexRange> torch_ranges;
   };
 
   Sharding(TensorLayout layout, std::vector<int64_t> shape, ShardMode mode)
       : layout_(std::move(layout)), shape_(std::move(shape)), mode_(mode) {}
 
+  // Fills splits_[dim].torch_ranges where needed; INVALID_ARGUMENT when
+  // PyTorch gives some device a piece that is not one range.
+  absl::Status PlaceAsTorch(size_t dim);
   absl::Status CheckDeviceIndex(int64_t device_index) const;
   // Coordinate of device `device_index` on mesh axis `axis`.
   int64_t Coordinate(int64_t device_index, size_t axis) const {

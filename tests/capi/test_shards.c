@@ -87,8 +87,8 @@ static void flat_and_nested_chunking_differ_on_a_group(void) {
   tessera_mesh_destroy(mesh);
 }
 
-/* Mesh (3, 2) axes a, b and the layout (('b', 'a'),): PyTorch's
- * _StridedShard places shape (7,) unlike nested chunking. */
+/* Mesh (3, 2) axes a, b and the layout (('b', 'a'),): PyTorch's placements
+ * [_StridedShard(dim=0, sf=2), Shard(dim=0)]. */
 static tessera_layout* layout_ba_on_3x2(tessera_mesh** mesh) {
   const int64_t shape[] = {3, 2};
   const char* const names[] = {"a", "b"};
@@ -99,15 +99,43 @@ static tessera_layout* layout_ba_on_3x2(tessera_mesh** mesh) {
   return tessera_layout_create_grouped(group, 2, sizes, 1, *mesh, NULL);
 }
 
-static void chunk_nested_refuses_a_group_against_mesh_order_pytorch_splits_unevenly(void) {
+/* torch 2.15 cuts 7 into 4 | 3, each of those by b into 2 | 2 and 2 | 1, and
+ * device (a, b) takes chunk a of the elements b left it: device 1 holds
+ * [4, 5) where nested chunking would give [2, 4). */
+static void chunk_nested_gives_pytorchs_strided_pieces_for_an_uneven_group_against_mesh_order(void) {
   const int64_t dims[] = {7};
+  const int64_t expected[] = {0, 2, 4, 5, 2, 4, 5, 6, 6, 7, 7, 7};
+  tessera_error* err = NULL;
+  tessera_mesh* mesh = NULL;
+  tessera_layout* layout = layout_ba_on_3x2(&mesh);
+  tessera_sharding* s = tessera_sharding_create(layout, dims, 1, TESSERA_SHARD_MODE_CHUNK_NESTED, &err);
+  int64_t map[12];
+  size_t i;
+  ASSERT_OK(err);
+  ASSERT_EQ(12, tessera_sharding_index_map(s, map, 12, &err));
+  ASSERT_OK(err);
+  for (i = 0; i < 12; ++i) ASSERT_EQ(expected[i], map[i]);
+  tessera_sharding_destroy(s);
+  tessera_layout_destroy(layout);
+  tessera_mesh_destroy(mesh);
+}
+
+/* For 13 elements torch gives device 4 (a=2, b=0) elements 6 and 11. */
+static void chunk_nested_refuses_where_pytorch_gives_a_device_no_single_range(void) {
+  const int64_t dims[] = {13};
   tessera_error* err = NULL;
   tessera_mesh* mesh = NULL;
   tessera_layout* layout = layout_ba_on_3x2(&mesh);
   ASSERT_NULL(tessera_sharding_create(layout, dims, 1, TESSERA_SHARD_MODE_CHUNK_NESTED, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
-               "Argument 'mode': chunk-nested cannot place dimension 0 (size 7) of layout (('b', 'a'),) as PyTorch "
-               "does: its axes ('b', 'a') run against mesh order, which PyTorch shards by _StridedShard");
+  ASSERT_NOT_NULL(err);
+  ASSERT_EQ(TESSERA_INVALID_ARGUMENT, tessera_error_code(err));
+  ASSERT_STREQ("Argument 'mode': chunk-nested cannot place dimension 0 (size 13) of layout (('b', 'a'),) as "
+               "PyTorch does: its axes ('b', 'a') run against mesh order, which PyTorch shards by "
+               "_StridedShard, and PyTorch gives device 4 (mesh coordinate (2, 0)) elements [6, 7) and "
+               "[11, 12), not one range; expected a size divisible by 6, the chunk-flat mode, or the axes "
+               "in mesh order",
+               tessera_error_message(err));
+  tessera_error_destroy(err);
   tessera_layout_destroy(layout);
   tessera_mesh_destroy(mesh);
 }
@@ -551,7 +579,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(strict_sharding_tiles_each_dimension),
       HARNESS_TEST(shard_shape_is_stop_minus_start),
       HARNESS_TEST(flat_and_nested_chunking_differ_on_a_group),
-      HARNESS_TEST(chunk_nested_refuses_a_group_against_mesh_order_pytorch_splits_unevenly),
+      HARNESS_TEST(chunk_nested_gives_pytorchs_strided_pieces_for_an_uneven_group_against_mesh_order),
+      HARNESS_TEST(chunk_nested_refuses_where_pytorch_gives_a_device_no_single_range),
       HARNESS_TEST(chunk_nested_accepts_a_group_against_mesh_order_of_divisible_size),
       HARNESS_TEST(replica_id_counts_earlier_devices_with_the_same_slice),
       HARNESS_TEST(empty_shards_are_replicas_of_each_other),

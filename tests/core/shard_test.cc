@@ -92,14 +92,18 @@ TEST(ShardingCreateTest, StrictIndivisibleFollowsJaxIndivisibleError) {
                          "should evenly divide the shape)")));
 }
 
-// torch's _StridedShard for (('b', 'a'),) on mesh (3, 2) and shape (7,)
-// places pieces unlike nested chunking (devices (1,0) and (1,1) hold [2, 4)
-// and [5, 6)): chunk-nested refuses rather than differ.
-TEST(ShardingCreateTest, ChunkNestedRefusesAnIndivisibleGroupAgainstMeshOrder) {
+// torch's placements for (('b', 'a'),) on mesh (3, 2) are [_StridedShard(dim=0,
+// sf=2), Shard(dim=0)]; for size 13 the third row of devices gets elements
+// 6 and 11.
+TEST(ShardingCreateTest, ChunkNestedRefusesWhereTorchGivesADeviceNoSingleRange) {
   MeshPtr mesh = CpuMesh({3, 2}, {"a", "b"});
-  EXPECT_THAT(Sharding::Create(Layout({"b+a"}, mesh), {7}, ShardMode::kChunkNested),
-              StatusIs(kInvalid, HasSubstr("chunk-nested cannot place dimension 0 (size 7) of layout (('b', 'a'),) "
-                                           "as PyTorch does: its axes ('b', 'a') run against mesh order")));
+  EXPECT_THAT(Sharding::Create(Layout({"b+a"}, mesh), {13}, ShardMode::kChunkNested),
+              StatusIs(kInvalid,
+                       "Argument 'mode': chunk-nested cannot place dimension 0 (size 13) of layout "
+                       "(('b', 'a'),) as PyTorch does: its axes ('b', 'a') run against mesh order, which "
+                       "PyTorch shards by _StridedShard, and PyTorch gives device 4 (mesh coordinate (2, 0)) "
+                       "elements [6, 7) and [11, 12), not one range; expected a size divisible by 6, the "
+                       "chunk-flat mode, or the axes in mesh order"));
 }
 
 TEST(ShardingCreateTest, ChunkNestedAcceptsAGroupAgainstMeshOrderOfDivisibleSize) {
@@ -171,11 +175,22 @@ TEST(DeviceRangesTest, NestedChunkingRecutsEachPiece) {
 
 TEST(DeviceRangesTest, NestedFollowsTheGroupOrderNotTheMeshOrder) {
   // (y, x): y is major; device (x=1, y=0) takes the second piece of y's
-  // first chunk (a size the shards divide: otherwise PyTorch's _StridedShard
-  // pieces are no ranges, and Create refuses).
+  // first chunk (a size the shards divide; for other sizes PyTorch's
+  // _StridedShard pieces differ, as the next test shows).
   Sharding s = Make({"y+x"}, CpuMesh({2, 2}, {"x", "y"}), {8}, ShardMode::kChunkNested);
   EXPECT_THAT(AllRanges(s), ElementsAre(ElementsAre(R(0, 2)), ElementsAre(R(4, 6)),
                                         ElementsAre(R(2, 4)), ElementsAre(R(6, 8))));
+}
+
+// torch 2.15: [_StridedShard(dim=0, sf=2), Shard(dim=0)] cut 7 into 4 | 3,
+// then each piece by b into 2 | 2 and 2 | 1, then device (a, b) takes
+// chunk a of its 3 or 2 elements (issue 11's example; nested chunking would
+// give device 1 [2, 4)).
+TEST(DeviceRangesTest, NestedGivesTorchsStridedPiecesForAnIndivisibleGroupAgainstMeshOrder) {
+  Sharding s = Make({"b+a"}, CpuMesh({3, 2}, {"a", "b"}), {7}, ShardMode::kChunkNested);
+  EXPECT_THAT(AllRanges(s), ElementsAre(ElementsAre(R(0, 2)), ElementsAre(R(4, 5)),
+                                        ElementsAre(R(2, 4)), ElementsAre(R(5, 6)),
+                                        ElementsAre(R(6, 7)), ElementsAre(R(7, 7))));
 }
 
 TEST(DeviceRangesTest, EmptyNestedShardStartsAtTheGlobalSize) {
@@ -407,6 +422,14 @@ IndexRange RangeOfIndices(const std::vector<int64_t>& indices, int64_t n) {
   return {indices.front(), indices.back() + 1};
 }
 
+// Whether `indices` run up by one.
+bool IsRange(const std::vector<int64_t>& indices) {
+  for (size_t i = 1; i < indices.size(); ++i) {
+    if (indices[i] != indices[i - 1] + 1) return false;
+  }
+  return true;
+}
+
 // torch.chunk: pieces of ceil(len / k), trailing ones short or empty.
 std::vector<int64_t> ChunkPiece(const std::vector<int64_t>& items, int64_t k, int64_t i) {
   const int64_t len = static_cast<int64_t>(items.size());
@@ -416,51 +439,68 @@ std::vector<int64_t> ChunkPiece(const std::vector<int64_t>& items, int64_t k, in
   return piece;
 }
 
+// torch's _StridedShard._split_tensor: chunk i of each of sf chunks, in
+// order (sf = 1 is Shard).
+std::vector<int64_t> StridedPiece(const std::vector<int64_t>& items, int64_t sf, int64_t k, int64_t i) {
+  std::vector<int64_t> piece;
+  for (int64_t j = 0; j < sf; ++j) {
+    const std::vector<int64_t> part = ChunkPiece(ChunkPiece(items, sf, j), k, i);
+    piece.insert(piece.end(), part.begin(), part.end());
+  }
+  return piece;
+}
+
 struct Model {
   std::vector<int64_t> mesh_shape;
   std::vector<std::vector<size_t>> groups;  // mesh axis indices per dim, major first
   std::vector<int64_t> shape;
   ShardMode mode;
 
-  std::vector<IndexRange> Ranges(int64_t device) const {
+  // The elements of dimension d that device `device` holds. Chunk-nested is
+  // torch's placements (tessera/torch.h) applied in mesh-dim order.
+  std::vector<int64_t> Items(int64_t device, size_t d) const {
     std::vector<int64_t> coords(mesh_shape.size());
     for (size_t j = mesh_shape.size(); j-- > 0;) {
       coords[j] = device % mesh_shape[j];
       device /= mesh_shape[j];
     }
-    std::vector<IndexRange> ranges;
-    for (size_t d = 0; d < shape.size(); ++d) {
-      std::vector<int64_t> items(static_cast<size_t>(shape[d]));
-      for (int64_t i = 0; i < shape[d]; ++i) items[i] = i;
-      if (mode == ShardMode::kChunkNested) {
-        for (size_t axis : groups[d]) items = ChunkPiece(items, mesh_shape[axis], coords[axis]);
-      } else {
-        int64_t k = 1, index = 0;
-        for (size_t axis : groups[d]) {
-          k *= mesh_shape[axis];
-          index = index * mesh_shape[axis] + coords[axis];
+    std::vector<int64_t> items(static_cast<size_t>(shape[d]));
+    for (int64_t i = 0; i < shape[d]; ++i) items[i] = i;
+    if (mode == ShardMode::kChunkNested) {
+      for (size_t axis = 0; axis < mesh_shape.size(); ++axis) {
+        auto at = std::find(groups[d].begin(), groups[d].end(), axis);
+        if (at == groups[d].end()) continue;
+        int64_t sf = 1;
+        for (auto before = groups[d].begin(); before != at; ++before) {
+          if (*before > axis) sf *= mesh_shape[*before];
         }
-        items = ChunkPiece(items, k, index);
+        items = StridedPiece(items, sf, mesh_shape[axis], coords[axis]);
       }
-      ranges.push_back(RangeOfIndices(items, shape[d]));
+      return items;
     }
+    int64_t k = 1, index = 0;
+    for (size_t axis : groups[d]) {
+      k *= mesh_shape[axis];
+      index = index * mesh_shape[axis] + coords[axis];
+    }
+    return ChunkPiece(items, k, index);
+  }
+
+  std::vector<IndexRange> Ranges(int64_t device) const {
+    std::vector<IndexRange> ranges;
+    for (size_t d = 0; d < shape.size(); ++d) ranges.push_back(RangeOfIndices(Items(device, d), shape[d]));
     return ranges;
   }
 
-  // Some dim's group puts an axis of size > 1 before an earlier one of size
-  // > 1 (a _StridedShard in PyTorch) and its shards do not divide its size.
-  bool AgainstMeshOrderIndivisible() const {
-    for (size_t d = 0; d < shape.size(); ++d) {
-      int64_t k = 1;
-      bool against = false;
-      for (size_t i = 0; i < groups[d].size(); ++i) {
-        k *= mesh_shape[groups[d][i]];
-        for (size_t j = i + 1; j < groups[d].size(); ++j) {
-          against = against || (groups[d][i] > groups[d][j] && mesh_shape[groups[d][i]] > 1 &&
-                                mesh_shape[groups[d][j]] > 1);
-        }
+  // Some device's elements of some dimension are not one range (only
+  // torch's _StridedShard does that).
+  bool SomePieceIsNoRange() const {
+    int64_t devices = 1;
+    for (int64_t n : mesh_shape) devices *= n;
+    for (int64_t i = 0; i < devices; ++i) {
+      for (size_t d = 0; d < shape.size(); ++d) {
+        if (!IsRange(Items(i, d))) return true;
       }
-      if (against && shape[d] % k != 0) return true;
     }
     return false;
   }
@@ -470,6 +510,7 @@ TEST(ShardingRandomTest, AgreesWithBruteForceModel) {
   std::mt19937 rng(20261130);
   const std::vector<std::string> names = {"a", "b", "c", "d"};
   auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int refused = 0;
   for (int round = 0; round < 2000; ++round) {
     SCOPED_TRACE(absl::StrCat("round ", round));
     Model model;
@@ -497,10 +538,10 @@ TEST(ShardingRandomTest, AgreesWithBruteForceModel) {
       model.shape.push_back(model.mode == ShardMode::kStrict ? k * uniform(0, 3) : uniform(0, 13));
     }
     std::vector<std::string> mesh_names(names.begin(), names.begin() + mesh_rank);
-    if (model.mode == ShardMode::kChunkNested && model.AgainstMeshOrderIndivisible()) {
-      // PyTorch's _StridedShard pieces: refused (ChunkNestedRefuses... above).
+    if (model.SomePieceIsNoRange()) {
       EXPECT_THAT(Sharding::Create(Layout(spec, CpuMesh(model.mesh_shape, mesh_names)), model.shape, model.mode),
-                  StatusIs(kInvalid, HasSubstr("run against mesh order")));
+                  StatusIs(kInvalid, HasSubstr("not one range")));
+      ++refused;
       continue;
     }
     Sharding s = Make(spec, CpuMesh(model.mesh_shape, mesh_names), model.shape, model.mode);
@@ -542,6 +583,7 @@ TEST(ShardingRandomTest, AgreesWithBruteForceModel) {
       ASSERT_THAT(shards[j].devices, ElementsAreArray(holders[j]));
     }
   }
+  EXPECT_GT(refused, 0);  // the rounds reach torch's pieces that are no range
 }
 
 }  // namespace

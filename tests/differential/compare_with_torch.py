@@ -2,10 +2,9 @@
 torch's answers (torch_cases.py's JSON lines): the placements text must be
 torch's repr exactly, parsing that repr must give the layout back, and every
 device's index ranges in TESSERA_SHARD_MODE_CHUNK_NESTED must be the elements
-torch's own split gives it. Where Tessera refuses the sharding (tessera/
-shard.h: a group against mesh order whose size its shard count does not
-divide), torch must give some device a piece that is not a range; a refusal
-where every piece is a range is a difference.
+torch's own split gives it. Where torch gives some device elements that are
+not one range, Tessera must refuse the sharding (tessera/shard.h); any other
+refusal is a difference, and so is accepting such a case.
 
 Sampler lines (torch_cases.py --kind sampler): for every rank,
 tessera_interleave_samples must answer torch's len() as its count and
@@ -18,6 +17,7 @@ Exits 1 on any difference, listing the first few.
 import argparse
 import ctypes as C
 import json
+import re
 import sys
 
 import tessera_lib as T
@@ -67,11 +67,8 @@ class Counts:
     def __init__(self):
         self.cases = self.strided = self.devices = 0
         self.refused_noncontiguous = 0
+        self.strided_uneven = 0  # a _StridedShard dim its shard count does not divide, all ranges
         self.parsed_equivalent = 0
-        # Known gap (issue 11 follow-up): torch's _StridedShard pieces for an
-        # indivisible size are often ranges, just not chunk-nested ones;
-        # Tessera refuses them all. Counted, listed, not yet a failure.
-        self.refused_ranges = []
         self.differences = []
 
     def differ(self, case, what):
@@ -82,6 +79,41 @@ class Counts:
 def has_unit_axis_in_group(case):
     extent = dict(zip(case["names"], case["mesh_shape"]))
     return any(len(g) > 1 and any(extent[a] == 1 for a in g) for g in case["layout"])
+
+
+def named_piece(message):
+    """(dim, device, elements) that a refusal names, or None."""
+    m = re.search(r"dimension (\d+) .* gives device (\d+) \(mesh coordinate \([^)]*\)\) elements (.*), not one range",
+                  message)
+    if not m:
+        return None
+    elements = [i for a, b in re.findall(r"\[(\d+), (\d+)\)", m.group(3)) for i in range(int(a), int(b))]
+    return int(m.group(1)), int(m.group(2)), elements
+
+
+def first_noncontiguous(case, torch_ranges):
+    """(dim, device, elements) of torch's first piece that is not one range:
+    the lowest dim, then the first device in mesh order."""
+    for dim in range(len(case["shape"])):
+        for i, ranges in enumerate(torch_ranges):
+            if ranges[dim] is None:
+                return dim, i, case["devices"][i]["indices"][dim]
+    return None
+
+
+def strided_uneven(case):
+    """Some dim is split by a _StridedShard (its group against mesh order) and
+    its size is not divisible by its shard count: torch's pieces there are
+    not nested chunking."""
+    extent = dict(zip(case["names"], case["mesh_shape"]))
+    for group, size in zip(case["layout"], case["shape"]):
+        mesh_dims = [case["names"].index(a) for a in group if extent[a] > 1]
+        shards = 1
+        for a in group:
+            shards *= extent[a]
+        if mesh_dims != sorted(mesh_dims) and size % shards != 0:
+            return True
+    return False
 
 
 def check(lib, case, counts):
@@ -132,14 +164,22 @@ def check_ranges(lib, case, layout, counts):
                                     f"is not its split {d['indices']}")
     err = C.c_void_p()
     sharding = lib.tessera_sharding_create(layout, T.int64s(case["shape"]), rank, CHUNK_NESTED, C.byref(err))
+    all_ranges = all(r is not None for ranges in torch_ranges for r in ranges)
     if not sharding:
         message = T.take_error(lib, err)
-        if all(r is not None for ranges in torch_ranges for r in ranges):
-            counts.refused_ranges.append(f"mesh {case['mesh_shape']} {case['names']} layout {case['layout']} "
-                                         f"shape {case['shape']}: torch {[d['indices'] for d in case['devices']]}")
+        if all_ranges:
+            counts.differ(case, f"refused ({message}) where torch's pieces are ranges "
+                                f"{[d['indices'] for d in case['devices']]}")
+        elif named_piece(message) != first_noncontiguous(case, torch_ranges):
+            counts.differ(case, f"refused naming {named_piece(message)}, torch's first piece that is not one "
+                                f"range is {first_noncontiguous(case, torch_ranges)}: {message}")
         else:
             counts.refused_noncontiguous += 1
         return
+    if not all_ranges:
+        counts.differ(case, "accepted where torch gives a device elements that are not one range")
+    elif strided_uneven(case):
+        counts.strided_uneven += 1
     out = T.int64s([0] * (2 * rank))
     for i, (d, ranges) in enumerate(zip(case["devices"], torch_ranges)):
         counts.devices += 1
@@ -207,13 +247,11 @@ def main():
                     check_sampler(lib, case, sampler)
                 else:
                     check(lib, case, counts)
-    print(f"{counts.cases} cases ({counts.strided} with a _StridedShard), {counts.devices} device shards "
-          f"equal to torch's, {counts.refused_noncontiguous} refused where torch's pieces are not ranges, "
-          f"{counts.parsed_equivalent} parsed back to an equal placement (extent-1 axes reordered), "
-          f"{len(counts.refused_ranges)} refused where torch's pieces are ranges (known gap), "
-          f"{len(counts.differences)} differences")
-    for r in counts.refused_ranges[:3]:
-        print("  known gap: " + r)
+    print(f"{counts.cases} cases ({counts.strided} with a _StridedShard, {counts.strided_uneven} of them on a "
+          f"size its shard count does not divide, placed as torch does), {counts.devices} device shards "
+          f"equal to torch's, {counts.refused_noncontiguous} refused where torch gives a device elements that "
+          f"are not one range, {counts.parsed_equivalent} parsed back to an equal placement (extent-1 axes "
+          f"reordered), {len(counts.differences)} differences")
     for d in counts.differences[:20]:
         print("  " + d)
     print(f"{sampler.cases} DistributedSampler cases: {sampler.ranks} ranks' indices and lengths, "

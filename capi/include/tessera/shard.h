@@ -45,17 +45,20 @@ typedef enum tessera_shard_mode_t {
    */
   TESSERA_SHARD_MODE_CHUNK_FLAT = 1,
   /**
-   * Uneven shards, axis by axis in the group's order, as DTensor and
-   * PyTorch: each axis re-chunks (torch.chunk) what the previous axes left.
-   * That is PyTorch's compute_local_shape_and_global_offset for groups in
-   * mesh order (Shard placements). A group against mesh order is a
-   * _StridedShard in PyTorch: for a size the group's shard count does not
-   * divide, its pieces differ from nested chunking (mesh (3, 2) axes a, b,
-   * layout (('b', 'a'),), shape (7,): devices (1,0) and (1,1) hold [2, 4)
-   * and [5, 6)), and for some sizes are not ranges at all.
-   * tessera_sharding_create refuses every such case in this mode
-   * (INVALID_ARGUMENT) rather than differ; it agrees with PyTorch for
-   * divisible sizes (the torch differential test checks both).
+   * Uneven shards as PyTorch DTensor places them
+   * (compute_local_shape_and_global_offset) with the placements
+   * tessera/torch.h gives the layout. A group in mesh order is Shard
+   * placements: axis by axis in the group's order, each axis re-chunks
+   * (torch.chunk) what the previous axes left. A group against mesh order has
+   * _StridedShard placements: for a size the group's shard count divides that
+   * is the same nested chunking; for any other size the shards are PyTorch's
+   * pieces (mesh (3, 2) axes a, b, layout (('b', 'a'),), shape (7,): devices
+   * 0 to 5 hold [0, 2), [4, 5), [2, 4), [5, 6), [6, 7) and the empty
+   * [7, 7)). Where PyTorch gives some device elements that are not one range
+   * (the same layout, shape (13,): device 4 holds [6, 7) and [11, 12)),
+   * tessera_sharding_create refuses in this mode (INVALID_ARGUMENT, naming
+   * the device and its elements) rather than differ. The torch differential
+   * test checks every case both ways.
    */
   TESSERA_SHARD_MODE_CHUNK_NESTED = 2,
   /** Not a value: makes the enum 32 bits wide on every compiler, for the ABI. */
@@ -77,8 +80,13 @@ typedef enum tessera_shard_mode_t {
  *         num_dims > 0, a rank mismatch, a negative dimension, an unknown
  *         mode, or (strict) a dimension not divisible by its shard count
  *         ("... implies that array axis 1 is partitioned 4 times, but the
- *         dimension size is 10 ..."); FAILED_PRECONDITION when the layout has
- *         no mesh.
+ *         dimension size is 10 ..."), or (chunk-nested) PyTorch's elements
+ *         for some device are not one range ("... PyTorch gives device 4
+ *         (mesh coordinate (2, 0)) elements [6, 7) and [11, 12), not one
+ *         range ..."); FAILED_PRECONDITION when the layout has no mesh. In
+ *         chunk-nested mode a dimension whose group is a _StridedShard on a
+ *         size its shard count k does not divide costs up to O(k) per shard
+ *         index here, and a table of k ranges.
  * @since 0.2
  */
 TESSERA_API tessera_sharding* tessera_sharding_create(const tessera_layout* layout,

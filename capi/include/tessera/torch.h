@@ -13,15 +13,14 @@
  * dims (from the end); Partial placements are rejected. Syntax errors name
  * the byte position and the token.
  *
- * Which elements each device holds: for groups in mesh order (only Shard
- * placements) TESSERA_SHARD_MODE_CHUNK_NESTED is PyTorch's
- * compute_local_shape_and_global_offset, uneven sizes included. For a group
- * against mesh order (a _StridedShard) and a size the group's shard count
- * does not divide, PyTorch's pieces differ from nested chunking (mesh (3, 2)
- * axes a, b, layout (('b', 'a'),), shape (7,)) and for some sizes are not
- * ranges at all: tessera_sharding_create refuses every such case in
- * chunk-nested mode rather than differ, and agrees with PyTorch whenever the
- * size is divisible.
+ * Which elements each device holds: TESSERA_SHARD_MODE_CHUNK_NESTED is
+ * PyTorch's compute_local_shape_and_global_offset for these placements,
+ * uneven sizes included, _StridedShard too (mesh (3, 2) axes a, b, layout
+ * (('b', 'a'),), shape (7,): devices 0 to 5 hold [0, 2), [4, 5), [2, 4),
+ * [5, 6), [6, 7) and nothing). Where PyTorch gives a device elements that are
+ * not one range (the same layout, shape (13,): device 4 holds 6 and 11),
+ * tessera_sharding_create refuses in that mode rather than differ (see
+ * tessera/shard.h).
  */
 #ifndef TESSERA_TORCH_H_
 #define TESSERA_TORCH_H_
