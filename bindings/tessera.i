@@ -1363,7 +1363,6 @@ static size_t tessera_swig_index_or_none(int64_t index) {
 %newobject DTensorLayout::least_sharded_of;
 %newobject DTensorLayout::reduced_mesh;
 %newobject DTensorMesh::from_device;
-%newobject DTensorMesh::create_single_device;
 %newobject DTensorMesh::create_from_ids;
 %newobject DTensorMesh::create_distributed_with_config;
 %newobject DTensorMesh::create_distributed_legacy_with_config;
@@ -1487,12 +1486,9 @@ typedef struct {} DTensorConfigOptions;
     tessera_dtensor_mesh_options_destroy(options);
     return mesh;
   }
-  /* Mesh.from_device (two C names: dtensor_layout.h's and dtensor_mesh.h's). */
+  /* Mesh.from_device: a single-device mesh. */
   static DTensorMesh* from_device(const char* device, tessera_error** out_error) {
     return tessera_dtensor_mesh_from_device(device, out_error);
-  }
-  static DTensorMesh* create_single_device(const char* device, tessera_error** out_error) {
-    return tessera_dtensor_mesh_create_single_device(device, out_error);
   }
   /* create_distributed over the job `config` describes. */
   static DTensorMesh* create_distributed_with_config(const char* const* dim_names, size_t num_dim_names,
