@@ -31,10 +31,7 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # Function -> why no binding wraps it (every language). Keep it short:
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
-_ISSUE11_GAP = "experimental; binding is a known gap (issue 11 follow-up)"
-ALLOWED = {
-    "tessera_mesh_options_set_device_processes": _ISSUE11_GAP,
-}
+ALLOWED = {}
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "

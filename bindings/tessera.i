@@ -249,6 +249,8 @@ typedef struct tessera_keras_initialize KerasInitialize;
 typedef tessera_dtensor_layout DTensorLayout;
 typedef tessera_dtensor_config DTensorConfig;
 typedef tessera_dtensor_config_options DTensorConfigOptions;
+/* Before every %extend body: Mesh's creators take MeshOptions. */
+typedef tessera_mesh_options MeshOptions;
 
 /* How a Client handle is destroyed; a language that keeps per-client state
  * (Java event listeners) defines its own in its wrapper code. */
@@ -1361,7 +1363,6 @@ static size_t tessera_swig_index_or_none(int64_t index) {
 %newobject DTensorLayout::least_sharded_of;
 %newobject DTensorLayout::reduced_mesh;
 %newobject DTensorMesh::from_device;
-%newobject DTensorMesh::create_single_device;
 %newobject DTensorMesh::create_from_ids;
 %newobject DTensorMesh::create_distributed_with_config;
 %newobject DTensorMesh::create_distributed_legacy_with_config;
@@ -1485,12 +1486,9 @@ typedef struct {} DTensorConfigOptions;
     tessera_dtensor_mesh_options_destroy(options);
     return mesh;
   }
-  /* Mesh.from_device (two C names: dtensor_layout.h's and dtensor_mesh.h's). */
+  /* Mesh.from_device: a single-device mesh. */
   static DTensorMesh* from_device(const char* device, tessera_error** out_error) {
     return tessera_dtensor_mesh_from_device(device, out_error);
-  }
-  static DTensorMesh* create_single_device(const char* device, tessera_error** out_error) {
-    return tessera_dtensor_mesh_create_single_device(device, out_error);
   }
   /* create_distributed over the job `config` describes. */
   static DTensorMesh* create_distributed_with_config(const char* const* dim_names, size_t num_dim_names,
@@ -1949,4 +1947,77 @@ typedef struct {} HloSharding;
   TESSERA_INT64S_METHOD(tile_dims, (tessera_error** out_error), tessera_hlo_sharding_tile_dims, $self)
   TESSERA_INT64S_METHOD(tile_devices, (tessera_error** out_error), tessera_hlo_sharding_tile_devices, $self)
   TESSERA_INT64S_METHOD(subgroup_types, (tessera_error** out_error), tessera_hlo_sharding_subgroup_types, $self)
+}
+
+/* ---- issue 11: mesh options as a value (the processes of another job) ------ */
+
+/* JAX's creators with every setting of tessera_mesh_options, device
+ * processes included: those plan the mesh of a job that is not running
+ * here, which the creators above (options from their arguments) cannot. */
+%newobject Mesh::make_with_options;
+%newobject Mesh::make_hybrid_with_options;
+%newobject Mesh::create_device_mesh_with_options;
+%apply (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  (const int64_t* process_indices, size_t num_process_indices)
+};
+typedef struct {} MeshOptions;
+
+/* Every field unset: each creator's defaults. */
+%extend MeshOptions {
+  MeshOptions() { return tessera_mesh_options_create(); }
+  ~MeshOptions() { tessera_mesh_options_destroy($self); }
+  /* NULL (or empty): every device of the default type. */
+  void set_devices(const char* const* devices, size_t num_devices, tessera_error** out_error) {
+    tessera_mesh_options_set_devices($self, devices, num_devices, out_error);
+  }
+  /* NULL: no kind. */
+  void set_device_kind(const char* device_kind, tessera_error** out_error) {
+    tessera_mesh_options_set_device_kind($self, device_kind, out_error);
+  }
+  void set_sort_granules_by_key(bool sort, tessera_error** out_error) {
+    tessera_mesh_options_set_sort_granules_by_key($self, sort, out_error);
+  }
+  void set_allow_split_physical_axes(bool allow, tessera_error** out_error) {
+    tessera_mesh_options_set_allow_split_physical_axes($self, allow, out_error);
+  }
+  void set_contiguous_submeshes(bool contiguous, tessera_error** out_error) {
+    tessera_mesh_options_set_contiguous_submeshes($self, contiguous, out_error);
+  }
+  /* The process of each device set_devices lists, in order; NULL (or empty) unsets. */
+  void set_device_processes(const int64_t* process_indices, size_t num_process_indices,
+                            tessera_error** out_error) {
+    /* int64 in the languages, size_t in C: the same bits, and a negative
+     * index comes back negative in the core, which names it. */
+    tessera_mesh_options_set_device_processes($self, (const size_t*)(const void*)process_indices,
+                                              num_process_indices, out_error);
+  }
+}
+
+%extend Mesh {
+  /* JAX's make_mesh with `options` (NULL: the defaults). */
+  static Mesh* make_with_options(const int64_t* shape, size_t num_dims, const char* const* axis_names,
+                                 size_t num_axis_names, const MeshOptions* options, tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dims, num_axis_names, &mismatch);
+    return tessera_mesh_make(mismatch ? NULL : shape, axis_names, n, options, out_error);
+  }
+  /* JAX's create_hybrid_device_mesh with `options`; the three arrays as long as each other. */
+  static Mesh* make_hybrid_with_options(const int64_t* mesh_shape, size_t num_mesh_dims,
+                                        const int64_t* dcn_mesh_shape, size_t num_dcn_dims,
+                                        const char* const* axis_names, size_t num_axis_names,
+                                        const MeshOptions* options, tessera_error** out_error) {
+    int mismatch, names_mismatch;
+    size_t n = tessera_swig_same_count(num_mesh_dims, num_dcn_dims, &mismatch);
+    n = tessera_swig_same_count(n, num_axis_names, &names_mismatch);
+    return tessera_mesh_make_hybrid(mismatch || names_mismatch ? NULL : mesh_shape, mismatch ? NULL : dcn_mesh_shape,
+                                    axis_names, n, options, out_error);
+  }
+  /* JAX's create_device_mesh with `options`. */
+  static Mesh* create_device_mesh_with_options(const int64_t* shape, size_t num_dims,
+                                               const char* const* axis_names, size_t num_axis_names,
+                                               const MeshOptions* options, tessera_error** out_error) {
+    int mismatch;
+    size_t n = tessera_swig_same_count(num_dims, num_axis_names, &mismatch);
+    return tessera_mesh_create_device_mesh(mismatch ? NULL : shape, axis_names, n, options, out_error);
+  }
 }

@@ -269,8 +269,7 @@ tessera_dtensor_mesh* tessera_dtensor_mesh_create_from_ids(
   });
 }
 
-tessera_dtensor_mesh* tessera_dtensor_mesh_create_single_device(const char* device,
-                                                                tessera_error** out_error) noexcept {
+tessera_dtensor_mesh* tessera_dtensor_mesh_from_device(const char* device, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
     TESSERA_CAPI_REQUIRE(device);
     TESSERA_ASSIGN_OR_RETURN(tessera::DTensorMesh mesh, tessera::DTensorMesh::SingleDevice(device));

@@ -431,15 +431,6 @@ bool tessera_dtensor_layout_is_dynamic_extent(int64_t extent) noexcept {
 
 // ---- DTensor mesh queries ----------------------------------------------------
 
-tessera_dtensor_mesh* tessera_dtensor_mesh_from_device(const char* device,
-                                                      tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::StatusOr<tessera_dtensor_mesh*> {
-    TESSERA_CAPI_REQUIRE(device);
-    TESSERA_ASSIGN_OR_RETURN(DTensorMesh mesh, DTensorMesh::SingleDevice(device));
-    return tessera::capi::NewDTensorMesh(std::move(mesh));
-  });
-}
-
 tessera_dtensor_mesh* tessera_dtensor_mesh_to_device_type(const tessera_dtensor_mesh* mesh,
                                                          const char* device_type,
                                                          tessera_error** out_error) noexcept {

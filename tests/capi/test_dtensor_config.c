@@ -332,18 +332,11 @@ static void create_from_ids_refuses_options_it_does_not_read(void) {
 
 static void single_device_mesh_keeps_its_device(void) {
   tessera_error* err = NULL;
-  tessera_dtensor_mesh* mesh =
-      tessera_dtensor_mesh_create_single_device("job:localhost/replica:0/task:0/TPU:0", &err);
+  tessera_dtensor_mesh* mesh = tessera_dtensor_mesh_from_device("job:localhost/replica:0/task:0/TPU:0", &err);
   ASSERT_OK(err);
   ASSERT_EQ(TESSERA_DTENSOR_MESH_SINGLE_DEVICE, tessera_dtensor_mesh_kind(mesh, NULL));
   ASSERT_STREQ("job:localhost/replica:0/task:0/TPU:0", tessera_dtensor_mesh_single_device(mesh, NULL));
   tessera_dtensor_mesh_destroy(mesh);
-}
-
-static void single_device_mesh_of_nothing_is_dtensors_error(void) {
-  tessera_error* err = NULL;
-  ASSERT_NULL(tessera_dtensor_mesh_create_single_device("", &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Single device is empty.");
 }
 
 static void host_mesh_moves_the_devices_to_cpu_and_drops_the_name(void) {
@@ -446,7 +439,6 @@ int main(int argc, char** argv) {
       HARNESS_TEST(create_from_ids_with_a_shape_that_does_not_fit_is_numpys_error),
       HARNESS_TEST(create_from_ids_refuses_options_it_does_not_read),
       HARNESS_TEST(single_device_mesh_keeps_its_device),
-      HARNESS_TEST(single_device_mesh_of_nothing_is_dtensors_error),
       HARNESS_TEST(host_mesh_moves_the_devices_to_cpu_and_drops_the_name),
       HARNESS_TEST(host_mesh_of_a_cpu_mesh_drops_the_name),
       HARNESS_TEST(coordinates_of_a_negative_index_wrap_as_in_python),

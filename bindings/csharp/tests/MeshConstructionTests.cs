@@ -69,6 +69,22 @@ public static class MeshConstructionTests {
   }
 
   [Test]
+  public static void DeviceProcessesAreTheHybridMeshsGranules() { // S43: a job not running here, 4 GPUs per process
+    using (var options = new MeshOptions()) {
+      options.SetDevices(Enumerable.Range(0, 8).Select(i => "gpu:" + i).ToArray());
+      options.SetDeviceProcesses(new long[] {0, 0, 0, 0, 1, 1, 1, 1});
+      using (var mesh = Mesh.MakeHybridWithOptions(new long[] {2, 2}, new long[] {1, 2}, new[] {"a", "b"}, options)) {
+        Assert.Equal(new long[] {0, 1, 4, 5, 2, 3, 6, 7}, mesh.XlaDeviceOrder(), "devices");
+        var processes = new long[8];
+        for (int i = 0; i < 8; ++i) {
+          using (var device = mesh.Device(i)) processes[i] = device.ProcessIndex;
+        }
+        Assert.Equal(new long[] {0, 0, 1, 1, 0, 0, 1, 1}, processes, "processes");
+      }
+    }
+  }
+
+  [Test]
   public static void TpuAxisAssignmentIsJaxsMatrix() { // S41
     var got = Mesh.TpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false);
     Assert.Equal(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1}, got, "assignment");

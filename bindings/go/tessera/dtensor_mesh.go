@@ -28,22 +28,10 @@ func NewDTensorMeshFromIDs(dimNames []string, dimSizes []int64, globalIDs, local
 // DTensorMeshFromDevice is DTensor's Mesh.from_device: a single-device mesh
 // on device, kept verbatim.
 func DTensorMeshFromDevice(device string) (*DTensorMesh, error) {
-	return singleDeviceMesh(device, func(e []uintptr) swig.DTensorMesh { return swig.DTensorMeshFromDevice(device, e) })
-}
-
-// NewSingleDeviceDTensorMesh is DTensor's GetSingleDeviceMesh; the same
-// mesh as DTensorMeshFromDevice (the C API has both names).
-func NewSingleDeviceDTensorMesh(device string) (*DTensorMesh, error) {
-	return singleDeviceMesh(device, func(e []uintptr) swig.DTensorMesh {
-		return swig.DTensorMeshCreateSingleDevice(device, e)
-	})
-}
-
-func singleDeviceMesh(device string, create func(e []uintptr) swig.DTensorMesh) (*DTensorMesh, error) {
 	if err := checkStrings("device", device); err != nil {
 		return nil, err
 	}
-	return dtensorMeshFrom(create)
+	return dtensorMeshFrom(func(e []uintptr) swig.DTensorMesh { return swig.DTensorMeshFromDevice(device, e) })
 }
 
 // ToDeviceType is Mesh::ToDeviceType: the local devices renamed to

@@ -527,3 +527,33 @@ func (h *DTensorConfigOptions) raw() swig.DTensorConfigOptions {
 	}
 	return h.p
 }
+
+func wrapMeshOptions(p swig.MeshOptions) *MeshOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &MeshOptions{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*MeshOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *MeshOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteMeshOptions(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *MeshOptions) raw() swig.MeshOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrMeshOptions(0)
+	}
+	return h.p
+}

@@ -36,11 +36,7 @@ func MakeMesh(shape []int64, axisNames []string, devices []string, deviceKind st
 // (as long as meshShape). sortGranulesByKey orders processes by index.
 func MakeHybridMesh(meshShape, dcnMeshShape []int64, axisNames []string, devices []string,
 	sortGranulesByKey bool, deviceKind string) (*Mesh, error) {
-	if len(meshShape) != len(dcnMeshShape) {
-		return nil, invalidArgument("Argument 'dcn_mesh_shape' must have as many entries as 'mesh_shape' (%d), got %d",
-			len(meshShape), len(dcnMeshShape))
-	}
-	if err := checkStrings("axis_names", axisNames...); err != nil {
+	if err := checkHybridArgs(meshShape, dcnMeshShape, axisNames); err != nil {
 		return nil, err
 	}
 	if err := checkStrings("devices", devices...); err != nil {
@@ -53,6 +49,16 @@ func MakeHybridMesh(meshShape, dcnMeshShape []int64, axisNames []string, devices
 	m := wrapMesh(swig.MeshMakeHybrid(meshShape, dcnMeshShape, axisNames, devices, sortGranulesByKey,
 		deviceKind, e[:]))
 	return m, e.take()
+}
+
+// checkHybridArgs rejects what the hybrid creators cannot pass to C: shapes
+// of different lengths, NUL bytes in an axis name.
+func checkHybridArgs(meshShape, dcnMeshShape []int64, axisNames []string) error {
+	if len(meshShape) != len(dcnMeshShape) {
+		return invalidArgument("Argument 'dcn_mesh_shape' must have as many entries as 'mesh_shape' (%d), got %d",
+			len(meshShape), len(dcnMeshShape))
+	}
+	return checkStrings("axis_names", axisNames...)
 }
 
 // Submesh is PyTorch's mesh[axisNames...] as device deviceID sees it: the

@@ -489,17 +489,6 @@ TESSERA_API bool tessera_dtensor_layout_is_dynamic_extent(int64_t extent) TESSER
 /* ---- The DTensor mesh queries layouts need ------------------------------------- */
 
 /**
- * The single-device DTensor mesh on `device` (Mesh::GetSingleDeviceMesh,
- * Python's Mesh.from_device).
- * @return a new DTensor mesh owned by the caller, or NULL: INVALID_ARGUMENT
- *         "Single device is empty." for "", "Input string is invalid: ..."
- *         for a device that would not re-parse.
- * @since 0.3
- */
-TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_from_device(const char* device,
-                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
-
-/**
  * Mesh::ToDeviceType (host_mesh() is "CPU"): the local devices renamed
  * "/job:J/replica:R/task:T/device:<type>:<i>" (replica 0 when unnamed), no
  * name, no global devices, then DTensor's mesh checks.

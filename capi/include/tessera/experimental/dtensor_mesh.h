@@ -97,8 +97,8 @@ TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_from_ids(
  *         for a string DTensor's text cannot read back.
  * @since 0.3
  */
-TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_create_single_device(const char* device,
-                                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
+TESSERA_API tessera_dtensor_mesh* tessera_dtensor_mesh_from_device(const char* device,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * DTensor's dim_size(name), stored in *out.

@@ -69,6 +69,25 @@ class MeshConstructionTest {
   }
 
   @Test
+  void deviceProcessesAreTheHybridMeshsGranules() { // S43: a job not running here, 4 GPUs per process
+    try (MeshOptions options = new MeshOptions()) {
+      options.setDevices(new String[] {"gpu:0", "gpu:1", "gpu:2", "gpu:3", "gpu:4", "gpu:5", "gpu:6", "gpu:7"});
+      options.setDeviceProcesses(new long[] {0, 0, 0, 0, 1, 1, 1, 1});
+      try (Mesh mesh = Mesh.makeHybridWithOptions(new long[] {2, 2}, new long[] {1, 2}, new String[] {"a", "b"},
+               options)) {
+        assertArrayEquals(new long[] {0, 1, 4, 5, 2, 3, 6, 7}, mesh.xlaDeviceOrder());
+        long[] processes = new long[8];
+        for (int i = 0; i < 8; ++i) {
+          try (Device device = mesh.device(i)) {
+            processes[i] = device.processIndex();
+          }
+        }
+        assertArrayEquals(new long[] {0, 0, 1, 1, 0, 0, 1, 1}, processes);
+      }
+    }
+  }
+
+  @Test
   void tpuAxisAssignmentIsJaxsMatrix() { // S41
     assertArrayEquals(new long[] {1, 1, 4, 1, 4, 1, 1, 4, 1},
         Mesh.tpuAxisAssignment(new long[] {4, 4, 4}, new long[] {1, 16, 4}, false));
