@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "core/status_macros.h"
+#include "core/torch_random.h"
 
 namespace tessera {
 namespace {
@@ -122,6 +123,16 @@ absl::StatusOr<std::vector<int64_t>> InterleavedSamples(int64_t num_items, int64
                        static_cast<uint64_t>(shard_index);
     samples[k] = static_cast<int64_t>(p % static_cast<uint64_t>(num_items));
   }
+  return samples;
+}
+
+absl::StatusOr<std::vector<int64_t>> InterleavedShuffledSamples(int64_t num_items, int64_t num_shards,
+                                                                int64_t shard_index, bool drop_last,
+                                                                uint64_t seed, uint64_t epoch) {
+  TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> samples,
+                           InterleavedSamples(num_items, num_shards, shard_index, drop_last));
+  TESSERA_ASSIGN_OR_RETURN(const std::vector<int64_t> order, TorchRandperm(num_items, seed + epoch));
+  for (int64_t& sample : samples) sample = order[sample];
   return samples;
 }
 

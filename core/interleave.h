@@ -8,9 +8,10 @@
 // of nb batches, shard i reads batches i, i+S, i+2S, ... below nb, or below
 // (nb / S) * S with drop_last (DistributedBatchSampler's option; the adapters
 // never drop). Sample level (DistributedSampler(num_replicas=S, rank=i),
-// unshuffled, as Keras wraps a map-style torch dataset): every shard reads
-// ceil(N / S) samples, the index list padded by repeating it from the start;
-// with drop_last every shard reads floor(N / S) and the tail is cut. Keras's
+// as Keras wraps a map-style torch dataset): every shard reads ceil(N / S)
+// samples, the index list padded by repeating it from the start; with
+// drop_last every shard reads floor(N / S) and the tail is cut. Shuffled, the
+// index list is torch's seeded permutation (torch_random.h) instead. Keras's
 // iterable-dataset filter (i % S == id) is the batch level with batches of
 // one sample.
 #ifndef TESSERA_CORE_INTERLEAVE_H_
@@ -65,6 +66,19 @@ absl::StatusOr<std::vector<int64_t>> InterleavedBatchItems(int64_t num_items, in
 // rank when num_shards < 1 ("... [0, -1]"; torch does not check the count).
 absl::StatusOr<std::vector<int64_t>> InterleavedSamples(int64_t num_items, int64_t num_shards,
                                                         int64_t shard_index, bool drop_last);
+
+// The same with shuffle=True, seed=`seed`, after set_epoch(`epoch`): the
+// positions InterleavedSamples reads, taken from
+// torch.randperm(num_items) seeded with seed + epoch. The sum wraps modulo
+// 2^64, which is torch's own reading of a negative Python sum (its two's
+// complement); torch refuses a Python sum of 2^64 or more ("Overflow when
+// unpacking long long"), which a uint64_t cannot tell from a negative one.
+// Every rank of one seed and epoch reads from one permutation, so together
+// they read each sample (once, before padding). Same errors, and the count
+// is NumInterleavedSamples.
+absl::StatusOr<std::vector<int64_t>> InterleavedShuffledSamples(int64_t num_items, int64_t num_shards,
+                                                                int64_t shard_index, bool drop_last,
+                                                                uint64_t seed, uint64_t epoch);
 
 }  // namespace tessera
 

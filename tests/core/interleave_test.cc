@@ -1,5 +1,6 @@
 // Interleave sharding: Keras's array, PyDataset and batch-sampler split and
-// torch's DistributedSampler (keras.md §3.1; keras_cases.md K53 K57 K61).
+// torch's DistributedSampler, unshuffled and shuffled (keras.md §3.1;
+// keras_cases.md K53 K57 K59 K61).
 #include "core/interleave.h"
 
 #include <cstdint>
@@ -101,6 +102,49 @@ TEST(InterleavedSamplesTest, TheLowestReplicaCountPrintsPythonsDifference) {
 TEST(InterleavedSamplesTest, NegativeCountIsInvalid) {
   EXPECT_THAT(InterleavedSamples(-1, 2, 0, false),
               StatusIs(absl::StatusCode::kInvalidArgument, "Argument 'num_items' is -1; expected at least 0"));
+}
+
+// Shuffled expectations are torch 2.15's list(DistributedSampler(range(N),
+// num_replicas=S, rank=i, shuffle=True, seed=seed, drop_last=d)) after
+// set_epoch(epoch).
+TEST(InterleavedShuffledSamplesTest, ReadsTorchsSeededPermutationRoundRobin) {
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 4, 3, false, 0, 0)), ElementsAre(5, 8, 1));
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 4, 3, true, 0, 0)), ElementsAre(5, 8));
+}
+
+TEST(InterleavedShuffledSamplesTest, K59TheEpochReseeds) {
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 4, 0, false, 0, 1)), ElementsAre(5, 0, 7));
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 4, 0, false, 0, 2)), ElementsAre(8, 6, 2));
+}
+
+// Only seed + epoch reaches the generator: seed 2, epoch 3 is seed 5, epoch 0.
+TEST(InterleavedShuffledSamplesTest, SeedAndEpochCountOnlyAsTheirSum) {
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 3, 2, false, 2, 3)), ElementsAre(9, 5, 8, 4));
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 3, 2, false, 5, 0)), ElementsAre(9, 5, 8, 4));
+}
+
+// seed=-1 with set_epoch(1) is torch's manual_seed(0).
+TEST(InterleavedShuffledSamplesTest, TheSumWrapsAsTorchReadsANegativeSeed) {
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 3, 2, false, UINT64_MAX, 1)), ElementsAre(7, 9, 6, 1));
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(10, 3, 2, false, 0, 0)), ElementsAre(7, 9, 6, 1));
+}
+
+TEST(InterleavedShuffledSamplesTest, PadsFromTheStartOfThePermutation) {
+  EXPECT_THAT(Unwrap(InterleavedShuffledSamples(2, 5, 4, false, 7, 0)), ElementsAre(1));
+}
+
+TEST(InterleavedShuffledSamplesTest, K55EveryRankReadsOnePermutation) {
+  std::vector<int64_t> all;
+  for (int64_t rank = 0; rank < 3; ++rank) {
+    const std::vector<int64_t> samples = Unwrap(InterleavedShuffledSamples(12, 3, rank, true, 9, 1));
+    all.insert(all.end(), samples.begin(), samples.end());
+  }
+  EXPECT_THAT(all, ::testing::UnorderedElementsAre(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11));
+}
+
+TEST(InterleavedShuffledSamplesTest, RankPastTheEndIsTorchsError) {
+  EXPECT_THAT(InterleavedShuffledSamples(5, 3, 3, false, 0, 0),
+              StatusIs(absl::StatusCode::kInvalidArgument, "Invalid rank 3, rank should be in the interval [0, 2]"));
 }
 
 }  // namespace
