@@ -41,6 +41,21 @@ absl::StatusOr<size_t> CountedOut(size_t* out, size_t capacity, Count&& count, B
   });
 }
 
+// DistributedSampler's share, shuffled or not: one count (NumInterleavedSamples)
+// and the samples `build(items, shard)` lists.
+template <typename Build>
+size_t SamplesOut(size_t num_items, size_t num_shards, size_t shard_index, bool drop_last, size_t* out,
+                  size_t capacity, tessera_error** out_error, Build&& build) {
+  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
+    TESSERA_ASSIGN_OR_RETURN(const Shard shard, ToShard(num_shards, shard_index));
+    TESSERA_ASSIGN_OR_RETURN(const int64_t items, ToInt64(num_items, "num_items"));
+    return CountedOut(
+        out, capacity,
+        [&] { return tessera::NumInterleavedSamples(items, shard.num_shards, shard.shard_index, drop_last); },
+        [&] { return build(items, shard); });
+  });
+}
+
 }  // namespace
 
 size_t tessera_interleave_batches(size_t num_batches, size_t num_shards, size_t shard_index, bool drop_last,
@@ -76,14 +91,20 @@ size_t tessera_interleave_batch_items(size_t num_items, size_t batch_num_example
 
 size_t tessera_interleave_samples(size_t num_items, size_t num_shards, size_t shard_index, bool drop_last,
                                   size_t* out, size_t capacity, tessera_error** out_error) noexcept {
-  return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
-    TESSERA_ASSIGN_OR_RETURN(const Shard shard, ToShard(num_shards, shard_index));
-    TESSERA_ASSIGN_OR_RETURN(const int64_t items, ToInt64(num_items, "num_items"));
-    return CountedOut(
-        out, capacity,
-        [&] { return tessera::NumInterleavedSamples(items, shard.num_shards, shard.shard_index, drop_last); },
-        [&] { return tessera::InterleavedSamples(items, shard.num_shards, shard.shard_index, drop_last); });
-  });
+  return SamplesOut(num_items, num_shards, shard_index, drop_last, out, capacity, out_error,
+                    [&](int64_t items, const Shard& shard) {
+                      return tessera::InterleavedSamples(items, shard.num_shards, shard.shard_index, drop_last);
+                    });
+}
+
+size_t tessera_interleave_samples_shuffled(size_t num_items, size_t num_shards, size_t shard_index, bool drop_last,
+                                           uint64_t seed, uint64_t epoch, size_t* out, size_t capacity,
+                                           tessera_error** out_error) noexcept {
+  return SamplesOut(num_items, num_shards, shard_index, drop_last, out, capacity, out_error,
+                    [&](int64_t items, const Shard& shard) {
+                      return tessera::InterleavedShuffledSamples(items, shard.num_shards, shard.shard_index,
+                                                                 drop_last, seed, epoch);
+                    });
 }
 
 size_t tessera_distribution_interleave_num_shards(const tessera_distribution* distribution,

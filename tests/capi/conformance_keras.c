@@ -401,6 +401,51 @@ static void every_process_reads_the_interleaved_share_keras_reads(void) {
   for (i = 0; i < HARNESS_COUNT(kInterleaves); ++i) check_interleave(&kInterleaves[i]);
 }
 
+/* K59: DistributedSampler(shuffle=True) over the K57 job's share (100 samples, S = 2, rank 1): set_epoch(1)
+ * twice deals one order, set_epoch(2) another; both are torch 2.15's. */
+static void k59_set_epoch_reseeds_the_sampler(void) {
+  static const size_t epoch_1_first[] = {15, 32, 63, 72, 96};
+  static const size_t epoch_2_first[] = {97, 81, 49, 8, 20};
+  size_t first[50], again[50], other[50];
+  size_t i, n;
+  int differs = 0;
+  tessera_error* err = NULL;
+  n = tessera_interleave_samples_shuffled(100, 2, 1, false, 0, 1, first, 50, &err);
+  ROW_EQ("K59", 50, n);
+  n = tessera_interleave_samples_shuffled(100, 2, 1, false, 0, 1, again, 50, &err);
+  ROW_EQ("K59", 50, n);
+  n = tessera_interleave_samples_shuffled(100, 2, 1, false, 0, 2, other, 50, &err);
+  ROW_EQ("K59", 50, n);
+  ROW_OK("K59", err);
+  for (i = 0; i < 5; ++i) ROW_EQ("K59", epoch_1_first[i], first[i]);
+  for (i = 0; i < 5; ++i) ROW_EQ("K59", epoch_2_first[i], other[i]);
+  for (i = 0; i < 50; ++i) {
+    ROW_EQ("K59", first[i], again[i]);
+    differs |= first[i] != other[i];
+  }
+  ROW_TRUE("K59", differs);
+}
+
+/* K55: with the epoch fixed to 1, every process of the K53 job (S = 2) shuffles alike: the two shares are
+ * one permutation of the 100 samples, split as the unshuffled K53 split deals positions. */
+static void k55_every_process_shuffles_alike(void) {
+  size_t share[2][50];
+  int seen[100] = {0};
+  size_t id, i;
+  tessera_error* err = NULL;
+  for (id = 0; id < 2; ++id) {
+    ROW_EQ("K55", 50, tessera_interleave_samples_shuffled(100, 2, id, false, 0, 1, share[id], 50, &err));
+    ROW_OK("K55", err);
+    for (i = 0; i < 50; ++i) {
+      ROW_TRUE("K55", share[id][i] < 100);
+      seen[share[id][i]] += 1;
+    }
+  }
+  for (i = 0; i < 100; ++i) ROW_EQ("K55", 1, seen[i]);
+  ROW_EQ("K55", 45, share[0][0]);
+  ROW_EQ("K55", 15, share[1][0]);
+}
+
 /* K115: R = 3, P = 4: Keras 3.15's ModelParallel constructor refuses the job, with Keras's message. */
 static void k115_processes_not_a_multiple_of_replicas_are_refused(void) {
   const int64_t mesh[] = {3, 2};
@@ -1281,10 +1326,9 @@ static const conformance_pending kPending[] = {
             "rows run over distinct devices"},
     {"K53", "the mesh over rep(\"cpu:0\", 8): Tessera rejects a device listed twice (ARCHITECTURE.md); the "
             "rows run over distinct devices"},
-    {"K55", "epoch-seeded shuffling in the array/PyDataset adapters: the order comes from NumPy's random "
-            "generator, which Tessera does not reproduce; the C ABI gives the unshuffled split (K53)"},
-    {"K59", "DistributedSampler.set_epoch shuffling: the order comes from torch.randperm seeded with "
-            "seed + epoch, which Tessera does not reproduce; the C ABI gives the unshuffled split (K57)"},
+    {"K55", "the array and PyDataset adapters' own shuffled orders (NumPy's default_rng(epoch), TF's "
+            "stateless_shuffle, Python's random.Random(epoch)): the C ABI reproduces torch's epoch-seeded order "
+            "(tessera_interleave_samples_shuffled), whose agreement across processes the K55 row checks"},
     {"K63", "a Python generator under a multi-worker distribution: the C ABI has no dataset objects"},
     {"K71", "distribute_tensor with a JAX Format/Layout wrapper: Tessera holds no tensors, and the expected "
             "values are K70's"},
@@ -1335,6 +1379,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(k115_processes_not_a_multiple_of_replicas_are_refused),
       HARNESS_TEST(k49_unknown_batch_size_is_refused_before_the_replicate_shortcut),
       HARNESS_TEST(every_process_reads_the_interleaved_share_keras_reads),
+      HARNESS_TEST(k59_set_epoch_reseeds_the_sampler),
+      HARNESS_TEST(k55_every_process_shuffles_alike),
       HARNESS_TEST(device_mesh_errors_use_keras_messages),
       HARNESS_TEST(k131_shape_is_kept_as_given),
       HARNESS_TEST(k133_eight_devices_fill_a_shape_of_eight),

@@ -578,7 +578,8 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_hlo_sharding_subgroup_types, 1, int64_t, o.hlo_sharding) \
   X(tessera_interleave_batches, 5, size_t, 10, 2, 1, false) \
   X(tessera_interleave_batch_items, 15, size_t, 25, 10, 2, 0, false) \
-  X(tessera_interleave_samples, 3, size_t, 10, 4, 2, false)
+  X(tessera_interleave_samples, 3, size_t, 10, 4, 2, false) \
+  X(tessera_interleave_samples_shuffled, 3, size_t, 10, 4, 2, false, 0, 1)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \

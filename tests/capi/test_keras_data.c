@@ -1,7 +1,8 @@
 /*
  * Keras's interleave sharding of arrays, PyDatasets and samplers, a
  * distribution's settings and identity, and the dataset plan's extras
- * (tessera/experimental/keras_data.h). Vectors: keras_cases.md K53 K57 K61.
+ * (tessera/experimental/keras_data.h). Vectors: keras_cases.md K53 K55 K57 K59
+ * K61.
  */
 #include <stdint.h>
 
@@ -205,6 +206,76 @@ static void no_samples_read_nothing(void) {
   ASSERT_EQ(0, tessera_interleave_samples(0, 3, 2, false, out, 1, &err));
   ASSERT_OK(err);
   ASSERT_EQ(9, out[0]);
+}
+
+/* --- Sample level, shuffled ---------------------------------------------------
+ * Expected values are torch 2.15's list(DistributedSampler(range(N),
+ * num_replicas=S, rank=i, shuffle=True, seed=seed, drop_last=d)) after
+ * set_epoch(epoch). */
+
+static void shuffled_samples_are_torchs_order(void) {
+  size_t out[50] = {0};
+  tessera_error* err = NULL;
+  ASSERT_EQ(50, tessera_interleave_samples_shuffled(100, 2, 1, false, 0, 0, out, 50, &err));
+  ASSERT_OK(err);
+  ASSERT_EQ(19, out[0]);
+  ASSERT_EQ(90, out[1]);
+  ASSERT_EQ(69, out[2]);
+  ASSERT_EQ(51, out[49]);
+}
+
+static void shuffled_samples_pad_from_the_start_of_the_permutation(void) {
+  /* 10 samples over 4 ranks: torch.randperm(10) with seed 0 is 4 1 7 5 3 9 0 8 6 2, padded with 4 1. */
+  const size_t expected[] = {5, 8, 1};
+  size_t out[3] = {0};
+  tessera_error* err = NULL;
+  ASSERT_EQ(3, tessera_interleave_samples_shuffled(10, 4, 3, false, 0, 0, out, 3, &err));
+  ASSERT_OK(err);
+  ASSERT_ARRAY(expected, out, 3);
+}
+
+static void shuffled_drop_last_cuts_the_tail(void) {
+  const size_t expected[] = {5, 8};
+  size_t out[2] = {0};
+  tessera_error* err = NULL;
+  ASSERT_EQ(2, tessera_interleave_samples_shuffled(10, 4, 3, true, 0, 0, out, 2, &err));
+  ASSERT_OK(err);
+  ASSERT_ARRAY(expected, out, 2);
+}
+
+/* K59: set_epoch(2) deals another order than set_epoch(1). */
+static void k59_another_epoch_is_another_order(void) {
+  const size_t epoch_1[] = {5, 0, 7};
+  const size_t epoch_2[] = {8, 6, 2};
+  size_t out[3] = {0};
+  tessera_error* err = NULL;
+  ASSERT_EQ(3, tessera_interleave_samples_shuffled(10, 4, 0, false, 0, 1, out, 3, &err));
+  ASSERT_ARRAY(epoch_1, out, 3);
+  ASSERT_EQ(3, tessera_interleave_samples_shuffled(10, 4, 0, false, 0, 2, out, 3, &err));
+  ASSERT_OK(err);
+  ASSERT_ARRAY(epoch_2, out, 3);
+}
+
+/* seed=-1 with set_epoch(1) is torch's manual_seed(0): the sum wraps as torch reads a negative seed. */
+static void a_negative_seed_is_its_twos_complement(void) {
+  const size_t expected[] = {7, 9, 6, 1};
+  size_t out[4] = {0};
+  tessera_error* err = NULL;
+  ASSERT_EQ(4, tessera_interleave_samples_shuffled(10, 3, 2, false, UINT64_MAX, 1, out, 4, &err));
+  ASSERT_OK(err);
+  ASSERT_ARRAY(expected, out, 4);
+}
+
+static void the_shuffled_count_needs_no_permutation(void) {
+  tessera_error* err = NULL;
+  ASSERT_EQ((size_t)1 << 60, tessera_interleave_samples_shuffled((size_t)1 << 61, 2, 1, false, 0, 0, NULL, 0, &err));
+  ASSERT_OK(err);
+}
+
+static void a_shuffled_rank_out_of_range_is_torchs_error(void) {
+  tessera_error* err = NULL;
+  ASSERT_EQ(0, tessera_interleave_samples_shuffled(10, 3, 3, false, 0, 0, NULL, 0, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Invalid rank 3, rank should be in the interval [0, 2]");
 }
 
 /* --- Distributions and plans -------------------------------------------------- */
@@ -503,6 +574,13 @@ int main(int argc, char** argv) {
       HARNESS_TEST(a_rank_out_of_range_is_torchs_error),
       HARNESS_TEST(no_ranks_fail_on_the_rank_as_in_torch),
       HARNESS_TEST(no_samples_read_nothing),
+      HARNESS_TEST(shuffled_samples_are_torchs_order),
+      HARNESS_TEST(shuffled_samples_pad_from_the_start_of_the_permutation),
+      HARNESS_TEST(shuffled_drop_last_cuts_the_tail),
+      HARNESS_TEST(k59_another_epoch_is_another_order),
+      HARNESS_TEST(a_negative_seed_is_its_twos_complement),
+      HARNESS_TEST(the_shuffled_count_needs_no_permutation),
+      HARNESS_TEST(a_shuffled_rank_out_of_range_is_torchs_error),
       HARNESS_TEST(k53_model_parallel_interleaves_by_replica_group),
       HARNESS_TEST(without_auto_shard_every_process_reads_every_batch),
       HARNESS_TEST(the_plan_carries_the_interleave_split),

@@ -27,6 +27,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tessera/distribution.h"
 #include "tessera/error.h"
@@ -94,6 +95,31 @@ TESSERA_API size_t tessera_interleave_batch_items(size_t num_items, size_t batch
 TESSERA_API size_t tessera_interleave_samples(size_t num_items, size_t num_shards, size_t shard_index,
                                               bool drop_last, size_t* out, size_t capacity,
                                               tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * The sample indices rank `shard_index` of `num_shards` reads as torch's
+ * shuffled DistributedSampler(shuffle=True, seed=`seed`) gives them after
+ * set_epoch(`epoch`): torch.randperm(num_items) from a torch.Generator
+ * seeded with seed + epoch, padded or cut and dealt round-robin as
+ * tessera_interleave_samples deals range(num_items). torch 2.15's CPU
+ * generator, bit for bit (MT19937 from the seed's low 32 bits). So every
+ * process of one seed and epoch reads from one permutation, and together
+ * they read every sample; another epoch is another order. Output array.
+ *
+ * seed + epoch wraps modulo 2^64, which is how torch's manual_seed reads a
+ * negative Python sum (its two's complement: pass seed -1 as UINT64_MAX).
+ * A Python sum of 2^64 or more, which torch refuses ("Overflow when
+ * unpacking long long"), cannot be told from a negative one here and gets
+ * the wrapped sum's order.
+ * @return the number of indices (as tessera_interleave_samples); 0 on
+ *         failure: its errors, and RESOURCE_EXHAUSTED when the permutation
+ *         of num_items does not fit in memory (the count alone, out NULL
+ *         with capacity 0, builds nothing).
+ * @since 0.3
+ */
+TESSERA_API size_t tessera_interleave_samples_shuffled(size_t num_items, size_t num_shards, size_t shard_index,
+                                                       bool drop_last, uint64_t seed, uint64_t epoch, size_t* out,
+                                                       size_t capacity, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
  * The interleave shard count this process uses for arrays and PyDatasets:
