@@ -9,7 +9,9 @@ refusal is a difference, and so is accepting such a case.
 Sampler lines (torch_cases.py --kind sampler): for every rank,
 tessera_interleave_samples must answer torch's len() as its count and
 torch's list as its indices, and where torch raises ValueError it must fail
-with INVALID_ARGUMENT and torch's message.
+with INVALID_ARGUMENT and torch's message. Shuffled ones (a seed and an
+epoch) ask tessera_interleave_samples_shuffled the same, with seed and epoch
+as their 64-bit two's complement, as torch's manual_seed reads their sum.
 
 Usage: compare_with_torch.py --lib path/to/libtessera.so.0 cases.jsonl...
 Exits 1 on any difference, listing the first few.
@@ -31,6 +33,9 @@ T.SIGNATURES.update({
     "tessera_sharding_device_ranges": (C.c_size_t, [C.c_void_p, C.c_size_t, T._I64S, C.c_size_t, T._ERR]),
     "tessera_interleave_samples": (C.c_size_t, [C.c_size_t, C.c_size_t, C.c_size_t, C.c_bool,
                                                 C.POINTER(C.c_size_t), C.c_size_t, T._ERR]),
+    "tessera_interleave_samples_shuffled": (C.c_size_t, [C.c_size_t, C.c_size_t, C.c_size_t, C.c_bool,
+                                                         C.c_uint64, C.c_uint64, C.POINTER(C.c_size_t),
+                                                         C.c_size_t, T._ERR]),
     "tessera_error_code": (C.c_int, [C.c_void_p]),
     "tessera_code_name": (C.c_char_p, [C.c_int]),
 })
@@ -198,17 +203,29 @@ class SamplerCounts:
         self.differences = []
 
     def differ(self, case, rank, what):
+        shuffle = f", shuffle=True, seed={case['seed']}, epoch={case['epoch']}" if "seed" in case else ""
         self.differences.append(f"DistributedSampler(range({case['num_items']}), num_replicas="
-                                f"{case['num_replicas']}, rank={rank}, drop_last={case['drop_last']}): {what}")
+                                f"{case['num_replicas']}, rank={rank}, drop_last={case['drop_last']}{shuffle}): "
+                                f"{what}")
+
+
+def head(indices, shown=12):
+    """A list as printed in a difference: a shuffled case may hold 10^6 indices."""
+    return str(indices) if len(indices) <= shown else str(indices[:shown])[:-1] + ", ...]"
 
 
 def check_sampler(lib, case, counts):
     counts.cases += 1
+    if "seed" in case:
+        function = lib.tessera_interleave_samples_shuffled
+        shuffle = (case["seed"] % 2**64, case["epoch"] % 2**64)
+    else:
+        function, shuffle = lib.tessera_interleave_samples, ()
     for read in case["ranks"]:
         rank = read["rank"]
-        args = (case["num_items"], case["num_replicas"], rank, case["drop_last"])
+        args = (case["num_items"], case["num_replicas"], rank, case["drop_last"], *shuffle)
         err = C.c_void_p()
-        count = lib.tessera_interleave_samples(*args, None, 0, C.byref(err))
+        count = function(*args, None, 0, C.byref(err))
         if "error" in read:
             counts.errors += 1
             if not err:
@@ -224,11 +241,11 @@ def check_sampler(lib, case, counts):
             counts.differ(case, rank, f"Tessera fails: {T.take_error(lib, err)}")
             continue
         out = (C.c_size_t * max(count, 1))()
-        filled = lib.tessera_interleave_samples(*args, out, count, None)
+        filled = function(*args, out, count, None)
         indices = list(out[:filled])
         if count != read["len"] or indices != read["indices"]:
-            counts.differ(case, rank, f"Tessera {count} samples {indices}, torch len {read['len']} "
-                                      f"{read['indices']}")
+            counts.differ(case, rank, f"Tessera {count} samples {head(indices)}, torch len {read['len']} "
+                                      f"{head(read['indices'])}")
 
 
 def main():
@@ -239,12 +256,13 @@ def main():
     lib = T.load(args.lib)
     counts = Counts()
     sampler = SamplerCounts()
+    shuffled = SamplerCounts()
     for path in args.cases:
         with open(path) as f:
             for line in f:
                 case = json.loads(line)
                 if case.get("kind") == "sampler":
-                    check_sampler(lib, case, sampler)
+                    check_sampler(lib, case, shuffled if "seed" in case else sampler)
                 else:
                     check(lib, case, counts)
     print(f"{counts.cases} cases ({counts.strided} with a _StridedShard, {counts.strided_uneven} of them on a "
@@ -258,7 +276,11 @@ def main():
           f"{sampler.errors} ValueErrors, {len(sampler.differences)} differences")
     for d in sampler.differences[:20]:
         print("  " + d)
-    return 1 if counts.differences or sampler.differences else 0
+    print(f"{shuffled.cases} shuffled DistributedSampler cases: {shuffled.ranks} ranks' indices and lengths, "
+          f"{shuffled.errors} ValueErrors, {len(shuffled.differences)} differences")
+    for d in shuffled.differences[:20]:
+        print("  " + d)
+    return 1 if counts.differences or sampler.differences or shuffled.differences else 0
 
 
 if __name__ == "__main__":

@@ -21,7 +21,13 @@ then random N up to 200 and S up to 16. Negative ranks and counts are not
 expressible through the C ABI's size_t; tests/core/interleave_test.cc pins
 torch's text for them.
 
-Usage: torch_cases.py [--kind sampler] --count N --seed S > cases.jsonl
+With --kind shuffled-sampler the lines are the same with shuffle=True, a
+random seed and set_epoch(epoch) (tessera_interleave_samples_shuffled):
+random N up to 3000, a few up to 10^5 and one of 2^20 + 1, seeds anywhere in
+the range torch's manual_seed takes for seed + epoch ([-2^63, 2^64), so
+negative sums and seeds past 2^32 come too), epochs from -3 to 100.
+
+Usage: torch_cases.py [--kind sampler|shuffled-sampler] --count N --seed S > cases.jsonl
 """
 import argparse
 import itertools
@@ -100,17 +106,24 @@ def answer(mesh_shape, names, layout, shape):
             "placements": repr(placements), "devices": devices}
 
 
-def sampler_answer(num_items, num_replicas, drop_last, ranks):
+def sampler_answer(num_items, num_replicas, drop_last, ranks, shuffle=None):
+    """`shuffle`: None, or (seed, epoch) for shuffle=True after set_epoch(epoch)."""
     reads = []
     for rank in ranks:
         try:
-            sampler = DistributedSampler(range(num_items), num_replicas=num_replicas, rank=rank, shuffle=False,
+            sampler = DistributedSampler(range(num_items), num_replicas=num_replicas, rank=rank,
+                                         shuffle=shuffle is not None, seed=shuffle[0] if shuffle else 0,
                                          drop_last=drop_last)
+            if shuffle:
+                sampler.set_epoch(shuffle[1])
             reads.append({"rank": rank, "indices": list(sampler), "len": len(sampler)})
         except ValueError as e:
             reads.append({"rank": rank, "error": "ValueError", "message": str(e)})
-    return {"kind": "sampler", "num_items": num_items, "num_replicas": num_replicas, "drop_last": drop_last,
-            "ranks": reads}
+    answer = {"kind": "sampler", "num_items": num_items, "num_replicas": num_replicas, "drop_last": drop_last,
+              "ranks": reads}
+    if shuffle:
+        answer["seed"], answer["epoch"] = shuffle
+    return answer
 
 
 def sampler_cases(rng, count):
@@ -127,15 +140,34 @@ def sampler_cases(rng, count):
         yield num_items, num_replicas, rng.random() < 0.5, ranks
 
 
+def shuffled_sampler_cases(rng, count):
+    """Every rank of each (N, S, drop_last, seed, epoch), and one rank past the end."""
+    sizes = [100000, 99991, 2**20 + 1]
+    for k in range(count):
+        num_replicas = rng.randint(1, 16)
+        if k < len(sizes):
+            num_items = sizes[k]
+        else:
+            num_items = rng.choice([rng.randint(0, 3000), rng.randint(0, num_replicas), rng.randint(0, 40)])
+        epoch = rng.randint(-3, 100)
+        # seed + epoch must stay in manual_seed's [-2^63, 2^64).
+        seed = rng.choice([rng.randint(0, 1000), rng.randint(0, 2**32 + 10), rng.randint(-2**63, -1),
+                           rng.randint(0, 2**64 - 1)])
+        seed = min(max(seed, -2**63 - epoch), 2**64 - 1 - epoch)
+        ranks = list(range(num_replicas)) + [num_replicas + rng.randint(0, 20)]
+        yield num_items, num_replicas, rng.random() < 0.5, ranks, (seed, epoch)
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--kind", choices=["placements", "sampler"], default="placements")
+    parser.add_argument("--kind", choices=["placements", "sampler", "shuffled-sampler"], default="placements")
     parser.add_argument("--count", type=int, required=True)
     parser.add_argument("--seed", type=int, required=True)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    if args.kind == "sampler":
-        for case in sampler_cases(rng, args.count):
+    if args.kind != "placements":
+        cases = sampler_cases if args.kind == "sampler" else shuffled_sampler_cases
+        for case in cases(rng, args.count):
             print(json.dumps(sampler_answer(*case)))
         return
     print(json.dumps(answer([3, 2], ["a", "b"], [["b", "a"]], [7])))  # torch.h's example
