@@ -1088,6 +1088,13 @@ typedef struct {} DTensorMesh;
   static TESSERA_INT64S_METHOD(interleave_samples, (size_t num_items, size_t num_shards, size_t shard_index,
                                                     bool drop_last, tessera_error** out_error),
                                tessera_interleave_samples, num_items, num_shards, shard_index, drop_last)
+  /* The same shuffled as torch shuffles it; seed and epoch as the language's signed 64-bit integers, whose
+   * two's complement is what torch's manual_seed makes of a negative Python seed. */
+  static TESSERA_INT64S_METHOD(interleave_samples_shuffled, (size_t num_items, size_t num_shards,
+                                                             size_t shard_index, bool drop_last, int64_t seed,
+                                                             int64_t epoch, tessera_error** out_error),
+                               tessera_interleave_samples_shuffled, num_items, num_shards, shard_index, drop_last,
+                               (uint64_t)seed, (uint64_t)epoch)
 }
 
 %extend DatasetPlan {

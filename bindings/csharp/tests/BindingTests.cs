@@ -374,6 +374,16 @@ public static class BindingTests {
                   "Shardy sharding text: at position 26: ':' starts a sub-axis of \"y\": Tessera layouts have no sub-axes",
                   () => Layout.FromShardyText("#sdy.sharding<@mesh, [{\"y\":(2)2}]>", SdyMesh2x4, Devs8));
   }
+
+  // K59: torch 2.15's DistributedSampler(range(10), num_replicas=4, rank=0, shuffle=True) after set_epoch(1)
+  // and set_epoch(2); seed -1 with set_epoch(1) is torch's manual_seed(0).
+  [Test]
+  public static void K59ShuffledSamplesFollowTheEpoch() {
+    Assert.Equal(new long[] {5, 0, 7}, Distribution.InterleaveSamplesShuffled(10, 4, 0, false, 0, 1), "epoch 1");
+    Assert.Equal(new long[] {8, 6, 2}, Distribution.InterleaveSamplesShuffled(10, 4, 0, false, 0, 2), "epoch 2");
+    Assert.Equal(new long[] {7, 9, 6, 1}, Distribution.InterleaveSamplesShuffled(10, 3, 2, false, -1, 1),
+                 "seed -1");
+  }
 }
 
 }

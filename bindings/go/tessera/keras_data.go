@@ -41,6 +41,19 @@ func InterleaveSamples(numItems, numShards, shardIndex int, dropLast bool) ([]in
 	return toInts(v), e.take()
 }
 
+// InterleaveSamplesShuffled is the sample indices rank shardIndex of
+// numShards reads from torch's DistributedSampler(shuffle=True, seed=seed)
+// after set_epoch(epoch): torch's seeded permutation of numItems (torch 2.15,
+// bit for bit), dealt as InterleaveSamples deals 0..numItems-1. Every rank of
+// one seed and epoch reads from one permutation. seed + epoch wraps as torch
+// reads a negative Python sum.
+func InterleaveSamplesShuffled(numItems, numShards, shardIndex int, dropLast bool, seed, epoch int64) ([]int, error) {
+	var e errSlot
+	v := swig.DistributionInterleaveSamplesShuffled(int64(numItems), int64(numShards), int64(shardIndex), dropLast,
+		seed, epoch, e[:])
+	return toInts(v), e.take()
+}
+
 // InterleaveNumShards is the interleave shard count this process uses for
 // arrays and PyDatasets: NumDataShards when auto-sharding, else 1.
 func (d *Distribution) InterleaveNumShards() int { return int(keep(d, d.raw().InterleaveNumShards)) }

@@ -26,6 +26,21 @@ func TestInterleaveItemsAndSamples(t *testing.T) {
 	}
 }
 
+// K59: torch 2.15's DistributedSampler(range(10), num_replicas=4, rank=0,
+// shuffle=True) after set_epoch(1) and set_epoch(2).
+func TestInterleaveSamplesShuffledK59(t *testing.T) {
+	if got := must(tessera.InterleaveSamplesShuffled(10, 4, 0, false, 0, 1)); !reflect.DeepEqual(got, []int{5, 0, 7}) {
+		t.Fatalf("epoch 1 samples %v", got)
+	}
+	if got := must(tessera.InterleaveSamplesShuffled(10, 4, 0, false, 0, 2)); !reflect.DeepEqual(got, []int{8, 6, 2}) {
+		t.Fatalf("epoch 2 samples %v", got)
+	}
+	// seed=-1, set_epoch(1) is torch's manual_seed(0).
+	if got := must(tessera.InterleaveSamplesShuffled(10, 3, 2, false, -1, 1)); !reflect.DeepEqual(got, []int{7, 9, 6, 1}) {
+		t.Fatalf("negative seed samples %v", got)
+	}
+}
+
 func TestInterleaveShardOutOfRangeIsKerasError(t *testing.T) {
 	_, err := tessera.InterleaveBatches(10, 3, 3, false)
 	if err == nil || err.Error() != "INVALID_ARGUMENT: data_shard_id must be in [0, 2]. Received: 3" {

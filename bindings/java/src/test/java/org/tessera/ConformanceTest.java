@@ -114,4 +114,13 @@ class ConformanceTest {
       assertArrayEquals(new long[] {}, sharding.addressableDevices(1));
     }
   }
+
+  // K59: torch 2.15's DistributedSampler(range(10), num_replicas=4, rank=0, shuffle=True) after set_epoch(1)
+  // and set_epoch(2); seed -1 with set_epoch(1) is torch's manual_seed(0).
+  @Test
+  void k59ShuffledSamplesFollowTheEpoch() {
+    assertArrayEquals(new long[] {5, 0, 7}, Distribution.interleaveSamplesShuffled(10, 4, 0, false, 0, 1));
+    assertArrayEquals(new long[] {8, 6, 2}, Distribution.interleaveSamplesShuffled(10, 4, 0, false, 0, 2));
+    assertArrayEquals(new long[] {7, 9, 6, 1}, Distribution.interleaveSamplesShuffled(10, 3, 2, false, -1, 1));
+  }
 }
