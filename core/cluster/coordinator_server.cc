@@ -96,7 +96,7 @@ class CoordinatorServerImpl;
 class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
  public:
   EventWriter(CoordinatorServerImpl* server, int64_t after_version)
-      : server_(server), next_version_(after_version) {}
+      : server_(server), next_version_(after_version), delivered_(after_version) {}
 
   // Starts the next write if none is in flight and events are waiting.
   void Poke();
@@ -110,7 +110,8 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   // Counts the stream as `header`'s (CoordinatorState::WatcherOpened) until
   // it ends. Before the handler returns the writer.
   void Watch(const v1::Header& header);
-  // The version of the newest event written to the client.
+  // The version of the newest event the client has (written to it, or
+  // before the stream's after_version).
   int64_t delivered() const { return delivered_.load(); }
   // Whether the stream counts as the process of its header's (Watch), and which.
   bool counted() const { return counted_; }
@@ -136,7 +137,7 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   std::optional<grpc::Status> finish_after_write_;  // guarded by mu_
   std::deque<v1::Event> queue_;                     // guarded by mu_
   v1::Event current_;
-  std::atomic<int64_t> delivered_{0};
+  std::atomic<int64_t> delivered_;  // the client had every event up to it before
   v1::Header header_;    // set before the handler returns
   bool counted_ = false;  // the state counts the stream as header_'s
 };
@@ -404,8 +405,9 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         detail);
   }
 
-  // The job failed and every open event stream has carried its job_error
-  // event: each process still connected holds the error.
+  // The job failed, every open event stream has carried its job_error
+  // event, and every live process holds the error (EveryoneHoldsFailure:
+  // through a stream of its own, or a call answered with it).
   bool FailureDelivered() {
     const int64_t failure = state_->failure_event_version();
     if (failure == 0) return false;
