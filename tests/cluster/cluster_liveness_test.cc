@@ -195,6 +195,7 @@ class Relay {
       std::vector<pollfd> fds = {{wake_[0], POLLIN, 0}};
       if (listen_fd_ >= 0) fds.push_back({listen_fd_, POLLIN, 0});
       const size_t first_pair = fds.size();
+      const size_t polled = pairs.size();  // an accept below adds one that was not
       for (const auto& [a, b] : pairs) {
         fds.push_back({a, POLLIN, 0});
         fds.push_back({b, POLLIN, 0});
@@ -230,8 +231,8 @@ class Relay {
           if (upstream >= 0) close(upstream);
         }
       }
-      std::vector<std::pair<int, int>> kept;
-      for (size_t i = 0; i < pairs.size(); ++i) {
+      std::vector<std::pair<int, int>> kept(pairs.begin() + polled, pairs.end());
+      for (size_t i = 0; i < polled; ++i) {
         const auto [a, b] = pairs[i];
         bool open = true;
         for (const auto& [from, to, revents] : {std::tuple{a, b, fds[first_pair + 2 * i].revents},
