@@ -719,11 +719,10 @@ void CoordinatorState::WatcherClosed(const v1::Header& header) {
   if (--task.open_streams > 0 || !IsLive(task.state) || task.shutdown_called) return;
   if (job_state_ == v1::JOB_STATE_FAILED) {
     // Nothing is left to tell it: it has gone, and the job may end without
-    // waiting for its heartbeats to stop.
+    // waiting for its heartbeats to stop. No event: after a failure every
+    // process leaves at once, and an event each, written to every stream
+    // still open, would cost the coordinator n^2 writes nobody needs.
     SetTaskStateLocked(p, v1::TASK_STATE_DISCONNECTED);
-    v1::Event event;
-    *event.mutable_task_changed() = TaskInfoLocked(p);
-    AppendEventLocked(std::move(event));
     return;
   }
   if (job_state_ != v1::JOB_STATE_RUNNING && job_state_ != v1::JOB_STATE_SHUTTING_DOWN) return;

@@ -1344,14 +1344,17 @@ TEST_F(CoordinatorStateTest, AStreamEndingAfterShutdownWasCalledSaysNothing) {
 }
 
 // Once the job failed, nothing is left to tell a process whose stream ended:
-// it has left, and the job ends without waiting for heartbeat timeouts.
+// it has left (quietly: no event each), and the job ends without waiting for
+// heartbeat timeouts.
 TEST_F(CoordinatorStateTest, StreamsEndingAfterTheJobFailedEndItAtOnce) {
   RegisterAll();
   v1::ReportErrorRequest report;
   *report.mutable_header() = Header(2);
   ASSERT_THAT(state().ReportError(report), IsOk());
+  const int64_t version = state().event_version();
   for (int p : {0, 1, 2, 3}) OpenAndCloseStream(state(), Header(p));
   EXPECT_TRUE(state().Ended());
+  EXPECT_EQ(state().event_version(), version);
 }
 
 TEST_F(CoordinatorStateTest, EveryoneHoldsTheFailureOnceEachLiveProcessHeardOrWasAnswered) {
