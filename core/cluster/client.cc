@@ -370,10 +370,14 @@ Client::~Client() {
   }
   if (s->server) {
     // The coordinator outlives its clients (P12): it serves until the job
-    // has ended. After a clean shutdown that is at most the shutdown
-    // timeout; without one, the others learn of this process's end from its
-    // missing heartbeats and leave within about two heartbeat timeouts.
-    (void)s->server->Wait(was_shut_down ? s->config.shutdown_timeout : 2 * s->heartbeat_timeout);
+    // has ended, after a clean shutdown at most the shutdown timeout. A
+    // failed job needs it only until every connected process holds the
+    // error (milliseconds): this process's own leaving fails a running job
+    // within kReconnectGrace (its event stream closed just now). The
+    // heartbeat timeouts bound the rest (a job still registering, a process
+    // that hangs without closing its connection).
+    (void)s->server->WaitWhileNeeded(was_shut_down ? s->config.shutdown_timeout
+                                                   : 2 * s->heartbeat_timeout);
     s->server->Stop();
     s->server.reset();
   }

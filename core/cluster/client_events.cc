@@ -117,15 +117,25 @@ void AwaitEventsThrough(State& s, int64_t version) {
 void SetLost(const std::shared_ptr<State>& s, const std::string& why) {
   const absl::Status error = LostError(s->address, why);
   const std::string message(error.message());
+  bool job_failed = false;
   {
     absl::MutexLock lock(&s->mu);
     if (s->lost || s->stopping || s->shut_down) return;
     s->lost = true;
     // A job failure seen first stays the sticky error.
+    job_failed = IsJobFailure(s->sticky);
     SetStickyLocked(*s, error);
   }
-  Log(LogLevel::kError, absl::StrCat("tessera: process ", s->header.process_id(), ": ", message));
   CancelAsync(s);
+  if (job_failed) {
+    // Expected, not news: the coordinator process 0 hosts stops once every
+    // connected process holds the job's failure.
+    Log(LogLevel::kInfo, absl::StrCat("tessera: process ", s->header.process_id(),
+                                      ": the coordinator went away after the job failed: ",
+                                      message));
+    return;
+  }
+  Log(LogLevel::kError, absl::StrCat("tessera: process ", s->header.process_id(), ": ", message));
   ClientEvent event;
   event.kind = ClientEvent::Kind::kCoordinatorLost;
   event.code = absl::StatusCode::kUnavailable;

@@ -23,6 +23,14 @@ inline constexpr absl::Duration kDefaultRpcTimeout = absl::Seconds(60);
 inline constexpr int64_t kDefaultMaxValueBytes = int64_t{64} << 20;
 inline constexpr int64_t kDefaultMaxStoreBytes = int64_t{1} << 30;
 inline constexpr absl::Duration kDefaultTlsReloadInterval = absl::Seconds(600);
+// How long the coordinator waits, after a running process's event stream
+// closed (its connection reset, or its client went away without shutdown),
+// for the process to prove it is alive (a call, or a new stream) before it
+// declares it lost. A killed process closes its connection at once, so this,
+// not the heartbeat timeout, bounds how soon the others learn of it; a
+// network blip that re-dials within it is forgiven. Processes that hang
+// without closing anything are still found by the heartbeat timeout.
+inline constexpr absl::Duration kReconnectGrace = absl::Milliseconds(500);
 
 struct TlsOptions {
   std::string cert_file;  // PEM; with key_file the server speaks TLS

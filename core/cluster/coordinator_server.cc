@@ -43,6 +43,10 @@ namespace {
 
 constexpr absl::Duration kTickPeriod = absl::Milliseconds(5);
 constexpr size_t kEventsPerPoll = 256;
+// How long a failed job's coordinator keeps serving processes it cannot
+// show to hold the error (no stream of their own: clients sharing another's
+// stream, a process between re-dials) before it stops anyway.
+constexpr absl::Duration kFailureNoticeWait = absl::Seconds(2);
 
 const char* ErrnoName(int error) {
   switch (error) {
@@ -92,7 +96,7 @@ class CoordinatorServerImpl;
 class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
  public:
   EventWriter(CoordinatorServerImpl* server, int64_t after_version)
-      : server_(server), next_version_(after_version) {}
+      : server_(server), next_version_(after_version), delivered_(after_version) {}
 
   // Starts the next write if none is in flight and events are waiting.
   void Poke();
@@ -102,6 +106,16 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   void OnWriteDone(bool ok) override;
   void OnCancel() override { End(grpc::Status::CANCELLED); }
   void OnDone() override;
+
+  // Counts the stream as `header`'s (CoordinatorState::WatcherOpened) until
+  // it ends. Before the handler returns the writer.
+  void Watch(const v1::Header& header);
+  // The version of the newest event the client has (written to it, or
+  // before the stream's after_version).
+  int64_t delivered() const { return delivered_.load(); }
+  // Whether the stream counts as the process of its header's (Watch), and which.
+  bool counted() const { return counted_; }
+  int32_t process_id() const { return header_.process_id(); }
 
   // gRPC holds one reference until OnDone; the server takes one while it
   // pokes or ends the stream without its lock, so OnDone never frees a
@@ -123,6 +137,9 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   std::optional<grpc::Status> finish_after_write_;  // guarded by mu_
   std::deque<v1::Event> queue_;                     // guarded by mu_
   v1::Event current_;
+  std::atomic<int64_t> delivered_;  // the client had every event up to it before
+  v1::Header header_;    // set before the handler returns
+  bool counted_ = false;  // the state counts the stream as header_'s
 };
 
 // WaitForJob is a raw method: every process receives the same topology, so
@@ -279,6 +296,26 @@ class CoordinatorServerImpl final : public CoordinatorServer {
 
   absl::Status JobStatus() const override { return state_->EndStatus(); }
 
+  absl::Status WaitWhileNeeded(absl::Duration timeout) override {
+    const absl::Time deadline = absl::Now() + timeout;
+    std::optional<absl::Time> failed_since;
+    // Polled: streams deliver on gRPC's threads and report to nobody; a
+    // scan every tick costs a lock and one load per stream.
+    while (!Wait(kTickPeriod).ok()) {
+      const absl::Time now = absl::Now();
+      if (!failed_since.has_value() && state_->failure_event_version() != 0) failed_since = now;
+      if (failed_since.has_value() &&
+          (FailureDelivered() || now - *failed_since >= kFailureNoticeWait)) {
+        return absl::OkStatus();
+      }
+      if (now >= deadline) {
+        return absl::DeadlineExceededError(absl::StrCat(
+            "job '", config_.job_id, "' is still running after ", absl::FormatDuration(timeout)));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   int64_t parked_calls() const override { return state_->parked_calls(); }
 
   void Stop() override {
@@ -368,6 +405,23 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         detail);
   }
 
+  // The job failed, every open event stream has carried its job_error
+  // event, and every live process holds the error (EveryoneHoldsFailure:
+  // through a stream of its own, or a call answered with it).
+  bool FailureDelivered() {
+    const int64_t failure = state_->failure_event_version();
+    if (failure == 0) return false;
+    std::vector<int32_t> heard;
+    {
+      absl::MutexLock lock(&watch_mu_);
+      for (const EventWriter* w : watchers_) {
+        if (w->delivered() < failure) return false;
+        if (w->counted()) heard.push_back(w->process_id());
+      }
+    }
+    return state_->EveryoneHoldsFailure(heard);
+  }
+
   // The current writers, each with a reference the caller drops.
   std::vector<EventWriter*> SnapshotWatchers() {
     absl::MutexLock lock(&watch_mu_);
@@ -436,11 +490,17 @@ void EventWriter::End(const grpc::Status& status) {
   Finish(status);
 }
 
+void EventWriter::Watch(const v1::Header& header) {
+  header_ = header;
+  counted_ = server_->state().WatcherOpened(header_);
+}
+
 void EventWriter::OnWriteDone(bool ok) {
   std::optional<grpc::Status> finish;
   {
     std::lock_guard<std::mutex> lock(mu_);
     writing_ = false;
+    if (ok) delivered_.store(current_.version());
     if (!ok && !finish_after_write_.has_value()) finish_after_write_ = grpc::Status::CANCELLED;
     if (finish_after_write_.has_value() && !finished_) {
       finished_ = true;
@@ -453,6 +513,9 @@ void EventWriter::OnWriteDone(bool ok) {
 
 void EventWriter::OnDone() {
   server_->RemoveWatcher(this);
+  // However it ended (the client cancelled it, its connection broke, or the
+  // coordinator stopped), the process no longer hears events through it.
+  if (counted_) server_->state().WatcherClosed(header_);
   Unref();
 }
 
@@ -590,6 +653,7 @@ grpc::ServerWriteReactor<v1::Event>* CoordinatorService::WatchEvents(
     writer->End(ToGrpcStatus(status));
     return writer;
   }
+  writer->Watch(request->header());
   server_->AddWatcher(writer);
   writer->Poke();
   return writer;

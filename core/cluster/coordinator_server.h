@@ -39,6 +39,13 @@ class CoordinatorServer {
   // `timeout` while it still runs.
   virtual absl::Status Wait(absl::Duration timeout) = 0;
 
+  // Waits while the coordinator still has something to do for the job's
+  // processes: until the job has ended (as Wait), or, once it failed, until
+  // every live process holds the error (its own event stream carried it, or
+  // a call of its was answered with it; nothing it could ask would succeed),
+  // at most 2 s after the failure. OK then; DEADLINE_EXCEEDED after `timeout`.
+  virtual absl::Status WaitWhileNeeded(absl::Duration timeout) = 0;
+
   // How the job ended: OK after a clean shutdown, else the job's error
   // (CANCELLED when stopped first). Meaningful once Wait returned OK.
   virtual absl::Status JobStatus() const = 0;

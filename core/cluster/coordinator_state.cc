@@ -301,7 +301,10 @@ absl::StatusOr<CoordinatorState::Task*> CoordinatorState::CallerLocked(const v1:
         v1::CoordinatorErrorDetail::REASON_SUPERSEDED, p);
   }
   if (IsLive(task.state)) task.last_heartbeat = clock_->Now();
-  if (job_state_ == v1::JOB_STATE_FAILED && !allow_failed_job) return job_status_;
+  if (job_state_ == v1::JOB_STATE_FAILED && !allow_failed_job) {
+    task.told_failure = true;
+    return job_status_;
+  }
   if (task.state == v1::TASK_STATE_FAILED) {
     if (job_state_ == v1::JOB_STATE_FAILED) return job_status_;
     return WithReason(absl::AbortedError(absl::StrCat("process ", p, " was declared failed (",
@@ -481,6 +484,9 @@ void CoordinatorState::AcceptRegistrationLocked(const v1::RegisterRequest& reque
   task.error.Clear();
   task.waiting_at.clear();
   task.shutdown_called = false;
+  task.open_streams = 0;  // the new incarnation's streams are yet to open
+  CancelTimerLocked(task.stream_grace_timer);
+  task.stream_grace_timer = 0;
   const bool was_alive = AliveLocked(p);
   SetTaskStateLocked(p, job_state_ == v1::JOB_STATE_RUNNING ? v1::TASK_STATE_RUNNING
                                                             : v1::TASK_STATE_PENDING);
@@ -594,6 +600,7 @@ void CoordinatorState::FailJobLocked(absl::Status status, int32_t source, bool r
   v1::Event event;
   *event.mutable_job_error() = job_error_;
   AppendEventLocked(std::move(event));
+  job_error_version_ = version_;
   FailAllParkedLocked(job_status_);
   MaybeEndLocked();
 }
@@ -689,6 +696,77 @@ void CoordinatorState::ScanHeartbeatsLocked(absl::Time now) {
                                 " (timeout ", absl::FormatDuration(options_.heartbeat_timeout),
                                 "): it crashed, hung or lost its network"));
   }
+}
+
+bool CoordinatorState::WatcherOpened(const v1::Header& header) {
+  Section section(this);
+  const int32_t p = header.process_id();
+  if (stopped_.has_value() || p < 0 || p >= options_.num_processes) return false;
+  Task& task = tasks_[p];
+  if (task.state == v1::TASK_STATE_NEVER_CONNECTED || task.incarnation != header.incarnation()) {
+    return false;
+  }
+  ++task.open_streams;
+  return true;
+}
+
+void CoordinatorState::WatcherClosed(const v1::Header& header) {
+  Section section(this);
+  const int32_t p = header.process_id();
+  if (stopped_.has_value() || p < 0 || p >= options_.num_processes) return;
+  Task& task = tasks_[p];
+  if (task.incarnation != header.incarnation() || task.open_streams == 0) return;
+  if (--task.open_streams > 0 || !IsLive(task.state) || task.shutdown_called) return;
+  if (job_state_ == v1::JOB_STATE_FAILED) {
+    // Nothing is left to tell it: it has gone, and the job may end without
+    // waiting for its heartbeats to stop. No event: after a failure every
+    // process leaves at once, and an event each, written to every stream
+    // still open, would cost the coordinator n^2 writes nobody needs.
+    SetTaskStateLocked(p, v1::TASK_STATE_DISCONNECTED);
+    return;
+  }
+  if (job_state_ != v1::JOB_STATE_RUNNING && job_state_ != v1::JOB_STATE_SHUTTING_DOWN) return;
+  CancelTimerLocked(task.stream_grace_timer);
+  const absl::Time closed = clock_->Now();
+  const uint64_t incarnation = task.incarnation;
+  task.stream_grace_timer = AddTimerLocked(closed + kReconnectGrace, [this, p, incarnation, closed] {
+    OnStreamGraceLocked(p, incarnation, closed);
+  });
+}
+
+void CoordinatorState::OnStreamGraceLocked(int32_t process_id, uint64_t incarnation,
+                                           absl::Time closed) {
+  Task& task = tasks_[process_id];
+  if (task.incarnation != incarnation) return;
+  task.stream_grace_timer = 0;
+  // A call since the close, or a stream open now, is the process re-dialled
+  // after a blip; a hung process is the heartbeat scan's.
+  if (!IsLive(task.state) || task.shutdown_called || task.open_streams > 0 ||
+      task.last_heartbeat > closed) {
+    return;
+  }
+  TaskLostLocked(process_id, absl::StatusCode::kUnavailable,
+                 absl::StrCat(DescribeLocked(process_id),
+                              " closed its connection to the coordinator and did not reconnect "
+                              "within ",
+                              absl::FormatDuration(kReconnectGrace),
+                              ": it exited, was killed, or destroyed its client without shutdown"));
+}
+
+int64_t CoordinatorState::failure_event_version() {
+  absl::MutexLock lock(&mu_);
+  return job_state_ == v1::JOB_STATE_FAILED ? job_error_version_ : 0;
+}
+
+bool CoordinatorState::EveryoneHoldsFailure(const std::vector<int32_t>& heard) {
+  absl::MutexLock lock(&mu_);
+  if (job_state_ != v1::JOB_STATE_FAILED) return false;
+  for (int32_t p = 0; p < options_.num_processes; ++p) {
+    const Task& task = tasks_[p];
+    if (!IsLive(task.state) || task.told_failure) continue;
+    if (std::find(heard.begin(), heard.end(), p) == heard.end()) return false;
+  }
+  return true;
 }
 
 void CoordinatorState::LogStragglersLocked(absl::Time now) {

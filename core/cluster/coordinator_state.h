@@ -164,6 +164,25 @@ class CoordinatorState {
   // failed job); then EventsAfter pages through the log.
   absl::Status CheckWatcher(const v1::Header& header);
   std::vector<v1::Event> EventsAfter(int64_t version, size_t max_events);
+  // A checked watcher's stream opened / ended; the transport calls
+  // WatcherClosed once for each WatcherOpened that returned true (false: the
+  // header names no current incarnation, so its stream says nothing about
+  // liveness). A running process whose last stream ends and that neither
+  // calls nor opens a stream within kReconnectGrace is lost ("its event
+  // stream closed"): a killed process's connection closes at once, long
+  // before its heartbeats are missed. While the job registers, a closed
+  // stream changes nothing (a crashed registrant may be restarted until the
+  // heartbeat timeout); once the job failed, it ends the process's
+  // membership at once (it left), so the job can end without waiting for
+  // heartbeat timeouts.
+  bool WatcherOpened(const v1::Header& header);
+  void WatcherClosed(const v1::Header& header);
+  // The version of the job_error event of a failed job; 0 while it has not failed.
+  int64_t failure_event_version();
+  // Whether the job failed and every process still live holds the error:
+  // a call of its was answered with it, or it is in `heard` (the processes
+  // whose own event stream carried the job_error event).
+  bool EveryoneHoldsFailure(const std::vector<int32_t>& heard);
   // Called (no lock held) after events were appended. Set before serving.
   void SetEventListener(std::function<void()> listener) { event_listener_ = std::move(listener); }
   // Called once (no lock held) when the job has ended. Set before serving.
@@ -201,6 +220,9 @@ class CoordinatorState {
     v1::ErrorInfo error;
     absl::flat_hash_map<std::string, int64_t> waiting_at;  // barrier id -> counter
     bool shutdown_called = false;
+    bool told_failure = false;  // a call was answered with the job's failure
+    int32_t open_streams = 0;   // event streams of this incarnation now open
+    uint64_t stream_grace_timer = 0;
   };
   struct Parked {
     Completion done;
@@ -298,6 +320,10 @@ class CoordinatorState {
   void LeaveCollectivesLocked(int32_t process_id, const std::string& why)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void ScanHeartbeatsLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The grace after process `process_id`'s (incarnation) last stream closed
+  // at `closed` has passed: lost unless it showed life since.
+  void OnStreamGraceLocked(int32_t process_id, uint64_t incarnation, absl::Time closed)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void LogStragglersLocked(absl::Time now) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void MaybeEndLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
@@ -342,6 +368,7 @@ class CoordinatorState {
   v1::JobState job_state_ ABSL_GUARDED_BY(mu_) = v1::JOB_STATE_REGISTERING;
   absl::Status job_status_ ABSL_GUARDED_BY(mu_);  // the error every call returns once FAILED
   v1::ErrorInfo job_error_ ABSL_GUARDED_BY(mu_);
+  int64_t job_error_version_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Time created_ ABSL_GUARDED_BY(mu_);
   absl::Time running_since_wall_ ABSL_GUARDED_BY(mu_);
   std::vector<Task> tasks_ ABSL_GUARDED_BY(mu_);

@@ -16,6 +16,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gtest/gtest.h"
+
 extern char** environ;
 
 namespace tessera::cluster_test {
@@ -237,6 +239,45 @@ std::string WorkerPath() {
   const char* path = std::getenv("TESSERA_CLUSTER_WORKER");
   if (path == nullptr) throw std::runtime_error("TESSERA_CLUSTER_WORKER is not set (run through meson test)");
   return path;
+}
+
+std::string Describe(const std::optional<StepResult>& result) {
+  if (!result) return "(no result)";
+  std::string text = result->step + (result->ok ? " ok" : " err");
+  for (const auto& [key, value] : result->fields) text += " " + key + "=" + value;
+  return text + " msg=" + result->message;
+}
+
+bool WaitListening(int port, int64_t timeout_ms) {
+  Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (Clock::now() < deadline) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    bool up = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    close(fd);
+    if (up) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+void ExpectAllOk(std::vector<WorkerPtr>& workers, int index, int64_t timeout_ms) {
+  for (auto& worker : workers) {
+    auto result = worker->WaitResult(index, timeout_ms);
+    EXPECT_TRUE(result && result->ok) << worker->label() << " step " << index << ": " << Describe(result)
+                                      << "\nstderr:\n" << worker->Stderr();
+  }
+}
+
+bool AllBegan(std::vector<WorkerPtr>& workers, int index) {
+  for (auto& worker : workers) {
+    if (!worker->WaitBegin(index, kJoinMs)) return false;
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  return true;
 }
 
 }  // namespace tessera::cluster_test

@@ -1,6 +1,7 @@
 // The multi-process harness of the cluster tests: starts cluster_worker
 // processes (worker.c), follows the lines they print, times them, and always
-// reaps them (a Worker that goes out of scope is SIGKILLed and waited for).
+// reaps them (a Worker that goes out of scope is SIGKILLed and waited for);
+// and the waits and checks every scenario shares.
 #ifndef TESSERA_TESTS_CLUSTER_CLUSTER_HARNESS_H_
 #define TESSERA_TESTS_CLUSTER_CLUSTER_HARNESS_H_
 
@@ -91,6 +92,27 @@ std::string MakeTempDir();
 
 // The path of the worker program (TESSERA_CLUSTER_WORKER, set by meson).
 std::string WorkerPath();
+
+// ---- what every scenario uses on its workers ----
+
+inline constexpr int64_t kJoinMs = 20000;  // init of a few processes on busy cores
+inline constexpr int64_t kStepMs = 15000;  // any single step that should succeed
+
+using WorkerPtr = std::unique_ptr<Worker>;
+
+// "step ok|err key=value ... msg=..." for failure messages.
+std::string Describe(const std::optional<StepResult>& result);
+
+// Waits (at most `timeout_ms`, polling every 20 ms) until something accepts
+// connections on 127.0.0.1:`port`.
+bool WaitListening(int port, int64_t timeout_ms);
+
+// Asserts that step `index` of every worker succeeded.
+void ExpectAllOk(std::vector<WorkerPtr>& workers, int index, int64_t timeout_ms = kStepMs);
+
+// Waits until every worker has begun step `index`, then a little longer so
+// the blocking call is in flight at the coordinator.
+bool AllBegan(std::vector<WorkerPtr>& workers, int index);
 
 }  // namespace tessera::cluster_test
 

@@ -41,22 +41,12 @@ using ::testing::Not;
 
 constexpr int64_t kHeartbeatTimeoutMs = 1000;
 constexpr int64_t kDetectMs = kHeartbeatTimeoutMs + 2000;
-constexpr int64_t kJoinMs = 20000;   // init of a few processes on busy cores
-constexpr int64_t kStepMs = 15000;   // any single step that should succeed
 constexpr char kHeartbeat[] = "hb=100,1000";
 constexpr int kJobFailed = TESSERA_REASON_JOB_FAILED;
 constexpr int kCoordinatorLost = TESSERA_REASON_COORDINATOR_LOST;
 constexpr int kBarrierFailed = TESSERA_REASON_BARRIER_FAILED;
 
 using Steps = std::vector<std::string>;
-using WorkerPtr = std::unique_ptr<Worker>;
-
-std::string Describe(const std::optional<StepResult>& result) {
-  if (!result) return "(no result)";
-  std::string text = result->step + (result->ok ? " ok" : " err");
-  for (const auto& [key, value] : result->fields) text += " " + key + "=" + value;
-  return text + " msg=" + result->message;
-}
 
 // A job whose process 0 hosts the coordinator (tessera_runtime_initialize), or whose
 // coordinator runs in this driver (workers then use "connect").
@@ -102,24 +92,6 @@ Job NewJob(int num_processes) {
   return job;
 }
 
-// Waits (at most `timeout_ms`, polling every 20 ms) until something accepts
-// connections on 127.0.0.1:`port`.
-bool WaitListening(int port, int64_t timeout_ms) {
-  Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(timeout_ms);
-  while (Clock::now() < deadline) {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = htons(static_cast<uint16_t>(port));
-    bool up = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-    close(fd);
-    if (up) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return false;
-}
-
 // Starts one worker per process, each with `steps_of(id)`. Process 0 goes
 // first and the others once its coordinator listens, so nobody spends the
 // test in connect backoff (late coordinators have their own test).
@@ -140,25 +112,6 @@ std::function<Steps(int)> OthersAtBarrier(int victim, const Steps& rest = {}) {
     steps.insert(steps.end(), rest.begin(), rest.end());
     return steps;
   };
-}
-
-// Asserts that step `index` of every worker succeeded.
-void ExpectAllOk(std::vector<WorkerPtr>& workers, int index, int64_t timeout_ms = kStepMs) {
-  for (auto& worker : workers) {
-    auto result = worker->WaitResult(index, timeout_ms);
-    EXPECT_TRUE(result && result->ok) << worker->label() << " step " << index << ": " << Describe(result)
-                                      << "\nstderr:\n" << worker->Stderr();
-  }
-}
-
-// Waits until every worker has begun step `index`, then a little longer so
-// the blocking call is in flight at the coordinator.
-bool AllBegan(std::vector<WorkerPtr>& workers, int index) {
-  for (auto& worker : workers) {
-    if (!worker->WaitBegin(index, kJoinMs)) return false;
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  return true;
 }
 
 // An in-process coordinator (tessera_coordinator_start) on a free port.
@@ -380,11 +333,12 @@ TEST(ClusterMembership, HungRegistrantIsToldItWasSuperseded) {
   EXPECT_EQ(old->IntField("reason"), TESSERA_REASON_SUPERSEDED) << Describe(old);
 }
 
-// §6.10.4 fate sharing: a restart after RUNNING fails the job with "restarted".
+// §6.10.4 fate sharing: a restart after RUNNING fails the job, naming the process.
 TEST(ClusterMembership, RestartAfterRunningFailsJobWithRestartedMessage) {
-  // The restarted process must register before the killed one's heartbeats
-  // are missed, or the job fails with "no heartbeat" instead: a process
-  // start on 2 busy cores can take most of the usual 1 s.
+  // The killed process's closed connection fails the job 500 ms after the
+  // kill (kReconnectGrace) unless the restart registers first: then the
+  // message says "restarted", else "closed its connection" (a process start
+  // on 2 busy cores can take longer). Its heartbeats are never waited for.
   constexpr int64_t kRestartHeartbeatTimeoutMs = 3000;
   Job job = NewJob(3);
   job.options = {"hb=100," + std::to_string(kRestartHeartbeatTimeoutMs)};
@@ -403,7 +357,8 @@ TEST(ClusterMembership, RestartAfterRunningFailsJobWithRestartedMessage) {
     EXPECT_EQ(barrier->Field("code"), "ABORTED") << Describe(barrier);
     EXPECT_EQ(barrier->IntField("reason"), kJobFailed) << Describe(barrier);
     EXPECT_EQ(barrier->IntField("source"), 2) << Describe(barrier);
-    EXPECT_THAT(barrier->message, HasSubstr("restarted")) << Describe(barrier);
+    EXPECT_THAT(barrier->message, AnyOf(HasSubstr("restarted"), HasSubstr("closed its connection")))
+        << Describe(barrier);
   }
   auto init = restarted->WaitResult(0, kStepMs);
   EXPECT_TRUE(init && !init->ok) << Describe(init);
@@ -1355,8 +1310,9 @@ TEST(ClusterShutdown, StragglerFailsOthersAfterShutdownTimeout) {
   tessera_error_destroy(error);
 }
 
-// §6.10.13: destroying a client without shutdown is seen as a heartbeat loss.
-TEST(ClusterShutdown, DestroyWithoutShutdownIsDetectedAsHeartbeatLoss) {
+// §6.10.13: destroying a client without shutdown is seen as the process's
+// loss (its event stream closes; cluster_liveness_test.cc times it).
+TEST(ClusterShutdown, DestroyWithoutShutdownIsDetectedAsProcessLoss) {
   Job job = NewJob(3);
   auto workers = StartAll(job, [](int id) {
     return id == 2 ? Steps{"init", "sleep:300", "destroy", "sleep:6000"} : Steps{"init", "barrier:b:30000"};

@@ -1259,5 +1259,117 @@ TEST_F(CoordinatorStateTest, StopCancelsEveryParkedCall) {
   EXPECT_TRUE(state().Ended());
 }
 
+// ---- a closed event stream (issue 15 item 2) ---------------------------------
+// A running process whose last event stream ends is lost after
+// kReconnectGrace unless it shows life first; hangs stay the heartbeat scan's.
+
+// Process `p`'s only event stream opened and ended (the transport's calls).
+void OpenAndCloseStream(CoordinatorState& state, const v1::Header& header) {
+  ASSERT_TRUE(state.WatcherOpened(header));
+  state.WatcherClosed(header);
+}
+
+TEST_F(CoordinatorStateTest, AClosedStreamLosesTheProcessAfterTheGraceNotTheHeartbeatTimeout) {
+  RegisterAll();
+  OpenAndCloseStream(state(), Header(3));
+  Pass(kReconnectGrace - absl::Milliseconds(1));
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+  Pass(absl::Milliseconds(1));
+  ASSERT_EQ(state().job_state(), v1::JOB_STATE_FAILED);
+  const absl::Status status = state().EndStatus();
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kAborted,
+                               HasSubstr("job 'job-1' failed: process 3 (host host-3, pid 103) "
+                                         "closed its connection to the coordinator and did not "
+                                         "reconnect within 500ms")));
+  EXPECT_EQ(Detail(status).reason(), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+  EXPECT_EQ(Detail(status).source_process_id(), 3);
+}
+
+TEST_F(CoordinatorStateTest, ACallWithinTheGraceKeepsTheProcess) {
+  RegisterAll();
+  OpenAndCloseStream(state(), Header(3));
+  Pass(kReconnectGrace / 2);
+  Beat({3});
+  Pass(kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+}
+
+TEST_F(CoordinatorStateTest, AStreamReopenedWithinTheGraceKeepsTheProcessUntilItCloses) {
+  RegisterAll();
+  OpenAndCloseStream(state(), Header(3));
+  Pass(kReconnectGrace / 2);
+  ASSERT_TRUE(state().WatcherOpened(Header(3)));
+  Pass(kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+  state().WatcherClosed(Header(3));
+  Pass(kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_FAILED);
+}
+
+TEST_F(CoordinatorStateTest, OneOfTwoStreamsEndingSaysNothing) {
+  RegisterAll();
+  ASSERT_TRUE(state().WatcherOpened(Header(3)));
+  OpenAndCloseStream(state(), Header(3));
+  Pass(2 * kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+}
+
+// A crashed registrant may still be restarted (§6.6) until the heartbeat timeout.
+TEST_F(CoordinatorStateTest, AClosedStreamWhileTheJobRegistersChangesNothing) {
+  ASSERT_THAT(Register(3), IsOk());
+  OpenAndCloseStream(state(), Header(3));
+  Pass(2 * kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_REGISTERING);
+  for (int p : {0, 1, 2}) ASSERT_THAT(Register(p), IsOk());
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+}
+
+TEST_F(CoordinatorStateTest, AStreamOfAnotherIncarnationIsNotCounted) {
+  RegisterAll();
+  EXPECT_FALSE(state().WatcherOpened(Header(3, 999)));
+  state().WatcherClosed(Header(3, 999));
+  Pass(2 * kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
+}
+
+TEST_F(CoordinatorStateTest, AStreamEndingAfterShutdownWasCalledSaysNothing) {
+  RegisterAll();
+  v1::ShutdownRequest request;
+  *request.mutable_header() = Header(3);
+  ASSERT_TRUE(state().WatcherOpened(Header(3)));
+  state().Shutdown(request, [](absl::Status) {});
+  state().WatcherClosed(Header(3));
+  Pass(2 * kReconnectGrace);
+  EXPECT_EQ(state().job_state(), v1::JOB_STATE_SHUTTING_DOWN);
+}
+
+// Once the job failed, nothing is left to tell a process whose stream ended:
+// it has left (quietly: no event each), and the job ends without waiting for
+// heartbeat timeouts.
+TEST_F(CoordinatorStateTest, StreamsEndingAfterTheJobFailedEndItAtOnce) {
+  RegisterAll();
+  v1::ReportErrorRequest report;
+  *report.mutable_header() = Header(2);
+  ASSERT_THAT(state().ReportError(report), IsOk());
+  const int64_t version = state().event_version();
+  for (int p : {0, 1, 2, 3}) OpenAndCloseStream(state(), Header(p));
+  EXPECT_TRUE(state().Ended());
+  EXPECT_EQ(state().event_version(), version);
+}
+
+TEST_F(CoordinatorStateTest, EveryoneHoldsTheFailureOnceEachLiveProcessHeardOrWasAnswered) {
+  RegisterAll();
+  EXPECT_EQ(state().failure_event_version(), 0);
+  EXPECT_FALSE(state().EveryoneHoldsFailure({0, 1, 2, 3}));
+  v1::ReportErrorRequest report;
+  *report.mutable_header() = Header(2);
+  ASSERT_THAT(state().ReportError(report), IsOk());
+  EXPECT_EQ(state().failure_event_version(), state().EventsAfter(0, 100).back().version());
+  EXPECT_FALSE(state().EveryoneHoldsFailure({0, 2, 3}));
+  // Process 1 is answered with the failure.
+  EXPECT_THAT(KvSet(1, "k", "v"), StatusIs(absl::StatusCode::kAborted, HasSubstr("failed")));
+  EXPECT_TRUE(state().EveryoneHoldsFailure({0, 2, 3}));
+}
+
 }  // namespace
 }  // namespace tessera::cluster

@@ -300,12 +300,15 @@ TESSERA_API void tessera_client_cancel_all(tessera_client* client) TESSERA_NOEXC
 TESSERA_API bool tessera_client_shutdown(tessera_client* client, tessera_error** out_error) TESSERA_NOEXCEPT;
 /**
  * Frees `client`. Without tessera_client_shutdown the others see this process
- * stop heartbeating (a failure, not a crash). A client from tessera_runtime_initialize
- * also restores local device discovery and stops the in-process coordinator
- * once it has no clients left, so process 0's destroy blocks until then: up
- * to the shutdown timeout after tessera_client_shutdown, up to about two
- * heartbeat timeouts without it (the others must first notice the loss).
- * NULL is allowed.
+ * leave (a failure, not a crash): its connection closes, and within about
+ * 500 ms the job fails (cluster.h, "Failure detection"). A client from
+ * tessera_runtime_initialize also restores local device discovery and stops
+ * the in-process coordinator once it is no longer needed, so process 0's
+ * destroy blocks until then: up to the shutdown timeout after
+ * tessera_client_shutdown; once the job has failed (also through this very
+ * destroy), only until every process still connected holds the error
+ * (milliseconds; at most 2 s); while the job is still registering, up to two
+ * heartbeat timeouts. NULL is allowed.
  * @since 0.2
  */
 TESSERA_API void tessera_client_destroy(tessera_client* client) TESSERA_NOEXCEPT;

@@ -36,6 +36,24 @@
  * JAX does. Nothing set at all means one process without a coordinator.
  * tessera_detection_create explains the decision without connecting anywhere.
  *
+ * Failure detection (fate sharing makes each a job failure, ABORTED with
+ * TESSERA_REASON_JOB_FAILED and the lost process as the source):
+ *   - A process whose connection to the coordinator closes (it exited, was
+ *     killed, crashed, or destroyed its client without
+ *     tessera_client_shutdown) is lost 500 ms after the close unless it
+ *     re-dials within them: every other process holds the error well under
+ *     a second later, whatever the heartbeat timeout. A network blip that
+ *     resets the connection and re-dials within the 500 ms is forgiven.
+ *     This applies once the job runs; while it registers, a crashed process
+ *     may still be restarted until the heartbeat timeout.
+ *   - A process that hangs with its connection open (SIGSTOP, a suspended
+ *     VM, a partition that drops packets without resetting) is lost when it
+ *     has sent no heartbeat for the heartbeat timeout: within the timeout
+ *     plus one interval. One that resumes before then is unharmed.
+ *   - Losing the coordinator (process 0) is UNAVAILABLE with
+ *     TESSERA_REASON_COORDINATOR_LOST: at once when its connection closes
+ *     and a re-dial fails, else after the heartbeat timeout.
+ *
  * Security: the job token is never sent or logged in clear; each call carries
  * an HMAC-SHA256 of the job id under the token. Without TLS the HMAC can be
  * replayed by an on-path attacker: it stops wrong-job and stale processes,
