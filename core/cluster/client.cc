@@ -53,7 +53,7 @@ using internal::ApplyJobTopology, internal::AttemptResult, internal::Dial,
     internal::RegisterWithRetry, internal::RetryDelay, internal::StartRegistered,
     internal::ValidateConfig;
 // client_local.h
-using internal::CheckLocalParticipants, internal::KvNotFound, internal::LocalWait;
+using internal::CheckLocalParticipants, internal::LocalWait;
 
 namespace {
 
@@ -432,13 +432,18 @@ absl::StatusOr<std::vector<Device>> Client::Devices() const {
 
 // ---- key-value store -------------------------------------------------------
 
+// Every call checks its key (and a value's size) as the coordinator does,
+// before anything is sent: both modes refuse the same arguments with the same
+// errors, and a value over the limit never travels.
+
 absl::Status Client::KvSet(const std::string& key, const std::string& value,
                            bool allow_overwrite) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+  TESSERA_RETURN_IF_ERROR(KvStore::CheckValueSize(normalized, value.size(), s->max_value_bytes));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     return s->LocalKvLocked().Set(normalized, value, allow_overwrite);
   }
   v1::KvSetRequest request;
@@ -452,10 +457,10 @@ absl::Status Client::KvSet(const std::string& key, const std::string& value,
 
 absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration timeout) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     TESSERA_RETURN_IF_ERROR(LocalWait(
         *s, timeout, [&] { return s->LocalKvLocked().Find(normalized) != nullptr; },
         absl::StrCat("waiting for key '", key, "'")));
@@ -474,12 +479,12 @@ absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration
 
 absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     const KvStore::Entry* entry = s->LocalKvLocked().Find(normalized);
-    if (entry == nullptr) return absl::NotFoundError(KvNotFound(key));
+    if (entry == nullptr) return KvStore::NotFound(normalized);
     return entry->value;
   }
   v1::KvGetRequest request;
@@ -495,6 +500,7 @@ absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
 absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
   const std::shared_ptr<State>& s = state_;
   std::vector<KvEntry> entries;
+  TESSERA_RETURN_IF_ERROR(KvStore::CheckUserKeyText("prefix", prefix));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
@@ -518,10 +524,10 @@ absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
 
 absl::Status Client::KvDelete(const std::string& key, bool recursive) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     s->LocalKvLocked().Delete(normalized, recursive);
     return absl::OkStatus();
   }
@@ -535,10 +541,10 @@ absl::Status Client::KvDelete(const std::string& key, bool recursive) {
 
 absl::StatusOr<int64_t> Client::KvIncrement(const std::string& key, int64_t delta) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     return s->LocalKvLocked().Increment(normalized, delta);
   }
   v1::KvIncrementRequest request;
@@ -555,14 +561,26 @@ absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
     const std::string& key, const std::optional<std::string>& expected, const std::string& desired) {
   const std::shared_ptr<State>& s = state_;
   CompareAndSwapResult result;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+  TESSERA_RETURN_IF_ERROR(KvStore::CheckValueSize(normalized, desired.size(), s->max_value_bytes));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     TESSERA_ASSIGN_OR_RETURN(KvStore::CasResult cas,
                              s->LocalKvLocked().CompareAndSwap(normalized, expected, desired));
     result.swapped = cas.swapped;
     result.current = std::move(cas.current);
+    return result;
+  }
+  if (expected.has_value() && static_cast<int64_t>(expected->size()) > s->max_value_bytes) {
+    // No stored value is that large, so the swap cannot happen: the answer
+    // is the current value, without sending a request over the size limit.
+    absl::StatusOr<std::string> current = KvTryGet(key);
+    if (current.ok()) {
+      result.current = *std::move(current);
+    } else if (!absl::IsNotFound(current.status())) {
+      return current.status();
+    }
     return result;
   }
   v1::KvCasRequest request;

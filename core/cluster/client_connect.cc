@@ -176,6 +176,7 @@ absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, Cli
   s->header.set_protocol_version(kProtocolVersion);
   s->heartbeat_interval = config.heartbeat_interval;
   s->heartbeat_timeout = config.heartbeat_timeout;
+  s->max_value_bytes = config.max_value_bytes;
 
   const v1::HostInfo host = options.host.has_value() ? *options.host : LocalHostInfo();
   std::vector<v1::LocalDevice> devices;
@@ -230,6 +231,7 @@ void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse
   if (registered.heartbeat_timeout_ms() > 0) {
     s->heartbeat_timeout = absl::Milliseconds(registered.heartbeat_timeout_ms());
   }
+  if (registered.max_value_bytes() > 0) s->max_value_bytes = registered.max_value_bytes();
   s->init_deadline = init_deadline;
   {
     absl::MutexLock lock(&s->mu);

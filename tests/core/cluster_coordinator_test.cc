@@ -106,16 +106,18 @@ TEST_F(CoordinatorServerTest, WrongJobIdIsFailedPreconditionNamingBothIds) {
   Start();
   v1::RegisterRequest request = RegisterRequest(0);
   request.mutable_header()->set_job_id("other-job");
-  absl::Status status = Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get(),
-                             JobCredential(kToken, "other-job"));
-  // The credential binds the job id too: a token shared by two jobs still
-  // keeps them apart, so the wrong job is rejected at authentication.
-  EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("job_id job-1")));
-  status = Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get());
-  EXPECT_THAT(status, StatusIs(absl::StatusCode::kFailedPrecondition,
-                               HasSubstr("serves job 'job-1', but process 0 belongs to job "
-                                         "'other-job'")));
-  EXPECT_EQ(DetailOf(status)->reason(), v1::CoordinatorErrorDetail::REASON_WRONG_JOB);
+  // The credential binds the job id too, so a token shared by two jobs still
+  // keeps them apart; the caller is told its job is the wrong one (issue 15),
+  // with the same token, with this job's credential, or with none.
+  for (const std::string& credential :
+       {JobCredential(kToken, "other-job"), JobCredential(kToken, kJobId), std::string()}) {
+    absl::Status status =
+        Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get(), credential);
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kFailedPrecondition,
+                                 HasSubstr("serves job 'job-1', but process 0 belongs to job "
+                                           "'other-job'")));
+    EXPECT_EQ(DetailOf(status)->reason(), v1::CoordinatorErrorDetail::REASON_WRONG_JOB);
+  }
 }
 
 TEST_F(CoordinatorServerTest, WrongTokenIsUnauthenticatedOnEveryCall) {
@@ -486,6 +488,68 @@ TEST_F(CoordinatorTlsTest, ReplacedCertificateIsServedAfterTheReloadInterval) {
   }
   EXPECT_THAT(trusting_new_ca, IsOk());
   EXPECT_THAT(RegisterWith(Tls("ca.pem")), StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+}
+
+// ---- issue 15: the coordinator's own checks, for clients that skip theirs ----
+
+// The wire's keys are bytes, so a key that is not UTF-8 (from a client that
+// does not check) reaches the coordinator, which refuses it on every key-value
+// call with INVALID_ARGUMENT naming it, instead of a parse failure.
+TEST_F(CoordinatorServerTest, KeyThatIsNotUtf8IsInvalidArgumentOnEveryKvCall) {
+  Start();
+  RegisterAll();
+  const std::string bad = "\xff\xfe" "A";
+  const std::string message = "Argument 'key' is \"\\xff\\xfeA\", which is not UTF-8 text; expected valid UTF-8";
+  EXPECT_THAT(KvSet(0, bad, "v"), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvEntry entry;
+  EXPECT_THAT(KvGet(0, bad, &entry), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvDeleteRequest remove;
+  *remove.mutable_header() = Header(0);
+  remove.set_key(bad);
+  v1::KvDeleteResponse removed;
+  EXPECT_THAT(Call(&Stub::KvDelete, remove, &removed), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvIncrementRequest increment;
+  *increment.mutable_header() = Header(0);
+  increment.set_key(bad);
+  v1::KvIncrementResponse incremented;
+  EXPECT_THAT(Call(&Stub::KvIncrement, increment, &incremented),
+              StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvCasRequest cas;
+  *cas.mutable_header() = Header(0);
+  cas.set_key(bad);
+  v1::KvCasResponse swapped;
+  EXPECT_THAT(Call(&Stub::KvCompareAndSwap, cas, &swapped), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvListRequest list;
+  *list.mutable_header() = Header(0);
+  list.set_prefix(bad);
+  v1::KvListResponse listed;
+  EXPECT_THAT(Call(&Stub::KvList, list, &listed),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Argument 'prefix' is \"\\xff\\xfeA\", which is not UTF-8 text; expected valid UTF-8"));
+  ASSERT_THAT(KvSet(0, "ok", "v"), IsOk());  // the job goes on
+}
+
+// kMaxKeyBytes (4096) is the longest key; one byte more is INVALID_ARGUMENT
+// naming the key's start, its length and the limit.
+TEST_F(CoordinatorServerTest, KeyOverTheLengthLimitIsInvalidArgument) {
+  Start();
+  RegisterAll();
+  EXPECT_THAT(KvSet(0, std::string(4096, 'k'), "v"), IsOk());
+  EXPECT_THAT(KvSet(0, std::string(4097, 'k'), "v"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("Argument 'key' \"", std::string(64, 'k'),
+                                    "\"... has 4097 bytes; expected at most 4096 bytes (the key length "
+                                    "limit)")));
+}
+
+// Registration tells the client the coordinator's value limit, which the
+// client then applies before sending.
+TEST_F(CoordinatorServerTest, RegistrationAnswersTheValueLimit) {
+  config_.max_value_bytes = 12345;
+  Start();
+  v1::RegisterResponse registered;
+  ASSERT_THAT(Call(&Stub::Register, RegisterRequest(0), &registered), IsOk());
+  EXPECT_EQ(registered.max_value_bytes(), 12345);
 }
 
 }  // namespace
