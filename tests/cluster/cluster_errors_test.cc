@@ -171,19 +171,21 @@ TEST(ClusterErrors, ValueOverTheLimitIsRefusedBeforeSendingInBothModes) {
 }
 
 // The limit a client applies is the coordinator's (it comes with the
-// registration), not its own configuration.
+// registration), not its own configuration: 8 MiB against a 1 MiB
+// coordinator is refused by the client with the store's message, not by
+// gRPC's message-size check once sent.
 TEST(ClusterErrors, ValueLimitIsTheCoordinatorsNotTheClients) {
   const int port = FreePort();
   auto host = StartMember(port, 2, 0, "job-limit", {"kv_limits=1048576,1073741824"}, {"init", "barrier:end:15000"});
   AwaitCoordinator(*host);
   auto member = StartMember(port, 2, 1, "job-limit", {},
-                            {"init", "setn:fits:1048576", "setn:over:1048577", "barrier:end:15000"});
+                            {"init", "setn:fits:1048576", "setn:over:8388608", "barrier:end:15000"});
   auto fits = member->WaitResult(1, kJoinMs);
   EXPECT_TRUE(fits && fits->ok) << Describe(fits);
   auto over = member->WaitResult(2, kStepMs);
   ASSERT_TRUE(over.has_value());
   EXPECT_EQ(over->Field("code"), "RESOURCE_EXHAUSTED") << Describe(over);
-  EXPECT_EQ(over->message, "value of key 'over' has 1048577 bytes; the limit is 1048576") << Describe(over);
+  EXPECT_EQ(over->message, "value of key 'over' has 8388608 bytes; the limit is 1048576") << Describe(over);
   EXPECT_LT(over->IntField("ms"), kLocalRefusalMs) << Describe(over);
 }
 
