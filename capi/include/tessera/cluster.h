@@ -203,10 +203,13 @@ TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA
  * and succeeds at once.
  *
  * Errors: INVALID_ARGUMENT (configuration), FAILED_PRECONDITION (already
- * initialized in this process, wrong job), UNAVAILABLE (bind failure naming
- * address:port and errno), DEADLINE_EXCEEDED (processes missing: which ones,
- * and whether they were ever seen), UNAUTHENTICATED (wrong token),
- * ALREADY_EXISTS (the id is held by a live process: its host and pid).
+ * initialized in this process; or a wrong job id, with
+ * TESSERA_REASON_WRONG_JOB and both ids, also when a job token is used),
+ * UNAVAILABLE (bind failure naming address:port and errno),
+ * DEADLINE_EXCEEDED (processes missing: which ones, and whether they were
+ * ever seen), UNAUTHENTICATED (wrong or missing token, for the right job id),
+ * ALREADY_EXISTS with TESSERA_REASON_DUPLICATE_PROCESS (the id is held by a
+ * live process, whether the job is forming or running: its host and pid).
  *
  * @return a new client owned by the caller; tessera_client_shutdown then
  *         tessera_client_destroy end the membership. NULL on failure.
