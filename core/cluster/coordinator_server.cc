@@ -373,7 +373,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     detail.set_source_process_id(-1);
     return WithDetail(
         absl::UnauthenticatedError(absl::StrCat("job token rejected by coordinator at ", address(),
-                                                " (job_id ", config_.job_id, ")",
+                                                " (job '", config_.job_id, "')",
                                                 why.empty() ? "" : ": ", why)),
         detail);
   }

@@ -37,6 +37,9 @@ struct StepResult {
   int64_t IntField(const std::string& key, int64_t fallback = -999) const;
 };
 
+// "step ok|err key=value ... msg=..." for failure messages; "(no result)".
+std::string Describe(const std::optional<StepResult>& result);
+
 // A worker process. Its stdout is read line by line on a thread; its stderr
 // goes to a file (read back with Stderr()).
 class Worker {

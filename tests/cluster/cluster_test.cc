@@ -51,13 +51,6 @@ constexpr int kBarrierFailed = TESSERA_REASON_BARRIER_FAILED;
 using Steps = std::vector<std::string>;
 using WorkerPtr = std::unique_ptr<Worker>;
 
-std::string Describe(const std::optional<StepResult>& result) {
-  if (!result) return "(no result)";
-  std::string text = result->step + (result->ok ? " ok" : " err");
-  for (const auto& [key, value] : result->fields) text += " " + key + "=" + value;
-  return text + " msg=" + result->message;
-}
-
 // A job whose process 0 hosts the coordinator (tessera_runtime_initialize), or whose
 // coordinator runs in this driver (workers then use "connect").
 struct Job {

@@ -133,7 +133,7 @@ TEST_F(CoordinatorServerTest, WrongTokenIsUnauthenticatedOnEveryCall) {
   get.set_key("k");
   v1::KvEntry entry;
   EXPECT_THAT(Call(&Stub::KvGet, get, &entry, wrong),
-              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("(job_id job-1)")));
+              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("(job 'job-1')")));
   v1::BarrierRequest barrier = BarrierRequest(0, "b", 0, 1000);
   v1::BarrierResponse passed;
   EXPECT_THAT(Call(&Stub::Barrier, barrier, &passed, ""),
@@ -503,22 +503,18 @@ TEST_F(CoordinatorServerTest, KeyThatIsNotUtf8IsInvalidArgumentOnEveryKvCall) {
   EXPECT_THAT(KvSet(0, bad, "v"), StatusIs(absl::StatusCode::kInvalidArgument, message));
   v1::KvEntry entry;
   EXPECT_THAT(KvGet(0, bad, &entry), StatusIs(absl::StatusCode::kInvalidArgument, message));
-  v1::KvDeleteRequest remove;
-  *remove.mutable_header() = Header(0);
-  remove.set_key(bad);
-  v1::KvDeleteResponse removed;
-  EXPECT_THAT(Call(&Stub::KvDelete, remove, &removed), StatusIs(absl::StatusCode::kInvalidArgument, message));
-  v1::KvIncrementRequest increment;
-  *increment.mutable_header() = Header(0);
-  increment.set_key(bad);
-  v1::KvIncrementResponse incremented;
-  EXPECT_THAT(Call(&Stub::KvIncrement, increment, &incremented),
+  // The other calls with `bad` as the key of a `request` of their own type.
+  auto with_bad_key = [&](auto method, auto request, auto response) {
+    *request.mutable_header() = Header(0);
+    request.set_key(bad);
+    return Call(method, request, &response);
+  };
+  EXPECT_THAT(with_bad_key(&Stub::KvDelete, v1::KvDeleteRequest(), v1::KvDeleteResponse()),
               StatusIs(absl::StatusCode::kInvalidArgument, message));
-  v1::KvCasRequest cas;
-  *cas.mutable_header() = Header(0);
-  cas.set_key(bad);
-  v1::KvCasResponse swapped;
-  EXPECT_THAT(Call(&Stub::KvCompareAndSwap, cas, &swapped), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  EXPECT_THAT(with_bad_key(&Stub::KvIncrement, v1::KvIncrementRequest(), v1::KvIncrementResponse()),
+              StatusIs(absl::StatusCode::kInvalidArgument, message));
+  EXPECT_THAT(with_bad_key(&Stub::KvCompareAndSwap, v1::KvCasRequest(), v1::KvCasResponse()),
+              StatusIs(absl::StatusCode::kInvalidArgument, message));
   v1::KvListRequest list;
   *list.mutable_header() = Header(0);
   list.set_prefix(bad);
