@@ -27,6 +27,7 @@
 #include "core/cluster/error_detail.h"
 #include "core/cluster/kv_store.h"
 #include "core/cluster/local_host.h"
+#include "core/cluster/wire_text.h"
 #include "core/status_macros.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -500,7 +501,7 @@ absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
 absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
   const std::shared_ptr<State>& s = state_;
   std::vector<KvEntry> entries;
-  TESSERA_RETURN_IF_ERROR(KvStore::CheckUserKeyText("prefix", prefix));
+  TESSERA_RETURN_IF_ERROR(CheckWireId("prefix", prefix));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
@@ -601,6 +602,7 @@ absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
 absl::Status Client::Barrier(const std::string& id, absl::Duration timeout,
                              const std::vector<int64_t>& participants) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_RETURN_IF_ERROR(CheckWireId("barrier_id", id));
   if (s->local) return LocalBarrier(*s, id, participants);
   TESSERA_ASSIGN_OR_RETURN(v1::BarrierRequest request, BeginBarrier(*s, id, timeout, participants));
   v1::BarrierResponse response;
@@ -617,6 +619,7 @@ void Client::BarrierAsync(const std::string& id, absl::Duration timeout,
   auto finish_now = [&done](absl::Status status) {
     Dispatcher::Get().Post([done = std::move(done), status = std::move(status)] { done(status); });
   };
+  if (absl::Status checked = CheckWireId("barrier_id", id); !checked.ok()) return finish_now(checked);
   if (s->local) return finish_now(LocalBarrier(*s, id, participants));
   absl::StatusOr<v1::BarrierRequest> request = BeginBarrier(*s, id, timeout, participants);
   if (!request.ok()) return finish_now(request.status());
@@ -634,6 +637,7 @@ void Client::BarrierAsync(const std::string& id, absl::Duration timeout,
 
 absl::Status Client::CancelBarrier(const std::string& id) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_RETURN_IF_ERROR(CheckWireId("barrier_id", id));
   int64_t counter = 0;
   {
     absl::MutexLock lock(&s->mu);
@@ -682,8 +686,10 @@ absl::StatusOr<LiveProcesses> Client::AgreeLiveProcesses(const std::vector<int64
 
 // ---- failures and events ----------------------------------------------------
 
-absl::Status Client::ReportError(absl::StatusCode code, const std::string& message) {
+absl::Status Client::ReportError(absl::StatusCode code, const std::string& raw_message) {
   const std::shared_ptr<State>& s = state_;
+  // A report must arrive whatever its bytes: escaped if they are not text.
+  const std::string message = AsWireText(raw_message);
   v1::ErrorInfo info;
   info.set_code(static_cast<int32_t>(code));
   info.set_message(message);

@@ -18,6 +18,7 @@
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/local_host.h"
 #include "core/cluster/tls_credentials.h"
+#include "core/cluster/wire_text.h"
 #include "core/status_macros.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -87,7 +88,8 @@ absl::Status ValidateConfig(const ClusterConfig& config) {
         "authentication is required (require_auth) but no job token is set "
         "(TESSERA_JOB_TOKEN or TESSERA_JOB_TOKEN_FILE)");
   }
-  return absl::OkStatus();
+  // Every call carries the job id: one that is not text would fail them all.
+  return CheckWireId("job_id", config.job_id);
 }
 
 absl::Status Redial(State& s, int attempt) {

@@ -35,6 +35,7 @@
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/host_port.h"
 #include "core/cluster/tls_credentials.h"
+#include "core/cluster/wire_text.h"
 #include "core/log.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -706,6 +707,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
         "require_auth is set but no job token is configured (set TESSERA_JOB_TOKEN or "
         "TESSERA_JOB_TOKEN_FILE); the coordinator refuses to start unauthenticated");
   }
+  if (absl::Status s = CheckWireId("job_id", config.job_id); !s.ok()) return s;
   // The bind address, or the wildcard address on the coordinator address's port.
   HostPort bind;
   if (config.bind_address) {

@@ -13,6 +13,7 @@
 #include "core/cluster/error_detail.h"
 #include "core/cluster/local_host.h"
 #include "core/cluster/topology.h"
+#include "core/cluster/wire_text.h"
 #include "core/log.h"
 
 namespace tessera::cluster {
@@ -1162,6 +1163,7 @@ ParkedCall CoordinatorState::Barrier(const v1::BarrierRequest& request,
   if (!caller.ok()) return finish(caller.status());
   const int32_t p = request.header().process_id();
   const std::string& id = request.barrier_id();
+  if (absl::Status s = CheckWireId("barrier_id", id); !s.ok()) return finish(std::move(s));
   const std::string name = absl::StrCat(id, "#", request.counter());
   if (id.empty()) return finish(absl::InvalidArgumentError("barrier_id is empty; expected a name"));
   if (request.timeout_ms() <= 0) {
@@ -1259,6 +1261,7 @@ absl::Status CoordinatorState::CancelBarrier(const v1::CancelBarrierRequest& req
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
+  if (absl::Status s = CheckWireId("barrier_id", request.barrier_id()); !s.ok()) return s;
   const auto key = std::make_pair(request.barrier_id(), request.counter());
   const std::string name = absl::StrCat(request.barrier_id(), "#", request.counter());
   const absl::Status cancelled = absl::CancelledError(absl::StrCat(

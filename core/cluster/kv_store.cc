@@ -3,12 +3,10 @@
 #include <limits>
 #include <utility>
 
-#include <google/protobuf/stubs/common.h>
-
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_format.h"
+#include "core/cluster/wire_text.h"
 
 namespace tessera::cluster {
 
@@ -41,44 +39,12 @@ absl::Status ReservedError(absl::string_view what, absl::string_view key) {
       "': keys there belong to the library (topology, internal state); use another key"));
 }
 
-// How a refused key appears in a message: in double quotes, bytes outside
-// printable ASCII (and '"', '\\') as \xNN, so that the message stays text
-// whatever the key holds; the first 64 bytes only (it may be megabytes long).
-std::string ShownKey(absl::string_view key) {
-  constexpr size_t kShown = 64;
-  std::string out = "\"";
-  for (const char c : key.substr(0, kShown)) {
-    const unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
-      absl::StrAppendFormat(&out, "\\x%02x", u);
-    } else {
-      out += c;
-    }
-  }
-  out += key.size() > kShown ? "\"..." : "\"";
-  return out;
-}
-
 }  // namespace
 
 bool KvStore::IsReserved(absl::string_view normalized_key) {
   return absl::StartsWith(normalized_key, kReservedRoot) &&
          (normalized_key.size() == kReservedRoot.size() ||
           normalized_key[kReservedRoot.size()] == '/');
-}
-
-absl::Status KvStore::CheckUserKeyText(absl::string_view argument, absl::string_view key) {
-  if (key.size() > kMaxKeyBytes) {
-    return absl::InvalidArgumentError(absl::StrCat("Argument '", argument, "' ", ShownKey(key), " has ",
-                                                   key.size(), " bytes; expected at most ", kMaxKeyBytes,
-                                                   " bytes (the key length limit)"));
-  }
-  // The length is bounded above, so it fits the int protobuf wants.
-  if (!google::protobuf::internal::IsStructurallyValidUTF8(key.data(), static_cast<int>(key.size()))) {
-    return absl::InvalidArgumentError(absl::StrCat("Argument '", argument, "' is ", ShownKey(key),
-                                                   ", which is not UTF-8 text; expected valid UTF-8"));
-  }
-  return absl::OkStatus();
 }
 
 absl::Status KvStore::CheckValueSize(absl::string_view key, size_t size, int64_t max_value_bytes) {
@@ -92,7 +58,7 @@ absl::Status KvStore::NotFound(absl::string_view key) {
 }
 
 absl::StatusOr<std::string> KvStore::NormalizeUserKey(absl::string_view key) {
-  if (absl::Status s = CheckUserKeyText("key", key); !s.ok()) return s;
+  if (absl::Status s = CheckWireId("key", key); !s.ok()) return s;
   absl::StatusOr<std::string> normalized = NormalizeKey(key);
   if (normalized.ok() && IsReserved(*normalized)) return ReservedError("key", key);
   return normalized;
@@ -158,7 +124,7 @@ std::vector<std::pair<std::string, KvStore::Entry>> KvStore::List(
 
 absl::StatusOr<std::vector<std::pair<std::string, KvStore::Entry>>> KvStore::ListUser(
     absl::string_view prefix) const {
-  if (absl::Status s = CheckUserKeyText("prefix", prefix); !s.ok()) return s;
+  if (absl::Status s = CheckWireId("prefix", prefix); !s.ok()) return s;
   absl::StatusOr<std::string> normalized = NormalizeKey(prefix);
   if (normalized.ok()) {
     if (IsReserved(*normalized)) return ReservedError("prefix", prefix);

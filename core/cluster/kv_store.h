@@ -25,14 +25,6 @@ namespace tessera::cluster {
 // normalizes into it, and the checks run on the normalized key.
 inline constexpr char kReservedKvPrefix[] = "/_tessera/";
 
-// The longest key (and list prefix) a user may pass, in bytes as given,
-// before normalization. 4 KiB is Linux's PATH_MAX: room for any sensible
-// slash path, while a listing of many keys and every message that names a
-// key stay small. (etcd and jax's coordination service bound keys only by
-// the request size, 1.5 MiB and 2 GiB; ZooKeeper and Consul by theirs too:
-// a key that large is a value in the wrong place.)
-inline constexpr size_t kMaxKeyBytes = 4096;
-
 class KvStore {
  public:
   struct Entry {
@@ -53,12 +45,7 @@ class KvStore {
   static absl::StatusOr<std::string> NormalizeKey(absl::string_view key);
   // Whether a normalized key is in the reserved space: "_tessera" or "_tessera/...".
   static bool IsReserved(absl::string_view normalized_key);
-  // A user's key or prefix is UTF-8 text (the protocol's keys are protobuf
-  // strings) of at most kMaxKeyBytes: INVALID_ARGUMENT naming `argument`
-  // ("key", "prefix"), the key (escaped, shortened) and what is expected.
-  // Clients check before sending, the coordinator again on arrival.
-  static absl::Status CheckUserKeyText(absl::string_view argument, absl::string_view key);
-  // NormalizeKey for a user's key: CheckUserKeyText's errors, then
+  // NormalizeKey for a user's key: CheckWireId's errors (wire_text.h), then
   // PERMISSION_DENIED naming the key and kReservedKvPrefix when it lands in
   // the reserved space.
   static absl::StatusOr<std::string> NormalizeUserKey(absl::string_view key);
@@ -76,7 +63,7 @@ class KvStore {
   // Entries under normalize(prefix) + "/" ("a/b" never lists "a/bc"); an
   // empty or "/" prefix lists everything. In key order.
   std::vector<std::pair<std::string, Entry>> List(const std::string& prefix) const;
-  // List for a user: CheckUserKeyText's errors for `prefix`,
+  // List for a user: CheckWireId's errors for `prefix`,
   // PERMISSION_DENIED for a reserved prefix, and listing
   // everything ("" or "/") leaves the reserved entries out.
   absl::StatusOr<std::vector<std::pair<std::string, Entry>>> ListUser(

@@ -58,36 +58,36 @@ WorkerPtr StartSingle(const std::vector<std::string>& extra, const Steps& steps)
   return std::make_unique<Worker>("single", args);
 }
 
-// Waits until process 0's coordinator accepts connections (the harness's
-// own probe is the worker's first step beginning; the port needs a moment).
+// Waits until process 0 is starting its coordinator, and a moment more: the
+// others would join a late one too, after a connect backoff the tests need
+// not spend.
 void AwaitCoordinator(Worker& host) {
   ASSERT_TRUE(host.WaitBegin(0, kJoinMs));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
 }
 
 // The results of `steps` (after "init") run by a single process and by
-// process 1 of a two-process job, whose process 0 hosts the coordinator with
-// `host_extra` and only waits; `extra` configures the process under test.
+// process 1 of a two-process job, whose process 0 hosts the coordinator and
+// only waits.
 struct BothModes {
   std::vector<std::optional<StepResult>> single;
   std::vector<std::optional<StepResult>> job;
   std::string job_output;  // both job processes' stdout and stderr
 };
 
-BothModes RunInBothModes(const Steps& steps, const std::vector<std::string>& extra = {},
-                         const std::vector<std::string>& host_extra = {}) {
+BothModes RunInBothModes(const Steps& steps) {
   BothModes out;
   Steps with_init = {"init"};
   with_init.insert(with_init.end(), steps.begin(), steps.end());
   with_init.push_back("barrier:end:15000");
   {
-    auto single = StartSingle(extra, with_init);
+    auto single = StartSingle({}, with_init);
     for (size_t i = 1; i <= steps.size(); ++i) out.single.push_back(single->WaitResult(static_cast<int>(i), kJoinMs));
   }
   const int port = FreePort();
-  auto host = StartMember(port, 2, 0, "job-errors", host_extra, {"init", "barrier:end:15000"});
+  auto host = StartMember(port, 2, 0, "job-errors", {}, {"init", "barrier:end:15000"});
   AwaitCoordinator(*host);
-  auto member = StartMember(port, 2, 1, "job-errors", extra, with_init);
+  auto member = StartMember(port, 2, 1, "job-errors", {}, with_init);
   for (size_t i = 1; i <= steps.size(); ++i) out.job.push_back(member->WaitResult(static_cast<int>(i), kJoinMs));
   auto end = member->WaitResult(static_cast<int>(steps.size()) + 1, kStepMs);
   EXPECT_TRUE(end && end->ok) << "the job did not go on: " << Describe(end);
@@ -146,10 +146,53 @@ TEST(ClusterErrors, KeyOverTheLengthLimitIsInvalidArgumentInBothModes) {
   ExpectOkInBoth(runs, 0);
   ExpectRefusedInBoth(runs, 1, "INVALID_ARGUMENT",
                       "Argument 'key' \"" + std::string(64, 'k') +
-                          "\"... has 4097 bytes; expected at most 4096 bytes (the key length limit)");
+                          "\"... has 4097 bytes; expected at most 4096 bytes (the length limit of keys and ids)");
   ExpectRefusedInBoth(runs, 2, "INVALID_ARGUMENT",
                       "Argument 'key' \"huge" + std::string(60, 'k') +
-                          "\"... has 8388608 bytes; expected at most 4096 bytes (the key length limit)");
+                          "\"... has 8388608 bytes; expected at most 4096 bytes (the length limit of keys and ids)");
+}
+
+// Barrier ids are text as keys are: refused before sending, in both modes
+// (and the job's own barrier at the end still passes).
+TEST(ClusterErrors, BarrierIdThatIsNotUtf8IsInvalidArgumentInBothModes) {
+  BothModes runs = RunInBothModes({"barrier:b\xff:5000", "cancel_barrier:b\xff"});
+  const std::string message = "Argument 'barrier_id' is \"b\\xff\", which is not UTF-8 text; expected valid UTF-8";
+  ExpectRefusedInBoth(runs, 0, "INVALID_ARGUMENT", message);
+  ExpectRefusedInBoth(runs, 1, "INVALID_ARGUMENT", message);
+  EXPECT_THAT(runs.job_output, AllOf(Not(HasSubstr("libprotobuf")), Not(HasSubstr("UNIMPLEMENTED"))));
+}
+
+// A job id that is not text would break every call: the start refuses it.
+TEST(ClusterErrors, JobIdThatIsNotUtf8FailsTheStartInBothModes) {
+  const std::string message = "Argument 'job_id' is \"j\\xff\", which is not UTF-8 text; expected valid UTF-8";
+  auto single = StartSingle({"job=j\xff"}, {"init"});
+  const int port = FreePort();
+  auto host = StartMember(port, 2, 0, "j\xff", {}, {"init"});
+  for (Worker* w : {single.get(), host.get()}) {
+    auto init = w->WaitResult(0, kJoinMs);
+    ASSERT_TRUE(init.has_value()) << w->label();
+    EXPECT_EQ(init->Field("code"), "INVALID_ARGUMENT") << w->label() << ": " << Describe(init);
+    EXPECT_THAT(init->message, HasSubstr(message)) << w->label() << ": " << Describe(init);
+    EXPECT_LT(init->IntField("ms"), kLocalRefusalMs) << w->label() << ": " << Describe(init);
+  }
+}
+
+// A reported error whose message is not text still fails the job for the
+// others, its odd bytes escaped in hex.
+TEST(ClusterErrors, ReportedMessageThatIsNotUtf8ArrivesEscaped) {
+  const int port = FreePort();
+  auto host = StartMember(port, 2, 0, "job-report", {}, {"init", "barrier:never:15000"});
+  AwaitCoordinator(*host);
+  auto member = StartMember(port, 2, 1, "job-report", {}, {"init", "report:gave up \xff\xfe"});
+  auto report = member->WaitResult(1, kJoinMs);
+  ASSERT_TRUE(report && report->ok) << Describe(report) << member->Stderr();
+  auto failed = host->WaitResult(1, kStepMs);
+  ASSERT_TRUE(failed.has_value()) << "the barrier is still waiting";
+  EXPECT_EQ(failed->Field("code"), "ABORTED") << Describe(failed);
+  EXPECT_EQ(failed->IntField("reason"), TESSERA_REASON_JOB_FAILED) << Describe(failed);
+  EXPECT_EQ(failed->IntField("source"), 1) << Describe(failed);
+  EXPECT_THAT(failed->message, HasSubstr("gave up \\xff\\xfe")) << Describe(failed);
+  EXPECT_THAT(host->Stdout() + host->Stderr() + member->Stdout() + member->Stderr(), Not(HasSubstr("libprotobuf")));
 }
 
 // ---- values -------------------------------------------------------------------

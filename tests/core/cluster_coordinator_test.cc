@@ -525,7 +525,22 @@ TEST_F(CoordinatorServerTest, KeyThatIsNotUtf8IsInvalidArgumentOnEveryKvCall) {
   ASSERT_THAT(KvSet(0, "ok", "v"), IsOk());  // the job goes on
 }
 
-// kMaxKeyBytes (4096) is the longest key; one byte more is INVALID_ARGUMENT
+// A barrier id that is not UTF-8 is refused as a key is, for a barrier and
+// for its cancellation.
+TEST_F(CoordinatorServerTest, BarrierIdThatIsNotUtf8IsInvalidArgument) {
+  Start();
+  RegisterAll();
+  const std::string message =
+      "Argument 'barrier_id' is \"b\\xff\", which is not UTF-8 text; expected valid UTF-8";
+  EXPECT_THAT(Barrier(0, "b\xff", 0, 1000), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::CancelBarrierRequest cancel;
+  *cancel.mutable_header() = Header(0);
+  cancel.set_barrier_id("b\xff");
+  v1::CancelBarrierResponse cancelled;
+  EXPECT_THAT(Call(&Stub::CancelBarrier, cancel, &cancelled), StatusIs(absl::StatusCode::kInvalidArgument, message));
+}
+
+// kMaxIdBytes (4096) is the longest key; one byte more is INVALID_ARGUMENT
 // naming the key's start, its length and the limit.
 TEST_F(CoordinatorServerTest, KeyOverTheLengthLimitIsInvalidArgument) {
   Start();
@@ -534,8 +549,8 @@ TEST_F(CoordinatorServerTest, KeyOverTheLengthLimitIsInvalidArgument) {
   EXPECT_THAT(KvSet(0, std::string(4097, 'k'), "v"),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        absl::StrCat("Argument 'key' \"", std::string(64, 'k'),
-                                    "\"... has 4097 bytes; expected at most 4096 bytes (the key length "
-                                    "limit)")));
+                                    "\"... has 4097 bytes; expected at most 4096 bytes (the length limit of "
+                                    "keys and ids)")));
 }
 
 // Registration tells the client the coordinator's value limit, which the

@@ -195,6 +195,8 @@ TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT
  * the barrier passed before the cancel arrived) but fail at the deadline with
  * this process among the missing, or at once after
  * tessera_client_cancel_barrier. The next call of the id is its next use.
+ * Barrier ids are UTF-8 text of at most 4096 bytes, as keys (INVALID_ARGUMENT
+ * naming barrier_id otherwise, here and in tessera_client_cancel_barrier).
  * @since 0.2
  */
 TESSERA_API bool tessera_client_barrier(tessera_client* client, const char* barrier_id, int64_t timeout_ms,
@@ -205,7 +207,11 @@ TESSERA_API bool tessera_client_cancel_barrier(tessera_client* client, const cha
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /* ---- failures and events ------------------------------------------------ */
 
-/** Reports a fatal error of this process to the job (fate sharing: the job fails). @since 0.2 */
+/**
+ * Reports a fatal error of this process to the job (fate sharing: the job
+ * fails). A `message` that is not UTF-8 travels with its bytes outside
+ * printable ASCII escaped in hex, rather than being lost. @since 0.2
+ */
 TESSERA_API bool tessera_client_report_error(tessera_client* client, tessera_code_t code, const char* message,
                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /**

@@ -90,7 +90,11 @@ TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_optio
 /** Which local devices this process uses (distinct indices >= 0 into local discovery); num_ids 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
                                                               size_t num_ids, tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Job id: not secret, it only stops processes of one job reaching another's coordinator. */
+/**
+ * Job id: not secret, it only stops processes of one job reaching another's
+ * coordinator. UTF-8 text of at most 4096 bytes, as keys (client.h); another
+ * fails the start with INVALID_ARGUMENT naming job_id.
+ */
 TESSERA_API bool tessera_cluster_options_set_job_id(tessera_cluster_options* options, const char* job_id,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Shared secret proven by HMAC; "" clears the option (TESSERA_JOB_TOKEN(_FILE) may then give one). Never logged. */
