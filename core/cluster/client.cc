@@ -437,7 +437,7 @@ absl::StatusOr<std::vector<Device>> Client::Devices() const {
 // before anything is sent: both modes refuse the same arguments with the same
 // errors, and a value over the limit never travels.
 
-absl::Status Client::KvSet(const std::string& key, const std::string& value,
+absl::Status Client::KvSet(const std::string& key, absl::string_view value,
                            bool allow_overwrite) {
   const std::shared_ptr<State>& s = state_;
   TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
@@ -445,11 +445,11 @@ absl::Status Client::KvSet(const std::string& key, const std::string& value,
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    return s->LocalKvLocked().Set(normalized, value, allow_overwrite);
+    return s->LocalKvLocked().Set(normalized, std::string(value), allow_overwrite);
   }
   v1::KvSetRequest request;
   request.set_key(key);
-  request.set_value(value);
+  request.set_value(std::string(value));
   request.set_allow_overwrite(allow_overwrite);
   v1::KvSetResponse response;
   return Call(s, request, UnaryDeadline(*s),
