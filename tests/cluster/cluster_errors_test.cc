@@ -122,8 +122,8 @@ void ExpectOkInBoth(const BothModes& runs, size_t index) {
 
 // ---- keys ---------------------------------------------------------------------
 
-// Keys are UTF-8 text (the protocol's keys are protobuf strings): bytes that
-// are not are refused before sending, in both modes alike, naming the
+// Keys are UTF-8 text (listings hand them back as protobuf strings): bytes
+// that are not are refused before sending, in both modes alike, naming the
 // argument and showing the bytes escaped; nothing prints protobuf errors.
 TEST(ClusterErrors, KeyThatIsNotUtf8IsInvalidArgumentInBothModes) {
   const std::string bad = "\xff\xfe" "A";
