@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "capi/client_handles.h"
 #include "capi/cluster_handles.h"
@@ -68,6 +69,11 @@ absl::StatusOr<std::vector<int64_t>> ProcessIds(const Client& client, const size
 
 std::string Bytes(const void* data, size_t size) {
   return size == 0 ? std::string() : std::string(static_cast<const char*>(data), size);
+}
+
+// The same bytes without a copy (a value over the limit is refused unread).
+absl::string_view BytesView(const void* data, size_t size) {
+  return size == 0 ? absl::string_view() : absl::string_view(static_cast<const char*>(data), size);
 }
 
 cluster::ClusterOptions OptionsOf(const tessera_cluster_options* options) {
@@ -137,7 +143,7 @@ bool tessera_client_kv_set(tessera_client* client, const char* key, const void* 
     TESSERA_RETURN_IF_ERROR(CheckClient(client));
     TESSERA_RETURN_IF_ERROR(CheckKey(key, "key"));
     TESSERA_CAPI_REQUIRE_ARRAY(value, size);
-    return client->impl->KvSet(key, tessera::capi::Bytes(value, size), allow_overwrite);
+    return client->impl->KvSet(key, tessera::capi::BytesView(value, size), allow_overwrite);
   });
 }
 

@@ -27,6 +27,7 @@
 #include "core/cluster/error_detail.h"
 #include "core/cluster/kv_store.h"
 #include "core/cluster/local_host.h"
+#include "core/cluster/wire_text.h"
 #include "core/status_macros.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -53,7 +54,7 @@ using internal::ApplyJobTopology, internal::AttemptResult, internal::Dial,
     internal::RegisterWithRetry, internal::RetryDelay, internal::StartRegistered,
     internal::ValidateConfig;
 // client_local.h
-using internal::CheckLocalParticipants, internal::KvNotFound, internal::LocalWait;
+using internal::CheckLocalParticipants, internal::LocalWait;
 
 namespace {
 
@@ -436,18 +437,23 @@ absl::StatusOr<std::vector<Device>> Client::Devices() const {
 
 // ---- key-value store -------------------------------------------------------
 
-absl::Status Client::KvSet(const std::string& key, const std::string& value,
+// Every call checks its key (and a value's size) as the coordinator does,
+// before anything is sent: both modes refuse the same arguments with the same
+// errors, and a value over the limit never travels.
+
+absl::Status Client::KvSet(const std::string& key, absl::string_view value,
                            bool allow_overwrite) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+  TESSERA_RETURN_IF_ERROR(KvStore::CheckValueSize(normalized, value.size(), s->max_value_bytes));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
-    return s->LocalKvLocked().Set(normalized, value, allow_overwrite);
+    return s->LocalKvLocked().Set(normalized, std::string(value), allow_overwrite);
   }
   v1::KvSetRequest request;
   request.set_key(key);
-  request.set_value(value);
+  request.set_value(std::string(value));
   request.set_allow_overwrite(allow_overwrite);
   v1::KvSetResponse response;
   return Call(s, request, UnaryDeadline(*s),
@@ -456,10 +462,10 @@ absl::Status Client::KvSet(const std::string& key, const std::string& value,
 
 absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration timeout) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     TESSERA_RETURN_IF_ERROR(LocalWait(
         *s, timeout, [&] { return s->LocalKvLocked().Find(normalized) != nullptr; },
         absl::StrCat("waiting for key '", key, "'")));
@@ -478,12 +484,12 @@ absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration
 
 absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     const KvStore::Entry* entry = s->LocalKvLocked().Find(normalized);
-    if (entry == nullptr) return absl::NotFoundError(KvNotFound(key));
+    if (entry == nullptr) return KvStore::NotFound(normalized);
     return entry->value;
   }
   v1::KvGetRequest request;
@@ -499,6 +505,7 @@ absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
 absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
   const std::shared_ptr<State>& s = state_;
   std::vector<KvEntry> entries;
+  TESSERA_RETURN_IF_ERROR(CheckWireId("prefix", prefix));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
@@ -522,10 +529,10 @@ absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
 
 absl::Status Client::KvDelete(const std::string& key, bool recursive) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     s->LocalKvLocked().Delete(normalized, recursive);
     return absl::OkStatus();
   }
@@ -539,10 +546,10 @@ absl::Status Client::KvDelete(const std::string& key, bool recursive) {
 
 absl::StatusOr<int64_t> Client::KvIncrement(const std::string& key, int64_t delta) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     return s->LocalKvLocked().Increment(normalized, delta);
   }
   v1::KvIncrementRequest request;
@@ -559,14 +566,26 @@ absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
     const std::string& key, const std::optional<std::string>& expected, const std::string& desired) {
   const std::shared_ptr<State>& s = state_;
   CompareAndSwapResult result;
+  TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
+  TESSERA_RETURN_IF_ERROR(KvStore::CheckValueSize(normalized, desired.size(), s->max_value_bytes));
   if (s->local) {
     absl::MutexLock lock(&s->mu);
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
-    TESSERA_ASSIGN_OR_RETURN(std::string normalized, KvStore::NormalizeUserKey(key));
     TESSERA_ASSIGN_OR_RETURN(KvStore::CasResult cas,
                              s->LocalKvLocked().CompareAndSwap(normalized, expected, desired));
     result.swapped = cas.swapped;
     result.current = std::move(cas.current);
+    return result;
+  }
+  if (expected.has_value() && static_cast<int64_t>(expected->size()) > s->max_value_bytes) {
+    // No stored value is that large, so the swap cannot happen: the answer
+    // is the current value, without sending a request over the size limit.
+    absl::StatusOr<std::string> current = KvTryGet(key);
+    if (current.ok()) {
+      result.current = *std::move(current);
+    } else if (!absl::IsNotFound(current.status())) {
+      return current.status();
+    }
     return result;
   }
   v1::KvCasRequest request;
@@ -587,6 +606,7 @@ absl::StatusOr<CompareAndSwapResult> Client::KvCompareAndSwap(
 absl::Status Client::Barrier(const std::string& id, absl::Duration timeout,
                              const std::vector<int64_t>& participants) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_RETURN_IF_ERROR(CheckWireId("barrier_id", id));
   if (s->local) return LocalBarrier(*s, id, participants);
   TESSERA_ASSIGN_OR_RETURN(v1::BarrierRequest request, BeginBarrier(*s, id, timeout, participants));
   v1::BarrierResponse response;
@@ -603,6 +623,7 @@ void Client::BarrierAsync(const std::string& id, absl::Duration timeout,
   auto finish_now = [&done](absl::Status status) {
     Dispatcher::Get().Post([done = std::move(done), status = std::move(status)] { done(status); });
   };
+  if (absl::Status checked = CheckWireId("barrier_id", id); !checked.ok()) return finish_now(checked);
   if (s->local) return finish_now(LocalBarrier(*s, id, participants));
   absl::StatusOr<v1::BarrierRequest> request = BeginBarrier(*s, id, timeout, participants);
   if (!request.ok()) return finish_now(request.status());
@@ -620,6 +641,7 @@ void Client::BarrierAsync(const std::string& id, absl::Duration timeout,
 
 absl::Status Client::CancelBarrier(const std::string& id) {
   const std::shared_ptr<State>& s = state_;
+  TESSERA_RETURN_IF_ERROR(CheckWireId("barrier_id", id));
   int64_t counter = 0;
   {
     absl::MutexLock lock(&s->mu);
@@ -668,8 +690,10 @@ absl::StatusOr<LiveProcesses> Client::AgreeLiveProcesses(const std::vector<int64
 
 // ---- failures and events ----------------------------------------------------
 
-absl::Status Client::ReportError(absl::StatusCode code, const std::string& message) {
+absl::Status Client::ReportError(absl::StatusCode code, const std::string& raw_message) {
   const std::shared_ptr<State>& s = state_;
+  // A report must arrive whatever its bytes: escaped if they are not text.
+  const std::string message = AsWireText(raw_message);
   v1::ErrorInfo info;
   info.set_code(static_cast<int32_t>(code));
   info.set_message(message);

@@ -29,6 +29,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "core/cluster/cluster_config.h"
 #include "core/cluster/coordinator_server.h"
@@ -174,7 +175,8 @@ class Client {
   absl::StatusOr<std::vector<Device>> Devices() const;
 
   // Key-value store (coordinator.md §6.3).
-  absl::Status KvSet(const std::string& key, const std::string& value, bool allow_overwrite);
+  // `value` is a view: it is copied only once it passed the size check.
+  absl::Status KvSet(const std::string& key, absl::string_view value, bool allow_overwrite);
   absl::StatusOr<std::string> KvGet(const std::string& key, absl::Duration timeout);
   absl::StatusOr<std::string> KvTryGet(const std::string& key);
   absl::StatusOr<std::vector<KvEntry>> KvList(const std::string& prefix);

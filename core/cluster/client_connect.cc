@@ -18,6 +18,7 @@
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/local_host.h"
 #include "core/cluster/tls_credentials.h"
+#include "core/cluster/wire_text.h"
 #include "core/status_macros.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -87,7 +88,8 @@ absl::Status ValidateConfig(const ClusterConfig& config) {
         "authentication is required (require_auth) but no job token is set "
         "(TESSERA_JOB_TOKEN or TESSERA_JOB_TOKEN_FILE)");
   }
-  return absl::OkStatus();
+  // Every call carries the job id: one that is not text would fail them all.
+  return CheckWireId("job_id", config.job_id);
 }
 
 absl::Status Redial(State& s, int attempt) {
@@ -176,6 +178,7 @@ absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, Cli
   s->header.set_protocol_version(kProtocolVersion);
   s->heartbeat_interval = config.heartbeat_interval;
   s->heartbeat_timeout = config.heartbeat_timeout;
+  s->max_value_bytes = config.max_value_bytes;
 
   const v1::HostInfo host = options.host.has_value() ? *options.host : LocalHostInfo();
   std::vector<v1::LocalDevice> devices;
@@ -230,6 +233,7 @@ void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse
   if (registered.heartbeat_timeout_ms() > 0) {
     s->heartbeat_timeout = absl::Milliseconds(registered.heartbeat_timeout_ms());
   }
+  if (registered.max_value_bytes() > 0) s->max_value_bytes = registered.max_value_bytes();
   s->init_deadline = init_deadline;
   {
     absl::MutexLock lock(&s->mu);

@@ -37,10 +37,6 @@ v1::GlobalTopology LocalTopology(const v1::HostInfo& host,
   return topology;
 }
 
-std::string KvNotFound(const std::string& key) {
-  return absl::StrCat("key '", key, "' not found");
-}
-
 absl::Status CheckLocalParticipants(const std::vector<int64_t>& ids, const char* what) {
   for (int64_t id : ids) {
     if (id != 0) {

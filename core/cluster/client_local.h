@@ -23,9 +23,6 @@ namespace tessera::cluster::internal {
 v1::GlobalTopology LocalTopology(const v1::HostInfo& host,
                                  const std::vector<v1::LocalDevice>& devices);
 
-// The NOT_FOUND message of a missing key (KvTryGet).
-std::string KvNotFound(const std::string& key);
-
 // INVALID_ARGUMENT unless every id in `ids` is 0, this job's one process
 // (barriers and AgreeLiveProcesses).
 absl::Status CheckLocalParticipants(const std::vector<int64_t>& ids, const char* what);

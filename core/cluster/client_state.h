@@ -55,6 +55,10 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   std::unique_ptr<CoordinatorServer> server;
   std::function<void()> on_destroy;
   absl::Time init_deadline;  // Register + WaitForJob
+  // The coordinator's limit on one value (its RegisterResponse; the
+  // configured one in local mode): larger values are refused before they
+  // are sent. Final before the client is handed out.
+  int64_t max_value_bytes = kDefaultMaxValueBytes;
 
   mutable absl::Mutex mu;
   v1::GlobalTopology topology;

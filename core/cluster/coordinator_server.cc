@@ -35,6 +35,7 @@
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/host_port.h"
 #include "core/cluster/tls_credentials.h"
+#include "core/cluster/wire_text.h"
 #include "core/log.h"
 #include "tessera/v1/coordinator.grpc.pb.h"
 
@@ -197,13 +198,15 @@ class CoordinatorService final
                                      v1::ShutdownResponse* response) override;
 
  private:
-  // Authorizes, then finishes with what `call` returns.
+  // Authorizes (`header`: the request's), then finishes with what `call` returns.
   template <typename Call>
-  grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* ctx, Call call);
+  grpc::ServerUnaryReactor* Unary(grpc::CallbackServerContext* ctx, const v1::Header& header,
+                                  Call call);
   // Authorizes, then hands `call` a completion that finishes the reactor;
   // `call` returns the state's name for the call (ParkedReactor).
   template <typename Call>
-  grpc::ServerUnaryReactor* Parked(grpc::CallbackServerContext* ctx, Call call);
+  grpc::ServerUnaryReactor* Parked(grpc::CallbackServerContext* ctx, const v1::Header& header,
+                                   Call call);
 
   CoordinatorServerImpl* const server_;
 };
@@ -332,8 +335,9 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     if (server_ != nullptr) server_->Wait();
   }
 
-  // Called before any handler logic. Never logs the credential itself.
-  absl::Status Authorize(grpc::CallbackServerContext* ctx) {
+  // Called before any handler logic, with the request's header. Never logs
+  // the credential itself.
+  absl::Status Authorize(grpc::CallbackServerContext* ctx, const v1::Header& header) {
     if (!config_.tls.peer_uri_prefix.empty()) {
       bool matched = false;
       std::shared_ptr<const grpc::AuthContext> auth = ctx->auth_context();
@@ -359,6 +363,13 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     const std::string presented =
         it == metadata.end() ? std::string() : std::string(it->second.data(), it->second.size());
     if (CredentialsEqual(presented, expected_credential_)) return absl::OkStatus();
+    // The credential binds the job id: a process of another job (right token
+    // or not) fails here, and is better told that its job is wrong.
+    if (absl::Status wrong_job = state_->CheckJobId(header); !wrong_job.ok()) {
+      Log(LogLevel::kWarning, absl::StrCat("coordinator: rejected a call from ", ctx->peer(), ": ",
+                                           wrong_job.message()));
+      return wrong_job;
+    }
     Log(LogLevel::kWarning,
         absl::StrCat("coordinator: rejected a call from ", ctx->peer(), ": ",
                      presented.empty() ? std::string("no job credential")
@@ -400,7 +411,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     detail.set_source_process_id(-1);
     return WithDetail(
         absl::UnauthenticatedError(absl::StrCat("job token rejected by coordinator at ", address(),
-                                                " (job_id ", config_.job_id, ")",
+                                                " (job '", config_.job_id, "')",
                                                 why.empty() ? "" : ": ", why)),
         detail);
   }
@@ -570,18 +581,20 @@ class ParkedReactor final : public grpc::ServerUnaryReactor {
 // --- CoordinatorService --------------------------------------------------------
 
 template <typename Call>
-grpc::ServerUnaryReactor* CoordinatorService::Unary(grpc::CallbackServerContext* ctx, Call call) {
+grpc::ServerUnaryReactor* CoordinatorService::Unary(grpc::CallbackServerContext* ctx,
+                                                    const v1::Header& header, Call call) {
   grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
-  absl::Status status = server_->Authorize(ctx);
+  absl::Status status = server_->Authorize(ctx, header);
   if (status.ok()) status = call();
   reactor->Finish(ToGrpcStatus(status));
   return reactor;
 }
 
 template <typename Call>
-grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext* ctx, Call call) {
+grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext* ctx,
+                                                     const v1::Header& header, Call call) {
   auto* reactor = new ParkedReactor(&server_->state());
-  if (absl::Status status = server_->Authorize(ctx); !status.ok()) {
+  if (absl::Status status = server_->Authorize(ctx, header); !status.ok()) {
     reactor->Finish(ToGrpcStatus(status));
     return reactor;
   }
@@ -593,17 +606,13 @@ grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext
 grpc::ServerUnaryReactor* CoordinatorService::Register(grpc::CallbackServerContext* ctx,
                                                        const v1::RegisterRequest* request,
                                                        v1::RegisterResponse* response) {
-  return Unary(ctx, [&] { return server_->state().Register(*request, response); });
+  return Unary(ctx, request->header(), [&] { return server_->state().Register(*request, response); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerContext* ctx,
                                                          const grpc::ByteBuffer* request,
                                                          grpc::ByteBuffer* response) {
   auto* reactor = new ParkedReactor(&server_->state());
-  if (absl::Status status = server_->Authorize(ctx); !status.ok()) {
-    reactor->Finish(ToGrpcStatus(status));
-    return reactor;
-  }
   v1::WaitForJobRequest parsed;
   std::vector<grpc::Slice> slices;
   std::string bytes;
@@ -612,9 +621,13 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
       bytes.append(reinterpret_cast<const char*>(slice.begin()), slice.size());
     }
   }
-  if (!parsed.ParseFromString(bytes)) {
-    reactor->Finish(grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
-                                 "WaitForJobRequest does not parse"));
+  // Parsed before authorizing: a wrong job's caller is told its job id is
+  // wrong (Authorize), and the bytes are a few dozen.
+  absl::Status status = parsed.ParseFromString(bytes)
+                            ? server_->Authorize(ctx, parsed.header())
+                            : absl::InvalidArgumentError("WaitForJobRequest does not parse");
+  if (!status.ok()) {
+    reactor->Finish(ToGrpcStatus(status));
     return reactor;
   }
   CoordinatorServerImpl* server = server_;
@@ -640,12 +653,12 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
 grpc::ServerUnaryReactor* CoordinatorService::Heartbeat(grpc::CallbackServerContext* ctx,
                                                         const v1::HeartbeatRequest* request,
                                                         v1::HeartbeatResponse* response) {
-  return Unary(ctx, [&] { return server_->state().Heartbeat(*request, response); });
+  return Unary(ctx, request->header(), [&] { return server_->state().Heartbeat(*request, response); });
 }
 
 grpc::ServerWriteReactor<v1::Event>* CoordinatorService::WatchEvents(
     grpc::CallbackServerContext* ctx, const v1::WatchEventsRequest* request) {
-  absl::Status status = server_->Authorize(ctx);
+  absl::Status status = server_->Authorize(ctx, request->header());
   if (status.ok()) status = server_->state().CheckWatcher(request->header());
   if (status.ok() && server_->stopping()) status = absl::CancelledError("coordinator stopped");
   auto* writer = new EventWriter(server_, request->after_version());
@@ -662,25 +675,25 @@ grpc::ServerWriteReactor<v1::Event>* CoordinatorService::WatchEvents(
 grpc::ServerUnaryReactor* CoordinatorService::GetJobState(grpc::CallbackServerContext* ctx,
                                                           const v1::GetJobStateRequest* request,
                                                           v1::GetJobStateResponse* response) {
-  return Unary(ctx, [&] { return server_->state().GetJobState(*request, response); });
+  return Unary(ctx, request->header(), [&] { return server_->state().GetJobState(*request, response); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::ReportError(grpc::CallbackServerContext* ctx,
                                                           const v1::ReportErrorRequest* request,
                                                           v1::ReportErrorResponse*) {
-  return Unary(ctx, [&] { return server_->state().ReportError(*request); });
+  return Unary(ctx, request->header(), [&] { return server_->state().ReportError(*request); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvSet(grpc::CallbackServerContext* ctx,
                                                     const v1::KvSetRequest* request,
                                                     v1::KvSetResponse*) {
-  return Unary(ctx, [&] { return server_->state().KvSet(*request); });
+  return Unary(ctx, request->header(), [&] { return server_->state().KvSet(*request); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvGet(grpc::CallbackServerContext* ctx,
                                                     const v1::KvGetRequest* request,
                                                     v1::KvEntry* response) {
-  return Parked(ctx, [&](Completion done) {
+  return Parked(ctx, request->header(), [&](Completion done) {
     return server_->state().KvGet(*request, response, std::move(done));
   });
 }
@@ -688,31 +701,31 @@ grpc::ServerUnaryReactor* CoordinatorService::KvGet(grpc::CallbackServerContext*
 grpc::ServerUnaryReactor* CoordinatorService::KvList(grpc::CallbackServerContext* ctx,
                                                      const v1::KvListRequest* request,
                                                      v1::KvListResponse* response) {
-  return Unary(ctx, [&] { return server_->state().KvList(*request, response); });
+  return Unary(ctx, request->header(), [&] { return server_->state().KvList(*request, response); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvDelete(grpc::CallbackServerContext* ctx,
                                                        const v1::KvDeleteRequest* request,
                                                        v1::KvDeleteResponse*) {
-  return Unary(ctx, [&] { return server_->state().KvDelete(*request); });
+  return Unary(ctx, request->header(), [&] { return server_->state().KvDelete(*request); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvIncrement(grpc::CallbackServerContext* ctx,
                                                           const v1::KvIncrementRequest* request,
                                                           v1::KvIncrementResponse* response) {
-  return Unary(ctx, [&] { return server_->state().KvIncrement(*request, response); });
+  return Unary(ctx, request->header(), [&] { return server_->state().KvIncrement(*request, response); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvCompareAndSwap(grpc::CallbackServerContext* ctx,
                                                                const v1::KvCasRequest* request,
                                                                v1::KvCasResponse* response) {
-  return Unary(ctx, [&] { return server_->state().KvCompareAndSwap(*request, response); });
+  return Unary(ctx, request->header(), [&] { return server_->state().KvCompareAndSwap(*request, response); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::Barrier(grpc::CallbackServerContext* ctx,
                                                       const v1::BarrierRequest* request,
                                                       v1::BarrierResponse* response) {
-  return Parked(ctx, [&](Completion done) {
+  return Parked(ctx, request->header(), [&](Completion done) {
     return server_->state().Barrier(*request, response, std::move(done));
   });
 }
@@ -720,13 +733,13 @@ grpc::ServerUnaryReactor* CoordinatorService::Barrier(grpc::CallbackServerContex
 grpc::ServerUnaryReactor* CoordinatorService::CancelBarrier(grpc::CallbackServerContext* ctx,
                                                             const v1::CancelBarrierRequest* request,
                                                             v1::CancelBarrierResponse*) {
-  return Unary(ctx, [&] { return server_->state().CancelBarrier(*request); });
+  return Unary(ctx, request->header(), [&] { return server_->state().CancelBarrier(*request); });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::AgreeLiveProcesses(
     grpc::CallbackServerContext* ctx, const v1::AgreeLiveRequest* request,
     v1::AgreeLiveResponse* response) {
-  return Parked(ctx, [&](Completion done) {
+  return Parked(ctx, request->header(), [&](Completion done) {
     return server_->state().AgreeLive(*request, response, std::move(done));
   });
 }
@@ -735,7 +748,7 @@ grpc::ServerUnaryReactor* CoordinatorService::Shutdown(grpc::CallbackServerConte
                                                        const v1::ShutdownRequest* request,
                                                        v1::ShutdownResponse* response) {
   CoordinatorState* state = &server_->state();
-  return Parked(ctx, [&](Completion done) {
+  return Parked(ctx, request->header(), [&](Completion done) {
     // Completions run outside the state's lock, after the shutdown's events
     // were appended: the version read here covers them.
     return state->Shutdown(*request, [state, response, done = std::move(done)](absl::Status status) {
@@ -758,6 +771,7 @@ absl::StatusOr<std::unique_ptr<CoordinatorServer>> CoordinatorServer::Start(
         "require_auth is set but no job token is configured (set TESSERA_JOB_TOKEN or "
         "TESSERA_JOB_TOKEN_FILE); the coordinator refuses to start unauthenticated");
   }
+  if (absl::Status s = CheckWireId("job_id", config.job_id); !s.ok()) return s;
   // The bind address, or the wildcard address on the coordinator address's port.
   HostPort bind;
   if (config.bind_address) {

@@ -13,6 +13,7 @@
 #include "core/cluster/error_detail.h"
 #include "core/cluster/local_host.h"
 #include "core/cluster/topology.h"
+#include "core/cluster/wire_text.h"
 #include "core/log.h"
 
 namespace tessera::cluster {
@@ -269,6 +270,11 @@ absl::Status CoordinatorState::CheckJobIdLocked(const v1::Header& header) {
                     v1::CoordinatorErrorDetail::REASON_WRONG_JOB);
 }
 
+absl::Status CoordinatorState::CheckJobId(const v1::Header& header) {
+  Section section(this);
+  return CheckJobIdLocked(header);
+}
+
 absl::StatusOr<CoordinatorState::Task*> CoordinatorState::CallerLocked(const v1::Header& header,
                                                                        bool allow_failed_job) {
   if (stopped_.has_value()) return *stopped_;
@@ -371,6 +377,7 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
     response->set_heartbeat_interval_ms(absl::ToInt64Milliseconds(options_.heartbeat_interval));
     response->set_heartbeat_timeout_ms(absl::ToInt64Milliseconds(options_.heartbeat_timeout));
     response->set_job_state_version(version_);
+    response->set_max_value_bytes(options_.max_value_bytes);
   };
   if (task.state != v1::TASK_STATE_NEVER_CONNECTED && task.incarnation == header.incarnation()) {
     if (!IsLive(task.state)) {
@@ -393,19 +400,21 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
       same_host && (options_.holder_exited ? options_.holder_exited(task.host)
                                            : HolderExitedOnThisHost(task.host));
   if (holder_live && !holder_exited) {
+    // One answer whether the job is still forming or already running: the
+    // newcomer is a second live process with a held id either way.
     const int64_t ago = absl::ToInt64Seconds(now - task.last_heartbeat);
-    if (job_state_ == v1::JOB_STATE_RUNNING) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "job '", options_.job_id, "' already running since ",
-          absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", running_since_wall_, absl::UTCTimeZone()),
-          "; process ", p, " is connected (inc ", Inc(task.incarnation), ", host ",
-          task.host.hostname(), ", pid ", task.host.pid(), ")"));
-    }
+    const std::string running =
+        job_state_ == v1::JOB_STATE_RUNNING
+            ? absl::StrCat(" (job '", options_.job_id, "' running since ",
+                           absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", running_since_wall_,
+                                            absl::UTCTimeZone()),
+                           ")")
+            : std::string();
     absl::Status duplicate = WithReason(
         absl::AlreadyExistsError(absl::StrCat(
             "process id ", p, " is held by ", task.host.hostname(), " pid ", task.host.pid(),
             " (last heartbeat ", ago, " s ago); ", request.host().hostname(), " pid ",
-            request.host().pid(), " asked for it too")),
+            request.host().pid(), " asked for it too", running)),
         v1::CoordinatorErrorDetail::REASON_DUPLICATE_PROCESS, p);
     if (options_.fail_job_on_duplicate_id) {
       FailJobLocked(absl::AbortedError(absl::StrCat("job '", options_.job_id,
@@ -1012,8 +1021,7 @@ ParkedCall CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry*
     return finish(absl::OkStatus());
   }
   if (!request.wait()) {
-    return finish(absl::NotFoundError(absl::StrCat("key '", *key,
-                                                   "' is not in the key-value store")));
+    return finish(KvStore::NotFound(*key));
   }
   const int64_t timeout_ms = request.timeout_ms();
   const std::string timed_out =
@@ -1233,6 +1241,7 @@ ParkedCall CoordinatorState::Barrier(const v1::BarrierRequest& request,
   if (!caller.ok()) return finish(caller.status());
   const int32_t p = request.header().process_id();
   const std::string& id = request.barrier_id();
+  if (absl::Status s = CheckWireId("barrier_id", id); !s.ok()) return finish(std::move(s));
   const std::string name = absl::StrCat(id, "#", request.counter());
   if (id.empty()) return finish(absl::InvalidArgumentError("barrier_id is empty; expected a name"));
   if (request.timeout_ms() <= 0) {
@@ -1330,6 +1339,7 @@ absl::Status CoordinatorState::CancelBarrier(const v1::CancelBarrierRequest& req
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
+  if (absl::Status s = CheckWireId("barrier_id", request.barrier_id()); !s.ok()) return s;
   const auto key = std::make_pair(request.barrier_id(), request.counter());
   const std::string name = absl::StrCat(request.barrier_id(), "#", request.counter());
   const absl::Status cancelled = absl::CancelledError(absl::StrCat(

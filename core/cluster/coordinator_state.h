@@ -160,6 +160,12 @@ class CoordinatorState {
   absl::Status InternalKvSet(absl::string_view key, std::string value);
   absl::StatusOr<std::string> InternalKvGet(absl::string_view key);
 
+  // FAILED_PRECONDITION with REASON_WRONG_JOB naming both ids unless
+  // `header` is of this job. The server asks it first when a call's job
+  // credential does not match: a process of another job is told so, not
+  // that its token is wrong (the credential binds the job id too).
+  absl::Status CheckJobId(const v1::Header& header);
+
   // Events: validates a watcher's header (any registered process, also of a
   // failed job); then EventsAfter pages through the log.
   absl::Status CheckWatcher(const v1::Header& header);

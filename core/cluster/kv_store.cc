@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "core/cluster/wire_text.h"
 
 namespace tessera::cluster {
 
@@ -46,7 +47,18 @@ bool KvStore::IsReserved(absl::string_view normalized_key) {
           normalized_key[kReservedRoot.size()] == '/');
 }
 
+absl::Status KvStore::CheckValueSize(absl::string_view key, size_t size, int64_t max_value_bytes) {
+  if (static_cast<int64_t>(size) <= max_value_bytes) return absl::OkStatus();
+  return absl::ResourceExhaustedError(
+      absl::StrCat("value of key '", key, "' has ", size, " bytes; the limit is ", max_value_bytes));
+}
+
+absl::Status KvStore::NotFound(absl::string_view key) {
+  return absl::NotFoundError(absl::StrCat("key '", key, "' is not in the key-value store"));
+}
+
 absl::StatusOr<std::string> KvStore::NormalizeUserKey(absl::string_view key) {
+  if (absl::Status s = CheckWireId("key", key); !s.ok()) return s;
   absl::StatusOr<std::string> normalized = NormalizeKey(key);
   if (normalized.ok() && IsReserved(*normalized)) return ReservedError("key", key);
   return normalized;
@@ -54,11 +66,7 @@ absl::StatusOr<std::string> KvStore::NormalizeUserKey(absl::string_view key) {
 
 absl::Status KvStore::CheckLimits(const std::string& key, size_t new_value_size,
                                   size_t old_size) const {
-  if (static_cast<int64_t>(new_value_size) > max_value_bytes_) {
-    return absl::ResourceExhaustedError(absl::StrCat("value of key '", key, "' has ",
-                                                     new_value_size, " bytes; the limit is ",
-                                                     max_value_bytes_));
-  }
+  if (absl::Status s = CheckValueSize(key, new_value_size, max_value_bytes_); !s.ok()) return s;
   const int64_t after = total_bytes_ - static_cast<int64_t>(old_size) +
                         static_cast<int64_t>(key.size() + new_value_size);
   if (after > max_store_bytes_) {
@@ -116,6 +124,7 @@ std::vector<std::pair<std::string, KvStore::Entry>> KvStore::List(
 
 absl::StatusOr<std::vector<std::pair<std::string, KvStore::Entry>>> KvStore::ListUser(
     absl::string_view prefix) const {
+  if (absl::Status s = CheckWireId("prefix", prefix); !s.ok()) return s;
   absl::StatusOr<std::string> normalized = NormalizeKey(prefix);
   if (normalized.ok()) {
     if (IsReserved(*normalized)) return ReservedError("prefix", prefix);

@@ -45,9 +45,17 @@ class KvStore {
   static absl::StatusOr<std::string> NormalizeKey(absl::string_view key);
   // Whether a normalized key is in the reserved space: "_tessera" or "_tessera/...".
   static bool IsReserved(absl::string_view normalized_key);
-  // NormalizeKey for a user's key: PERMISSION_DENIED naming the key and
-  // kReservedKvPrefix when it lands in the reserved space.
+  // NormalizeKey for a user's key: CheckWireId's errors (wire_text.h), then
+  // PERMISSION_DENIED naming the key and kReservedKvPrefix when it lands in
+  // the reserved space.
   static absl::StatusOr<std::string> NormalizeUserKey(absl::string_view key);
+  // RESOURCE_EXHAUSTED naming `key`, `size` and the limit when a value of
+  // `size` bytes is over `max_value_bytes` (the store's own check, also run
+  // by clients before they send a value).
+  static absl::Status CheckValueSize(absl::string_view key, size_t size, int64_t max_value_bytes);
+  // NOT_FOUND naming a normalized key that is absent (a try-get's answer in
+  // either mode).
+  static absl::Status NotFound(absl::string_view key);
 
   // ALREADY_EXISTS unless `overwrite`; RESOURCE_EXHAUSTED past the limits.
   absl::Status Set(const std::string& key, std::string value, bool overwrite);
@@ -55,7 +63,8 @@ class KvStore {
   // Entries under normalize(prefix) + "/" ("a/b" never lists "a/bc"); an
   // empty or "/" prefix lists everything. In key order.
   std::vector<std::pair<std::string, Entry>> List(const std::string& prefix) const;
-  // List for a user: PERMISSION_DENIED for a reserved prefix, and listing
+  // List for a user: CheckWireId's errors for `prefix`,
+  // PERMISSION_DENIED for a reserved prefix, and listing
   // everything ("" or "/") leaves the reserved entries out.
   absl::StatusOr<std::vector<std::pair<std::string, Entry>>> ListUser(
       absl::string_view prefix) const;

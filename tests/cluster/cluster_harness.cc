@@ -68,6 +68,13 @@ std::string StepResult::Field(const std::string& key) const {
   return it == fields.end() ? "" : it->second;
 }
 
+std::string Describe(const std::optional<StepResult>& result) {
+  if (!result) return "(no result)";
+  std::string text = result->step + (result->ok ? " ok" : " err");
+  for (const auto& [key, value] : result->fields) text += " " + key + "=" + value;
+  return text + " msg=" + result->message;
+}
+
 int64_t StepResult::IntField(const std::string& key, int64_t fallback) const {
   auto it = fields.find(key);
   if (it == fields.end() || it->second.empty()) return fallback;
@@ -239,13 +246,6 @@ std::string WorkerPath() {
   const char* path = std::getenv("TESSERA_CLUSTER_WORKER");
   if (path == nullptr) throw std::runtime_error("TESSERA_CLUSTER_WORKER is not set (run through meson test)");
   return path;
-}
-
-std::string Describe(const std::optional<StepResult>& result) {
-  if (!result) return "(no result)";
-  std::string text = result->step + (result->ok ? " ok" : " err");
-  for (const auto& [key, value] : result->fields) text += " " + key + "=" + value;
-  return text + " msg=" + result->message;
 }
 
 bool WaitListening(int port, int64_t timeout_ms) {

@@ -38,6 +38,9 @@ struct StepResult {
   int64_t IntField(const std::string& key, int64_t fallback = -999) const;
 };
 
+// "step ok|err key=value ... msg=..." for failure messages; "(no result)".
+std::string Describe(const std::optional<StepResult>& result);
+
 // A worker process. Its stdout is read line by line on a thread; its stderr
 // goes to a file (read back with Stderr()).
 class Worker {
@@ -99,9 +102,6 @@ inline constexpr int64_t kJoinMs = 20000;  // init of a few processes on busy co
 inline constexpr int64_t kStepMs = 15000;  // any single step that should succeed
 
 using WorkerPtr = std::unique_ptr<Worker>;
-
-// "step ok|err key=value ... msg=..." for failure messages.
-std::string Describe(const std::optional<StepResult>& result);
 
 // Waits (at most `timeout_ms`, polling every 20 ms) until something accepts
 // connections on 127.0.0.1:`port`.

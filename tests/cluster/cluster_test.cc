@@ -813,7 +813,8 @@ TEST(ClusterMembership, DuplicateIdFailsJobForHolderWhenConfigured) {
 
 // ---- 9. late joiners ----------------------------------------------------------------------
 
-// §6.10.9: once the job runs, another process for a taken id is refused.
+// §6.10.9: once the job runs, another process for a taken id is refused as
+// a duplicate, as at start (issue 15): the holder's host and pid.
 TEST(ClusterMembership, LateJoinerAfterRunningIsRejected) {
   auto coordinator = Coordinator::Start(2, "job-late");
   ASSERT_NE(coordinator, nullptr);
@@ -825,8 +826,14 @@ TEST(ClusterMembership, LateJoinerAfterRunningIsRejected) {
   auto late = job.Start(1, {"connect"});
   auto rejected = late->WaitResult(0, 10000);
   ASSERT_TRUE(rejected.has_value());
-  EXPECT_EQ(rejected->Field("code"), "FAILED_PRECONDITION") << Describe(rejected);
-  EXPECT_THAT(rejected->message, HasSubstr("running")) << Describe(rejected);
+  EXPECT_EQ(rejected->Field("code"), "ALREADY_EXISTS") << Describe(rejected);
+  EXPECT_EQ(rejected->IntField("reason"), TESSERA_REASON_DUPLICATE_PROCESS) << Describe(rejected);
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  EXPECT_THAT(rejected->message,
+              AllOf(HasSubstr(std::string("is held by ") + host + " pid " + std::to_string(p1->pid())),
+                    HasSubstr("running since")))
+      << Describe(rejected);
   EXPECT_LT(rejected->IntField("ms"), 2000) << Describe(rejected);
 }
 

@@ -35,6 +35,13 @@
  *                           until none arrives for MS
  *   report:MESSAGE          tessera_client_report_error (INTERNAL)
  *   sleep:MS  shutdown  destroy  exit:CODE
+ *   setn:KEY:BYTES[:KEY_BYTES]  tessera_client_kv_set of BYTES bytes 'v'; with
+ *                           KEY_BYTES, KEY padded with 'k' to that length;
+ *                           ms= times the call only (not the allocation)
+ *   getn:KEY:MS             tessera_client_kv_wait; size= and intact=1 when
+ *                           every byte is 'v'
+ *   fill:PREFIX:COUNT:BYTES  COUNT keys PREFIX/0.. of BYTES bytes each; set=
+ *   count:PREFIX            tessera_client_kv_list; entries= bytes= (values)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -275,6 +282,99 @@ static void step_events(int index, const char* name, int64_t quiet_ms) {
   printf(" events=%d\n", printed);
 }
 
+/* Key-value steps with generated sizes (the error tests' limits): each
+ * returns true, as run_step does for a step that does not exit. */
+static bool step_setn(int index, const char* name, const char* key, int64_t bytes, int64_t key_bytes) {
+  size_t key_size = key_bytes >= 0 ? (size_t)key_bytes : strlen(key);
+  char* full_key = malloc(key_size + 1);
+  char* value = malloc(bytes > 0 ? (size_t)bytes : 1);
+  tessera_error* error = NULL;
+  int64_t start;
+  bool ok;
+  if (full_key == NULL || value == NULL) {
+    fprintf(stderr, "worker: out of memory for setn\n");
+    exit(2);
+  }
+  memset(full_key, 'k', key_size);
+  memcpy(full_key, key, strlen(key) < key_size ? strlen(key) : key_size);
+  full_key[key_size] = '\0';
+  memset(value, 'v', bytes > 0 ? (size_t)bytes : 1);
+  start = now_ms();
+  ok = tessera_client_kv_set(g_client, full_key, value, (size_t)bytes, true, &error);
+  if (ok) {
+    print_ok_begin(index, name, start);
+    printf("\n");
+  } else {
+    print_error(index, name, start, error);
+  }
+  free(value);
+  free(full_key);
+  return true;
+}
+
+static bool step_getn(int index, const char* name, const char* key, int64_t timeout_ms) {
+  int64_t start = now_ms();
+  tessera_error* error = NULL;
+  tessera_buffer* value = tessera_client_kv_wait(g_client, key, timeout_ms, &error);
+  const char* data;
+  size_t size;
+  size_t i;
+  int intact = 1;
+  if (value == NULL) {
+    print_error(index, name, start, error);
+    return true;
+  }
+  data = (const char*)tessera_buffer_data(value);
+  size = tessera_buffer_size(value);
+  for (i = 0; i < size && intact; ++i) intact = data[i] == 'v';
+  print_ok_begin(index, name, start);
+  printf(" size=%zu intact=%d\n", size, intact);
+  tessera_buffer_destroy(value);
+  return true;
+}
+
+static bool step_fill(int index, const char* name, const char* prefix, int64_t count, int64_t bytes) {
+  int64_t start = now_ms();
+  char* value = malloc(bytes > 0 ? (size_t)bytes : 1);
+  char key[512];
+  int64_t i;
+  if (value == NULL) {
+    fprintf(stderr, "worker: out of memory for fill\n");
+    exit(2);
+  }
+  memset(value, 'v', bytes > 0 ? (size_t)bytes : 1);
+  for (i = 0; i < count; ++i) {
+    tessera_error* error = NULL;
+    snprintf(key, sizeof key, "%s/%lld", prefix, (long long)i);
+    if (!tessera_client_kv_set(g_client, key, value, (size_t)bytes, true, &error)) {
+      print_error(index, name, start, error);
+      free(value);
+      return true;
+    }
+  }
+  print_ok_begin(index, name, start);
+  printf(" set=%lld\n", (long long)count);
+  free(value);
+  return true;
+}
+
+static bool step_count(int index, const char* name, const char* prefix) {
+  int64_t start = now_ms();
+  tessera_error* error = NULL;
+  tessera_kv_list* list = tessera_client_kv_list(g_client, prefix, &error);
+  size_t total = 0;
+  size_t i;
+  if (list == NULL) {
+    print_error(index, name, start, error);
+    return true;
+  }
+  for (i = 0; i < tessera_kv_list_num_entries(list, NULL); ++i) total += tessera_kv_list_value(list, i, NULL, 0, NULL);
+  print_ok_begin(index, name, start);
+  printf(" entries=%zu bytes=%zu\n", tessera_kv_list_num_entries(list, NULL), total);
+  tessera_kv_list_destroy(list);
+  return true;
+}
+
 /* Runs one step; returns false for "exit". */
 static bool run_step(int index, char* step, const tessera_cluster_options* options, int* exit_code) {
   char* f[MAX_FIELDS];
@@ -417,6 +517,14 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
       print_error(index, name, start, error);
       return true;
     }
+  } else if (strcmp(name, "setn") == 0 && count >= 3) {
+    return step_setn(index, name, f[1], strtoll(f[2], NULL, 10), count >= 4 ? strtoll(f[3], NULL, 10) : -1);
+  } else if (strcmp(name, "getn") == 0 && count >= 3) {
+    return step_getn(index, name, f[1], strtoll(f[2], NULL, 10));
+  } else if (strcmp(name, "fill") == 0 && count >= 4) {
+    return step_fill(index, name, f[1], strtoll(f[2], NULL, 10), strtoll(f[3], NULL, 10));
+  } else if (strcmp(name, "count") == 0 && count >= 2) {
+    return step_count(index, name, f[1]);
   } else {
     fprintf(stderr, "worker: bad step %s (%d fields)\n", name, count);
     *exit_code = 2;

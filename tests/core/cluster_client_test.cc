@@ -1113,5 +1113,24 @@ TEST(InitializeTest, ProcessZeroHostsTheCoordinatorAndInstallsTheJobsDevices) {
   EXPECT_EQ(::tessera::testing::Unwrap(ListDevices("")).size(), 2u);
 }
 
+// Issue 15: an `expected` larger than any value the coordinator stores
+// cannot match, so the answer is "not swapped" and the current value, as in
+// a single process, without sending a request over the coordinator's size
+// limit (2 MiB here, against an 8-byte limit, would be refused by gRPC).
+TEST_F(ClientJobTest, CompareAndSwapExpectingAValueOverTheLimitIsNotSwappedAndAnswersTheCurrentValue) {
+  server_config_.max_value_bytes = 8;
+  StartServer();
+  ConnectAll();
+  ASSERT_THAT(client(0).KvSet("k", "12345678", false), IsOk());
+  const std::string huge(2 << 20, 'x');
+  auto present = ::tessera::testing::Unwrap(client(1).KvCompareAndSwap("k", huge, "new"));
+  EXPECT_FALSE(present.swapped);
+  EXPECT_EQ(present.current, std::optional<std::string>("12345678"));
+  auto absent = ::tessera::testing::Unwrap(client(1).KvCompareAndSwap("absent", huge, "new"));
+  EXPECT_FALSE(absent.swapped);
+  EXPECT_EQ(absent.current, std::nullopt);
+  EXPECT_THAT(client(1).KvTryGet("k"), IsOk());
+}
+
 }  // namespace
 }  // namespace tessera::cluster

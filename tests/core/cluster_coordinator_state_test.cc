@@ -373,15 +373,19 @@ TEST_F(CoordinatorStateTest, RestartWhileRunningRejoinsARecoverableJobAtTheNextG
   EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
 }
 
-TEST_F(CoordinatorStateTest, LateJoinerAfterRunningIsFailedPrecondition) {
+// Issue 15: a late duplicate gets the answer of a duplicate at start.
+TEST_F(CoordinatorStateTest, LateJoinerAfterRunningIsADuplicateNamingTheHolder) {
   RegisterAll();
   v1::RegisterRequest late = Request(1, 55);
   late.mutable_host()->set_hostname("host-late");
-  EXPECT_THAT(Register(late), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                       HasSubstr("already running since")));
-  EXPECT_THAT(Register(late), StatusIs(absl::StatusCode::kFailedPrecondition,
-                                       HasSubstr("; process 1 is connected (inc 3e9, host host-1, "
-                                                 "pid 101)")));
+  late.mutable_host()->set_pid(555);
+  absl::Status status = Register(late);
+  EXPECT_THAT(status, StatusIs(absl::StatusCode::kAlreadyExists,
+                               HasSubstr("process id 1 is held by host-1 pid 101 (last heartbeat 0 s "
+                                         "ago); host-late pid 555 asked for it too (job 'job-1' "
+                                         "running since ")));
+  EXPECT_EQ(Detail(status).reason(), v1::CoordinatorErrorDetail::REASON_DUPLICATE_PROCESS);
+  EXPECT_EQ(Detail(status).source_process_id(), 1);
   EXPECT_EQ(state().job_state(), v1::JOB_STATE_RUNNING);
 }
 

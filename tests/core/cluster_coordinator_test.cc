@@ -106,16 +106,18 @@ TEST_F(CoordinatorServerTest, WrongJobIdIsFailedPreconditionNamingBothIds) {
   Start();
   v1::RegisterRequest request = RegisterRequest(0);
   request.mutable_header()->set_job_id("other-job");
-  absl::Status status = Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get(),
-                             JobCredential(kToken, "other-job"));
-  // The credential binds the job id too: a token shared by two jobs still
-  // keeps them apart, so the wrong job is rejected at authentication.
-  EXPECT_THAT(status, StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("job_id job-1")));
-  status = Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get());
-  EXPECT_THAT(status, StatusIs(absl::StatusCode::kFailedPrecondition,
-                               HasSubstr("serves job 'job-1', but process 0 belongs to job "
-                                         "'other-job'")));
-  EXPECT_EQ(DetailOf(status)->reason(), v1::CoordinatorErrorDetail::REASON_WRONG_JOB);
+  // The credential binds the job id too, so a token shared by two jobs still
+  // keeps them apart; the caller is told its job is the wrong one (issue 15),
+  // with the same token, with this job's credential, or with none.
+  for (const std::string& credential :
+       {JobCredential(kToken, "other-job"), JobCredential(kToken, kJobId), std::string()}) {
+    absl::Status status =
+        Call(&Stub::Register, request, std::make_unique<v1::RegisterResponse>().get(), credential);
+    EXPECT_THAT(status, StatusIs(absl::StatusCode::kFailedPrecondition,
+                                 HasSubstr("serves job 'job-1', but process 0 belongs to job "
+                                           "'other-job'")));
+    EXPECT_EQ(DetailOf(status)->reason(), v1::CoordinatorErrorDetail::REASON_WRONG_JOB);
+  }
 }
 
 TEST_F(CoordinatorServerTest, WrongTokenIsUnauthenticatedOnEveryCall) {
@@ -131,7 +133,7 @@ TEST_F(CoordinatorServerTest, WrongTokenIsUnauthenticatedOnEveryCall) {
   get.set_key("k");
   v1::KvEntry entry;
   EXPECT_THAT(Call(&Stub::KvGet, get, &entry, wrong),
-              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("(job_id job-1)")));
+              StatusIs(absl::StatusCode::kUnauthenticated, HasSubstr("(job 'job-1')")));
   v1::BarrierRequest barrier = BarrierRequest(0, "b", 0, 1000);
   v1::BarrierResponse passed;
   EXPECT_THAT(Call(&Stub::Barrier, barrier, &passed, ""),
@@ -486,6 +488,79 @@ TEST_F(CoordinatorTlsTest, ReplacedCertificateIsServedAfterTheReloadInterval) {
   }
   EXPECT_THAT(trusting_new_ca, IsOk());
   EXPECT_THAT(RegisterWith(Tls("ca.pem")), StatusIs(absl::StatusCode::kUnavailable, ::testing::_));
+}
+
+// ---- issue 15: the coordinator's own checks, for clients that skip theirs ----
+
+// The wire's keys are bytes, so a key that is not UTF-8 (from a client that
+// does not check) reaches the coordinator, which refuses it on every key-value
+// call with INVALID_ARGUMENT naming it, instead of a parse failure.
+TEST_F(CoordinatorServerTest, KeyThatIsNotUtf8IsInvalidArgumentOnEveryKvCall) {
+  Start();
+  RegisterAll();
+  const std::string bad = "\xff\xfe" "A";
+  const std::string message = "Argument 'key' is \"\\xff\\xfeA\", which is not UTF-8 text; expected valid UTF-8";
+  EXPECT_THAT(KvSet(0, bad, "v"), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvEntry entry;
+  EXPECT_THAT(KvGet(0, bad, &entry), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  // The other calls with `bad` as the key of a `request` of their own type.
+  auto with_bad_key = [&](auto method, auto request, auto response) {
+    *request.mutable_header() = Header(0);
+    request.set_key(bad);
+    return Call(method, request, &response);
+  };
+  EXPECT_THAT(with_bad_key(&Stub::KvDelete, v1::KvDeleteRequest(), v1::KvDeleteResponse()),
+              StatusIs(absl::StatusCode::kInvalidArgument, message));
+  EXPECT_THAT(with_bad_key(&Stub::KvIncrement, v1::KvIncrementRequest(), v1::KvIncrementResponse()),
+              StatusIs(absl::StatusCode::kInvalidArgument, message));
+  EXPECT_THAT(with_bad_key(&Stub::KvCompareAndSwap, v1::KvCasRequest(), v1::KvCasResponse()),
+              StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::KvListRequest list;
+  *list.mutable_header() = Header(0);
+  list.set_prefix(bad);
+  v1::KvListResponse listed;
+  EXPECT_THAT(Call(&Stub::KvList, list, &listed),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       "Argument 'prefix' is \"\\xff\\xfeA\", which is not UTF-8 text; expected valid UTF-8"));
+  ASSERT_THAT(KvSet(0, "ok", "v"), IsOk());  // the job goes on
+}
+
+// A barrier id that is not UTF-8 is refused as a key is, for a barrier and
+// for its cancellation.
+TEST_F(CoordinatorServerTest, BarrierIdThatIsNotUtf8IsInvalidArgument) {
+  Start();
+  RegisterAll();
+  const std::string message =
+      "Argument 'barrier_id' is \"b\\xff\", which is not UTF-8 text; expected valid UTF-8";
+  EXPECT_THAT(Barrier(0, "b\xff", 0, 1000), StatusIs(absl::StatusCode::kInvalidArgument, message));
+  v1::CancelBarrierRequest cancel;
+  *cancel.mutable_header() = Header(0);
+  cancel.set_barrier_id("b\xff");
+  v1::CancelBarrierResponse cancelled;
+  EXPECT_THAT(Call(&Stub::CancelBarrier, cancel, &cancelled), StatusIs(absl::StatusCode::kInvalidArgument, message));
+}
+
+// kMaxIdBytes (4096) is the longest key; one byte more is INVALID_ARGUMENT
+// naming the key's start, its length and the limit.
+TEST_F(CoordinatorServerTest, KeyOverTheLengthLimitIsInvalidArgument) {
+  Start();
+  RegisterAll();
+  EXPECT_THAT(KvSet(0, std::string(4096, 'k'), "v"), IsOk());
+  EXPECT_THAT(KvSet(0, std::string(4097, 'k'), "v"),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("Argument 'key' \"", std::string(64, 'k'),
+                                    "\"... has 4097 bytes; expected at most 4096 bytes (the length limit of "
+                                    "keys and ids)")));
+}
+
+// Registration tells the client the coordinator's value limit, which the
+// client then applies before sending.
+TEST_F(CoordinatorServerTest, RegistrationAnswersTheValueLimit) {
+  config_.max_value_bytes = 12345;
+  Start();
+  v1::RegisterResponse registered;
+  ASSERT_THAT(Call(&Stub::Register, RegisterRequest(0), &registered), IsOk());
+  EXPECT_EQ(registered.max_value_bytes(), 12345);
 }
 
 }  // namespace

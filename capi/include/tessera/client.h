@@ -109,7 +109,14 @@ TESSERA_API tessera_device_list* tessera_client_devices(const tessera_client* cl
 
 /*
  * Keys are "/"-separated paths, normalized by the coordinator ("/a//b/" and
- * "a/b" are one key). The space under "/_tessera/" (and "/_tessera" itself) is reserved
+ * "a/b" are one key). A key (and a list prefix) is UTF-8 text of at most
+ * 4096 bytes as given: any other is INVALID_ARGUMENT naming the argument,
+ * showing the key's first 64 bytes escaped, and saying what is expected
+ * (its length and the limit, or "expected valid UTF-8"). Values are at most
+ * 64 MiB and the store 1 GiB (keys and values) unless the coordinator's
+ * process sets other limits (experimental/cluster.h). Every call checks its
+ * key, and a value's size against the coordinator's limit, before anything
+ * is sent, so a single process and a job refuse the same arguments alike. The space under "/_tessera/" (and "/_tessera" itself) is reserved
  * for the library's own entries: every call below fails there with
  * PERMISSION_DENIED, naming the key and the prefix, and changes nothing,
  * whatever the spelling ("_tessera/x", "//_tessera/", "/_tessera"). Listing "" or "/"
@@ -125,7 +132,9 @@ TESSERA_API tessera_device_list* tessera_client_devices(const tessera_client* cl
 /**
  * Stores `value` (`size` bytes, any content) under `key` (a "/"-separated
  * path). Without `allow_overwrite` an existing key gives ALREADY_EXISTS.
- * Values over the limit give RESOURCE_EXHAUSTED. @since 0.2
+ * A value over the limit gives RESOURCE_EXHAUSTED naming the key, its size
+ * and the limit, before it is sent; a store that would grow past its limit
+ * gives RESOURCE_EXHAUSTED naming the total. @since 0.2
  */
 TESSERA_API bool tessera_client_kv_set(tessera_client* client, const char* key, const void* value, size_t size,
                                        bool allow_overwrite, tessera_error** out_error) TESSERA_NOEXCEPT;
@@ -186,6 +195,8 @@ TESSERA_API void tessera_kv_list_destroy(tessera_kv_list* list) TESSERA_NOEXCEPT
  * the barrier passed before the cancel arrived) but fail at the deadline with
  * this process among the missing, or at once after
  * tessera_client_cancel_barrier. The next call of the id is its next use.
+ * Barrier ids are UTF-8 text of at most 4096 bytes, as keys (INVALID_ARGUMENT
+ * naming barrier_id otherwise, here and in tessera_client_cancel_barrier).
  * @since 0.2
  */
 TESSERA_API bool tessera_client_barrier(tessera_client* client, const char* barrier_id, int64_t timeout_ms,
@@ -196,7 +207,11 @@ TESSERA_API bool tessera_client_cancel_barrier(tessera_client* client, const cha
                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 /* ---- failures and events ------------------------------------------------ */
 
-/** Reports a fatal error of this process to the job (fate sharing: the job fails). @since 0.2 */
+/**
+ * Reports a fatal error of this process to the job (fate sharing: the job
+ * fails). A `message` that is not UTF-8 travels with its bytes outside
+ * printable ASCII escaped in hex, rather than being lost. @since 0.2
+ */
 TESSERA_API bool tessera_client_report_error(tessera_client* client, tessera_code_t code, const char* message,
                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 /**

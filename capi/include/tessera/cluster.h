@@ -108,7 +108,11 @@ TESSERA_API bool tessera_cluster_options_set_process_index(tessera_cluster_optio
 /** Which local devices this process uses (distinct indices >= 0 into local discovery); num_ids 0 means all. */
 TESSERA_API bool tessera_cluster_options_set_local_device_ids(tessera_cluster_options* options, const int64_t* ids,
                                                               size_t num_ids, tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Job id: not secret, it only stops processes of one job reaching another's coordinator. */
+/**
+ * Job id: not secret, it only stops processes of one job reaching another's
+ * coordinator. UTF-8 text of at most 4096 bytes, as keys (client.h); another
+ * fails the start with INVALID_ARGUMENT naming job_id.
+ */
 TESSERA_API bool tessera_cluster_options_set_job_id(tessera_cluster_options* options, const char* job_id,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Shared secret proven by HMAC; "" clears the option (TESSERA_JOB_TOKEN(_FILE) may then give one). Never logged. */
@@ -221,10 +225,13 @@ TESSERA_API void tessera_detection_destroy(tessera_detection* detection) TESSERA
  * and succeeds at once.
  *
  * Errors: INVALID_ARGUMENT (configuration), FAILED_PRECONDITION (already
- * initialized in this process, wrong job), UNAVAILABLE (bind failure naming
- * address:port and errno), DEADLINE_EXCEEDED (processes missing: which ones,
- * and whether they were ever seen), UNAUTHENTICATED (wrong token),
- * ALREADY_EXISTS (the id is held by a live process: its host and pid).
+ * initialized in this process; or a wrong job id, with
+ * TESSERA_REASON_WRONG_JOB and both ids, also when a job token is used),
+ * UNAVAILABLE (bind failure naming address:port and errno),
+ * DEADLINE_EXCEEDED (processes missing: which ones, and whether they were
+ * ever seen), UNAUTHENTICATED (wrong or missing token, for the right job id),
+ * ALREADY_EXISTS with TESSERA_REASON_DUPLICATE_PROCESS (the id is held by a
+ * live process, whether the job is forming or running: its host and pid).
  *
  * @return a new client owned by the caller; tessera_client_shutdown then
  *         tessera_client_destroy end the membership. NULL on failure.

@@ -40,7 +40,12 @@ TESSERA_API bool tessera_cluster_options_set_fail_job_on_duplicate_id(tessera_cl
 TESSERA_API bool tessera_cluster_options_set_partition_index(tessera_cluster_options* options, size_t partition_index,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** KV limits: one value (default 64 MiB) and the whole store (default 1 GiB). */
+/**
+ * KV limits: one value (default 64 MiB) and the whole store (default 1 GiB,
+ * keys and values). The coordinator's apply: every client learns them when it
+ * registers and refuses a larger value before sending it. Keys have a fixed
+ * limit of 4096 bytes (client.h).
+ */
 TESSERA_API bool tessera_cluster_options_set_kv_limits(tessera_cluster_options* options, int64_t max_value_bytes,
                                                        int64_t max_store_bytes, tessera_error** out_error) TESSERA_NOEXCEPT;
 
