@@ -35,6 +35,8 @@
  *                           until none arrives for MS
  *   report:MESSAGE          tessera_client_report_error (INTERNAL)
  *   sleep:MS  shutdown  destroy  exit:CODE
+ *   fill:PREFIX:COUNT:BYTES  COUNT values of BYTES bytes under PREFIX/0.. (overwriting)
+ *   listloop:PREFIX:TIMES    TIMES listings; entries= bytes= of the last, max_ms=
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -275,6 +277,59 @@ static void step_events(int index, const char* name, int64_t quiet_ms) {
   printf(" events=%d\n", printed);
 }
 
+/* Bulk key-value load (the list storm of issue 15): `count` values of `bytes`
+ * bytes each under PREFIX/0, PREFIX/1, ... */
+static void step_fill(int index, const char* name, const char* prefix, int64_t count, int64_t bytes) {
+  int64_t start = now_ms();
+  char* value = malloc(bytes > 0 ? (size_t)bytes : 1);
+  char key[256];
+  int64_t i;
+  tessera_error* error = NULL;
+  if (value == NULL) {
+    fprintf(stderr, "worker: out of memory for %lld bytes\n", (long long)bytes);
+    exit(2);
+  }
+  for (i = 0; i < count; ++i) {
+    memset(value, 'a' + (int)(i % 26), (size_t)bytes);
+    snprintf(key, sizeof key, "%s/%lld", prefix, (long long)i);
+    if (!tessera_client_kv_set(g_client, key, value, (size_t)bytes, true, &error)) {
+      free(value);
+      print_error(index, name, start, error);
+      return;
+    }
+  }
+  free(value);
+  print_ok_begin(index, name, start);
+  printf(" count=%lld\n", (long long)count);
+}
+
+/* Lists PREFIX `times` times; entries= and bytes= of the last listing,
+ * max_ms= of the slowest. */
+static void step_list_loop(int index, const char* name, const char* prefix, int64_t times) {
+  int64_t start = now_ms();
+  int64_t slowest = 0;
+  size_t entries = 0;
+  size_t bytes = 0;
+  int64_t t;
+  for (t = 0; t < times; ++t) {
+    int64_t began = now_ms();
+    tessera_error* error = NULL;
+    tessera_kv_list* list = tessera_client_kv_list(g_client, prefix, &error);
+    size_t i;
+    if (list == NULL) {
+      print_error(index, name, start, error);
+      return;
+    }
+    entries = tessera_kv_list_num_entries(list, NULL);
+    bytes = 0;
+    for (i = 0; i < entries; ++i) bytes += tessera_kv_list_value(list, i, NULL, 0, NULL);
+    tessera_kv_list_destroy(list);
+    if (now_ms() - began > slowest) slowest = now_ms() - began;
+  }
+  print_ok_begin(index, name, start);
+  printf(" entries=%zu bytes=%zu max_ms=%lld\n", entries, bytes, (long long)slowest);
+}
+
 /* Runs one step; returns false for "exit". */
 static bool run_step(int index, char* step, const tessera_cluster_options* options, int* exit_code) {
   char* f[MAX_FIELDS];
@@ -417,6 +472,12 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
       print_error(index, name, start, error);
       return true;
     }
+  } else if (strcmp(name, "fill") == 0 && count >= 4) {
+    step_fill(index, name, f[1], strtoll(f[2], NULL, 10), strtoll(f[3], NULL, 10));
+    return true;
+  } else if (strcmp(name, "listloop") == 0 && count >= 3) {
+    step_list_loop(index, name, f[1], strtoll(f[2], NULL, 10));
+    return true;
   } else {
     fprintf(stderr, "worker: bad step %s (%d fields)\n", name, count);
     *exit_code = 2;
