@@ -24,6 +24,19 @@ inline constexpr int64_t kDefaultMaxValueBytes = int64_t{64} << 20;
 inline constexpr int64_t kDefaultMaxStoreBytes = int64_t{1} << 30;
 inline constexpr absl::Duration kDefaultTlsReloadInterval = absl::Seconds(600);
 
+// How long the coordinator keeps a connection that has not finished its TLS
+// and HTTP/2 handshake (gRPC's own limit is 120 s), and one that carries no
+// call: a port scan, or clients that connect and never speak, cannot hold its
+// file descriptors longer than this (issue 15). Real clients always hold a
+// call open (the event stream), so the idle limit never closes theirs.
+inline constexpr absl::Duration kDefaultHandshakeTimeout = absl::Seconds(10);
+inline constexpr absl::Duration kDefaultIdleConnectionTimeout = absl::Minutes(5);
+
+struct ConnectionTimeouts {
+  absl::Duration handshake = kDefaultHandshakeTimeout;
+  absl::Duration idle = kDefaultIdleConnectionTimeout;
+};
+
 struct TlsOptions {
   std::string cert_file;  // PEM; with key_file the server speaks TLS
   std::string key_file;
@@ -62,6 +75,7 @@ struct ClusterOptions {
   std::optional<int64_t> max_value_bytes;
   std::optional<int64_t> max_store_bytes;
   std::string detection = "auto";  // "auto", "none", or one detector's name
+  ConnectionTimeouts connections;
 };
 
 // A fully resolved configuration: every field has its final value.
@@ -91,6 +105,7 @@ struct ClusterConfig {
   // Blocking calls the coordinator holds at once, all kinds together; past it
   // they fail with RESOURCE_EXHAUSTED (a bound on memory and DoS risk).
   int64_t max_pending_calls = int64_t{1} << 20;
+  ConnectionTimeouts connections;
 };
 
 }  // namespace tessera::cluster

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -144,6 +145,11 @@ grpc::ByteBuffer SerializeKvPage(const KvStore::Page& page, bool keys_only) {
   }
   if (!framing.empty()) slices.emplace_back(framing);
   return grpc::ByteBuffer(slices.data(), slices.size());
+}
+
+// A duration as a gRPC channel argument (int milliseconds).
+int ClampedMs(absl::Duration duration) {
+  return static_cast<int>(std::clamp<int64_t>(absl::ToInt64Milliseconds(duration), 1, INT_MAX));
 }
 
 class CoordinatorServerImpl;
@@ -288,6 +294,11 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 5000);
+    // Connections that never finish their handshake, or carry no call, are
+    // closed (cluster_config.h's ConnectionTimeouts).
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                               ClampedMs(config_.connections.handshake));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, ClampedMs(config_.connections.idle));
     // A compare-and-swap carries two values (expected and desired).
     const int64_t max_message =
         std::min<int64_t>(INT_MAX, 2 * std::max<int64_t>(0, config_.max_value_bytes) + (1 << 20));

@@ -11,6 +11,7 @@
  *   rpc_timeout=MS  recoverable=0|1  dup_fails_job=0|1
  *   kv_limits=MAX_VALUE_BYTES,MAX_STORE_BYTES  partition=INDEX
  *   tls_cert=F tls_key=F tls_ca=F tls_name=NAME  alarm=SECONDS (default 60)
+ *   conn=HANDSHAKE_TIMEOUT_MS,IDLE_TIMEOUT_MS
  *
  * Steps run in order; each prints "B <i> <name>" before it starts and one
  * result line when it ends, so the test driver can follow and time them:
@@ -189,6 +190,11 @@ static tessera_cluster_options* options_from_args(int argc, char** argv, int* ne
       ok = tessera_cluster_options_set_tls_server_name(options, value, &error);
     } else if (strcmp(arg, "alarm") == 0) {
       *alarm_s = (unsigned)strtoul(value, NULL, 10);
+    } else if (strcmp(arg, "conn") == 0) {
+      char* parts[2] = {value, value};
+      int count = split(value, ',', parts, 2);
+      ok = tessera_cluster_options_set_connection_timeouts(options, strtoll(parts[0], NULL, 10),
+                                                           strtoll(parts[count - 1], NULL, 10), &error);
     } else {
       fprintf(stderr, "worker: unknown option %s\n", arg);
       exit(2);
