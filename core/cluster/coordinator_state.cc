@@ -905,6 +905,24 @@ absl::Status CoordinatorState::ReportError(const v1::ReportErrorRequest& request
 // ---------------------------------------------------------------------------
 // Key-value store.
 
+namespace {
+
+// `done`, filling `response` with `entry` first. Completions run after the
+// lock is released, so copying a large value (once per waiter) does not hold
+// up heartbeats; the entry's bytes stay alive even if overwritten meanwhile.
+Completion FillAfterUnlock(v1::KvEntry* response, std::string key, const KvStore::Entry& entry,
+                           Completion done) {
+  return [response, key = std::move(key), bytes = entry.bytes, version = entry.version,
+          done = std::move(done)](absl::Status status) {
+    response->set_key(key);
+    response->set_value(*bytes);
+    response->set_version(version);
+    done(std::move(status));
+  };
+}
+
+}  // namespace
+
 absl::Status CoordinatorState::KvSet(v1::KvSetRequest request) {
   auto value = std::make_shared<const std::string>(std::move(*request.mutable_value()));
   Section section(this);
@@ -929,9 +947,7 @@ ParkedCall CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry*
   absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return finish(key.status());
   if (const KvStore::Entry* entry = kv_.Find(*key)) {
-    response->set_key(*key);
-    response->set_value(entry->value());
-    response->set_version(entry->version);
+    done = FillAfterUnlock(response, *key, *entry, std::move(done));
     return finish(absl::OkStatus());
   }
   if (!request.wait()) {
@@ -983,10 +999,8 @@ void CoordinatorState::WakeKvWaitersLocked(const std::string& key) {
     auto it = kv_waiters_.find(id);
     if (it == kv_waiters_.end()) continue;
     CancelTimerLocked(it->second.timer);
-    it->second.response->set_key(key);
-    it->second.response->set_value(entry->value());
-    it->second.response->set_version(entry->version);
-    CompleteLocked(std::move(it->second.done), absl::OkStatus());
+    CompleteLocked(FillAfterUnlock(it->second.response, key, *entry, std::move(it->second.done)),
+                   absl::OkStatus());
     kv_waiters_.erase(it);
   }
 }
