@@ -32,9 +32,14 @@ inline constexpr absl::Duration kDefaultTlsReloadInterval = absl::Seconds(600);
 inline constexpr absl::Duration kDefaultHandshakeTimeout = absl::Seconds(10);
 inline constexpr absl::Duration kDefaultIdleConnectionTimeout = absl::Minutes(5);
 
+// Connections held at once that have not sent a byte (accept_gate.h): past
+// it the oldest is closed. Real clients speak as soon as they connect.
+inline constexpr int64_t kDefaultMaxSilentConnections = 1024;
+
 struct ConnectionTimeouts {
   absl::Duration handshake = kDefaultHandshakeTimeout;
   absl::Duration idle = kDefaultIdleConnectionTimeout;
+  int64_t max_silent = kDefaultMaxSilentConnections;
 };
 
 struct TlsOptions {

@@ -30,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "core/cluster/accept_gate.h"
 #include "core/cluster/auth.h"
 #include "core/cluster/coordinator_state.h"
 #include "core/cluster/error_detail.h"
@@ -304,14 +305,28 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         std::min<int64_t>(INT_MAX, 2 * std::max<int64_t>(0, config_.max_value_bytes) + (1 << 20));
     builder.SetMaxReceiveMessageSize(static_cast<int>(max_message));
     builder.SetMaxSendMessageSize(-1);
-    builder.AddListeningPort(bind.ToString(), *credentials, &port_);
+    // The gate listens and hands gRPC only connections that speak
+    // (accept_gate.h): silent ones are capped and timed out there.
+    absl::StatusOr<std::unique_ptr<AcceptGate>> gate = AcceptGate::Listen(
+        bind, config_.connections.max_silent, config_.connections.handshake);
+    if (!gate.ok()) return gate.status();
+    gate_ = *std::move(gate);
+    acceptor_ = builder.experimental().AddExternalConnectionAcceptor(
+        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.RegisterService(&service_);
     PinCallbackQueue();
     server_ = builder.BuildAndStart();
-    if (server_ == nullptr || port_ == 0) {
+    if (server_ == nullptr) {
       return absl::UnavailableError(
           absl::StrCat("bind ", bind.ToString(), ": gRPC could not listen there"));
     }
+    port_ = gate_->port();
+    gate_->Start([acceptor = acceptor_.get()](int listener_fd, int fd) {
+      grpc::experimental::ExternalConnectionAcceptor::NewConnectionParameters connection;
+      connection.listener_fd = listener_fd;
+      connection.fd = fd;
+      acceptor->HandleNewConnection(&connection);
+    });
     if (!config_.coordinator_address) {  // messages name the port clients really use
       const std::string bound = HostPort{bind.host, port_}.ToString();
       {
@@ -363,6 +378,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
       w->End(grpc::Status(grpc::StatusCode::CANCELLED, "coordinator stopped"));
       w->Unref();
     }
+    gate_.reset();  // no new connections for the server
     if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
     stop_ticker_.Notify();
     if (ticker_.joinable()) ticker_.join();
@@ -463,6 +479,8 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   const std::string expected_credential_;
   std::unique_ptr<CoordinatorState> state_;
   CoordinatorService service_;
+  std::unique_ptr<AcceptGate> gate_;
+  std::unique_ptr<grpc::experimental::ExternalConnectionAcceptor> acceptor_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   std::thread ticker_;

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,15 +30,17 @@ constexpr int64_t kSlackMs = 2500;  // timers on busy cores
 constexpr int kSilent = 300;
 constexpr int kGarbage = 50;
 
-// Two processes that pass a barrier every 300 ms for about three seconds,
-// while the test abuses their coordinator's port.
-std::vector<std::unique_ptr<Worker>> StartJob(int port) {
+// Processes `first`..`last` of a job of `processes` that pass a barrier
+// every 300 ms for about three seconds, while the test abuses their
+// coordinator's port.
+std::vector<std::unique_ptr<Worker>> StartJob(int port, int processes = 2, int first = 0, int last = 1,
+                                              int64_t handshake_ms = kHandshakeMs) {
   const std::string address = "127.0.0.1:" + std::to_string(port);
   std::vector<std::unique_ptr<Worker>> workers;
-  for (int id = 0; id < 2; ++id) {
-    std::vector<std::string> args = {"addr=" + address, "bind=" + address, "n=2", "id=" + std::to_string(id),
-                                     "job=conn", "hb=100,1000", "init_timeout=15000",
-                                     "conn=" + std::to_string(kHandshakeMs) + "," + std::to_string(kIdleMs),
+  for (int id = first; id <= last; ++id) {
+    std::vector<std::string> args = {"addr=" + address, "bind=" + address, "n=" + std::to_string(processes),
+                                     "id=" + std::to_string(id), "job=conn", "hb=100,1000", "init_timeout=15000",
+                                     "conn=" + std::to_string(handshake_ms) + "," + std::to_string(kIdleMs),
                                      "alarm=60", "--", "init"};
     for (int round = 0; round < 10; ++round) {
       args.push_back("barrier:round" + std::to_string(round) + ":10000");
@@ -142,6 +145,43 @@ TEST(ClusterConnections, AnHttp2ConnectionWithoutCallsIsClosedAtTheIdleTimeout) 
   auto lifetime = Lifetimes({fd}, opened, kIdleMs + kSlackMs);
   EXPECT_GE(lifetime[0], kIdleMs - 100) << "closed before the idle timeout";
   EXPECT_NE(lifetime[0], -1) << "still open " << kIdleMs + kSlackMs << " ms after it was opened";
+  ExpectJobUnharmed(workers);
+}
+
+// Past the cap on connections that have not spoken (1,024), the oldest are
+// closed at once instead of living to the handshake timeout, and a process
+// that joins in the middle of the flood gets through.
+TEST(ClusterConnections, SilentConnectionsPastTheCapCloseTheOldestAtOnce) {
+  constexpr int kFlood = 1500;
+  constexpr int64_t kCap = 1024;
+  constexpr int64_t kLongHandshakeMs = 8000;
+  rlimit files{};
+  getrlimit(RLIMIT_NOFILE, &files);
+  if (files.rlim_max != RLIM_INFINITY && files.rlim_max < kFlood + 200) {
+    GTEST_SKIP() << "needs " << kFlood + 200 << " descriptors; the hard limit is " << files.rlim_max;
+  }
+  files.rlim_cur = files.rlim_max == RLIM_INFINITY ? kFlood + 200 : std::max<rlim_t>(files.rlim_cur, kFlood + 200);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &files), 0);
+  const int port = FreePort();
+  auto workers = StartJob(port, 3, 0, 1, kLongHandshakeMs);
+  // Processes 0 and 1 wait in init for process 2; the port listens already.
+  int probe = -1;
+  for (int i = 0; i < 500 && probe < 0; ++i) {
+    probe = Connect(port);
+    if (probe < 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_GE(probe, 0) << "the coordinator never listened";
+  close(probe);
+  std::vector<int> flood;
+  const Clock::time_point opened = Clock::now();
+  for (int i = 0; i < kFlood; ++i) flood.push_back(Connect(port));
+  ASSERT_EQ(std::count(flood.begin(), flood.end(), -1), 0);
+  auto late = StartJob(port, 3, 2, 2, kLongHandshakeMs);
+  auto lifetimes = Lifetimes(flood, opened, 1500);
+  const int64_t closed = kFlood - std::count(lifetimes.begin(), lifetimes.end(), -1);
+  EXPECT_GE(closed, kFlood - kCap) << "closed within 1.5 s, long before the " << kLongHandshakeMs
+                                   << " ms handshake timeout";
+  workers.push_back(std::move(late[0]));
   ExpectJobUnharmed(workers);
 }
 
