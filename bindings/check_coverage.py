@@ -34,7 +34,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 _ISSUE11_GAP = "experimental; binding is a known gap (issue 11 follow-up)"
 ALLOWED = {
     "tessera_mesh_options_set_device_processes": _ISSUE11_GAP,
-    "tessera_cluster_options_set_connection_timeouts": "experimental; binding is a known gap (issue 15 follow-up)",
 }
 
 # (language, function) -> why that one language does not wrap it.

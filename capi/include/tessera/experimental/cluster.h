@@ -121,6 +121,9 @@ TESSERA_API int64_t tessera_event_version(const tessera_event* event,
  *                              accepted is closed (default 10000; 100 to
  *                              600000): a port scan or a client that connects
  *                              and never speaks holds a descriptor no longer.
+ *                              At most 1024 connections that have not sent a
+ *                              byte are held at once; past that the oldest is
+ *                              closed.
  * @param idle_timeout_ms       a connection that carries no call this long is
  *                              closed (default 300000; 1000 to 86400000). A
  *                              job's clients always hold a call open, so this
