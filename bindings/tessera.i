@@ -1719,6 +1719,12 @@ typedef struct {} Coordinator;
   Client* initialize(tessera_error** out_error);
   /* A plain client of a running coordinator; nothing process-wide changes. */
   Client* connect(tessera_error** out_error);
+  /* Issue 15: how long the coordinator keeps handshaking and idle connections. */
+  void set_connection_timeouts(int64_t handshake_timeout_ms, int64_t idle_timeout_ms,
+                               tessera_error** out_error) {
+    tessera_cluster_options_set_connection_timeouts($self, handshake_timeout_ms, idle_timeout_ms,
+                                                    out_error);
+  }
 }
 
 %extend Detection {

@@ -393,3 +393,20 @@ const char* tessera_detection_explanation(const tessera_detection* detection,
 }
 
 void tessera_detection_destroy(tessera_detection* detection) noexcept { delete detection; }
+
+bool tessera_cluster_options_set_connection_timeouts(tessera_cluster_options* options, int64_t handshake_timeout_ms,
+                                                     int64_t idle_timeout_ms, tessera_error** out_error) noexcept {
+  return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
+    auto in_range = [](int64_t value, const char* name, int64_t low, int64_t high) {
+      return value >= low && value <= high
+                 ? absl::OkStatus()
+                 : absl::InvalidArgumentError(absl::StrCat("Argument '", name, "' must be in [", low, ", ", high,
+                                                           "] milliseconds, got ", value));
+    };
+    TESSERA_RETURN_IF_ERROR(in_range(handshake_timeout_ms, "handshake_timeout_ms", 100, 600000));
+    TESSERA_RETURN_IF_ERROR(in_range(idle_timeout_ms, "idle_timeout_ms", 1000, 86400000));
+    o.connections.handshake = absl::Milliseconds(handshake_timeout_ms);
+    o.connections.idle = absl::Milliseconds(idle_timeout_ms);
+    return absl::OkStatus();
+  });
+}

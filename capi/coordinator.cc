@@ -45,6 +45,7 @@ cluster::ClusterConfig FromOptions(const cluster::ClusterOptions& o, const clust
   if (o.fail_job_on_duplicate_id) c.fail_job_on_duplicate_id = *o.fail_job_on_duplicate_id;
   if (o.max_value_bytes) c.max_value_bytes = *o.max_value_bytes;
   if (o.max_store_bytes) c.max_store_bytes = *o.max_store_bytes;
+  c.connections = o.connections;
   return c;
 }
 

@@ -706,6 +706,9 @@ TESSERA_CS_PROPERTY(Coordinator, port, GetPort)
 %rename(SetInitTimeout) ClusterOptions::set_init_timeout_ms;
 %rename(SetShutdownTimeout) ClusterOptions::set_shutdown_timeout_ms;
 %rename(SetRpcTimeout) ClusterOptions::set_rpc_timeout_ms;
+%typemap(cstype) int64_t handshake_timeout_ms, int64_t idle_timeout_ms "global::System.TimeSpan"
+%typemap(csin) int64_t handshake_timeout_ms, int64_t idle_timeout_ms "$csinput.Ticks / global::System.TimeSpan.TicksPerMillisecond"
+%rename(SetConnectionTimeouts) ClusterOptions::set_connection_timeouts;
 
 /* ---- equality ----------------------------------------------------------- */
 

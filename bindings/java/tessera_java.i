@@ -510,6 +510,9 @@ static void tessera_java_raise(JNIEnv* jenv, tessera_error* error) {
 %rename(setInitTimeout) ClusterOptions::set_init_timeout_ms;
 %rename(setShutdownTimeout) ClusterOptions::set_shutdown_timeout_ms;
 %rename(setRpcTimeout) ClusterOptions::set_rpc_timeout_ms;
+%typemap(jstype) int64_t handshake_timeout_ms, int64_t idle_timeout_ms "java.time.Duration"
+%typemap(javain) int64_t handshake_timeout_ms, int64_t idle_timeout_ms "Durations.millis($javainput, \"$1_name\")"
+%rename(setConnectionTimeouts) ClusterOptions::set_connection_timeouts;
 
 /* Scatter and gather: shards as byte[][] (the concatenation stays in the glue). */
 %javamethodmodifiers Sharding::scatter_concat "private";

@@ -59,6 +59,9 @@ using internal::CheckLocalParticipants, internal::LocalWait;
 namespace {
 
 constexpr absl::Duration kDestroyWait = absl::Seconds(10);
+// Keys and values per KvList page: large enough that small stores come in
+// one call, small enough that no side holds a store-sized message.
+constexpr int64_t kKvListPageBytes = int64_t{4} << 20;
 
 // ---------------------------------------------------------------------------
 // Asynchronous calls: gRPC's callback API; every continuation runs on the
@@ -469,7 +472,7 @@ absl::StatusOr<std::string> Client::KvGet(const std::string& key, absl::Duration
     TESSERA_RETURN_IF_ERROR(LocalWait(
         *s, timeout, [&] { return s->LocalKvLocked().Find(normalized) != nullptr; },
         absl::StrCat("waiting for key '", key, "'")));
-    return s->LocalKvLocked().Find(normalized)->value;
+    return s->LocalKvLocked().Find(normalized)->value();
   }
   v1::KvGetRequest request;
   request.set_key(key);
@@ -490,7 +493,7 @@ absl::StatusOr<std::string> Client::KvTryGet(const std::string& key) {
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
     const KvStore::Entry* entry = s->LocalKvLocked().Find(normalized);
     if (entry == nullptr) return KvStore::NotFound(normalized);
-    return entry->value;
+    return entry->value();
   }
   v1::KvGetRequest request;
   request.set_key(key);
@@ -511,20 +514,27 @@ absl::StatusOr<std::vector<KvEntry>> Client::KvList(const std::string& prefix) {
     TESSERA_RETURN_IF_ERROR(s->UsableLocked());
     TESSERA_ASSIGN_OR_RETURN(auto listed, s->LocalKvLocked().ListUser(prefix));
     for (auto& [key, entry] : listed) {
-      entries.push_back(KvEntry{key, std::move(entry.value), entry.version});
+      entries.push_back(KvEntry{key, entry.value(), entry.version});
     }
     return entries;
   }
+  // Page by page (coordinator.proto's KvListRequest): the coordinator never
+  // builds one message the size of the store. A coordinator that does not
+  // page answers everything at once, without `truncated`.
   v1::KvListRequest request;
   request.set_prefix(prefix);
-  v1::KvListResponse response;
-  TESSERA_RETURN_IF_ERROR(Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
-    return s->stub->KvList(c, request, &response);
-  }));
-  for (v1::KvEntry& entry : *response.mutable_entries()) {
-    entries.push_back(KvEntry{entry.key(), std::move(*entry.mutable_value()), entry.version()});
+  request.set_max_response_bytes(kKvListPageBytes);
+  while (true) {
+    v1::KvListResponse response;
+    TESSERA_RETURN_IF_ERROR(Call(s, request, UnaryDeadline(*s), [&](grpc::ClientContext* c) {
+      return s->stub->KvList(c, request, &response);
+    }));
+    for (v1::KvEntry& entry : *response.mutable_entries()) {
+      entries.push_back(KvEntry{entry.key(), std::move(*entry.mutable_value()), entry.version()});
+    }
+    if (!response.truncated() || response.entries().empty()) return entries;
+    request.set_start_after(entries.back().key);
   }
-  return entries;
 }
 
 absl::Status Client::KvDelete(const std::string& key, bool recursive) {

@@ -32,6 +32,24 @@ inline constexpr absl::Duration kDefaultTlsReloadInterval = absl::Seconds(600);
 // without closing anything are still found by the heartbeat timeout.
 inline constexpr absl::Duration kReconnectGrace = absl::Milliseconds(500);
 
+// How long the coordinator keeps a connection that has not finished its TLS
+// and HTTP/2 handshake (gRPC's own limit is 120 s), and one that carries no
+// call: a port scan, or clients that connect and never speak, cannot hold its
+// file descriptors longer than this (issue 15). Real clients always hold a
+// call open (the event stream), so the idle limit never closes theirs.
+inline constexpr absl::Duration kDefaultHandshakeTimeout = absl::Seconds(10);
+inline constexpr absl::Duration kDefaultIdleConnectionTimeout = absl::Minutes(5);
+
+// Connections held at once that have not sent a byte (accept_gate.h): past
+// it the oldest is closed. Real clients speak as soon as they connect.
+inline constexpr int64_t kDefaultMaxSilentConnections = 1024;
+
+struct ConnectionTimeouts {
+  absl::Duration handshake = kDefaultHandshakeTimeout;
+  absl::Duration idle = kDefaultIdleConnectionTimeout;
+  int64_t max_silent = kDefaultMaxSilentConnections;
+};
+
 struct TlsOptions {
   std::string cert_file;  // PEM; with key_file the server speaks TLS
   std::string key_file;
@@ -70,6 +88,7 @@ struct ClusterOptions {
   std::optional<int64_t> max_value_bytes;
   std::optional<int64_t> max_store_bytes;
   std::string detection = "auto";  // "auto", "none", or one detector's name
+  ConnectionTimeouts connections;
 };
 
 // A fully resolved configuration: every field has its final value.
@@ -99,6 +118,7 @@ struct ClusterConfig {
   // Blocking calls the coordinator holds at once, all kinds together; past it
   // they fail with RESOURCE_EXHAUSTED (a bound on memory and DoS risk).
   int64_t max_pending_calls = int64_t{1} << 20;
+  ConnectionTimeouts connections;
 };
 
 }  // namespace tessera::cluster

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -29,6 +30,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
+#include "core/cluster/accept_gate.h"
 #include "core/cluster/auth.h"
 #include "core/cluster/coordinator_state.h"
 #include "core/cluster/error_detail.h"
@@ -90,6 +92,72 @@ absl::Status ProbeBind(const HostPort& address) {
   return status;
 }
 
+// Protobuf wire format, for the hand-built KvListResponse below.
+void PutVarint(std::string* out, uint64_t value) {
+  while (value >= 0x80) {
+    out->push_back(static_cast<char>(value | 0x80));
+    value >>= 7;
+  }
+  out->push_back(static_cast<char>(value));
+}
+
+size_t VarintSize(uint64_t value) {
+  size_t size = 1;
+  for (; value >= 0x80; value >>= 7) ++size;
+  return size;
+}
+
+// A KvListResponse whose value bytes are the stored values themselves: each
+// is a slice holding a reference to the value, released once gRPC has sent
+// it. A listing costs the coordinator its keys and framing, not a copy of
+// the store (three concurrent listings of a full store once took 4.4x its
+// limit, issue 15).
+grpc::ByteBuffer SerializeKvPage(const KvStore::Page& page, bool keys_only) {
+  constexpr char kEntriesTag = 0x0A;    // KvListResponse.entries, length-delimited
+  constexpr char kKeyTag = 0x0A;        // KvEntry.key
+  constexpr char kValueTag = 0x12;      // KvEntry.value
+  constexpr char kVersionTag = 0x18;    // KvEntry.version, varint
+  constexpr char kTruncatedTag = 0x10;  // KvListResponse.truncated, varint
+  std::vector<grpc::Slice> slices;
+  std::string framing;  // bytes since the last value slice
+  for (const auto& [key, entry] : page.entries) {
+    const size_t value_size = keys_only ? 0 : entry.value().size();
+    size_t entry_size = 1 + VarintSize(key.size()) + key.size();
+    if (value_size > 0) entry_size += 1 + VarintSize(value_size) + value_size;
+    if (entry.version != 0) entry_size += 1 + VarintSize(static_cast<uint64_t>(entry.version));
+    framing.push_back(kEntriesTag);
+    PutVarint(&framing, entry_size);
+    framing.push_back(kKeyTag);
+    PutVarint(&framing, key.size());
+    framing += key;
+    if (value_size > 0) {
+      framing.push_back(kValueTag);
+      PutVarint(&framing, value_size);
+      slices.emplace_back(framing);
+      framing.clear();
+      auto* hold = new std::shared_ptr<const std::string>(entry.bytes);
+      slices.emplace_back(
+          const_cast<char*>((*hold)->data()), value_size,
+          [](void* held) { delete static_cast<std::shared_ptr<const std::string>*>(held); }, hold);
+    }
+    if (entry.version != 0) {
+      framing.push_back(kVersionTag);
+      PutVarint(&framing, static_cast<uint64_t>(entry.version));
+    }
+  }
+  if (page.truncated) {
+    framing.push_back(kTruncatedTag);
+    framing.push_back(1);
+  }
+  if (!framing.empty()) slices.emplace_back(framing);
+  return grpc::ByteBuffer(slices.data(), slices.size());
+}
+
+// A duration as a gRPC channel argument (int milliseconds).
+int ClampedMs(absl::Duration duration) {
+  return static_cast<int>(std::clamp<int64_t>(absl::ToInt64Milliseconds(duration), 1, INT_MAX));
+}
+
 class CoordinatorServerImpl;
 
 // One WatchEvents stream: writes the event log from `after_version` on, one
@@ -145,9 +213,11 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
 
 // WaitForJob is a raw method: every process receives the same topology, so
 // it is serialized once and its bytes shared (10,000 copies of a
-// 10,000-device message would not fit the registration budget).
+// 10,000-device message would not fit the registration budget). KvList is
+// raw too: its pages are sent from the stored values themselves.
 class CoordinatorService final
-    : public v1::Coordinator::WithRawCallbackMethod_WaitForJob<v1::Coordinator::CallbackService> {
+    : public v1::Coordinator::WithRawCallbackMethod_WaitForJob<
+          v1::Coordinator::WithRawCallbackMethod_KvList<v1::Coordinator::CallbackService>> {
  public:
   explicit CoordinatorService(CoordinatorServerImpl* server) : server_(server) {}
 
@@ -173,8 +243,8 @@ class CoordinatorService final
   grpc::ServerUnaryReactor* KvGet(grpc::CallbackServerContext* ctx, const v1::KvGetRequest* request,
                                   v1::KvEntry* response) override;
   grpc::ServerUnaryReactor* KvList(grpc::CallbackServerContext* ctx,
-                                   const v1::KvListRequest* request,
-                                   v1::KvListResponse* response) override;
+                                   const grpc::ByteBuffer* request,
+                                   grpc::ByteBuffer* response) override;
   grpc::ServerUnaryReactor* KvDelete(grpc::CallbackServerContext* ctx,
                                      const v1::KvDeleteRequest* request,
                                      v1::KvDeleteResponse* response) override;
@@ -245,19 +315,38 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
     builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 5000);
+    // Connections that never finish their handshake, or carry no call, are
+    // closed (cluster_config.h's ConnectionTimeouts).
+    builder.AddChannelArgument(GRPC_ARG_SERVER_HANDSHAKE_TIMEOUT_MS,
+                               ClampedMs(config_.connections.handshake));
+    builder.AddChannelArgument(GRPC_ARG_MAX_CONNECTION_IDLE_MS, ClampedMs(config_.connections.idle));
     // A compare-and-swap carries two values (expected and desired).
     const int64_t max_message =
         std::min<int64_t>(INT_MAX, 2 * std::max<int64_t>(0, config_.max_value_bytes) + (1 << 20));
     builder.SetMaxReceiveMessageSize(static_cast<int>(max_message));
     builder.SetMaxSendMessageSize(-1);
-    builder.AddListeningPort(bind.ToString(), *credentials, &port_);
+    // The gate listens and hands gRPC only connections that speak
+    // (accept_gate.h): silent ones are capped and timed out there.
+    absl::StatusOr<std::unique_ptr<AcceptGate>> gate = AcceptGate::Listen(
+        bind, config_.connections.max_silent, config_.connections.handshake);
+    if (!gate.ok()) return gate.status();
+    gate_ = *std::move(gate);
+    acceptor_ = builder.experimental().AddExternalConnectionAcceptor(
+        grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.RegisterService(&service_);
     PinCallbackQueue();
     server_ = builder.BuildAndStart();
-    if (server_ == nullptr || port_ == 0) {
+    if (server_ == nullptr) {
       return absl::UnavailableError(
           absl::StrCat("bind ", bind.ToString(), ": gRPC could not listen there"));
     }
+    port_ = gate_->port();
+    gate_->Start([acceptor = acceptor_.get()](int listener_fd, int fd) {
+      grpc::experimental::ExternalConnectionAcceptor::NewConnectionParameters connection;
+      connection.listener_fd = listener_fd;
+      connection.fd = fd;
+      acceptor->HandleNewConnection(&connection);
+    });
     if (!config_.coordinator_address) {  // messages name the port clients really use
       const std::string bound = HostPort{bind.host, port_}.ToString();
       {
@@ -329,6 +418,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
       w->End(grpc::Status(grpc::StatusCode::CANCELLED, "coordinator stopped"));
       w->Unref();
     }
+    gate_.reset();  // no new connections for the server
     if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
     stop_ticker_.Notify();
     if (ticker_.joinable()) ticker_.join();
@@ -454,6 +544,8 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   const std::string expected_credential_;
   std::unique_ptr<CoordinatorState> state_;
   CoordinatorService service_;
+  std::unique_ptr<AcceptGate> gate_;
+  std::unique_ptr<grpc::experimental::ExternalConnectionAcceptor> acceptor_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   std::thread ticker_;
@@ -687,7 +779,11 @@ grpc::ServerUnaryReactor* CoordinatorService::ReportError(grpc::CallbackServerCo
 grpc::ServerUnaryReactor* CoordinatorService::KvSet(grpc::CallbackServerContext* ctx,
                                                     const v1::KvSetRequest* request,
                                                     v1::KvSetResponse*) {
-  return Unary(ctx, request->header(), [&] { return server_->state().KvSet(*request); });
+  // The request is this call's own (gRPC allocated it for the handler and
+  // frees it when the call ends): its value moves into the store.
+  return Unary(ctx, request->header(), [&] {
+    return server_->state().KvSet(std::move(*const_cast<v1::KvSetRequest*>(request)));
+  });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvGet(grpc::CallbackServerContext* ctx,
@@ -699,9 +795,21 @@ grpc::ServerUnaryReactor* CoordinatorService::KvGet(grpc::CallbackServerContext*
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvList(grpc::CallbackServerContext* ctx,
-                                                     const v1::KvListRequest* request,
-                                                     v1::KvListResponse* response) {
-  return Unary(ctx, request->header(), [&] { return server_->state().KvList(*request, response); });
+                                                     const grpc::ByteBuffer* request,
+                                                     grpc::ByteBuffer* response) {
+  v1::KvListRequest parsed;
+  grpc::ByteBuffer bytes(*request);  // shares the slices; Deserialize consumes it
+  if (!grpc::SerializationTraits<v1::KvListRequest>::Deserialize(&bytes, &parsed).ok()) {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(ToGrpcStatus(absl::InvalidArgumentError("KvListRequest does not parse")));
+    return reactor;
+  }
+  return Unary(ctx, parsed.header(), [&] {
+    absl::StatusOr<KvStore::Page> page = server_->state().KvListPage(parsed);
+    if (!page.ok()) return page.status();
+    *response = SerializeKvPage(*page, parsed.keys_only());
+    return absl::OkStatus();
+  });
 }
 
 grpc::ServerUnaryReactor* CoordinatorService::KvDelete(grpc::CallbackServerContext* ctx,

@@ -992,13 +992,32 @@ absl::Status CoordinatorState::ReportError(const v1::ReportErrorRequest& request
 // ---------------------------------------------------------------------------
 // Key-value store.
 
-absl::Status CoordinatorState::KvSet(const v1::KvSetRequest& request) {
+namespace {
+
+// `done`, filling `response` with `entry` first. Completions run after the
+// lock is released, so copying a large value (once per waiter) does not hold
+// up heartbeats; the entry's bytes stay alive even if overwritten meanwhile.
+Completion FillAfterUnlock(v1::KvEntry* response, std::string key, const KvStore::Entry& entry,
+                           Completion done) {
+  return [response, key = std::move(key), bytes = entry.bytes, version = entry.version,
+          done = std::move(done)](absl::Status status) {
+    response->set_key(key);
+    response->set_value(*bytes);
+    response->set_version(version);
+    done(std::move(status));
+  };
+}
+
+}  // namespace
+
+absl::Status CoordinatorState::KvSet(v1::KvSetRequest request) {
+  auto value = std::make_shared<const std::string>(std::move(*request.mutable_value()));
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
   absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return key.status();
-  if (absl::Status s = kv_.Set(*key, request.value(), request.allow_overwrite()); !s.ok()) return s;
+  if (absl::Status s = kv_.Set(*key, std::move(value), request.allow_overwrite()); !s.ok()) return s;
   WakeKvWaitersLocked(*key);
   return absl::OkStatus();
 }
@@ -1015,9 +1034,7 @@ ParkedCall CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry*
   absl::StatusOr<std::string> key = KvStore::NormalizeUserKey(request.key());
   if (!key.ok()) return finish(key.status());
   if (const KvStore::Entry* entry = kv_.Find(*key)) {
-    response->set_key(*key);
-    response->set_value(entry->value);
-    response->set_version(entry->version);
+    done = FillAfterUnlock(response, *key, *entry, std::move(done));
     return finish(absl::OkStatus());
   }
   if (!request.wait()) {
@@ -1068,29 +1085,32 @@ void CoordinatorState::WakeKvWaitersLocked(const std::string& key) {
     auto it = kv_waiters_.find(id);
     if (it == kv_waiters_.end()) continue;
     CancelTimerLocked(it->second.timer);
-    it->second.response->set_key(key);
-    it->second.response->set_value(entry->value);
-    it->second.response->set_version(entry->version);
-    CompleteLocked(std::move(it->second.done), absl::OkStatus());
+    CompleteLocked(FillAfterUnlock(it->second.response, key, *entry, std::move(it->second.done)),
+                   absl::OkStatus());
     kv_waiters_.erase(it);
   }
 }
 
 absl::Status CoordinatorState::KvList(const v1::KvListRequest& request,
                                       v1::KvListResponse* response) {
+  absl::StatusOr<KvStore::Page> page = KvListPage(request);
+  if (!page.ok()) return page.status();
+  for (const auto& [key, entry] : page->entries) {
+    v1::KvEntry* out = response->add_entries();
+    out->set_key(key);
+    if (!request.keys_only()) out->set_value(entry.value());
+    out->set_version(entry.version);
+  }
+  response->set_truncated(page->truncated);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<KvStore::Page> CoordinatorState::KvListPage(const v1::KvListRequest& request) {
   Section section(this);
   absl::StatusOr<Task*> caller = CallerLocked(request.header(), false);
   if (!caller.ok()) return caller.status();
-  absl::StatusOr<std::vector<std::pair<std::string, KvStore::Entry>>> entries =
-      kv_.ListUser(request.prefix());
-  if (!entries.ok()) return entries.status();
-  for (const auto& [key, entry] : *entries) {
-    v1::KvEntry* out = response->add_entries();
-    out->set_key(key);
-    if (!request.keys_only()) out->set_value(entry.value);
-    out->set_version(entry.version);
-  }
-  return absl::OkStatus();
+  // References only: the values are read (and sent) after the lock is gone.
+  return kv_.ListUserPage(request.prefix(), request.start_after(), request.max_response_bytes());
 }
 
 absl::Status CoordinatorState::KvDelete(const v1::KvDeleteRequest& request) {
@@ -1649,7 +1669,7 @@ absl::StatusOr<std::string> CoordinatorState::InternalKvGet(absl::string_view ke
   if (entry == nullptr) {
     return absl::NotFoundError(absl::StrCat("internal key '", *normalized, "' is not set"));
   }
-  return entry->value;
+  return entry->value();
 }
 
 }  // namespace tessera::cluster

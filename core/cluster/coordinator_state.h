@@ -115,8 +115,13 @@ class CoordinatorState {
   absl::Status GetJobState(const v1::GetJobStateRequest& request,
                            v1::GetJobStateResponse* response);
   absl::Status ReportError(const v1::ReportErrorRequest& request);
-  absl::Status KvSet(const v1::KvSetRequest& request);
+  // By value: the server moves its request in, so a large value is not
+  // copied on its way into the store.
+  absl::Status KvSet(v1::KvSetRequest request);
   absl::Status KvList(const v1::KvListRequest& request, v1::KvListResponse* response);
+  // KvList without copying: the page's entries share the stored values
+  // (what the transport sends from, after the state's lock is released).
+  absl::StatusOr<KvStore::Page> KvListPage(const v1::KvListRequest& request);
   absl::Status KvDelete(const v1::KvDeleteRequest& request);
   absl::Status KvIncrement(const v1::KvIncrementRequest& request,
                            v1::KvIncrementResponse* response);

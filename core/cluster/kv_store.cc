@@ -77,26 +77,31 @@ absl::Status KvStore::CheckLimits(const std::string& key, size_t new_value_size,
   return absl::OkStatus();
 }
 
-void KvStore::Store(const std::string& key, std::string value) {
+void KvStore::Store(const std::string& key, std::shared_ptr<const std::string> value) {
   auto [it, inserted] = entries_.try_emplace(key);
   if (inserted) {
     total_bytes_ += static_cast<int64_t>(key.size());
   } else {
-    total_bytes_ -= static_cast<int64_t>(it->second.value.size());
+    total_bytes_ -= static_cast<int64_t>(it->second.value().size());
   }
-  total_bytes_ += static_cast<int64_t>(value.size());
-  it->second.value = std::move(value);
+  total_bytes_ += static_cast<int64_t>(value->size());
+  it->second.bytes = std::move(value);
   it->second.version = next_version_++;
 }
 
 absl::Status KvStore::Set(const std::string& key, std::string value, bool overwrite) {
+  return Set(key, std::make_shared<const std::string>(std::move(value)), overwrite);
+}
+
+absl::Status KvStore::Set(const std::string& key, std::shared_ptr<const std::string> value,
+                          bool overwrite) {
   auto it = entries_.find(key);
   if (it != entries_.end() && !overwrite) {
     return absl::AlreadyExistsError(
         absl::StrCat("key '", key, "' already exists (set allow_overwrite to replace it)"));
   }
-  const size_t old_size = it == entries_.end() ? 0 : key.size() + it->second.value.size();
-  if (absl::Status s = CheckLimits(key, value.size(), old_size); !s.ok()) return s;
+  const size_t old_size = it == entries_.end() ? 0 : key.size() + it->second.value().size();
+  if (absl::Status s = CheckLimits(key, value->size(), old_size); !s.ok()) return s;
   Store(key, std::move(value));
   return absl::OkStatus();
 }
@@ -106,41 +111,53 @@ const KvStore::Entry* KvStore::Find(const std::string& key) const {
   return it == entries_.end() ? nullptr : &it->second;
 }
 
+KvStore::Page KvStore::Collect(const std::string& dir, bool skip_reserved,
+                              const std::string& start_after, int64_t max_bytes) const {
+  Page page;
+  int64_t used = 0;
+  auto it = start_after.empty() || start_after < dir ? entries_.lower_bound(dir)
+                                                     : entries_.upper_bound(start_after);
+  for (; it != entries_.end() && it->first.compare(0, dir.size(), dir) == 0; ++it) {
+    if (skip_reserved && IsReserved(it->first)) continue;
+    const int64_t size = static_cast<int64_t>(it->first.size() + it->second.value().size());
+    if (max_bytes > 0 && !page.entries.empty() && used + size > max_bytes) {
+      page.truncated = true;
+      break;
+    }
+    page.entries.emplace_back(it->first, it->second);
+    used += size;
+  }
+  return page;
+}
+
 std::vector<std::pair<std::string, KvStore::Entry>> KvStore::List(
     const std::string& prefix) const {
-  std::vector<std::pair<std::string, Entry>> out;
-  auto normalized = NormalizeKey(prefix);
-  if (!normalized.ok()) {  // "" or "/": everything
-    for (const auto& [key, entry] : entries_) out.emplace_back(key, entry);
-    return out;
-  }
-  const std::string dir = *normalized + "/";
-  for (auto it = entries_.lower_bound(dir);
-       it != entries_.end() && it->first.compare(0, dir.size(), dir) == 0; ++it) {
-    out.emplace_back(it->first, it->second);
-  }
-  return out;
+  auto normalized = NormalizeKey(prefix);  // "" or "/": everything
+  return Collect(normalized.ok() ? *normalized + "/" : "", false, "", 0).entries;
 }
 
 absl::StatusOr<std::vector<std::pair<std::string, KvStore::Entry>>> KvStore::ListUser(
     absl::string_view prefix) const {
+  absl::StatusOr<Page> page = ListUserPage(prefix, "", 0);
+  if (!page.ok()) return page.status();
+  return std::move(page->entries);
+}
+
+absl::StatusOr<KvStore::Page> KvStore::ListUserPage(absl::string_view prefix,
+                                                    const std::string& start_after,
+                                                    int64_t max_bytes) const {
   if (absl::Status s = CheckWireId("prefix", prefix); !s.ok()) return s;
   absl::StatusOr<std::string> normalized = NormalizeKey(prefix);
-  if (normalized.ok()) {
-    if (IsReserved(*normalized)) return ReservedError("prefix", prefix);
-    return List(*normalized);
-  }
-  std::vector<std::pair<std::string, Entry>> out;  // "" or "/": everything but the reserved keys
-  for (const auto& [key, entry] : entries_) {
-    if (!IsReserved(key)) out.emplace_back(key, entry);
-  }
-  return out;
+  if (normalized.ok() && IsReserved(*normalized)) return ReservedError("prefix", prefix);
+  // "" or "/": everything but the reserved keys
+  return Collect(normalized.ok() ? *normalized + "/" : "", !normalized.ok(), start_after,
+                 max_bytes);
 }
 
 int64_t KvStore::Delete(const std::string& key, bool recursive) {
   int64_t removed = 0;
   auto erase = [&](std::map<std::string, Entry>::iterator it) {
-    total_bytes_ -= static_cast<int64_t>(it->first.size() + it->second.value.size());
+    total_bytes_ -= static_cast<int64_t>(it->first.size() + it->second.value().size());
     ++removed;
     return entries_.erase(it);
   };
@@ -159,12 +176,12 @@ absl::StatusOr<int64_t> KvStore::Increment(const std::string& key, int64_t delta
   int64_t value = 0;
   size_t old_size = 0;
   if (const Entry* entry = Find(key)) {
-    if (!absl::SimpleAtoi(entry->value, &value)) {
+    if (!absl::SimpleAtoi(entry->value(), &value)) {
       return absl::InvalidArgumentError(absl::StrCat(
-          "key '", key, "' holds ", entry->value.size(),
+          "key '", key, "' holds ", entry->value().size(),
           " bytes that are not a decimal integer; increment needs one"));
     }
-    old_size = key.size() + entry->value.size();
+    old_size = key.size() + entry->value().size();
   }
   if ((delta > 0 && value > std::numeric_limits<int64_t>::max() - delta) ||
       (delta < 0 && value < std::numeric_limits<int64_t>::min() - delta)) {
@@ -174,7 +191,7 @@ absl::StatusOr<int64_t> KvStore::Increment(const std::string& key, int64_t delta
   value += delta;
   std::string text = absl::StrCat(value);
   if (absl::Status s = CheckLimits(key, text.size(), old_size); !s.ok()) return s;
-  Store(key, std::move(text));
+  Store(key, std::make_shared<const std::string>(std::move(text)));
   return value;
 }
 
@@ -182,16 +199,16 @@ absl::StatusOr<KvStore::CasResult> KvStore::CompareAndSwap(
     const std::string& key, const std::optional<std::string>& expected, std::string desired) {
   CasResult result;
   const Entry* entry = Find(key);
-  const bool matches = expected.has_value() ? (entry != nullptr && entry->value == *expected)
+  const bool matches = expected.has_value() ? (entry != nullptr && entry->value() == *expected)
                                             : entry == nullptr;
   if (!matches) {
-    if (entry != nullptr) result.current = entry->value;
+    if (entry != nullptr) result.current = entry->value();
     return result;
   }
-  const size_t old_size = entry == nullptr ? 0 : key.size() + entry->value.size();
+  const size_t old_size = entry == nullptr ? 0 : key.size() + entry->value().size();
   if (absl::Status s = CheckLimits(key, desired.size(), old_size); !s.ok()) return s;
   result.current = desired;
-  Store(key, std::move(desired));
+  Store(key, std::make_shared<const std::string>(std::move(desired)));
   result.swapped = true;
   return result;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,8 +29,18 @@ inline constexpr char kReservedKvPrefix[] = "/_tessera/";
 class KvStore {
  public:
   struct Entry {
-    std::string value;
+    // Immutable and shared: a listing or get in flight holds a reference
+    // instead of a copy, so serving the store never duplicates it (issue 15).
+    std::shared_ptr<const std::string> bytes;
     int64_t version = 0;  // store-wide sequence number of the last write
+
+    const std::string& value() const { return *bytes; }
+  };
+  // One page of a listing: entries in key order, and whether more follow
+  // the last one.
+  struct Page {
+    std::vector<std::pair<std::string, Entry>> entries;
+    bool truncated = false;
   };
   struct CasResult {
     bool swapped = false;
@@ -59,6 +70,7 @@ class KvStore {
 
   // ALREADY_EXISTS unless `overwrite`; RESOURCE_EXHAUSTED past the limits.
   absl::Status Set(const std::string& key, std::string value, bool overwrite);
+  absl::Status Set(const std::string& key, std::shared_ptr<const std::string> value, bool overwrite);
   const Entry* Find(const std::string& key) const;
   // Entries under normalize(prefix) + "/" ("a/b" never lists "a/bc"); an
   // empty or "/" prefix lists everything. In key order.
@@ -68,6 +80,12 @@ class KvStore {
   // everything ("" or "/") leaves the reserved entries out.
   absl::StatusOr<std::vector<std::pair<std::string, Entry>>> ListUser(
       absl::string_view prefix) const;
+  // ListUser one page at a time: the entries after key `start_after` (""
+  // from the first) until their keys and values pass `max_bytes` (at least
+  // one entry per page; <= 0: no limit). Pages of a listing are not one
+  // snapshot: entries written between pages may or may not appear.
+  absl::StatusOr<Page> ListUserPage(absl::string_view prefix, const std::string& start_after,
+                                    int64_t max_bytes) const;
   // Removes `key` and, when `recursive`, everything under `key/`. Returns the
   // number of entries removed.
   int64_t Delete(const std::string& key, bool recursive);
@@ -85,7 +103,11 @@ class KvStore {
  private:
   absl::Status CheckLimits(const std::string& key, size_t new_value_size,
                            size_t old_size) const;
-  void Store(const std::string& key, std::string value);
+  void Store(const std::string& key, std::shared_ptr<const std::string> value);
+  // The entries under `dir` ("" for all) after `start_after`, up to
+  // `max_bytes` (<= 0: all).
+  Page Collect(const std::string& dir, bool skip_reserved, const std::string& start_after,
+               int64_t max_bytes) const;
 
   int64_t max_value_bytes_;
   int64_t max_store_bytes_;

@@ -266,6 +266,22 @@ static void null_detection_accessors_are_safe(void) {
   tessera_detection_destroy(NULL);
 }
 
+/* Issue 15: connection timeouts take milliseconds within their documented ranges. */
+static void connection_timeouts_are_checked_against_their_ranges(void) {
+  tessera_cluster_options* options = tessera_cluster_options_create();
+  tessera_error* err = NULL;
+  ASSERT_TRUE(tessera_cluster_options_set_connection_timeouts(options, 100, 1000, &err));
+  ASSERT_TRUE(tessera_cluster_options_set_connection_timeouts(options, 600000, 86400000, &err));
+  ASSERT_OK(err);
+  ASSERT_FALSE(tessera_cluster_options_set_connection_timeouts(options, 99, 1000, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'handshake_timeout_ms' must be in [100, 600000] milliseconds, got 99");
+  ASSERT_FALSE(tessera_cluster_options_set_connection_timeouts(options, 100, 86400001, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'idle_timeout_ms' must be in [1000, 86400000] milliseconds, got 86400001");
+  tessera_cluster_options_destroy(options);
+}
+
 int main(int argc, char** argv) {
   static const harness_test tests[] = {
       HARNESS_TEST(setters_accept_valid_values),
@@ -284,6 +300,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(inconsistent_source_is_invalid_argument),
       HARNESS_TEST(detect_reads_the_process_environment),
       HARNESS_TEST(null_detection_accessors_are_safe),
+      HARNESS_TEST(connection_timeouts_are_checked_against_their_ranges),
   };
   return harness_main(argc, argv, tests, HARNESS_COUNT(tests));
 }

@@ -11,6 +11,7 @@
  *   rpc_timeout=MS  recoverable=0|1  dup_fails_job=0|1
  *   kv_limits=MAX_VALUE_BYTES,MAX_STORE_BYTES  partition=INDEX
  *   tls_cert=F tls_key=F tls_ca=F tls_name=NAME  alarm=SECONDS (default 60)
+ *   conn=HANDSHAKE_TIMEOUT_MS,IDLE_TIMEOUT_MS
  *
  * Steps run in order; each prints "B <i> <name>" before it starts and one
  * result line when it ends, so the test driver can follow and time them:
@@ -41,7 +42,8 @@
  *   getn:KEY:MS             tessera_client_kv_wait; size= and intact=1 when
  *                           every byte is 'v'
  *   fill:PREFIX:COUNT:BYTES  COUNT keys PREFIX/0.. of BYTES bytes each; set=
- *   count:PREFIX            tessera_client_kv_list; entries= bytes= (values)
+ *   count:PREFIX            listloop:PREFIX:1
+ *   listloop:PREFIX:TIMES    TIMES listings; entries= bytes= of the last, max_ms=
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -194,6 +196,11 @@ static tessera_cluster_options* options_from_args(int argc, char** argv, int* ne
       ok = tessera_cluster_options_set_tls_server_name(options, value, &error);
     } else if (strcmp(arg, "alarm") == 0) {
       *alarm_s = (unsigned)strtoul(value, NULL, 10);
+    } else if (strcmp(arg, "conn") == 0) {
+      char* parts[2] = {value, value};
+      int count = split(value, ',', parts, 2);
+      ok = tessera_cluster_options_set_connection_timeouts(options, strtoll(parts[0], NULL, 10),
+                                                           strtoll(parts[count - 1], NULL, 10), &error);
     } else {
       fprintf(stderr, "worker: unknown option %s\n", arg);
       exit(2);
@@ -358,21 +365,31 @@ static bool step_fill(int index, const char* name, const char* prefix, int64_t c
   return true;
 }
 
-static bool step_count(int index, const char* name, const char* prefix) {
+/* Lists PREFIX `times` times; entries= and bytes= of the last listing,
+ * max_ms= of the slowest. */
+static void step_list_loop(int index, const char* name, const char* prefix, int64_t times) {
   int64_t start = now_ms();
-  tessera_error* error = NULL;
-  tessera_kv_list* list = tessera_client_kv_list(g_client, prefix, &error);
-  size_t total = 0;
-  size_t i;
-  if (list == NULL) {
-    print_error(index, name, start, error);
-    return true;
+  int64_t slowest = 0;
+  size_t entries = 0;
+  size_t bytes = 0;
+  int64_t t;
+  for (t = 0; t < times; ++t) {
+    int64_t began = now_ms();
+    tessera_error* error = NULL;
+    tessera_kv_list* list = tessera_client_kv_list(g_client, prefix, &error);
+    size_t i;
+    if (list == NULL) {
+      print_error(index, name, start, error);
+      return;
+    }
+    entries = tessera_kv_list_num_entries(list, NULL);
+    bytes = 0;
+    for (i = 0; i < entries; ++i) bytes += tessera_kv_list_value(list, i, NULL, 0, NULL);
+    tessera_kv_list_destroy(list);
+    if (now_ms() - began > slowest) slowest = now_ms() - began;
   }
-  for (i = 0; i < tessera_kv_list_num_entries(list, NULL); ++i) total += tessera_kv_list_value(list, i, NULL, 0, NULL);
   print_ok_begin(index, name, start);
-  printf(" entries=%zu bytes=%zu\n", tessera_kv_list_num_entries(list, NULL), total);
-  tessera_kv_list_destroy(list);
-  return true;
+  printf(" entries=%zu bytes=%zu max_ms=%lld\n", entries, bytes, (long long)slowest);
 }
 
 /* Runs one step; returns false for "exit". */
@@ -524,7 +541,11 @@ static bool run_step(int index, char* step, const tessera_cluster_options* optio
   } else if (strcmp(name, "fill") == 0 && count >= 4) {
     return step_fill(index, name, f[1], strtoll(f[2], NULL, 10), strtoll(f[3], NULL, 10));
   } else if (strcmp(name, "count") == 0 && count >= 2) {
-    return step_count(index, name, f[1]);
+    step_list_loop(index, name, f[1], 1);
+    return true;
+  } else if (strcmp(name, "listloop") == 0 && count >= 3) {
+    step_list_loop(index, name, f[1], strtoll(f[2], NULL, 10));
+    return true;
   } else {
     fprintf(stderr, "worker: bad step %s (%d fields)\n", name, count);
     *exit_code = 2;

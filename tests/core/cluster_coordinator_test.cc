@@ -563,5 +563,81 @@ TEST_F(CoordinatorServerTest, RegistrationAnswersTheValueLimit) {
   EXPECT_EQ(registered.max_value_bytes(), 12345);
 }
 
+// Issue 15: listings come in pages that the stub's own parser reads back
+// exactly (the server builds them from the stored values, not through
+// protobuf): key order, values, versions, and `truncated` until the last.
+TEST_F(CoordinatorServerTest, KvListPagesWithinTheByteBudgetAndResumesAfterTheLastKey) {
+  Start();
+  RegisterAll();
+  for (const char* key : {"p/a", "p/b", "p/c", "q/z"}) {
+    ASSERT_THAT(KvSet(0, key, std::string(1000, key[2])), IsOk());
+  }
+  v1::KvListRequest request;
+  *request.mutable_header() = Header(1);
+  request.set_prefix("p");
+  request.set_max_response_bytes(2100);  // two 1,003-byte entries fit, not three
+  v1::KvListResponse first;
+  ASSERT_THAT(Call(&Stub::KvList, request, &first), IsOk());
+  ASSERT_EQ(first.entries_size(), 2);
+  EXPECT_EQ(first.entries(0).key(), "p/a");
+  EXPECT_EQ(first.entries(0).value(), std::string(1000, 'a'));
+  EXPECT_GT(first.entries(0).version(), 0);
+  EXPECT_EQ(first.entries(1).key(), "p/b");
+  EXPECT_EQ(first.entries(1).version(), first.entries(0).version() + 1);
+  EXPECT_TRUE(first.truncated());
+  request.set_start_after("p/b");
+  v1::KvListResponse second;
+  ASSERT_THAT(Call(&Stub::KvList, request, &second), IsOk());
+  ASSERT_EQ(second.entries_size(), 1);
+  EXPECT_EQ(second.entries(0).key(), "p/c");
+  EXPECT_EQ(second.entries(0).value(), std::string(1000, 'c'));
+  EXPECT_FALSE(second.truncated());
+}
+
+TEST_F(CoordinatorServerTest, KvListPageHoldsOneEntryLargerThanTheBudget) {
+  Start();
+  RegisterAll();
+  ASSERT_THAT(KvSet(0, "big", std::string(5000, 'x')), IsOk());
+  ASSERT_THAT(KvSet(0, "small", "y"), IsOk());
+  v1::KvListRequest request;
+  *request.mutable_header() = Header(0);
+  request.set_max_response_bytes(100);
+  v1::KvListResponse response;
+  ASSERT_THAT(Call(&Stub::KvList, request, &response), IsOk());
+  ASSERT_EQ(response.entries_size(), 1);
+  EXPECT_EQ(response.entries(0).value().size(), 5000u);
+  EXPECT_TRUE(response.truncated());
+}
+
+TEST_F(CoordinatorServerTest, KvListWithoutABudgetAnswersEverythingAtOnce) {
+  Start();
+  RegisterAll();
+  ASSERT_THAT(KvSet(0, "a", ""), IsOk());
+  ASSERT_THAT(KvSet(0, "b", std::string(3 << 20, 'b')), IsOk());
+  v1::KvListRequest request;
+  *request.mutable_header() = Header(0);
+  v1::KvListResponse response;
+  ASSERT_THAT(Call(&Stub::KvList, request, &response), IsOk());
+  ASSERT_EQ(response.entries_size(), 2);
+  EXPECT_EQ(response.entries(0).value(), "");
+  EXPECT_EQ(response.entries(1).value().size(), size_t{3} << 20);
+  EXPECT_FALSE(response.truncated());
+}
+
+TEST_F(CoordinatorServerTest, KvListKeysOnlyLeavesTheValuesOut) {
+  Start();
+  RegisterAll();
+  ASSERT_THAT(KvSet(0, "a", "value"), IsOk());
+  v1::KvListRequest request;
+  *request.mutable_header() = Header(0);
+  request.set_keys_only(true);
+  v1::KvListResponse response;
+  ASSERT_THAT(Call(&Stub::KvList, request, &response), IsOk());
+  ASSERT_EQ(response.entries_size(), 1);
+  EXPECT_EQ(response.entries(0).key(), "a");
+  EXPECT_EQ(response.entries(0).value(), "");
+  EXPECT_GT(response.entries(0).version(), 0);
+}
+
 }  // namespace
 }  // namespace tessera::cluster

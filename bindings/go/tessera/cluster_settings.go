@@ -71,3 +71,9 @@ func (o *ClusterOptions) SetPartitionIndex(index int) error {
 func (o *ClusterOptions) SetKVLimits(maxValueBytes, maxStoreBytes int64) error {
 	return o.set(func(e []uintptr) { o.raw().SetKvLimits(maxValueBytes, maxStoreBytes, e) })
 }
+
+// SetConnectionTimeouts bounds how long the coordinator keeps a connection
+// that has not finished its handshake, and one that carries no call.
+func (o *ClusterOptions) SetConnectionTimeouts(handshake, idle time.Duration) error {
+	return o.set(func(e []uintptr) { o.raw().SetConnectionTimeouts(millis(handshake), millis(idle), e) })
+}

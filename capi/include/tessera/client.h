@@ -148,7 +148,13 @@ TESSERA_API tessera_buffer* tessera_client_kv_wait(tessera_client* client, const
 /** The value of `key` now, or NULL with NOT_FOUND. @since 0.2 */
 TESSERA_API tessera_buffer* tessera_client_kv_lookup(tessera_client* client, const char* key,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
-/** Every entry under `prefix` + "/" ("a/b" never lists "a/bc"); may be empty. @since 0.2 */
+/**
+ * Every entry under `prefix` + "/" ("a/b" never lists "a/bc"); may be empty.
+ * Large listings are fetched in pages of a few MiB (so the coordinator never
+ * builds one store-sized message): entries written or removed while a
+ * listing is under way may or may not be in it; each entry is whole.
+ * @since 0.2
+ */
 TESSERA_API tessera_kv_list* tessera_client_kv_list(tessera_client* client, const char* prefix,
                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 /** Deletes `key` and, when `recursive`, everything under `key` + "/". Absent keys are not an error. @since 0.2 */

@@ -116,6 +116,33 @@ TESSERA_API int64_t tessera_event_generation(const tessera_event* event,
 TESSERA_API int64_t tessera_event_version(const tessera_event* event,
                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
+/* ---- connection limits (issue 15) --------------------------------------- */
+
+/**
+ * How long the coordinator keeps connections that are not a job's clients.
+ * @param options               the options.
+ * @param handshake_timeout_ms  a connection that has not finished its TLS and
+ *                              HTTP/2 handshake this long after it was
+ *                              accepted is closed (default 10000; 100 to
+ *                              600000): a port scan or a client that connects
+ *                              and never speaks holds a descriptor no longer.
+ *                              At most 1024 connections that have not sent a
+ *                              byte are held at once; past that the oldest is
+ *                              closed.
+ * @param idle_timeout_ms       a connection that carries no call this long is
+ *                              closed (default 300000; 1000 to 86400000). A
+ *                              job's clients always hold a call open, so this
+ *                              never closes theirs.
+ * @param out_error             receives INVALID_ARGUMENT naming the argument
+ *                              out of range; may be NULL.
+ * @return false on failure.
+ * @since 0.3
+ */
+TESSERA_API bool tessera_cluster_options_set_connection_timeouts(tessera_cluster_options* options,
+                                                                 int64_t handshake_timeout_ms,
+                                                                 int64_t idle_timeout_ms,
+                                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
+
 TESSERA_END_DECLS
 
 #endif  /* TESSERA_EXPERIMENTAL_CLUSTER_H_ */
