@@ -14,6 +14,7 @@ import re
 import sys
 
 MARKER = re.compile(r"^\s*#\s*([A-Za-z_][A-Za-z0-9_]*)\s*([{}])\s*$")
+MARKER_LIKE = re.compile(r"^\s*#.*[{}]\s*$")
 
 
 def select(lines, without):
@@ -22,6 +23,11 @@ def select(lines, without):
     open_section = None  # (name, line number) of the section being read
     for number, line in enumerate(lines, start=1):
         marker = MARKER.match(line)
+        if marker is None and MARKER_LIKE.match(line):
+            # A comment ending in a brace that is not a marker would be kept as
+            # a comment, silently leaving its section's symbols in every build.
+            raise ValueError(f"line {number}: {line.strip()!r} looks like a section marker but is not "
+                             f"one; expected '# NAME {{' or '# NAME }}' with NAME a single word")
         if marker is None:
             if open_section is None or open_section[0] not in without:
                 kept.append(line)
