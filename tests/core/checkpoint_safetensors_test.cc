@@ -239,6 +239,12 @@ TEST(SafetensorsHeaderTest, FractionalDimensionIsRefused) {
                                  "non-negative integer"));
 }
 
+TEST(SafetensorsHeaderTest, DimensionBeyondInt64IsRefusedOnPurpose) {
+  EXPECT_THAT(ParseFile(R"({"a":{"dtype":"U8","shape":[0,9223372036854775808],"data_offsets":[0,0]}})", ""),
+              StatusIs(kInvalid, "m.safetensors: byte 38: tensor `a` shape[1] is a number (9.22337e+18), expected a "
+                                 "non-negative integer"));
+}
+
 TEST(SafetensorsHeaderTest, ShapeThatIsNotAnArrayIsRefused) {
   EXPECT_THAT(ParseFile(R"({"a":{"dtype":"U8","shape":1,"data_offsets":[0,1]}})", "x"),
               StatusIs(kInvalid, "m.safetensors: byte 35: tensor `a` shape is an integer, expected an array"));
