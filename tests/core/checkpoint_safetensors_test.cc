@@ -4,6 +4,7 @@
 #include "core/checkpoint/safetensors.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -331,7 +332,8 @@ class SafetensorsIndexTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = TempPath(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    ASSERT_EQ(system(("rm -rf '" + dir_ + "' && mkdir -p '" + dir_ + "'").c_str()), 0);
+    std::filesystem::remove_all(dir_);
+    ASSERT_TRUE(std::filesystem::create_directories(dir_));
     WriteFile(dir_ + "/model-00001-of-00002.safetensors",
               FileBytes(R"({"__metadata__":{"format":"pt"},"b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
                         "abcd"));
