@@ -48,6 +48,9 @@ constexpr GgmlTypeRow kTypes[] = {
     {34, "TQ1_0", 256, 54},
     {35, "TQ2_0", 256, 66},
     {39, "MXFP4", 32, 17},
+    {40, "NVFP4", 64, 36},
+    {41, "Q1_0", 128, 18},
+    {42, "Q2_0", 64, 18},  // newer than the gguf package the differential pins
 };
 
 }  // namespace

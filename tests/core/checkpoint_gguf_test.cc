@@ -421,10 +421,13 @@ TEST(GgmlTypeTest, HasUpstreamBlocks) {
   EXPECT_EQ(GgmlType(30), (ElementType{"BF16", 1, 2}));
   EXPECT_EQ(GgmlType(34), (ElementType{"TQ1_0", 256, 54}));
   EXPECT_EQ(GgmlType(39), (ElementType{"MXFP4", 32, 17}));
+  EXPECT_EQ(GgmlType(40), (ElementType{"NVFP4", 64, 36}));
+  EXPECT_EQ(GgmlType(41), (ElementType{"Q1_0", 128, 18}));
+  EXPECT_EQ(GgmlType(42), (ElementType{"Q2_0", 64, 18}));
 }
 
 TEST(GgmlTypeTest, KnowsNoRemovedOrFutureId) {
-  for (uint32_t id : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 40u, 0xFFFFFFFFu}) {
+  for (uint32_t id : {4u, 5u, 31u, 32u, 33u, 36u, 37u, 38u, 43u, 0xFFFFFFFFu}) {
     EXPECT_EQ(GgmlType(id), std::nullopt) << id;
   }
 }
