@@ -1,0 +1,27 @@
+// A GGUF model as llama.cpp's gguf-split leaves it: files
+// NAME-0000K-of-0000N.gguf, each a complete GGUF file holding some of the
+// tensors, with the keys split.no (0-based), split.count and, in the first,
+// split.tensors.count.
+#ifndef TESSERA_CORE_CHECKPOINT_GGUF_SPLIT_H_
+#define TESSERA_CORE_CHECKPOINT_GGUF_SPLIT_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "core/checkpoint/checkpoint.h"
+
+namespace tessera::checkpoint {
+
+// Reads the GGUF checkpoint at `path`: one file, or, when its metadata says
+// split.count N > 1, the first of N splits whose siblings are found by name
+// beside it. The tensors of all files in file order (file_index the split's
+// 0-based number); the metadata is the first file's. Refused
+// (INVALID_ARGUMENT, naming the file): a split file other than the first, a
+// name not following the pattern, a sibling whose split.no or split.count
+// disagree, a tensor name in two splits, a tensor total other than
+// split.tensors.count. A missing sibling is NOT_FOUND.
+absl::StatusOr<Checkpoint> ReadGgufCheckpoint(const std::string& path);
+
+}  // namespace tessera::checkpoint
+
+#endif  // TESSERA_CORE_CHECKPOINT_GGUF_SPLIT_H_
