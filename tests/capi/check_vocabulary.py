@@ -22,10 +22,13 @@ NOUNS = sorted("""
     dtensor_layout
     hlo_sharding
     interleave keras_initialize_options keras_initialize
+    checkpoint
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.
-BYTE_SIZES = {"tessera_buffer_size", "tessera_sharding_shard_size"}
+BYTE_SIZES = {"tessera_buffer_size", "tessera_sharding_shard_size",
+              "tessera_checkpoint_file_size", "tessera_checkpoint_tensor_block_size",
+              "tessera_checkpoint_tensor_size"}
 # PyTorch's get_local_rank: a rank there is a position along an axis, not a count.
 POSITION_RANKS = {"tessera_mesh_local_rank"}
 

@@ -13,12 +13,13 @@
  * placeholders: strings "x", zeroed scratch memory for pointers, 0 or 1 for
  * numbers, the 0 value of enums.
  */
-#define _POSIX_C_SOURCE 200112L
+#define _POSIX_C_SOURCE 200809L
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixtures.h"
 #include "harness.h"
@@ -287,7 +288,25 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_distribution_is_same, "a", NULL, NULL) \
   X(tessera_layout_to_shardy_text, "layout", NULL, NULL) \
   X(tessera_mesh_to_shardy_text, "mesh", NULL, NULL) \
-  X(tessera_mesh_options_set_device_processes, "options", NULL, NULL, 0)
+  X(tessera_mesh_options_set_device_processes, "options", NULL, NULL, 0) \
+  X(tessera_checkpoint_format, "checkpoint", NULL) \
+  X(tessera_checkpoint_num_files, "checkpoint", NULL) \
+  X(tessera_checkpoint_file_path, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_file_size, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_num_tensors, "checkpoint", NULL) \
+  X(tessera_checkpoint_tensor_name, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_element_type, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_block_num_elements, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_block_size, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_shape, "checkpoint", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_tensor_file_index, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_offset, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_size, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_tensor_lookup, "checkpoint", NULL, "x", (size_t*)(void*)scratch) \
+  X(tessera_checkpoint_num_metadata_entries, "checkpoint", NULL) \
+  X(tessera_checkpoint_metadata_key, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_metadata_value, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_metadata_lookup, "checkpoint", NULL, "x")
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -427,6 +446,7 @@ static struct objects {
   tessera_hlo_sharding* hlo_sharding;
   tessera_error* error;
   tessera_dtensor_config* dtensor_config;
+  tessera_checkpoint* checkpoint;
 #if TESSERA_HAS_CLUSTER
   tessera_client* client;
   tessera_kv_list* kv_list;
@@ -496,7 +516,19 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_dtensor_config_job, "index", tessera_dtensor_config_num_jobs(o.dtensor_config, NULL), o.dtensor_config, index) \
   X(tessera_dtensor_config_local_device, "index", tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL), o.dtensor_config, "GPU", TESSERA_NO_INDEX, index) \
   X(tessera_dtensor_layout_spec, "index", tessera_dtensor_layout_num_dims(dtensor_layout(), NULL), dtensor_layout(), index) \
-  X(tessera_dtensor_mesh_host, "index", tessera_dtensor_mesh_num_hosts(o.dtensor_mesh, NULL), o.dtensor_mesh, index)
+  X(tessera_dtensor_mesh_host, "index", tessera_dtensor_mesh_num_hosts(o.dtensor_mesh, NULL), o.dtensor_mesh, index) \
+  X(tessera_checkpoint_file_path, "index", tessera_checkpoint_num_files(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_file_size, "index", tessera_checkpoint_num_files(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_name, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_element_type, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_block_num_elements, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_block_size, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_shape, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index, o.i64s, 8) \
+  X(tessera_checkpoint_tensor_file_index, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_offset, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_tensor_size, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_metadata_key, "index", tessera_checkpoint_num_metadata_entries(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_checkpoint_metadata_value, "index", tessera_checkpoint_num_metadata_entries(o.checkpoint, NULL), o.checkpoint, index)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
@@ -580,7 +612,8 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_interleave_batches, 5, size_t, 10, 2, 1, false) \
   X(tessera_interleave_batch_items, 15, size_t, 25, 10, 2, 0, false) \
   X(tessera_interleave_samples, 3, size_t, 10, 4, 2, false) \
-  X(tessera_interleave_samples_shuffled, 3, size_t, 10, 4, 2, false, 0, 1)
+  X(tessera_interleave_samples_shuffled, 3, size_t, 10, 4, 2, false, 0, 1) \
+  X(tessera_checkpoint_tensor_shape, 2, int64_t, o.checkpoint, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -697,6 +730,7 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.reshard_plan);
   ASSERT_NOT_NULL(o.error);
   ASSERT_NOT_NULL(o.dtensor_config);
+  ASSERT_NOT_NULL(o.checkpoint);
   ASSERT_EQ(2, tessera_dtensor_config_num_jobs(o.dtensor_config, NULL));
   ASSERT_EQ(2, tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL));
   ASSERT_EQ(8, tessera_mesh_num_devices(o.mesh, NULL));
@@ -707,6 +741,37 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.keras_initialize);
   ASSERT_EQ(1, tessera_kv_list_num_entries(o.kv_list, NULL));
 #endif
+}
+
+/* A one-tensor safetensors file (an F32 [2, 3] and one metadata entry) in a
+ * fresh directory, for the checkpoint rows. */
+static char checkpoint_dir[256];
+static char checkpoint_path[320];
+
+static tessera_checkpoint* open_checkpoint(void) {
+  static const char header[] =
+      "{\"__metadata__\":{\"format\":\"pt\"},\"w\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
+  const char* tmp = getenv("TMPDIR");
+  unsigned char length[8] = {0};
+  static const unsigned char data[24];
+  FILE* f;
+  snprintf(checkpoint_dir, sizeof checkpoint_dir, "%s/tessera_answer_policy_XXXXXX",
+           tmp != NULL && tmp[0] != '\0' ? tmp : "/tmp");
+  if (mkdtemp(checkpoint_dir) == NULL) return NULL;
+  snprintf(checkpoint_path, sizeof checkpoint_path, "%s/m.safetensors", checkpoint_dir);
+  f = fopen(checkpoint_path, "wb");
+  if (f == NULL) return NULL;
+  length[0] = (unsigned char)(sizeof header - 1);
+  fwrite(length, 1, sizeof length, f);
+  fwrite(header, 1, sizeof header - 1, f);
+  fwrite(data, 1, sizeof data, f);
+  fclose(f);
+  return tessera_checkpoint_open(checkpoint_path, NULL);
+}
+
+static void remove_checkpoint(void) {
+  unlink(checkpoint_path);
+  rmdir(checkpoint_dir);
 }
 
 static void make_objects(void) {
@@ -745,6 +810,7 @@ static void make_objects(void) {
     tessera_dtensor_config_options_destroy(options);
   }
   o.hlo_sharding = tessera_hlo_sharding_parse("{devices=[2,2,2]<=[8] last_tile_dims={manual}}", NULL);
+  o.checkpoint = open_checkpoint();
 #if TESSERA_HAS_CLUSTER
   {
     tessera_cluster_options* options = tessera_cluster_options_create();
@@ -770,6 +836,8 @@ static void destroy_objects(void) {
   tessera_dtensor_config_destroy(o.dtensor_config);
   tessera_error_destroy(o.error);
   tessera_hlo_sharding_destroy(o.hlo_sharding);
+  tessera_checkpoint_destroy(o.checkpoint);
+  remove_checkpoint();
   tessera_reshard_plan_destroy(o.reshard_plan);
   tessera_sharding_destroy(o.sharding);
   tessera_dtensor_mesh_destroy(o.dtensor_mesh);

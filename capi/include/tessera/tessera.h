@@ -171,6 +171,7 @@
 #include "tessera/experimental/hlo_sharding.h"
 #include "tessera/experimental/keras_data.h"
 #include "tessera/experimental/shardy.h"
+#include "tessera/experimental/checkpoint.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #include "tessera/experimental/keras_initialize.h"
