@@ -265,6 +265,56 @@ static void a_sharded_index_reads_every_file_in_name_order(void) {
   tessera_checkpoint_destroy(checkpoint);
 }
 
+/* checkpoint_gguf_test.cc's Split: split k of 2 (1-based) holding one F32
+ * tensor of 4 elements named tK; the first also says the tensor total. */
+static const char* write_gguf_split(const char* name, unsigned k) {
+  bytes b = {{0}, 0};
+  put_text(&b, "GGUF");
+  put(&b, 3, 4);
+  put(&b, 1, 8);
+  put(&b, k == 1 ? 3 : 2, 8);
+  put_gguf_string(&b, "split.no");
+  put(&b, 2, 4); /* u16 */
+  put(&b, k - 1, 2);
+  put_gguf_string(&b, "split.count");
+  put(&b, 2, 4);
+  put(&b, 2, 2);
+  if (k == 1) {
+    put_gguf_string(&b, "split.tensors.count");
+    put(&b, 5, 4); /* i32 */
+    put(&b, 2, 4);
+  }
+  put_gguf_string(&b, k == 1 ? "t1" : "t2");
+  put(&b, 1, 4);
+  put(&b, 4, 8);
+  put(&b, 0, 4); /* F32 */
+  put(&b, 0, 8);
+  put_zeros(&b, (32 - b.size % 32) % 32 + 16);
+  return write_file(name, b.data, b.size);
+}
+
+static void the_first_gguf_split_opens_every_split(void) {
+  tessera_error* err = NULL;
+  const char* first = write_gguf_split("a-00001-of-00002.gguf", 1);
+  const char* second = write_gguf_split("a-00002-of-00002.gguf", 2);
+  tessera_checkpoint* checkpoint = tessera_checkpoint_open(first, &err);
+  ASSERT_OK(err);
+  ASSERT_NOT_NULL(checkpoint);
+  ASSERT_EQ(2, tessera_checkpoint_num_files(checkpoint, &err));
+  ASSERT_STREQ(first, tessera_checkpoint_file_path(checkpoint, 0, &err));
+  ASSERT_EQ(176, tessera_checkpoint_file_size(checkpoint, 0, &err));
+  ASSERT_STREQ(second, tessera_checkpoint_file_path(checkpoint, 1, &err));
+  ASSERT_EQ(144, tessera_checkpoint_file_size(checkpoint, 1, &err));
+  ASSERT_EQ(2, tessera_checkpoint_num_tensors(checkpoint, &err));
+  ASSERT_STREQ("t2", tessera_checkpoint_tensor_name(checkpoint, 1, &err));
+  ASSERT_EQ(1, tessera_checkpoint_tensor_file_index(checkpoint, 1, &err));
+  ASSERT_EQ(128, tessera_checkpoint_tensor_offset(checkpoint, 1, &err));
+  ASSERT_EQ(16, tessera_checkpoint_tensor_size(checkpoint, 1, &err));
+  ASSERT_STREQ("2", tessera_checkpoint_metadata_lookup(checkpoint, "split.tensors.count", &err));
+  ASSERT_OK(err);
+  tessera_checkpoint_destroy(checkpoint);
+}
+
 static void a_gguf_file_has_its_shapes_outermost_first_and_its_quantized_blocks(void) {
   tessera_error* err = NULL;
   int64_t shape[4] = {0};
@@ -358,6 +408,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(a_null_checkpoint_is_invalid_argument_naming_it),
       HARNESS_TEST(a_sharded_index_reads_every_file_in_name_order),
       HARNESS_TEST(a_gguf_file_has_its_shapes_outermost_first_and_its_quantized_blocks),
+      HARNESS_TEST(the_first_gguf_split_opens_every_split),
       HARNESS_TEST(a_malformed_gguf_file_is_refused_with_its_file_and_byte),
       HARNESS_TEST(a_duplicate_safetensors_tensor_is_refused_with_its_file_and_byte),
       HARNESS_TEST(a_name_of_no_known_format_is_invalid_argument_listing_the_names),
