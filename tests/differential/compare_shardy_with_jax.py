@@ -16,7 +16,7 @@ import argparse
 import ctypes as C
 import sys
 
-from compare_with_jax import Tessera, cases_in, i64, strs
+from compare_with_jax import Tessera, i64, run_cases, strs
 
 SIGNATURES = {
     "tessera_layout_to_shardy_text": (C.c_void_p, [C.c_void_p, C.c_char_p, C.POINTER(C.c_void_p)]),
@@ -72,28 +72,12 @@ def main():
     for fn_name, (res, argtypes) in SIGNATURES.items():
         fn = getattr(t.lib, fn_name)
         fn.restype, fn.argtypes = res, argtypes
-    cases = differences = 0
-    for path, line_number, case in cases_in(args.cases):
-        cases += 1
-        where = (f"{path}:{line_number} mesh {case['mesh_shape']} {case['axis_names']} ids "
-                 f"{case['device_ids']} spec {case['spec']} open {case['open_dims']}")
-        try:
-            got = tessera_answers(t, case)
-        except RuntimeError as e:
-            differences += 1
-            print(f"DIFF {where}: tessera failed: {e}")
-            continue
+    return run_cases(
+        "shardy", args.cases, lambda case: tessera_answers(t, case),
+        lambda case: (f"mesh {case['mesh_shape']} {case['axis_names']} ids {case['device_ids']} "
+                      f"spec {case['spec']} open {case['open_dims']}"),
         # The parsed inline text prints as the closed text on the symbol.
-        expected = {"sdy": case["sdy"], "sdy_mesh": case["sdy_mesh"], "sdy_inline": case["sdy"]}
-        for key, value in expected.items():
-            if got[key] != value:
-                differences += 1
-                print(f"DIFF {where}: {key}: jax {value!r} tessera {got[key]!r}")
-    print(f"shardy differential: {cases} cases, {differences} differences")
-    if cases == 0:
-        print("no cases were compared")
-        return 1
-    return 1 if differences else 0
+        lambda case: {"sdy": case["sdy"], "sdy_mesh": case["sdy_mesh"], "sdy_inline": case["sdy"]})
 
 
 if __name__ == "__main__":

@@ -117,32 +117,42 @@ def cases_in(paths):
                 yield path, line_number, json.loads(line)
 
 
+def run_cases(name, paths, answers, describe, expected):
+    """Compares `answers(case)` (Tessera's, a dict) with `expected(case)` (jax's)
+    key by key for every case in `paths`; prints each difference and the totals
+    under `name`. Returns the exit status: 1 on any difference or no case."""
+    cases = differences = 0
+    for path, line_number, case in cases_in(paths):
+        cases += 1
+        where = f"{path}:{line_number} {describe(case)}"
+        try:
+            got = answers(case)
+        except RuntimeError as e:
+            differences += 1
+            print(f"DIFF {where}: tessera failed: {e}")
+            continue
+        for key, value in expected(case).items():
+            if got[key] != value:
+                differences += 1
+                print(f"DIFF {where}: {key}: jax {value!r} tessera {got[key]!r}")
+    print(f"{name} differential: {cases} cases, {differences} differences")
+    if cases == 0:
+        print("no cases were compared")
+        return 1
+    return 1 if differences else 0
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lib", required=True)
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
     t = Tessera(args.lib)
-    cases = differences = 0
-    for path, line_number, case in cases_in(args.cases):
-        cases += 1
-        where = (f"{path}:{line_number} mesh {case['mesh_shape']} ids {case['device_ids']} "
-                 f"spec {case['spec']} shape {case['shape']}")
-        try:
-            got = tessera_answers(t, case)
-        except RuntimeError as e:
-            differences += 1
-            print(f"DIFF {where}: tessera failed: {e}")
-            continue
-        for key in ("index_map", "shard_shape", "replica_ids", "hlo_v2"):
-            if got[key] != case[key]:
-                differences += 1
-                print(f"DIFF {where}: {key}: jax {case[key]} tessera {got[key]}")
-    print(f"jax differential: {cases} cases, {differences} differences")
-    if cases == 0:
-        print("no cases were compared")
-        return 1
-    return 1 if differences else 0
+    return run_cases(
+        "jax", args.cases, lambda case: tessera_answers(t, case),
+        lambda case: (f"mesh {case['mesh_shape']} ids {case['device_ids']} spec {case['spec']} "
+                      f"shape {case['shape']}"),
+        lambda case: {key: case[key] for key in ("index_map", "shard_shape", "replica_ids", "hlo_v2")})
 
 
 if __name__ == "__main__":

@@ -91,17 +91,23 @@ def answer(devices, mesh_shape, names, ids, spec_groups, shape):
     }
 
 
-def main():
+def generator_setup(count, seed):
+    """The command line of a jax case generator (--count, --seed, --max-devices),
+    jax's devices checked against it, and the seeded RNG: (args, devices, rng)."""
     parser = argparse.ArgumentParser()
-    parser.add_argument("--count", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument("--count", type=int, default=count)
+    parser.add_argument("--seed", type=int, default=seed)
     parser.add_argument("--max-devices", type=int, default=64)
     args = parser.parse_args()
     devices = jax.devices()
     if len(devices) < args.max_devices:
         sys.exit(f"jax sees {len(devices)} devices, need {args.max_devices}: "
                  "set XLA_FLAGS=--xla_force_host_platform_device_count")
-    rng = random.Random(args.seed)
+    return args, devices, random.Random(args.seed)
+
+
+def main():
+    args, devices, rng = generator_setup(500, 20261130)
     for _ in range(args.count):
         mesh_shape, names, ids, spec_groups, shape = case(rng, devices, args.max_devices)
         row = {"mesh_shape": mesh_shape, "axis_names": names,

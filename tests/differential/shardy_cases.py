@@ -18,10 +18,7 @@ sorted by id (Tessera's convention), given to jax as _logical_device_ids.
 
 Usage: shardy_cases.py --count N --seed S --max-devices D > cases.jsonl
 """
-import argparse
 import json
-import random
-import sys
 
 import numpy as np
 import jax
@@ -30,7 +27,7 @@ from jax._src.interpreters import mlir
 from jax._src.lib.mlir import ir
 from jax._src.lib.mlir.dialects import sdy
 
-from jax_cases import random_mesh_shape, random_spec
+from jax_cases import generator_setup, random_mesh_shape, random_spec
 
 AXIS_NAMES = ["x", "y", "dp", "tp", "a\"b", "x y", "t\\p", "\u00fc", "_a.b$", "k\n"]
 MESH_NAMES = ["mesh", "mesh", "m1", "my mesh", "_a.b$c", "\u00e9"]
@@ -68,16 +65,7 @@ def answer(devices, mesh_shape, names, ids, groups, open_dims, mesh_name):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--count", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=20261202)
-    parser.add_argument("--max-devices", type=int, default=64)
-    args = parser.parse_args()
-    devices = jax.devices()
-    if len(devices) < args.max_devices:
-        sys.exit(f"jax sees {len(devices)} devices, need {args.max_devices}: "
-                 "set XLA_FLAGS=--xla_force_host_platform_device_count")
-    rng = random.Random(args.seed)
+    args, devices, rng = generator_setup(300, 20261202)
     for _ in range(args.count):
         mesh_shape, names, ids, groups, open_dims, mesh_name = case(rng, devices, args.max_devices)
         row = {"mesh_shape": mesh_shape, "axis_names": names, "device_ids": [devices[i].id for i in ids],
