@@ -1326,6 +1326,27 @@ class Emitter {
   const PythonRegexUse use_;
 };
 
+// `.*` (any flags, greedy or lazy): it matches every run of characters on a
+// line, the empty one included.
+bool IsAnyStar(const Node& n) {
+  return n.kind == Node::kRepeat && n.min == 0 && n.max == kPyMaxRepeat && !n.possessive &&
+         n.branches.size() == 1 && n.branches[0].size() == 1 &&
+         n.branches[0][0].kind == Node::kAny;
+}
+
+// re.search tries every start, so a `.*` opening an alternative changes no
+// answer (it may match the empty string there). RE2 runs it as a thread alive
+// at every byte of the path, and a layout map's RE2::Set then builds every DFA
+// state around the threads of all such patterns: with 1,000 rules opening
+// with `.*`, a lookup of a never-seen path cost 4x what it cost without them.
+void DropLeadingAnyStars(Node* root) {
+  for (Seq& branch : root->branches) {
+    auto first = branch.begin();
+    while (first != branch.end() && IsAnyStar(*first)) ++first;
+    branch.erase(branch.begin(), first);
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> TranslatePythonRegex(absl::string_view pattern, PythonRegexUse use) {
@@ -1340,6 +1361,7 @@ absl::StatusOr<std::string> TranslatePythonRegex(absl::string_view pattern, Pyth
   if (const std::optional<Node>& unsupported = parser.unsupported()) {
     return UnsupportedError(unsupported->byte, unsupported->text, unsupported->why);
   }
+  if (use == PythonRegexUse::kSearch) DropLeadingAnyStars(&root);
   std::string out;
   Emitter emitter(use);
   TESSERA_RETURN_IF_ERROR(emitter.Alternation(root.branches, true, kRe2MaxRepeat, &out));

@@ -195,6 +195,68 @@ TEST_F(LayoutMapTest, SeveralMatchesPrintThePathRawAndTheKeysAsRepr) {
                                                   "['a.b', 'a..']")));
 }
 
+// Rules opening with `.*` run without it under re.search (python_regex.h);
+// the error still names them as written.
+TEST_F(LayoutMapTest, SeveralMatchesListRulesOpeningWithDotStarAsWritten) {
+  LayoutMap map(mesh_);
+  ASSERT_THAT(map.Set(".*dense.*", Layout({"model"})), IsOk());
+  ASSERT_THAT(map.Set("conv", Layout({""})), IsOk());
+  ASSERT_THAT(map.Set(".*?kernel$", Layout({"", "model"})), IsOk());
+  EXPECT_THAT(map.Find("dense/kernel"),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("Path 'dense/kernel' matches multiple layout specification keys: "
+                                 "['.*dense.*', '.*?kernel$']")));
+}
+
+// re.search(".*", p) matches every path, the empty one and one with a newline.
+TEST_F(LayoutMapTest, DotStarAloneMatchesEveryPathInSearch) {
+  LayoutMap map(mesh_);
+  ASSERT_THAT(map.Set(".*", Layout({"model"})), IsOk());
+  EXPECT_EQ(Unwrap(map.Find("")), 0);
+  EXPECT_EQ(Unwrap(map.Find("dense\nkernel")), 0);
+}
+
+// re.search(".*kernel", "dense\nkernel") matches (from after the newline);
+// re.fullmatch does not ('.' is not a newline).
+TEST_F(LayoutMapTest, LeadingDotStarKeepsItsMeaningAcrossANewline) {
+  LayoutMap search(mesh_, KeyMatch::kSearch);
+  LayoutMap full(mesh_, KeyMatch::kFullMatch);
+  for (LayoutMap* map : {&search, &full}) {
+    ASSERT_THAT(map->Set(".*kernel", Layout({"", "model"})), IsOk());
+  }
+  EXPECT_EQ(Unwrap(search.Find("dense\nkernel")), 0);
+  EXPECT_EQ(Unwrap(full.Find("dense\nkernel")), -1);
+  EXPECT_EQ(Unwrap(full.Find("dense/kernel")), 0);
+}
+
+TEST_F(LayoutMapTest, LeadingDotStarInEveryAlternativeOfARule) {
+  LayoutMap map(mesh_);
+  ASSERT_THAT(map.Set(".*query|.*key", Layout({"", "model"})), IsOk());
+  EXPECT_EQ(Unwrap(map.Find("attention/key/kernel")), 0);
+  EXPECT_EQ(Unwrap(map.Find("attention/value/kernel")), -1);
+}
+
+// Per-layer rules, a third of them opening with `.*`: a path that three of
+// the 1,000 match names those three in insertion order.
+TEST_F(LayoutMapTest, ThousandRulesListEveryMatchInInsertionOrder) {
+  LayoutMap map(mesh_);
+  for (int layer = 0; layer < 1000; ++layer) {
+    const std::string key = layer % 3 == 0   ? absl::StrCat(".*layers\\.", layer, "\\.mlp")
+                            : layer % 3 == 1 ? absl::StrCat("^model\\.layers\\.", layer, "\\.")
+                                             : absl::StrCat("layers\\.", layer, "\\.(q|k)_proj$");
+    ASSERT_THAT(map.Set(key, Layout({"model"})), IsOk());
+  }
+  ASSERT_EQ(map.size(), 1000u);
+  EXPECT_EQ(Unwrap(map.Find("model.layers.998.v_proj")), -1);
+  EXPECT_EQ(Unwrap(map.Find("model.layers.999.mlp")), 999);
+  EXPECT_EQ(Unwrap(map.Find("model.layers.997.self_attn")), 997);
+  EXPECT_EQ(Unwrap(map.Find("x.layers.998.k_proj")), 998);
+  EXPECT_THAT(map.Find("model.layers.4.mlp/layers.3.mlp/layers.5.q_proj"),
+              StatusIs(absl::StatusCode::kFailedPrecondition,
+                       HasSubstr("keys: ['.*layers\\\\.3\\\\.mlp', '^model\\\\.layers\\\\.4\\\\.', "
+                                 "'layers\\\\.5\\\\.(q|k)_proj$']")));
+}
+
 TEST_F(LayoutMapTest, LookupSeesRulesAddedAfterAnEarlierLookup) {
   LayoutMap map(mesh_);
   ASSERT_THAT(map.Set("kernel", Layout({"", "model"})), IsOk());

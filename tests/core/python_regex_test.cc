@@ -237,6 +237,28 @@ TEST(PythonRegexTest, FlagsApplyToTheirConstructs) {
 // Row: `.`.
 TEST(PythonRegexTest, DotIsAnythingButNewline) { EXPECT_EQ(Re2("."), "[^\\n]"); }
 
+// Row: `.*` opening an alternative in re.search.
+TEST(PythonRegexTest, LeadingDotStarIsDroppedInSearch) {
+  EXPECT_EQ(Re2(".*kernel.*"), "kernel(?:[^\\n])*");
+  EXPECT_EQ(Re2("(?s).*?.*a|.*b"), "a|b");
+  EXPECT_TRUE(Search(".*kernel", "dense\nkernel"));  // Python: the search starts after the newline
+}
+
+TEST(PythonRegexTest, LeadingDotStarStaysInFullMatch) {
+  EXPECT_EQ(Re2(".*kernel", PythonRegexUse::kFullMatch), "(?:[^\\n])*kernel");
+}
+
+TEST(PythonRegexTest, DotStarAfterAnAnchorOrInAGroupStays) {
+  EXPECT_EQ(Re2("^.*a"), "^(?:[^\\n])*a");
+  EXPECT_EQ(Re2("(.*)a"), "(?:(?:[^\\n])*)a");
+  EXPECT_FALSE(Search("^.*a", "b\na"));
+}
+
+TEST(PythonRegexTest, LeadingPossessiveDotStarIsStillRefused) {
+  EXPECT_EQ(Re2(".*+a"), std::string(kRe2CannotRun) +
+                             "possessive quantifier '*+' at byte 1 (RE2 has no possessive quantifiers)");
+}
+
 // Row: \u \U \x.
 TEST(PythonRegexTest, UnicodeEscapesBecomeCodePoints) {
   EXPECT_EQ(Re2("\\u00e9\\U0001F600\\x41"), "\\x{E9}\\x{1F600}A");
