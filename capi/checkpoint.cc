@@ -4,12 +4,10 @@
 #include <string>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "capi/guard.h"
 #include "core/checkpoint/checkpoint.h"
-#include "core/checkpoint/gguf_split.h"
-#include "core/checkpoint/safetensors.h"
+#include "core/checkpoint/open.h"
 
 struct tessera_checkpoint {
   tessera::checkpoint::Checkpoint impl;
@@ -18,16 +16,6 @@ struct tessera_checkpoint {
 using tessera::capi::Guard;
 
 namespace {
-
-// The reader a path's name asks for; the name is the only thing looked at, so
-// a caller learns from the error which names are accepted.
-absl::StatusOr<tessera::checkpoint::Checkpoint> ReadByName(const std::string& path) {
-  if (absl::EndsWith(path, ".index.json")) return tessera::checkpoint::ReadSafetensorsIndex(path);
-  if (absl::EndsWith(path, ".safetensors")) return tessera::checkpoint::ReadSafetensorsFile(path);
-  if (absl::EndsWith(path, ".gguf")) return tessera::checkpoint::ReadGgufCheckpoint(path);
-  return absl::InvalidArgumentError(absl::StrCat(
-      "Argument 'path' is '", path, "'; expected a name ending in .index.json, .safetensors or .gguf"));
-}
 
 const tessera::checkpoint::Tensor& TensorAt(const tessera_checkpoint* checkpoint, size_t index) {
   return checkpoint->impl.tensors[index];
@@ -47,7 +35,8 @@ const tessera::checkpoint::Tensor& TensorAt(const tessera_checkpoint* checkpoint
 tessera_checkpoint* tessera_checkpoint_open(const char* path, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_checkpoint*> {
     TESSERA_CAPI_REQUIRE(path);
-    TESSERA_ASSIGN_OR_RETURN(tessera::checkpoint::Checkpoint checkpoint, ReadByName(path));
+    TESSERA_ASSIGN_OR_RETURN(tessera::checkpoint::Checkpoint checkpoint,
+                             tessera::checkpoint::OpenCheckpoint(path));
     return new tessera_checkpoint{std::move(checkpoint)};
   });
 }

@@ -35,14 +35,9 @@ absl::StatusOr<std::optional<int64_t>> IntegerKey(const Checkpoint& checkpoint, 
   return std::optional<int64_t>(value);
 }
 
-// The part of `path` before "-0000K-of-0000N.gguf", with K and N; nullopt
-// when the name does not end that way.
-struct SplitName {
-  std::string stem;
-  int64_t number;
-  int64_t count;
-};
-std::optional<SplitName> ParseSplitName(absl::string_view path) {
+}  // namespace
+
+std::optional<GgufSplitName> ParseGgufSplitName(absl::string_view path) {
   constexpr absl::string_view kSuffix = ".gguf";
   if (!absl::ConsumeSuffix(&path, kSuffix)) return std::nullopt;
   const size_t of = path.rfind("-of-");
@@ -51,15 +46,13 @@ std::optional<SplitName> ParseSplitName(absl::string_view path) {
   if (dash == absl::string_view::npos) return std::nullopt;
   absl::string_view number = path.substr(dash + 1, of - dash - 1);
   absl::string_view count = path.substr(of + 4);
-  SplitName name{std::string(path.substr(0, dash)), 0, 0};
+  GgufSplitName name{std::string(path.substr(0, dash)), 0, 0};
   if (number.size() != 5 || count.size() != 5 || !absl::SimpleAtoi(number, &name.number) ||
       !absl::SimpleAtoi(count, &name.count)) {
     return std::nullopt;
   }
   return name;
 }
-
-}  // namespace
 
 absl::StatusOr<Checkpoint> ReadGgufCheckpoint(const std::string& path) {
   absl::StatusOr<Checkpoint> first = ReadGgufFile(path);
@@ -78,7 +71,7 @@ absl::StatusOr<Checkpoint> ReadGgufCheckpoint(const std::string& path) {
     return refuse(path, absl::StrCat("split.no is ", number->has_value() ? absl::StrCat(**number) : "missing",
                                      "; give the first split (split.no 0) of the ", n));
   }
-  std::optional<SplitName> name = ParseSplitName(path);
+  std::optional<GgufSplitName> name = ParseGgufSplitName(path);
   if (!name || name->number != 1 || name->count != n) {
     return refuse(path, absl::StrFormat("the first of %d splits must be named NAME-00001-of-%05d.gguf", n, n));
   }

@@ -5,12 +5,25 @@
 #ifndef TESSERA_CORE_CHECKPOINT_GGUF_SPLIT_H_
 #define TESSERA_CORE_CHECKPOINT_GGUF_SPLIT_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "core/checkpoint/checkpoint.h"
 
 namespace tessera::checkpoint {
+
+// A split's name: `path` is STEM-0000K-of-0000N.gguf (five digits each).
+struct GgufSplitName {
+  std::string stem;  // everything before "-0000K", directories included
+  int64_t number;    // K, 1-based
+  int64_t count;     // N
+};
+
+// The parts of `path`'s name; nullopt when it is not named that way.
+std::optional<GgufSplitName> ParseGgufSplitName(absl::string_view path);
 
 // Reads the GGUF checkpoint at `path`: one file, or, when its metadata says
 // split.count N > 1, the first of N splits whose siblings are found by name

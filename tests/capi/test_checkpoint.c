@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "tessera/tessera.h"
 
 static char dir[256];
-static char paths[16][320];
+static char paths[64][320];
 static size_t num_paths;
 
 /* The path of `name` in the test's directory, remembered for removal. */
@@ -371,19 +372,29 @@ static void a_duplicate_safetensors_tensor_is_refused_with_its_file_and_byte(voi
   tessera_error_destroy(err);
 }
 
-static void a_name_of_no_known_format_is_invalid_argument_listing_the_names(void) {
+static void a_file_of_no_known_content_or_name_is_invalid_argument_listing_both(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_checkpoint_open("weights.bin", &err));
+  char expected[700];
+  const char* path = write_file("weights.bin", "PK\3\4 a zip archive", 20);
+  ASSERT_NULL(tessera_checkpoint_open(path, &err));
+  snprintf(expected, sizeof expected,
+           "Argument 'path' is '%s'; expected a checkpoint: its first bytes are none of safetensors (an 8-byte "
+           "little-endian header length, then '{'), GGUF (\"GGUF\") or a safetensors index (a JSON object), and "
+           "its name ends in none of .index.json, .safetensors or .gguf",
+           path);
   ASSERT_EQ(TESSERA_INVALID_ARGUMENT, tessera_error_code(err));
-  ASSERT_STREQ("Argument 'path' is 'weights.bin'; expected a name ending in .index.json, .safetensors or .gguf",
-               tessera_error_message(err));
+  ASSERT_STREQ(expected, tessera_error_message(err));
   tessera_error_destroy(err);
 }
 
 static void a_missing_file_is_not_found(void) {
   tessera_error* err = NULL;
-  ASSERT_NULL(tessera_checkpoint_open(path_of("absent.safetensors"), &err));
+  char expected[400];
+  const char* path = path_of("absent.bin");
+  ASSERT_NULL(tessera_checkpoint_open(path, &err));
+  snprintf(expected, sizeof expected, "cannot open %s: No such file or directory", path);
   ASSERT_EQ(TESSERA_NOT_FOUND, tessera_error_code(err));
+  ASSERT_STREQ(expected, tessera_error_message(err));
   tessera_error_destroy(err);
 }
 
@@ -393,6 +404,149 @@ static void a_null_path_is_invalid_argument_naming_it(void) {
   ASSERT_EQ(TESSERA_INVALID_ARGUMENT, tessera_error_code(err));
   ASSERT_STREQ("Argument 'path' is NULL; expected a valid pointer", tessera_error_message(err));
   tessera_error_destroy(err);
+}
+
+/* Format detection: the first bytes decide, then the name; directories. */
+
+/* A fresh subdirectory of the test's directory, removed with its files. */
+static const char* subdirectory(const char* name) {
+  const char* path = path_of(name);
+  mkdir(path, 0700);
+  return path;
+}
+
+static const char* const kOneTensorHeader = "{\"x\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]}}";
+
+/* Expects `checkpoint` to be open in `format` over `num_files` files, the
+ * first one `first_file`. */
+static void expect_opened(tessera_checkpoint* checkpoint, tessera_error* err, const char* format,
+                          size_t num_files, const char* first_file) {
+  ASSERT_OK(err);
+  ASSERT_NOT_NULL(checkpoint);
+  ASSERT_STREQ(format, tessera_checkpoint_format(checkpoint, &err));
+  ASSERT_EQ(num_files, tessera_checkpoint_num_files(checkpoint, &err));
+  ASSERT_STREQ(first_file, tessera_checkpoint_file_path(checkpoint, 0, &err));
+  ASSERT_OK(err);
+  tessera_checkpoint_destroy(checkpoint);
+}
+
+static void safetensors_content_opens_whatever_the_name(void) {
+  tessera_error* err = NULL;
+  const char* path = write_safetensors("weights.bin", kOneTensorHeader, 2);
+  expect_opened(tessera_checkpoint_open(path, &err), err, "safetensors", 1, path);
+}
+
+static void gguf_content_opens_whatever_the_name(void) {
+  tessera_error* err = NULL;
+  const char* path = write_gguf("llama-q4.bin");
+  expect_opened(tessera_checkpoint_open(path, &err), err, "gguf", 1, path);
+}
+
+/* json.dump(indent=2) writes the brace first; a newline before it is JSON too. */
+static void a_json_object_opens_as_a_safetensors_index_whatever_the_name(void) {
+  tessera_error* err = NULL;
+  const char* index = "\n{\"weight_map\":{\"x\":\"part.safetensors\"}}";
+  const char* shard = write_safetensors("part.safetensors", kOneTensorHeader, 2);
+  expect_opened(tessera_checkpoint_open(write_file("weights.json", index, strlen(index)), &err), err,
+                "safetensors", 1, shard);
+}
+
+/* Not '{' at byte 8: the content fits no format, the name says safetensors,
+ * so the safetensors reader says what is wrong. */
+static void a_damaged_file_gets_the_error_of_the_format_its_name_gives(void) {
+  tessera_error* err = NULL;
+  char expected[400];
+  const char* path = write_safetensors("damaged.safetensors", "[1,2]", 0);
+  ASSERT_NULL(tessera_checkpoint_open(path, &err));
+  snprintf(expected, sizeof expected, "%s: byte 8: the header is an array, expected an object", path);
+  ASSERT_EQ(TESSERA_INVALID_ARGUMENT, tessera_error_code(err));
+  ASSERT_STREQ(expected, tessera_error_message(err));
+  tessera_error_destroy(err);
+}
+
+/* The index wins over the single files beside it (Mistral's
+ * consolidated.safetensors beside the shards). */
+static void a_directory_opens_its_safetensors_index(void) {
+  tessera_error* err = NULL;
+  const char* index = "{\"weight_map\":{\"x\":\"model-00001-of-00001.safetensors\"}}";
+  const char* directory = subdirectory("indexed");
+  const char* shard = write_safetensors("indexed/model-00001-of-00001.safetensors", kOneTensorHeader, 2);
+  write_safetensors("indexed/consolidated.safetensors", kOneTensorHeader, 2);
+  write_file("indexed/model.safetensors.index.json", index, strlen(index));
+  write_file("indexed/config.json", "{}", 2);
+  expect_opened(tessera_checkpoint_open(directory, &err), err, "safetensors", 1, shard);
+}
+
+static void a_directory_opens_its_one_safetensors_file(void) {
+  tessera_error* err = NULL;
+  const char* directory = subdirectory("single");
+  const char* file = write_safetensors("single/model.safetensors", kOneTensorHeader, 2);
+  write_file("single/config.json", "{}", 2);
+  expect_opened(tessera_checkpoint_open(directory, &err), err, "safetensors", 1, file);
+}
+
+static void a_directory_opens_the_first_of_the_gguf_splits_of_one_model(void) {
+  tessera_error* err = NULL;
+  const char* directory = subdirectory("split");
+  const char* first = write_gguf_split("split/a-00001-of-00002.gguf", 1);
+  write_gguf_split("split/a-00002-of-00002.gguf", 2);
+  expect_opened(tessera_checkpoint_open(directory, &err), err, "gguf", 2, first);
+}
+
+/* Expects opening `directory` to fail with INVALID_ARGUMENT "DIRECTORY: what". */
+static void expect_refused(const char* directory, const char* what) {
+  tessera_error* err = NULL;
+  char expected[700];
+  ASSERT_NULL(tessera_checkpoint_open(directory, &err));
+  snprintf(expected, sizeof expected, "%s: %s", directory, what);
+  ASSERT_EQ(TESSERA_INVALID_ARGUMENT, tessera_error_code(err));
+  ASSERT_STREQ(expected, tessera_error_message(err));
+  tessera_error_destroy(err);
+}
+
+static void a_directory_of_several_safetensors_files_and_no_index_is_ambiguous(void) {
+  const char* directory = subdirectory("several");
+  write_safetensors("several/b.safetensors", kOneTensorHeader, 2);
+  write_safetensors("several/a.safetensors", kOneTensorHeader, 2);
+  expect_refused(directory,
+                 "the directory holds several safetensors files and no *.safetensors.index.json (a.safetensors, "
+                 "b.safetensors); give the path of one, or write the index");
+}
+
+static void a_directory_of_several_safetensors_indexes_is_ambiguous(void) {
+  const char* directory = subdirectory("indexes");
+  write_file("indexes/model.safetensors.index.json", "{}", 2);
+  write_file("indexes/model.fp16.safetensors.index.json", "{}", 2);
+  expect_refused(directory,
+                 "the directory holds several safetensors indexes (model.fp16.safetensors.index.json, "
+                 "model.safetensors.index.json); give the path of one");
+}
+
+static void a_directory_of_safetensors_and_gguf_files_is_ambiguous(void) {
+  const char* directory = subdirectory("mixed");
+  write_safetensors("mixed/model.safetensors", kOneTensorHeader, 2);
+  write_gguf("mixed/model-Q4_K.gguf");
+  expect_refused(directory,
+                 "the directory holds both safetensors and GGUF files (model.safetensors, model-Q4_K.gguf); give "
+                 "the path of the one to open");
+}
+
+/* A repository of quantizations: one file per model, none the first split. */
+static void a_directory_of_gguf_files_of_several_models_is_ambiguous(void) {
+  const char* directory = subdirectory("quantized");
+  write_gguf("quantized/m-Q8_0.gguf");
+  write_gguf("quantized/m-Q4_K.gguf");
+  expect_refused(directory,
+                 "the directory holds GGUF files of more than one model (m-Q4_K.gguf, m-Q8_0.gguf); give the path "
+                 "of one (of a split model, its first split)");
+}
+
+static void a_directory_without_a_checkpoint_is_refused(void) {
+  const char* directory = subdirectory("empty");
+  write_file("empty/config.json", "{}", 2);
+  expect_refused(directory,
+                 "the directory holds no checkpoint; expected a *.safetensors.index.json, a .safetensors file or "
+                 "the .gguf file(s) of one model");
 }
 
 int main(int argc, char** argv) {
@@ -411,9 +565,21 @@ int main(int argc, char** argv) {
       HARNESS_TEST(the_first_gguf_split_opens_every_split),
       HARNESS_TEST(a_malformed_gguf_file_is_refused_with_its_file_and_byte),
       HARNESS_TEST(a_duplicate_safetensors_tensor_is_refused_with_its_file_and_byte),
-      HARNESS_TEST(a_name_of_no_known_format_is_invalid_argument_listing_the_names),
+      HARNESS_TEST(a_file_of_no_known_content_or_name_is_invalid_argument_listing_both),
       HARNESS_TEST(a_missing_file_is_not_found),
       HARNESS_TEST(a_null_path_is_invalid_argument_naming_it),
+      HARNESS_TEST(safetensors_content_opens_whatever_the_name),
+      HARNESS_TEST(gguf_content_opens_whatever_the_name),
+      HARNESS_TEST(a_json_object_opens_as_a_safetensors_index_whatever_the_name),
+      HARNESS_TEST(a_damaged_file_gets_the_error_of_the_format_its_name_gives),
+      HARNESS_TEST(a_directory_opens_its_safetensors_index),
+      HARNESS_TEST(a_directory_opens_its_one_safetensors_file),
+      HARNESS_TEST(a_directory_opens_the_first_of_the_gguf_splits_of_one_model),
+      HARNESS_TEST(a_directory_of_several_safetensors_files_and_no_index_is_ambiguous),
+      HARNESS_TEST(a_directory_of_several_safetensors_indexes_is_ambiguous),
+      HARNESS_TEST(a_directory_of_safetensors_and_gguf_files_is_ambiguous),
+      HARNESS_TEST(a_directory_of_gguf_files_of_several_models_is_ambiguous),
+      HARNESS_TEST(a_directory_without_a_checkpoint_is_refused),
   };
   const char* tmp = getenv("TMPDIR");
   int status;
@@ -424,7 +590,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   status = harness_main(argc, argv, tests, HARNESS_COUNT(tests));
-  for (i = 0; i < num_paths; ++i) unlink(paths[i]);
+  /* Last first: a subdirectory's files were named after it. */
+  for (i = num_paths; i > 0; --i) remove(paths[i - 1]);
   rmdir(dir);
   return status;
 }

@@ -41,21 +41,33 @@ TESSERA_BEGIN_DECLS
 typedef struct tessera_checkpoint tessera_checkpoint;
 
 /**
- * Reads the headers of the checkpoint at `path`, choosing the reader by the
- * file's name:
- *   - `*.index.json` (a sharded safetensors model's
- *     `model.safetensors.index.json`): the index and every file it names;
- *   - `*.safetensors`: one safetensors file;
- *   - `*.gguf`: a GGUF file, or, when it is the first of gguf-split's
- *     `NAME-00001-of-0000N.gguf` files, all N splits.
+ * Reads the headers of the checkpoint at `path`, a file or a directory. A
+ * file's format is told by its first bytes:
+ *   - safetensors: an 8-byte little-endian header length (at most
+ *     100,000,000), then '{': that one file;
+ *   - GGUF: the magic "GGUF": that file, or, when it is the first of
+ *     gguf-split's `NAME-00001-of-0000N.gguf` files, all N splits;
+ *   - a safetensors index (a sharded model's `model.safetensors.index.json`):
+ *     a JSON object; the index and every file its "weight_map" names.
+ * When the first bytes are none of these, the name decides (`*.index.json`,
+ * `*.safetensors`, `*.gguf`), so a damaged file gets its format's error.
+ * A directory (not searched recursively; symbolic links followed) opens:
+ * its one `*.safetensors.index.json`; else its one `*.safetensors` file;
+ * else, when it holds only `.gguf` files, its one `.gguf` file or the first
+ * of the splits of one model. Other files are ignored. A directory holding
+ * several indexes, several safetensors files and no index, both
+ * safetensors and GGUF files, or GGUF files of several models is refused as
+ * ambiguous, listing the file names; give one of them instead.
  * @param path       NUL-terminated; read only during the call.
  * @param out_error  receives a new error on failure (see error.h); may be NULL.
  * @return a new checkpoint owned by the caller (tessera_checkpoint_destroy),
- *         or NULL: INVALID_ARGUMENT for a NULL path or a name none of the
- *         above ("Argument 'path' is 'x.bin'; expected a name ending in
- *         .index.json, .safetensors or .gguf"); a malformed file's
- *         INVALID_ARGUMENT "FILE: byte OFFSET: what was wrong"; NOT_FOUND or
- *         the errno's code when a file cannot be read.
+ *         or NULL: INVALID_ARGUMENT for a NULL path, a file that is none of
+ *         the above by content or by name ("Argument 'path' is 'x.bin';
+ *         expected a checkpoint: ..."), a path neither a regular file nor a
+ *         directory, or an ambiguous or empty directory ("DIR: the directory
+ *         holds ..."); a malformed file's INVALID_ARGUMENT "FILE: byte
+ *         OFFSET: what was wrong"; NOT_FOUND or the errno's code when a file
+ *         cannot be read.
  * @since 0.3
  */
 TESSERA_API tessera_checkpoint* tessera_checkpoint_open(const char* path,
