@@ -60,7 +60,7 @@ class Parser {
   Parser(absl::string_view file_name, absl::string_view bytes, uint64_t file_size)
       : file_name_(file_name), bytes_(bytes), file_size_(file_size) {}
 
-  absl::StatusOr<Checkpoint> Parse();
+  absl::StatusOr<GgufHeader> Parse();
 
  private:
   absl::Status Error(uint64_t offset, absl::string_view what) const {
@@ -210,8 +210,9 @@ struct TensorField {
   uint64_t offset_at;
 };
 
-absl::StatusOr<Checkpoint> Parser::Parse() {
-  Checkpoint checkpoint;
+absl::StatusOr<GgufHeader> Parser::Parse() {
+  GgufHeader header;
+  Checkpoint& checkpoint = header.checkpoint;
   checkpoint.format = "gguf";
   checkpoint.files.push_back(File{std::string(file_name_), file_size_});
 
@@ -250,6 +251,7 @@ absl::StatusOr<Checkpoint> Parser::Parse() {
 
   uint64_t alignment = kDefaultAlignment;
   absl::flat_hash_set<std::string> keys;
+  header.metadata_offset = pos_;
   for (uint64_t i = 0; i < *kv_count; ++i) {
     const uint64_t key_at = pos_;
     absl::StatusOr<absl::string_view> key = ReadString("a metadata key");
@@ -275,6 +277,7 @@ absl::StatusOr<Checkpoint> Parser::Parse() {
       alignment = value;
     }
     checkpoint.metadata.push_back(std::move(entry));
+    header.value_offsets.push_back(value_at);
   }
 
   std::vector<TensorField> fields;
@@ -344,6 +347,7 @@ absl::StatusOr<Checkpoint> Parser::Parse() {
     tensor.offset = *offset;  // relative to the data section until it is known
     checkpoint.tensors.push_back(std::move(tensor));
     fields.push_back(field);
+    header.tensor_offsets.push_back(field.name_at);
   }
 
   // The data section starts at the header's end, aligned up.
@@ -389,13 +393,13 @@ absl::StatusOr<Checkpoint> Parser::Parse() {
       furthest = i;
     }
   }
-  return checkpoint;
+  return header;
 }
 
 }  // namespace
 
-absl::StatusOr<Checkpoint> ParseGgufHeader(absl::string_view file_name, absl::string_view bytes,
-                                           uint64_t file_size) {
+absl::StatusOr<GgufHeader> ParseGgufHeaderWithOffsets(absl::string_view file_name, absl::string_view bytes,
+                                                      uint64_t file_size) {
   if (bytes.size() > file_size) {
     return absl::InvalidArgumentError(absl::StrCat(file_name, ": ", bytes.size(),
                                                    " bytes given of a file of ", file_size, " bytes"));
@@ -403,7 +407,20 @@ absl::StatusOr<Checkpoint> ParseGgufHeader(absl::string_view file_name, absl::st
   return Parser(file_name, bytes, file_size).Parse();
 }
 
+absl::StatusOr<Checkpoint> ParseGgufHeader(absl::string_view file_name, absl::string_view bytes,
+                                           uint64_t file_size) {
+  absl::StatusOr<GgufHeader> header = ParseGgufHeaderWithOffsets(file_name, bytes, file_size);
+  if (!header.ok()) return header.status();
+  return std::move(header->checkpoint);
+}
+
 absl::StatusOr<Checkpoint> ReadGgufFile(const std::string& path) {
+  absl::StatusOr<GgufHeader> header = ReadGgufHeader(path);
+  if (!header.ok()) return header.status();
+  return std::move(header->checkpoint);
+}
+
+absl::StatusOr<GgufHeader> ReadGgufHeader(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     const int error = errno;
@@ -435,8 +452,8 @@ absl::StatusOr<Checkpoint> ReadGgufFile(const std::string& path) {
       if (n == 0) return absl::DataLossError(absl::StrCat(path, ": the file shrank while it was read"));
       have += static_cast<uint64_t>(n);
     }
-    absl::StatusOr<Checkpoint> checkpoint = ParseGgufHeader(path, prefix, file_size);
-    if (!absl::IsOutOfRange(checkpoint.status()) || want == file_size) return checkpoint;
+    absl::StatusOr<GgufHeader> header = ParseGgufHeaderWithOffsets(path, prefix, file_size);
+    if (!absl::IsOutOfRange(header.status()) || want == file_size) return header;
     want = want > file_size / 2 ? file_size : want * 2;
   }
 }

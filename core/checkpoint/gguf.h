@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -47,6 +48,19 @@ namespace tessera::checkpoint {
 absl::StatusOr<Checkpoint> ParseGgufHeader(absl::string_view file_name, absl::string_view bytes,
                                            uint64_t file_size);
 
+// A parsed header with where its parts start, for checks made after parsing
+// (gguf_split.h) to name the byte at fault.
+struct GgufHeader {
+  Checkpoint checkpoint;
+  uint64_t metadata_offset = 0;        // the first key/value
+  std::vector<uint64_t> value_offsets;   // per metadata entry: its value
+  std::vector<uint64_t> tensor_offsets;  // per tensor: its info (the name)
+};
+
+// ParseGgufHeader with the offsets.
+absl::StatusOr<GgufHeader> ParseGgufHeaderWithOffsets(absl::string_view file_name, absl::string_view bytes,
+                                                      uint64_t file_size);
+
 // The initial prefix ReadGgufFile reads; headers of real models (a tokenizer's
 // vocabulary in the metadata) run to a few MiB.
 inline constexpr uint64_t kGgufFirstRead = uint64_t{1} << 20;
@@ -54,6 +68,9 @@ inline constexpr uint64_t kGgufFirstRead = uint64_t{1} << 20;
 // Reads the header of the GGUF file at `path` (pread of growing prefixes;
 // NOT_FOUND or the errno's code when it cannot be read).
 absl::StatusOr<Checkpoint> ReadGgufFile(const std::string& path);
+
+// ReadGgufFile with the offsets.
+absl::StatusOr<GgufHeader> ReadGgufHeader(const std::string& path);
 
 }  // namespace tessera::checkpoint
 

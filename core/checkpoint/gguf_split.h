@@ -28,10 +28,13 @@ std::optional<GgufSplitName> ParseGgufSplitName(absl::string_view path);
 // Reads the GGUF checkpoint at `path`: one file, or, when its metadata says
 // split.count N > 1, the first of N splits whose siblings are found by name
 // beside it. The tensors of all files in file order (file_index the split's
-// 0-based number); the metadata is the first file's. Refused
-// (INVALID_ARGUMENT, naming the file): a split file other than the first, a
-// name not following the pattern, a sibling whose split.no or split.count
-// disagree, a tensor name in two splits, a tensor total other than
+// 0-based number); the metadata is the first file's. Refused with
+// INVALID_ARGUMENT "FILE: byte N: what was wrong", N the offset of the value
+// at fault (of the first key/value when a key is missing, of the tensor info
+// for a tensor): a split key that is not an integer, a split file other than
+// the first, a first split not named NAME-00001-of-0000N.gguf (N at
+// split.count), a sibling whose split.no or split.count disagree, a tensor
+// name in two splits (the earlier split named too), a tensor total other than
 // split.tensors.count. A missing sibling is NOT_FOUND.
 absl::StatusOr<Checkpoint> ReadGgufCheckpoint(const std::string& path);
 

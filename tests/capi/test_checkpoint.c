@@ -356,6 +356,19 @@ static void a_malformed_gguf_file_is_refused_with_its_file_and_byte(void) {
   tessera_error_destroy(err);
 }
 
+/* write_gguf_split puts split.no's value at byte 44. */
+static void a_gguf_split_other_than_the_first_is_refused_with_its_file_and_byte(void) {
+  tessera_error* err = NULL;
+  char expected[400];
+  const char* second = write_gguf_split("z-00002-of-00002.gguf", 2);
+  ASSERT_NULL(tessera_checkpoint_open(second, &err));
+  snprintf(expected, sizeof expected, "%s: byte 44: split.no is 1; give the first split (split.no 0) of the 2",
+           second);
+  ASSERT_EQ(TESSERA_INVALID_ARGUMENT, tessera_error_code(err));
+  ASSERT_STREQ(expected, tessera_error_message(err));
+  tessera_error_destroy(err);
+}
+
 static void a_duplicate_safetensors_tensor_is_refused_with_its_file_and_byte(void) {
   tessera_error* err = NULL;
   char expected[400];
@@ -580,6 +593,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(a_directory_of_safetensors_and_gguf_files_is_ambiguous),
       HARNESS_TEST(a_directory_of_gguf_files_of_several_models_is_ambiguous),
       HARNESS_TEST(a_directory_without_a_checkpoint_is_refused),
+      HARNESS_TEST(a_gguf_split_other_than_the_first_is_refused_with_its_file_and_byte),
   };
   const char* tmp = getenv("TMPDIR");
   int status;

@@ -453,6 +453,8 @@ TEST(ReadGgufFileTest, NamesAMissingFile) {
 }
 
 // Split k of n (1-based) holding one F32 tensor of 4 elements named tK.
+// The values: split.no's at byte 44, split.count's at 69 and, in the first,
+// split.tensors.count's at 102; the tensor info at 106 (71 in the others).
 Gguf Split(int k, int n, int tensors_total, int no_override = -1) {
   Gguf file;
   file.Head(1, k == 1 ? 3 : 2);
@@ -488,14 +490,14 @@ TEST(ReadGgufCheckpointTest, RefusesASplitOtherThanTheFirst) {
   const std::string second = WriteFile("b-00002-of-00002.gguf", Split(2, 2, 2));
   EXPECT_THAT(ReadGgufCheckpoint(second),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       absl::StrCat(second, ": split.no is 1; give the first split (split.no 0) of the 2")));
+                       absl::StrCat(second, ": byte 44: split.no is 1; give the first split (split.no 0) of the 2")));
 }
 
 TEST(ReadGgufCheckpointTest, RefusesAFirstSplitNamedOtherwise) {
   const std::string first = WriteFile("c.gguf", Split(1, 2, 2));
   EXPECT_THAT(ReadGgufCheckpoint(first),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       absl::StrCat(first, ": the first of 2 splits must be named NAME-00001-of-00002.gguf")));
+                       absl::StrCat(first, ": byte 69: the first of 2 splits must be named NAME-00001-of-00002.gguf")));
 }
 
 TEST(ReadGgufCheckpointTest, RefusesASiblingWithTheWrongSplitNumber) {
@@ -503,7 +505,7 @@ TEST(ReadGgufCheckpointTest, RefusesASiblingWithTheWrongSplitNumber) {
   const std::string second = WriteFile("d-00002-of-00002.gguf", Split(2, 2, 2, /*no_override=*/0));
   EXPECT_THAT(ReadGgufCheckpoint(first),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       absl::StrCat(second, ": split.no is 0; expected 1 (split 2 of 2)")));
+                       absl::StrCat(second, ": byte 44: split.no is 0; expected 1 (split 2 of 2)")));
 }
 
 TEST(ReadGgufCheckpointTest, RefusesASiblingWithAnotherSplitCount) {
@@ -511,7 +513,7 @@ TEST(ReadGgufCheckpointTest, RefusesASiblingWithAnotherSplitCount) {
   const std::string second = WriteFile("e-00002-of-00002.gguf", Split(2, 3, 2));
   EXPECT_THAT(ReadGgufCheckpoint(first),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       absl::StrCat(second, ": split.count is 3; expected 2 (split 2 of 2)")));
+                       absl::StrCat(second, ": byte 69: split.count is 3; expected 2 (split 2 of 2)")));
 }
 
 TEST(ReadGgufCheckpointTest, RefusesATensorTotalOtherThanSplitTensorsCount) {
@@ -519,7 +521,7 @@ TEST(ReadGgufCheckpointTest, RefusesATensorTotalOtherThanSplitTensorsCount) {
   WriteFile("f-00002-of-00002.gguf", Split(2, 2, 5));
   EXPECT_THAT(ReadGgufCheckpoint(first),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       absl::StrCat(first, ": split.tensors.count is 5 but the 2 splits hold 2 tensors")));
+                       absl::StrCat(first, ": byte 102: split.tensors.count is 5 but the 2 splits hold 2 tensors")));
 }
 
 TEST(ReadGgufCheckpointTest, RefusesATensorInTwoSplits) {
@@ -530,7 +532,36 @@ TEST(ReadGgufCheckpointTest, RefusesATensorInTwoSplits) {
   const std::string second = WriteFile("g-00002-of-00002.gguf", second_file);
   EXPECT_THAT(ReadGgufCheckpoint(first),
               StatusIs(absl::StatusCode::kInvalidArgument,
-                       absl::StrCat(second, ": tensor \"t1\" is also in an earlier split")));
+                       absl::StrCat(second, ": byte 71: tensor \"t1\" is also in the earlier split ", first)));
+}
+
+TEST(ReadGgufCheckpointTest, RefusesASiblingWithoutSplitNoAtItsFirstKeyValue) {
+  const std::string first = WriteFile("i-00001-of-00002.gguf", Split(1, 2, 2));
+  Gguf second_file;
+  second_file.Head(1, 1).Str("split.count").U32(2).U16(2);
+  second_file.Tensor("t2", {4}, 0, 0).PadTo(32).Zeros(16);
+  const std::string second = WriteFile("i-00002-of-00002.gguf", second_file);
+  EXPECT_THAT(ReadGgufCheckpoint(first),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat(second, ": byte 24: split.no is missing; expected 1 (split 2 of 2)")));
+}
+
+TEST(ReadGgufCheckpointTest, RefusesASplitCountThatIsNotAnIntegerAtItsValue) {
+  Gguf file;
+  file.Head(0, 1).Str("split.count").U32(8).Str("two");
+  const std::string path = WriteFile("j-00001-of-00002.gguf", file);
+  EXPECT_THAT(ReadGgufCheckpoint(path),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat(path, ": byte 47: split.count is \"two\"; expected an integer")));
+}
+
+TEST(ReadGgufCheckpointTest, RefusesASplitCountBelowOneAtItsValue) {
+  Gguf file;
+  file.Head(0, 1).Str("split.count").U32(5).U32(static_cast<uint32_t>(-3));
+  const std::string path = WriteFile("k-00001-of-00002.gguf", file);
+  EXPECT_THAT(ReadGgufCheckpoint(path),
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       absl::StrCat(path, ": byte 47: split.count is -3; expected 1 to 99999")));
 }
 
 TEST(ReadGgufCheckpointTest, ReportsAMissingSibling) {
