@@ -388,7 +388,8 @@ static void a_duplicate_safetensors_tensor_is_refused_with_its_file_and_byte(voi
 static void a_file_of_no_known_content_or_name_is_invalid_argument_listing_both(void) {
   tessera_error* err = NULL;
   char expected[700];
-  const char* path = write_file("weights.bin", "PK\3\4 a zip archive", 20);
+  static const char kZip[] = "PK\3\4 a zip archive";
+  const char* path = write_file("weights.bin", kZip, sizeof kZip - 1);
   ASSERT_NULL(tessera_checkpoint_open(path, &err));
   snprintf(expected, sizeof expected,
            "Argument 'path' is '%s'; expected a checkpoint: its first bytes are none of safetensors (an 8-byte "
