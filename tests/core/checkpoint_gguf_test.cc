@@ -465,6 +465,16 @@ Gguf Split(int k, int n, int tensors_total, int no_override = -1) {
   return file;
 }
 
+// What gguf-split's errors point at.
+TEST(ParseGgufHeaderWithOffsetsTest, GivesWhereTheKeyValuesValuesAndTensorInfosStart) {
+  const Gguf file = Split(1, 2, 2);
+  GgufHeader header = Unwrap(ParseGgufHeaderWithOffsets("m.gguf", file.bytes(), file.size()));
+  EXPECT_EQ(header.metadata_offset, 24u);
+  EXPECT_THAT(header.value_offsets, ElementsAre(44, 69, 102));
+  EXPECT_THAT(header.tensor_offsets, ElementsAre(106));
+  EXPECT_EQ(header.checkpoint.tensors[0].name, "t1");
+}
+
 TEST(ReadGgufCheckpointTest, ReadsEverySplitWithItsFileIndex) {
   const std::string first = WriteFile("a-00001-of-00003.gguf", Split(1, 3, 3));
   WriteFile("a-00002-of-00003.gguf", Split(2, 3, 3));
