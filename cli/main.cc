@@ -6,6 +6,7 @@
 
 #include "cli/devices.h"
 #include "cli/handles.h"
+#include "cli/html_report.h"
 #include "cli/plan.h"
 #include "cli/plan_options.h"
 #include "cli/report.h"
@@ -65,6 +66,7 @@ int RunPlan(const std::vector<std::string>& args) {
           ? DefaultVariables()
           : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
   Plan plan = MakePlan(options, rules, variables);
+  if (!options.html_path.empty()) WriteHtmlReport(plan, options, options.html_path);
   Print(stdout, FormatPlan(plan));
   return plan.flagged > 0 ? kExitFlagged : kExitOk;
 }
