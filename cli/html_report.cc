@@ -43,7 +43,8 @@ table.facts td { word-break: break-all; }
 .bar-bytes { left: 0; background: #4e79a7; }
 .bar-peak { background: #a0cbe8; }
 .bar-over { background: #e15759; }
-.bar-value { flex: none; margin-left: 8px; white-space: nowrap; font-size: 12px; }
+.bar-value { flex: 1 1 auto; min-width: 0; margin-left: 8px; white-space: nowrap;
+             overflow: hidden; text-overflow: ellipsis; font-size: 12px; }
 .legend span { display: inline-block; width: 10px; height: 10px; margin: 0 4px 0 12px; }
 ul.warnings li { color: #a00; word-break: break-all; }
 .variable { margin: 10px 0 14px; }
@@ -137,7 +138,7 @@ std::string MemoryBars(const Plan& plan) {
     const int64_t bytes_px = ScaledPx(kBarWidthPx, total.bytes, scale);
     const int64_t used_px = ScaledPx(kBarWidthPx, Used(total), scale);
     std::string track;
-    std::string value = WithThousands(total.bytes) + " bytes (" + HumanBytes(total.bytes) + ")";
+    std::string value = HumanBytes(total.bytes);
     if (total.peak_bytes > total.bytes) value += ", peak " + HumanBytes(total.peak_bytes);
     if (total.capacity_bytes >= 0) {
       const int64_t capacity_px = ScaledPx(kBarWidthPx, total.capacity_bytes, scale);
@@ -154,7 +155,8 @@ std::string MemoryBars(const Plan& plan) {
       track += "<span class=\"bar-over\" style=\"left:" + Px(capacity_px) +
                ";width:" + Px(used_px - capacity_px) + "\"></span>";
     }
-    html += "<div class=\"bar-row\" title=\"" + Escape(total.coordinates) +
+    html += "<div class=\"bar-row\" title=\"" + Escape(total.coordinates) + ": " +
+            WithThousands(total.bytes) + " bytes" +
             "\"><span class=\"bar-device\">" + Escape(total.device) +
             "</span><span class=\"bar-track\" style=\"width:" + Px(kBarWidthPx) + "\">" + track +
             "</span><span class=\"bar-value\">" + value + "</span></div>\n";
@@ -280,6 +282,7 @@ std::string GridOrNote(const Row& row, const tessera_mesh* mesh, tessera_shape_c
 std::string Variables(const Plan& plan, const PlanOptions& options) {
   Mesh mesh = CreateMesh(options.mesh);
   std::string html = "<h2>Variables</h2>\n";
+  if (plan.rows.empty()) html += "<p class=\"note\">None.</p>\n";
   for (size_t i = 0; i < plan.rows.size(); ++i) {
     const Row& row = plan.rows[i];
     if (i == kMaxGrids) {

@@ -2,7 +2,7 @@
 """The layout of `tessera plan --html` as a browser draws it (suite 'cli').
 
 Usage:
-  check_report.py TESSERA DATA_DIR OUT_DIR
+  check_report.py TESSERA FIXTURE DATA_DIR OUT_DIR
 
 Writes the report of a small plan (data/report_rules.txt, data/report_vars.txt
 on a data=2,model=4 mesh, uneven chunks allowed) to OUT_DIR/plan-report.html,
@@ -10,7 +10,10 @@ renders it with headless Chromium into OUT_DIR/plan-report.png (kept: the
 picture of the report), and checks the picture, not the HTML text: the memory
 bars' pixel lengths are in the ratio of the devices' bytes, each variable's
 grid has one box per distinct shard sized in proportion to it, and nothing
-runs off the page. Each check prints 'ok NAME' or 'FAIL NAME: why'.
+runs off the page. FIXTURE (html_report_fixture) writes the report of a
+handmade plan whose devices have capacities, one over it
+(OUT_DIR/plan-report-capacity.png): its bars are drawn against capacity.
+Each check prints 'ok NAME' or 'FAIL NAME: why'.
 
 Exit status: 0 when every check passes, 1 when one fails, 77 (skipped) when
 this machine has no Chromium: scripts/install-deps.sh installs Debian's
@@ -30,6 +33,9 @@ BAR_WIDTH = 600      # kBarWidthPx in cli/html_report.h: the largest device's ba
 GRID_WIDTH = 360     # kGridWidthPx
 BAR_HEIGHT = 14      # a bar's height in the page's CSS
 BAR_COLOUR = (0x4E, 0x79, 0xA7)
+PEAK_COLOUR = (0xA0, 0xCB, 0xE8)
+CAPACITY_COLOUR = (0xE6, 0xE6, 0xE6)
+OVER_COLOUR = (0xE1, 0x57, 0x59)
 WHITE = (0xFF, 0xFF, 0xFF)
 # matplotlib's tab20b: the boxes' colours (white borders keep neighbours apart).
 TAB20B = {(0x39, 0x3B, 0x79), (0x52, 0x54, 0xA3), (0x6B, 0x6E, 0xCF), (0x9C, 0x9E, 0xDE),
@@ -90,16 +96,20 @@ def bands(rows_with_pixels):
     return out
 
 
-def bars(image):
-    """Per memory bar, top to bottom: its length in pixels. A bar is a band
+def bar_rows(image):
+    """The middle pixel row of each memory bar, top to bottom. A bar is a band
     of rows BAR_HEIGHT tall holding BAR_COLOUR (the legend's swatch is smaller)."""
-    hits = {y: [x for x in range(image.width) if image.rows[y][x] == BAR_COLOUR]
-            for y in range(image.height)}
+    hits = [y for y in range(image.height) if BAR_COLOUR in image.rows[y]]
+    return [image.rows[(first + last) // 2] for first, last in bands(hits)
+            if last - first + 1 == BAR_HEIGHT]
+
+
+def bars(image):
+    """Per memory bar, top to bottom: its length in pixels."""
     lengths = []
-    for first, last in bands([y for y, xs in hits.items() if xs]):
-        if last - first + 1 == BAR_HEIGHT:
-            xs = hits[(first + last) // 2]
-            lengths.append(xs[-1] - xs[0] + 1)
+    for row in bar_rows(image):
+        xs = [x for x, colour in enumerate(row) if colour == BAR_COLOUR]
+        lengths.append(xs[-1] - xs[0] + 1)
     return lengths
 
 
@@ -153,10 +163,10 @@ def close(actual, expected, what, slack=1):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) != 5:
         print(__doc__, file=sys.stderr)
         return 2
-    tessera, data_dir, out_dir = argv[1:]
+    tessera, fixture, data_dir, out_dir = argv[1:]
     os.makedirs(out_dir, exist_ok=True)
     html = os.path.join(out_dir, "plan-report.html")
     image_path = os.path.join(out_dir, "plan-report.png")
@@ -175,6 +185,12 @@ def main(argv):
     render(html, image_path)
     print(f"screenshot: {image_path}")
     image = png.read(image_path)
+    capacity_html = os.path.join(out_dir, "plan-report-capacity.html")
+    capacity_path = os.path.join(out_dir, "plan-report-capacity.png")
+    subprocess.run([fixture, capacity_html], check=True, timeout=60)
+    render(capacity_html, capacity_path)
+    print(f"screenshot: {capacity_path}")
+    capacity_image = png.read(capacity_path)
 
     def self_contained():
         for needle in ("<script", "http:", "https:", "src=", "url(", "@import", "<link"):
@@ -213,23 +229,39 @@ def main(argv):
         close([r[2] for r in grids[1]], proportional(240, [16, 16, 16, 16]), "dense widths")
         close([r[3] for r in grids[1]], [240 - 2] * 4, "dense heights")
 
+    def bars_are_drawn_against_capacity():
+        # On a scale of the largest of uses and capacities (100 MiB = 600 px),
+        # per device the pixels of weights, peak beyond them, free capacity
+        # and use over capacity (html_report_fixture.cc):
+        expected = [(240, 0, 240, 0),    # 40 of 80 MiB
+                    (240, 120, 120, 0),  # 40 MiB, peak 60, of 80 MiB
+                    (480, 0, 0, 120),    # 100 of 80 MiB: the last 20 MiB red
+                    (120, 0, 120, 0)]    # 20 of 40 MiB
+        actual = [tuple(row.count(colour) for colour in
+                        (BAR_COLOUR, PEAK_COLOUR, CAPACITY_COLOUR, OVER_COLOUR))
+                  for row in bar_rows(capacity_image)]
+        if len(actual) != len(expected) or any(
+                abs(a - e) > 1 for got, want in zip(actual, expected) for a, e in zip(got, want)):
+            raise Failure(f"bar segments: expected {expected} (within 1 px), got {actual}")
+
     def nothing_runs_off_the_page():
         margin = 16  # the body's margin: content ends before it
-        for y in range(image.height):
-            row = image.rows[y]
-            for x in range(image.width - margin, image.width):
-                if row[x] != WHITE:
-                    raise Failure(f"pixel ({x}, {y}) is {row[x]} within the right margin")
-        for x in range(image.width):
-            if image.rows[image.height - 1][x] != WHITE:
-                raise Failure(f"the page is taller than the {WINDOW[1]} px window")
+        for picture in (image, capacity_image):
+            for y in range(picture.height):
+                row = picture.rows[y]
+                for x in range(picture.width - margin, picture.width):
+                    if row[x] != WHITE:
+                        raise Failure(f"pixel ({x}, {y}) is {row[x]} within the right margin")
+            for x in range(picture.width):
+                if picture.rows[picture.height - 1][x] != WHITE:
+                    raise Failure(f"the page is taller than the {WINDOW[1]} px window")
 
     failed = 0
     for check in (self_contained, screenshot_is_the_window,
                   bars_are_in_the_ratio_of_the_device_bytes,
                   each_grid_has_a_box_per_distinct_shard, uneven_rows_are_as_tall_as_their_shards,
                   uneven_columns_are_as_wide_as_their_shards, square_tensor_keeps_its_aspect,
-                  nothing_runs_off_the_page):
+                  bars_are_drawn_against_capacity, nothing_runs_off_the_page):
         try:
             check()
             print(f"ok {check.__name__}")
