@@ -139,6 +139,21 @@ def devices_with_empty_chunk_flat_shards_are_listed_below(ctx):
 
 
 @case
+def chunk_nested_places_shards_as_pytorch_does(ctx):
+    # shard.h's example: mesh (a=3, b=2), layout (('b', 'a'),), shape (7,):
+    # devices 0 to 5 hold [0, 2), [4, 5), [2, 4), [5, 6), [6, 7), [7, 7).
+    # 45 columns inside: the three 1-element boxes keep their labels' 7, the
+    # two 2-element boxes share the other 24.
+    expect(ctx.picture("--mesh", "a=3,b=2", "--layout", "((b, a),)", "--shape", "7",
+                       "--shard-mode", "chunk-nested", "--width", "51"),
+           lines("tensor (7,), layout ((b, a),), mesh a=3,b=2, chunk-nested",
+                 "┌────────────┬────────────┬───────┬───────┬───────┐",
+                 "│   CPU 0    │   CPU 2    │ CPU 1 │ CPU 3 │ CPU 4 │",
+                 "└────────────┴────────────┴───────┴───────┴───────┘",
+                 "empty shards: CPU 5"), "picture")
+
+
+@case
 def three_dimensions_draw_one_grid_per_leading_block(ctx):
     # Each block (2, 8, 40) is drawn as its (8, 40): 24 columns by
     # 24 * 8 / (40 * 2.5) = 1.92, so 2 lines.
