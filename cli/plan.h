@@ -36,7 +36,7 @@ struct DeviceTotal {
   std::string device;       // "cpu:3"
   std::string coordinates;  // "batch=0 model=3"
   int64_t bytes = 0;
-  int64_t capacity_bytes = -1;  // -1: unknown
+  int64_t capacity_bytes = -1;
   int64_t peak_bytes = 0;
 };
 

@@ -86,7 +86,7 @@ ChosenLayout ChooseLayout(const ShowOptions& options, const tessera_mesh* mesh, 
     return {std::move(layout), "layout " + FormatAxes(axes)};
   }
   RuleSet rules = ParseRules(ReadFile(options.rules_path, "--rules"), options.rules_path);
-  LayoutMap map = CreateLayoutMap(mesh, rules, TESSERA_KEY_MATCH_SEARCH);
+  LayoutMap map = CreateLayoutMap(mesh, rules, options.match);
   size_t index = TESSERA_NO_INDEX;
   if (!tessera_layout_map_lookup_rule(map.get(), options.name.c_str(), &index, &error)) {
     throw InputError("--name '" + options.name + "': " + TakeMessage(error));

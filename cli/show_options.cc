@@ -28,6 +28,8 @@ Options:
   --rules FILE          take the layout from a rules file ('tessera plan
                         --help' shows the format), looking up --name; a name
                         no rule matches is replicated
+  --match search|full   rules patterns match anywhere in the name (default)
+                        or the whole name, as in 'tessera plan'
   --shape SIZES         the tensor's shape, e.g. 1024,4096
   --checkpoint PATH     take the shape of tensor --name from a checkpoint
                         (.safetensors, .index.json or .gguf; headers only)
@@ -53,8 +55,9 @@ std::string NonEmpty(const std::string& name, const std::string& value, const ch
   return value;
 }
 
-constexpr const char* kOptions[] = {"--mesh",       "--layout", "--rules", "--name", "--shape",
-                                    "--checkpoint", "--shard-mode", "--width", "--color"};
+constexpr const char* kOptions[] = {"--mesh",  "--layout",     "--rules",      "--match",
+                                    "--name",  "--shape",      "--checkpoint", "--shard-mode",
+                                    "--width", "--color"};
 
 // Applies option `name`, one of kOptions, with `value`.
 void Apply(const std::string& name, const std::string& value, ShowOptions* options) {
@@ -64,6 +67,9 @@ void Apply(const std::string& name, const std::string& value, ShowOptions* optio
     options->layout = NonEmpty(name, value, "axes such as (None, model)");
   } else if (name == "--rules") {
     options->rules_path = NonEmpty(name, value, "a file name");
+  } else if (name == "--match") {
+    options->match = ParseChoice<tessera_key_match_t>(
+        name, value, {{"search", TESSERA_KEY_MATCH_SEARCH}, {"full", TESSERA_KEY_MATCH_FULL}});
   } else if (name == "--name") {
     options->name = NonEmpty(name, value, "a tensor name");
   } else if (name == "--shape") {

@@ -17,6 +17,7 @@ struct ShowOptions {
   MeshSpec mesh;             // num_devices 0: not given
   std::string layout;        // --layout, as written
   std::string rules_path;    // --rules
+  tessera_key_match_t match = TESSERA_KEY_MATCH_SEARCH;  // how --rules patterns match
   std::string name;          // --name
   std::string shape;         // --shape, as written
   std::string checkpoint;    // --checkpoint

@@ -237,6 +237,16 @@ def a_name_no_rule_matches_is_replicated(ctx):
     expect(out.splitlines()[2], "│        CPU 0,1,2,3         │", "one box")
 
 
+@case
+def full_match_needs_a_rule_to_cover_the_whole_name(ctx):
+    # 'bias' matches inside 'dense_1/bias' (re.search) but not all of it.
+    out = ctx.picture("--mesh", "batch=2,model=2", "--rules", ctx.data("tiny_rules.txt"),
+                      "--match", "full", "--name", "dense_1/bias", "--shape", "8", "--width", "30")
+    expect(out.splitlines()[0],
+           "dense_1/bias (8,), layout (None,) (no rule: replicated), mesh batch=2,model=2, strict",
+           "header")
+
+
 def write_safetensors(path, tensors):
     """A safetensors file of zero-filled tensors: {name: (dtype, shape)}."""
     header, offset = {}, 0
