@@ -179,12 +179,6 @@ std::string Warnings(const Plan& plan) {
   return "<h2>Warnings</h2>\n<ul class=\"warnings\">\n" + items + "</ul>\n";
 }
 
-std::vector<int64_t> SpanSizes(const std::vector<Span>& spans) {
-  std::vector<int64_t> sizes;
-  for (const Span& span : spans) sizes.push_back(span.size());
-  return sizes;
-}
-
 // The width and height of a page's grid: the tensor's aspect within
 // kGridWidthPx by kMaxGridHeightPx, then tall enough that the shortest row
 // of boxes is kMinRowPx (as far as kMaxGridHeightPx allows).

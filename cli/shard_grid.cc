@@ -133,6 +133,12 @@ std::string SliceText(const std::vector<Span>& spans, const std::vector<int64_t>
   return text + "]";
 }
 
+std::vector<int64_t> SpanSizes(const std::vector<Span>& spans) {
+  std::vector<int64_t> sizes;
+  for (const Span& span : spans) sizes.push_back(span.size());
+  return sizes;
+}
+
 std::vector<int64_t> Apportion(int64_t total, const std::vector<int64_t>& sizes,
                                const std::vector<int64_t>& minimums) {
   const size_t n = sizes.size();

@@ -61,6 +61,9 @@ std::string DevicesLabel(const ShardGrid& grid, const std::vector<size_t>& devic
 // numpy's index of `spans` within `dims`: "[0:512, :]" (":" for a whole dimension).
 std::string SliceText(const std::vector<Span>& spans, const std::vector<int64_t>& dims);
 
+// The sizes of `spans`, in order.
+std::vector<int64_t> SpanSizes(const std::vector<Span>& spans);
+
 // Splits `total` units (columns, pixels) among parts in proportion to
 // `sizes`, each part getting at least its minimum: parts whose share is below
 // their minimum get the minimum, the others share the rest, rounded by

@@ -122,24 +122,17 @@ std::string Repeat(const char* text, int64_t count) {
   return out;
 }
 
-// The sizes of spans, for Apportion.
-std::vector<int64_t> Sizes(const std::vector<Span>& spans) {
-  std::vector<int64_t> sizes;
-  for (const Span& span : spans) sizes.push_back(span.size());
-  return sizes;
-}
-
 int64_t Sum(const std::vector<int64_t>& values) {
   int64_t sum = 0;
   for (int64_t value : values) sum += value;
   return sum;
 }
 
-// One page drawn with box characters; empty when it does not fit `width`.
+// One page drawn with box characters, when its labels fit `width` (fits()).
 class PageDrawer {
  public:
   PageDrawer(const ShardGrid& grid, const GridPage& page, int64_t width, bool colour)
-      : grid_(grid), page_(page), colour_(colour) {
+      : page_(page), colour_(colour) {
     labels_.assign(page.rows.size(), std::vector<std::string>(page.cols.size()));
     std::vector<int64_t> minimums(page.cols.size(), 1);
     for (size_t r = 0; r < page.rows.size(); ++r) {
@@ -154,8 +147,8 @@ class PageDrawer {
     const int64_t num_rows = page.rows.size();
     int64_t inner_width = room, height = num_rows;
     if (grid.dims.size() >= 2) Proportions(room, &inner_width, &height);
-    widths_ = Apportion(std::max(inner_width, Sum(minimums)), Sizes(page.cols), minimums);
-    heights_ = Apportion(std::max(height, num_rows), Sizes(page.rows),
+    widths_ = Apportion(std::max(inner_width, Sum(minimums)), SpanSizes(page.cols), minimums);
+    heights_ = Apportion(std::max(height, num_rows), SpanSizes(page.rows),
                          std::vector<int64_t>(page.rows.size(), 1));
   }
 
@@ -187,7 +180,7 @@ class PageDrawer {
   // (columns : rows) within `room` columns and kMaxHeight lines.
   void Proportions(int64_t room, int64_t* inner_width, int64_t* height) const {
     using Wide = unsigned __int128;
-    const Wide rows = Sum(Sizes(page_.rows)), cols = Sum(Sizes(page_.cols));
+    const Wide rows = Sum(SpanSizes(page_.rows)), cols = Sum(SpanSizes(page_.cols));
     // Rounded: width = kMaxHeight * 2.5 * cols / rows, height = room * rows / (2.5 * cols).
     Wide full_width = (2 * kMaxHeight * kLineHeightTenths * cols + 10 * rows) / (20 * rows);
     if (full_width >= static_cast<Wide>(room)) {
@@ -216,7 +209,6 @@ class PageDrawer {
     return "\x1b[38;2;" + rgb(text) + ";48;2;" + rgb(background) + "m" + cell + "\x1b[0m";
   }
 
-  const ShardGrid& grid_;
   const GridPage& page_;
   bool colour_;
   bool fits_ = false;
