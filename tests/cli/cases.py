@@ -1,6 +1,6 @@
-"""The case runner the `tessera` command's newer specifications share
-(check_show.py, check_report.py): a registry of cases, one behaviour each,
-and the command line meson runs them with."""
+"""The case runner of the `tessera` command's specifications (check_show.py,
+check_devices.py): a registry of cases, one behaviour each, and the command
+line meson runs them with."""
 import sys
 
 CASES = {}
