@@ -10,6 +10,7 @@ sized in proportion to their shards, each at least as wide as its label and
 a space either side; a 2-D picture keeps the tensor's aspect (a line is as
 tall as 2.5 columns are wide) within --width columns and 10 lines.
 """
+import fcntl
 import json
 import os
 import pty
@@ -17,6 +18,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import termios
 
 from cases import Failure, case, expect, main
 
@@ -286,12 +288,13 @@ def checkpoint_without_the_named_tensor_is_refused(ctx):
 # ---------------------------------------------------------------- colour
 
 
-def run_on_terminal(ctx, *args, env):
-    """stdout of `tessera show` on a pseudo-terminal."""
+def run_on_terminal(ctx, *args, env, columns=80):
+    """stdout of `tessera show` on a pseudo-terminal `columns` wide."""
     environment = dict(os.environ)
     environment.pop("NO_COLOR", None)
     environment.update(env)
     leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     process = subprocess.Popen([ctx.tessera, "show", *args], stdout=follower,
                                stderr=subprocess.PIPE, env=environment)
     os.close(follower)
@@ -326,6 +329,13 @@ def a_terminal_gets_boxes_in_jax_colours(ctx):
 def no_color_keeps_a_terminal_plain(ctx):
     out = run_on_terminal(ctx, *SHOW_TWO, env={"NO_COLOR": "1"})
     expect(out.splitlines()[2], "│  CPU 0  │ CPU 1  │", "plain row")
+
+
+@case
+def width_defaults_to_the_terminals(ctx):
+    out = run_on_terminal(ctx, "--mesh", "x=2", "--layout", "(x,)", "--shape", "8",
+                          env={"NO_COLOR": "1"}, columns=53)
+    expect([len(line) for line in out.splitlines()[1:]], [53, 53, 53], "line widths")
 
 
 @case
