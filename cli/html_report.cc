@@ -203,10 +203,11 @@ std::pair<int64_t, int64_t> GridSize(const ShardGrid& grid, const GridPage& page
 
 std::string PageBoxes(const ShardGrid& grid, const GridPage& page) {
   auto [width, height] = GridSize(grid, page);
-  std::vector<int64_t> widths = Apportion(width, SpanSizes(page.cols),
+  const std::vector<int64_t> col_sizes = SpanSizes(page.cols), row_sizes = SpanSizes(page.rows);
+  std::vector<int64_t> widths = Apportion(EvenTotal(width, col_sizes), col_sizes,
                                          std::vector<int64_t>(page.cols.size(), kMinColumnPx));
-  std::vector<int64_t> heights =
-      Apportion(height, SpanSizes(page.rows), std::vector<int64_t>(page.rows.size(), kMinRowPx));
+  std::vector<int64_t> heights = Apportion(EvenTotal(height, row_sizes), row_sizes,
+                                          std::vector<int64_t>(page.rows.size(), kMinRowPx));
   std::vector<Rgb> colours = BoxColours(page.rows.size() * page.cols.size());
   std::string html;
   if (!page.title.empty()) html += "<div class=\"block\">" + page.title + "</div>\n";

@@ -139,6 +139,13 @@ std::vector<int64_t> SpanSizes(const std::vector<Span>& spans) {
   return sizes;
 }
 
+int64_t EvenTotal(int64_t total, const std::vector<int64_t>& sizes) {
+  const int64_t parts = static_cast<int64_t>(sizes.size());
+  bool equal =
+      std::all_of(sizes.begin(), sizes.end(), [&](int64_t size) { return size == sizes[0]; });
+  return equal && parts > 0 && total >= parts ? total - total % parts : total;
+}
+
 std::vector<int64_t> Apportion(int64_t total, const std::vector<int64_t>& sizes,
                                const std::vector<int64_t>& minimums) {
   const size_t n = sizes.size();

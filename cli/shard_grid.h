@@ -64,6 +64,11 @@ std::string SliceText(const std::vector<Span>& spans, const std::vector<int64_t>
 // The sizes of `spans`, in order.
 std::vector<int64_t> SpanSizes(const std::vector<Span>& spans);
 
+// `total` less its remainder modulo the number of parts when every part has
+// the same size (and `total` reaches that number), so that equal shards get
+// equal boxes; else `total`.
+int64_t EvenTotal(int64_t total, const std::vector<int64_t>& sizes);
+
 // Splits `total` units (columns, pixels) among parts in proportion to
 // `sizes`, each part getting at least its minimum: parts whose share is below
 // their minimum get the minimum, the others share the rest, rounded by

@@ -144,11 +144,13 @@ class PageDrawer {
     const int64_t room = width - static_cast<int64_t>(page.cols.size()) - 1;
     fits_ = Sum(minimums) <= room;
     if (!fits_) return;
+    const std::vector<int64_t> col_sizes = SpanSizes(page.cols), row_sizes = SpanSizes(page.rows);
     const int64_t num_rows = page.rows.size();
-    int64_t inner_width = room, height = num_rows;
-    if (grid.dims.size() >= 2) Proportions(room, &inner_width, &height);
-    widths_ = Apportion(std::max(inner_width, Sum(minimums)), SpanSizes(page.cols), minimums);
-    heights_ = Apportion(std::max(height, num_rows), SpanSizes(page.rows),
+    int64_t inner_width = EvenTotal(room, col_sizes), height = num_rows;
+    if (grid.dims.size() >= 2) Proportions(inner_width, &inner_width, &height);
+    widths_ = Apportion(EvenTotal(std::max(inner_width, Sum(minimums)), col_sizes), col_sizes,
+                        minimums);
+    heights_ = Apportion(EvenTotal(std::max(height, num_rows), row_sizes), row_sizes,
                          std::vector<int64_t>(page.rows.size(), 1));
   }
 

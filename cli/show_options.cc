@@ -38,8 +38,10 @@ Options:
                         by its shard count, as jax.device_put; chunk-flat:
                         uneven ceil(n/k) chunks, as XLA; chunk-nested: as
                         PyTorch DTensor
-  --width COLUMNS       the picture's width (default: the terminal's, else 80);
-                        a picture that cannot fit becomes a list of the shards
+  --width COLUMNS       the most columns the picture takes (default: the
+                        terminal's width, else 80); equal shards get equal
+                        boxes, so it may take a few less; a picture that
+                        cannot fit becomes a list of the shards
   --color WHEN          auto (default: colour when stdout is a terminal and
                         NO_COLOR is not set), always or never
   -h, --help            show this help

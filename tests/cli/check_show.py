@@ -7,8 +7,9 @@ Usage:
 
 Pictures are compared whole: the header line, every box and label. Boxes are
 sized in proportion to their shards, each at least as wide as its label and
-a space either side; a 2-D picture keeps the tensor's aspect (a line is as
-tall as 2.5 columns are wide) within --width columns and 10 lines.
+a space either side, equal shards in equal boxes (the picture narrows by the
+remainder); a 2-D picture keeps the tensor's aspect (a line is as tall as
+2.5 columns are wide) within --width columns and 10 lines.
 """
 import fcntl
 import json
@@ -60,31 +61,30 @@ def lines(*rows):
 
 @case
 def one_dimension_over_four_devices_is_a_row_of_four_boxes(ctx):
-    # 37 columns inside the frame for 4 equal shards: 10, 9, 9, 9.
+    # 37 columns inside the frame: 36 of them for 4 equal shards, 9 each.
     expect(ctx.picture("--mesh", "x=4", "--layout", "(x,)", "--shape", "1024", "--width", "42"),
            lines("tensor (1024,), layout (x,), mesh x=4, strict",
-                 "┌──────────┬─────────┬─────────┬─────────┐",
-                 "│  CPU 0   │  CPU 1  │  CPU 2  │  CPU 3  │",
-                 "└──────────┴─────────┴─────────┴─────────┘"), "picture")
+                 "┌─────────┬─────────┬─────────┬─────────┐",
+                 "│  CPU 0  │  CPU 1  │  CPU 2  │  CPU 3  │",
+                 "└─────────┴─────────┴─────────┴─────────┘"), "picture")
 
 
 @case
 def two_dimensions_over_a_2x4_mesh_is_a_2_by_4_grid(ctx):
-    # (512, 1024) fills 40 columns: 35 inside (9, 9, 9, 8), as tall as
-    # 35 * 512 / (1024 * 2.5) = 7 lines (4, 3).
+    # 35 columns inside 40, 32 of them for 4 equal columns of boxes, as tall
+    # as 32 * 512 / (1024 * 2.5) = 6.4 lines: 6, 3 per row.
     expect(ctx.picture("--mesh", "batch=2,model=4", "--layout", "(batch, model)",
                        "--shape", "512,1024", "--width", "40"),
            lines("tensor (512, 1024), layout (batch, model), mesh batch=2,model=4, strict",
-                 "┌─────────┬─────────┬─────────┬────────┐",
-                 "│         │         │         │        │",
-                 "│  CPU 0  │  CPU 1  │  CPU 2  │ CPU 3  │",
-                 "│         │         │         │        │",
-                 "│         │         │         │        │",
-                 "├─────────┼─────────┼─────────┼────────┤",
-                 "│         │         │         │        │",
-                 "│  CPU 4  │  CPU 5  │  CPU 6  │ CPU 7  │",
-                 "│         │         │         │        │",
-                 "└─────────┴─────────┴─────────┴────────┘"), "picture")
+                 "┌────────┬────────┬────────┬────────┐",
+                 "│        │        │        │        │",
+                 "│ CPU 0  │ CPU 1  │ CPU 2  │ CPU 3  │",
+                 "│        │        │        │        │",
+                 "├────────┼────────┼────────┼────────┤",
+                 "│        │        │        │        │",
+                 "│ CPU 4  │ CPU 5  │ CPU 6  │ CPU 7  │",
+                 "│        │        │        │        │",
+                 "└────────┴────────┴────────┴────────┘"), "picture")
 
 
 @case
@@ -99,22 +99,22 @@ def replicated_tensor_is_one_box_labelled_with_every_device(ctx):
 @case
 def partially_replicated_boxes_name_every_device_holding_them(ctx):
     # Rows are not split: each column block lives on one device per batch row.
-    # A square tensor is 25 columns by 10 lines wide, widened to fit the labels.
+    # A square tensor is 25 columns by 10 lines: 24 columns for 2 equal boxes.
     expect(ctx.picture("--mesh", "batch=2,model=2", "--layout", "(None, model)",
                        "--shape", "64,64", "--width", "80"),
            lines("tensor (64, 64), layout (None, model), mesh batch=2,model=2, strict",
-                 "┌─────────────┬────────────┐",
-                 "│             │            │",
-                 "│             │            │",
-                 "│             │            │",
-                 "│             │            │",
-                 "│   CPU 0,2   │  CPU 1,3   │",
-                 "│             │            │",
-                 "│             │            │",
-                 "│             │            │",
-                 "│             │            │",
-                 "│             │            │",
-                 "└─────────────┴────────────┘"), "picture")
+                 "┌────────────┬────────────┐",
+                 "│            │            │",
+                 "│            │            │",
+                 "│            │            │",
+                 "│            │            │",
+                 "│  CPU 0,2   │  CPU 1,3   │",
+                 "│            │            │",
+                 "│            │            │",
+                 "│            │            │",
+                 "│            │            │",
+                 "│            │            │",
+                 "└────────────┴────────────┘"), "picture")
 
 
 @case
@@ -212,7 +212,7 @@ def boxes_too_many_for_the_width_become_a_list(ctx):
 
 @case
 def width_defaults_to_80_columns_off_a_terminal(ctx):
-    out = ctx.picture("--mesh", "x=2", "--layout", "(x,)", "--shape", "8")
+    out = ctx.picture("--mesh", "x=2", "--layout", "(None,)", "--shape", "8")
     expect([len(line) for line in out.splitlines()[1:]], [80, 80, 80], "line widths")
 
 
@@ -224,9 +224,9 @@ def rules_file_gives_the_layout_of_the_named_tensor(ctx):
     expect(ctx.picture("--mesh", "batch=2,model=2", "--rules", ctx.data("tiny_rules.txt"),
                        "--name", "dense_1/bias", "--shape", "8", "--width", "30"),
            lines(r"dense_1/bias (8,), layout (model,) from rule 'bias', mesh batch=2,model=2, strict",
-                 "┌──────────────┬─────────────┐",
-                 "│   CPU 0,2    │   CPU 1,3   │",
-                 "└──────────────┴─────────────┘"), "picture")
+                 "┌─────────────┬─────────────┐",
+                 "│   CPU 0,2   │   CPU 1,3   │",
+                 "└─────────────┴─────────────┘"), "picture")
 
 
 @case
@@ -315,7 +315,7 @@ def run_on_terminal(ctx, *args, env, columns=80):
 SHOW_TWO = ("--mesh", "x=2", "--layout", "(x,)", "--shape", "2", "--width", "20")
 # tab20b's first and last colours (np.linspace(0, 1, 2)), white text on both
 # (jax's rule: black only where the luminance is above 186).
-TWO_COLOURED = ("│\x1b[38;2;255;255;255;48;2;57;59;121m  CPU 0  \x1b[0m│"
+TWO_COLOURED = ("│\x1b[38;2;255;255;255;48;2;57;59;121m CPU 0  \x1b[0m│"
                 "\x1b[38;2;255;255;255;48;2;222;158;214m CPU 1  \x1b[0m│")
 
 
@@ -328,12 +328,12 @@ def a_terminal_gets_boxes_in_jax_colours(ctx):
 @case
 def no_color_keeps_a_terminal_plain(ctx):
     out = run_on_terminal(ctx, *SHOW_TWO, env={"NO_COLOR": "1"})
-    expect(out.splitlines()[2], "│  CPU 0  │ CPU 1  │", "plain row")
+    expect(out.splitlines()[2], "│ CPU 0  │ CPU 1  │", "plain row")
 
 
 @case
 def width_defaults_to_the_terminals(ctx):
-    out = run_on_terminal(ctx, "--mesh", "x=2", "--layout", "(x,)", "--shape", "8",
+    out = run_on_terminal(ctx, "--mesh", "x=2", "--layout", "(None,)", "--shape", "8",
                           env={"NO_COLOR": "1"}, columns=53)
     expect([len(line) for line in out.splitlines()[1:]], [53, 53, 53], "line widths")
 
