@@ -24,6 +24,8 @@ using LayoutMap =
     std::unique_ptr<tessera_layout_map, Destroyer<tessera_layout_map, tessera_layout_map_destroy>>;
 using Buffer = std::unique_ptr<tessera_buffer, Destroyer<tessera_buffer, tessera_buffer_destroy>>;
 using Error = std::unique_ptr<tessera_error, Destroyer<tessera_error, tessera_error_destroy>>;
+using Sharding =
+    std::unique_ptr<tessera_sharding, Destroyer<tessera_sharding, tessera_sharding_destroy>>;
 
 // Bad input from the user (an argument, a file, a line): printed as
 // "tessera plan: <message>" with exit status 2.

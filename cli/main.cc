@@ -6,10 +6,12 @@
 
 #include "cli/devices.h"
 #include "cli/handles.h"
+#include "cli/html_report.h"
 #include "cli/plan.h"
 #include "cli/plan_options.h"
 #include "cli/report.h"
 #include "cli/rules.h"
+#include "cli/show.h"
 #include "cli/text_input.h"
 #include "cli/variables.h"
 #include "tessera/tessera.h"
@@ -32,6 +34,7 @@ Tessera plans how tensors are spread over accelerators.
 Commands:
   plan        show how a model's variables are split over a device mesh
   devices     list this process's devices and how they were found
+  show        draw how one tensor is split over a device mesh
 )"
 #if TESSERA_HAS_CLUSTER
                      R"(  coordinator serve a multi-host job's coordinator until the job ends
@@ -63,6 +66,7 @@ int RunPlan(const std::vector<std::string>& args) {
           ? DefaultVariables()
           : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
   Plan plan = MakePlan(options, rules, variables);
+  if (!options.html_path.empty()) WriteHtmlReport(plan, options, options.html_path);
   Print(stdout, FormatPlan(plan));
   return plan.flagged > 0 ? kExitFlagged : kExitOk;
 }
@@ -104,6 +108,15 @@ int Run(const std::vector<std::string>& args) {
       return kExitOk;
     } catch (const InputError& e) {
       Print(stderr, std::string("tessera devices: ") + e.what() + "\n");
+      return kExitUsage;
+    }
+  }
+  if (command == "show") {
+    try {
+      Print(stdout, ShowReport(std::vector<std::string>(args.begin() + 1, args.end())));
+      return kExitOk;
+    } catch (const InputError& e) {
+      Print(stderr, std::string("tessera show: ") + e.what() + "\n");
       return kExitUsage;
     }
   }

@@ -48,6 +48,8 @@ int64_t CheckedTotalBytes(const VariableSet& set, int64_t dtype_bytes) {
   return total;
 }
 
+}  // namespace
+
 // The mesh over "cpu:0".."cpu:N-1". Naming the devices (instead of letting
 // the library take every local device) lets a plan target more devices than
 // this process has; the library treats unknown ones as process 0's.
@@ -123,6 +125,8 @@ std::vector<AxisGroup> AxesOf(const tessera_layout* layout) {
   }
   return axes;
 }
+
+namespace {
 
 std::vector<std::vector<size_t>> AxisPositions(const std::vector<AxisGroup>& axes,
                                                const tessera_mesh* mesh) {

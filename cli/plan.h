@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/handles.h"
 #include "cli/plan_options.h"
 #include "cli/rules.h"
 #include "cli/variables.h"
@@ -35,6 +36,8 @@ struct DeviceTotal {
   std::string device;       // "cpu:3"
   std::string coordinates;  // "batch=0 model=3"
   int64_t bytes = 0;
+  int64_t capacity_bytes = -1;
+  int64_t peak_bytes = 0;
 };
 
 struct Plan {
@@ -50,6 +53,22 @@ struct Plan {
   int flagged = 0;
   int unplaced = 0;  // counted as replicated in `totals`
 };
+
+// The mesh of `spec` over "cpu:0".."cpu:N-1". InputError naming --mesh.
+Mesh CreateMesh(const MeshSpec& spec);
+
+// The layout of `axes` on `mesh`; NULL with `*error` set when the library
+// refuses it.
+Layout CreateLayout(const std::vector<AxisGroup>& axes, const tessera_mesh* mesh,
+                    tessera_error** error);
+
+// The layout map of `rules` on `mesh`. InputError naming the rule's source
+// and line.
+LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules,
+                          tessera_key_match_t match);
+
+// The axes of `layout` as the CLI writes them (FormatAxes).
+std::vector<AxisGroup> AxesOf(const tessera_layout* layout);
 
 // InputError for a mesh the library rejects, a rule it rejects (naming the
 // rules source and line) or variables too large to count in bytes.

@@ -23,6 +23,9 @@ Options:
                         default, Keras 3.0-3.13) or the whole name (re.fullmatch)
   --check strict|chunk  strict (default): every sharded dimension must divide
                         by its shard count; chunk: uneven shards are allowed
+  --html FILE           also write the plan as one self-contained HTML page:
+                        per-device memory bars, each variable's shards as a
+                        grid of boxes (as 'tessera show'), the warnings
   -h, --help            show this help
 
 Rules file ('#' starts a comment line; a comment may also follow the axes):
@@ -78,7 +81,7 @@ tessera_shape_check_t ParseCheck(const std::string& text) {
 }
 
 constexpr const char* kValueOptions[] = {"--mesh",  "--rules", "--vars",
-                                         "--dtype-bytes", "--match", "--check"};
+                                         "--dtype-bytes", "--match", "--check", "--html"};
 
 // Unknown options are reported before a missing value, so a typo is named as one.
 void RequireKnown(const std::string& name) {
@@ -100,6 +103,9 @@ void SetOption(const std::string& name, const std::string& value, PlanOptions* o
     options->vars_path = value;
   } else if (name == "--dtype-bytes") {
     options->dtype_bytes = ParseDtypeBytes(value);
+  } else if (name == "--html") {
+    if (value.empty()) throw InputError("--html '': expected a file name");
+    options->html_path = value;
   } else if (name == "--match") {
     options->match = ParseMatch(value);
   } else {

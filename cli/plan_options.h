@@ -24,6 +24,7 @@ struct PlanOptions {
   MeshSpec mesh;
   std::string rules_path;  // empty: built-in rules
   std::string vars_path;   // empty: built-in variables
+  std::string html_path;   // --html: also write the plan as an HTML page there
   int64_t dtype_bytes = 4;
   tessera_key_match_t match = TESSERA_KEY_MATCH_SEARCH;
   tessera_shape_check_t check = TESSERA_SHAPE_CHECK_STRICT;

@@ -63,6 +63,24 @@ bool ParseNonNegative(std::string_view text, int64_t* out) {
   return true;
 }
 
+int64_t ParseBounded(const std::string& option, const std::string& text, int64_t min, int64_t max,
+                     const std::string& what) {
+  int64_t value = 0;
+  if (!ParseNonNegative(text, &value) || value < min || value > max) {
+    throw InputError(option + " '" + text + "': expected a whole number of " + what + " from " +
+                     std::to_string(min) + " to " + std::to_string(max));
+  }
+  return value;
+}
+
+std::string OneOf(const std::vector<std::string>& names) {
+  std::string text;
+  for (size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  }
+  return text;
+}
+
 std::string WithThousands(int64_t value) {
   std::string digits = std::to_string(value);
   size_t first_digit = digits[0] == '-' ? 1 : 0;

@@ -6,7 +6,6 @@
 #include "cli/text_input.h"
 
 namespace tessera_cli {
-namespace {
 
 std::vector<int64_t> ParseShape(std::string_view text) {
   std::string compact;
@@ -39,6 +38,8 @@ std::vector<int64_t> ParseShape(std::string_view text) {
   }
   return dims;
 }
+
+namespace {
 
 Variable ParseVariableLine(const Line& line) {
   std::string_view text = line.text;

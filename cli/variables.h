@@ -31,6 +31,10 @@ VariableSet ParseVariables(std::string_view text, const std::string& source);
 // 124,439,808 parameters.
 VariableSet DefaultVariables();
 
+// A shape as comma-separated sizes: "768,2304", "(768, 2304)", "(768,)", "()".
+// InputError "shape '<text>': <problem>".
+std::vector<int64_t> ParseShape(std::string_view text);
+
 // Python's tuple form: (50257, 768), (768,), ().
 std::string FormatShape(const std::vector<int64_t>& dims);
 

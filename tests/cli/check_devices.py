@@ -14,16 +14,7 @@ import re
 import subprocess
 import sys
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
+from cases import Failure, case, expect, main
 
 
 def run(tessera, *args, env):
@@ -33,11 +24,6 @@ def run(tessera, *args, env):
     environment.update(env)
     return subprocess.run([tessera, "devices", *args], capture_output=True, text=True,
                           env=environment, timeout=60)
-
-
-def expect(actual, expected, what):
-    if actual != expected:
-        raise Failure(f"{what}:\n  expected: {expected!r}\n  actual:   {actual!r}")
 
 
 def rows(stdout):
@@ -131,18 +117,6 @@ def top_level_help_lists_the_devices_command(tessera):
         raise Failure(f"no devices command in:\n{done.stdout}")
 
 
-def main(argv):
-    if argv[1:] == ["--list"]:
-        print("\n".join(CASES))
-        return 0
-    tessera, name = argv[1], argv[2]
-    try:
-        CASES[name](tessera)
-    except Failure as failure:
-        print(f"{name}: {failure}", file=sys.stderr)
-        return 1
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    # A case gets the tessera executable.
+    sys.exit(main(sys.argv, __doc__, lambda tessera: tessera))
