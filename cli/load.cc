@@ -81,8 +81,14 @@ class PieceHashes {
     }
   }
 
-  static bool Deliver(size_t piece, int64_t offset, const void* bytes, size_t size, void* self) {
-    return static_cast<PieceHashes*>(self)->Add(piece, offset, static_cast<const unsigned char*>(bytes), size);
+  // Runs on the loader's threads; nothing may throw through the C ABI, so a
+  // failed allocation cancels the load instead.
+  static bool Deliver(size_t piece, int64_t offset, const void* bytes, size_t size, void* self) noexcept {
+    try {
+      return static_cast<PieceHashes*>(self)->Add(piece, offset, static_cast<const unsigned char*>(bytes), size);
+    } catch (...) {
+      return false;
+    }
   }
 
   std::string Hex(size_t piece) {
@@ -132,17 +138,21 @@ bool Discard(size_t, int64_t, const void*, size_t, void*) { return true; }
 struct ProgressBar {
   int last_percent = -1;
 
-  static bool Draw(int64_t done, int64_t total, void* self) {
+  static bool Draw(int64_t done, int64_t total, void* self) noexcept {
     auto* bar = static_cast<ProgressBar*>(self);
     const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
     if (percent == bar->last_percent) return true;
     bar->last_percent = percent;
     const int filled = percent * 30 / 100;
-    std::string text = "\rloading [" + std::string(filled, '#') + std::string(30 - filled, ' ') + "] " +
-                       std::to_string(percent) + "% " + WithThousands(done) + " / " + WithThousands(total) +
-                       " bytes";
-    Print(stderr, text);
-    std::fflush(stderr);
+    try {
+      const std::string text = "\rloading [" + std::string(filled, '#') + std::string(30 - filled, ' ') + "] " +
+                               std::to_string(percent) + "% " + WithThousands(done) + " / " + WithThousands(total) +
+                               " bytes";
+      Print(stderr, text);
+      std::fflush(stderr);
+    } catch (...) {
+      // Without memory for the bar, the load goes on without it.
+    }
     return true;
   }
 };
