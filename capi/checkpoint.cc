@@ -5,13 +5,11 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "capi/checkpoint_handle.h"
 #include "capi/guard.h"
 #include "core/checkpoint/checkpoint.h"
 #include "core/checkpoint/open.h"
 
-struct tessera_checkpoint {
-  tessera::checkpoint::Checkpoint impl;
-};
 
 using tessera::capi::Guard;
 
