@@ -12,6 +12,8 @@ namespace {
 const char* const kNoNames[1] = {nullptr};
 const size_t kNoSizes[1] = {0};
 
+}  // namespace
+
 Layout CreateLayout(const std::vector<AxisGroup>& axes, const tessera_mesh* mesh, tessera_error** error) {
   std::vector<const char*> names;
   std::vector<size_t> group_sizes;
@@ -23,8 +25,6 @@ Layout CreateLayout(const std::vector<AxisGroup>& axes, const tessera_mesh* mesh
                                               group_sizes.empty() ? kNoSizes : group_sizes.data(),
                                               group_sizes.size(), mesh, error));
 }
-
-}  // namespace
 
 // Naming the devices (instead of letting the library take every local
 // device) lets a mesh have more devices than this process has.

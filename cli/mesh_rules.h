@@ -1,7 +1,5 @@
 // The mesh and the layout map of a --mesh spec and a rules file, through the
-// C ABI. `tessera load` builds them here; `tessera plan` still has its own
-// copies in cli/plan.cc (issue 12: another branch changes plan.cc, so the
-// move of those to this file is left to the merge).
+// C ABI, for every command that takes --mesh and --rules.
 #ifndef TESSERA_CLI_MESH_RULES_H_
 #define TESSERA_CLI_MESH_RULES_H_
 
@@ -14,6 +12,10 @@ namespace tessera_cli {
 // The mesh over "cpu:0".."cpu:N-1" (devices this process lacks are
 // simulated). InputError "--mesh '<text>': <library message>".
 Mesh CreateMesh(const MeshSpec& spec);
+
+// The layout of `axes` on `mesh`; NULL with `*error` set when the library
+// refuses it.
+Layout CreateLayout(const std::vector<AxisGroup>& axes, const tessera_mesh* mesh, tessera_error** error);
 
 // One rule per line of `rules`, in order, on `mesh`. InputError
 // "<source>:<line>: rule '<pattern>': <library message>".

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/handles.h"
+#include "cli/mesh_rules.h"
 #include "cli/plan_options.h"
 #include "cli/rules.h"
 #include "cli/variables.h"
@@ -53,19 +54,6 @@ struct Plan {
   int flagged = 0;
   int unplaced = 0;  // counted as replicated in `totals`
 };
-
-// The mesh of `spec` over "cpu:0".."cpu:N-1". InputError naming --mesh.
-Mesh CreateMesh(const MeshSpec& spec);
-
-// The layout of `axes` on `mesh`; NULL with `*error` set when the library
-// refuses it.
-Layout CreateLayout(const std::vector<AxisGroup>& axes, const tessera_mesh* mesh,
-                    tessera_error** error);
-
-// The layout map of `rules` on `mesh`. InputError naming the rule's source
-// and line.
-LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules,
-                          tessera_key_match_t match);
 
 // The axes of `layout` as the CLI writes them (FormatAxes).
 std::vector<AxisGroup> AxesOf(const tessera_layout* layout);
