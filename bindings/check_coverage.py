@@ -75,6 +75,8 @@ ALLOWED.update({
     "tessera_checkpoint_plan_tensor_shard_shape": _CHECKPOINT_GAP,
     "tessera_checkpoint_plan_tensor_shard_bytes": _CHECKPOINT_GAP,
     "tessera_checkpoint_plan_tensor_problem": _CHECKPOINT_GAP,
+    "tessera_checkpoint_plan_num_parameters": _CHECKPOINT_GAP,
+    "tessera_checkpoint_plan_weight_bytes": _CHECKPOINT_GAP,
     "tessera_checkpoint_plan_num_devices": _CHECKPOINT_GAP,
     "tessera_checkpoint_plan_device_term_bytes": _CHECKPOINT_GAP,
     "tessera_checkpoint_plan_device_peak_bytes": _CHECKPOINT_GAP,

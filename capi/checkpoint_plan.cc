@@ -239,6 +239,15 @@ const char* tessera_checkpoint_plan_tensor_problem(const tessera_checkpoint_plan
   return TESSERA_PLAN_TENSOR(plan->impl.tensors[index].problem.c_str());
 }
 
+int64_t tessera_checkpoint_plan_num_parameters(const tessera_checkpoint_plan* plan,
+                                               tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.num_parameters);
+}
+
+int64_t tessera_checkpoint_plan_weight_bytes(const tessera_checkpoint_plan* plan, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(plan, plan->impl.weight_bytes);
+}
+
 size_t tessera_checkpoint_plan_num_devices(const tessera_checkpoint_plan* plan, tessera_error** out_error) noexcept {
   return TESSERA_CAPI_GET(plan, plan->impl.devices.size());
 }

@@ -6,8 +6,12 @@
 
 #include "cli/devices.h"
 #include "cli/handles.h"
+#include "cli/capacity.h"
 #include "cli/plan.h"
+#include "cli/plan_checkpoint.h"
+#include "cli/plan_json.h"
 #include "cli/plan_options.h"
+#include "cli/plan_search.h"
 #include "cli/report.h"
 #include "cli/rules.h"
 #include "cli/text_input.h"
@@ -55,16 +59,29 @@ int RunPlan(const std::vector<std::string>& args) {
     Print(stdout, kPlanHelp);
     return kExitOk;
   }
-  RuleSet rules = options.rules_path.empty()
-                      ? DefaultRules()
-                      : ParseRules(ReadFile(options.rules_path, "--rules"), options.rules_path);
-  VariableSet variables =
-      options.vars_path.empty()
-          ? DefaultVariables()
-          : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
-  Plan plan = MakePlan(options, rules, variables);
-  Print(stdout, FormatPlan(plan));
-  return plan.flagged > 0 ? kExitFlagged : kExitOk;
+  if (options.search > 0) {
+    Search search = SearchMeshes(options);
+    Print(stdout, options.json ? SearchJson(search) : FormatSearch(search));
+    return search.fitting > 0 ? kExitOk : kExitFlagged;
+  }
+  Plan plan;
+  if (!options.checkpoint_path.empty()) {
+    plan = MakeCheckpointPlan(options);
+  } else {
+    RuleSet rules = options.rules_path.empty()
+                        ? DefaultRules()
+                        : ParseRules(ReadFile(options.rules_path, "--rules"), options.rules_path);
+    VariableSet variables =
+        options.vars_path.empty()
+            ? DefaultVariables()
+            : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
+    plan = MakePlan(options, rules, variables);
+    const Capacities capacities = ResolveCapacities(options, options.mesh.num_devices);
+    plan.capacity = capacities.source;
+    ApplyCapacities(capacities.bytes, &plan);
+  }
+  Print(stdout, options.json ? PlanJson(plan) : FormatPlan(plan));
+  return plan.flagged > 0 || plan.not_fitting > 0 ? kExitFlagged : kExitOk;
 }
 
 int Run(const std::vector<std::string>& args) {

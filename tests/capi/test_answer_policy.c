@@ -323,6 +323,8 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_plan_tensor_shard_shape, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_checkpoint_plan_tensor_shard_bytes, "plan", NULL, 0) \
   X(tessera_checkpoint_plan_tensor_problem, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_num_parameters, "plan", NULL) \
+  X(tessera_checkpoint_plan_weight_bytes, "plan", NULL) \
   X(tessera_checkpoint_plan_num_devices, "plan", NULL) \
   X(tessera_checkpoint_plan_device_term_bytes, "plan", NULL, 0, TESSERA_PLAN_TERM_WEIGHTS) \
   X(tessera_checkpoint_plan_device_peak_bytes, "plan", NULL, 0) \

@@ -125,6 +125,8 @@ static void inference_holds_only_the_weights_on_every_device(void) {
   tessera_checkpoint_plan* plan = plan_with(NULL);
   size_t device;
   ASSERT_NOT_NULL(plan);
+  ASSERT_EQ(8 * 16 + 16, tessera_checkpoint_plan_num_parameters(plan, &err));
+  ASSERT_EQ(320, tessera_checkpoint_plan_weight_bytes(plan, &err));
   ASSERT_EQ(8, tessera_checkpoint_plan_num_devices(plan, &err));
   for (device = 0; device < 8; ++device) {
     ASSERT_EQ(128, tessera_checkpoint_plan_device_term_bytes(plan, device, TESSERA_PLAN_TERM_WEIGHTS, &err));

@@ -333,6 +333,22 @@ TESSERA_API const char* tessera_checkpoint_plan_tensor_problem(const tessera_che
                                                                tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * Elements of all tensors (the model's parameter count).
+ * @return the count; 0 on failure.
+ * @since 0.3
+ */
+TESSERA_API int64_t tessera_checkpoint_plan_num_parameters(const tessera_checkpoint_plan* plan,
+                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Bytes of all tensors, unsharded, at their planned types.
+ * @return the bytes; 0 on failure.
+ * @since 0.3
+ */
+TESSERA_API int64_t tessera_checkpoint_plan_weight_bytes(const tessera_checkpoint_plan* plan,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * How many devices the plan covers: the mesh's, in mesh order.
  * @return the count; 0 on failure.
  * @since 0.3
