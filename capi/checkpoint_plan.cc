@@ -3,6 +3,7 @@
 #include "tessera/experimental/checkpoint_plan.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,12 +75,31 @@ absl::Status CheckCount(int64_t value, const char* name, int64_t least) {
       absl::StrCat("Argument '", name, "' is ", value, "; expected a whole number >= ", least));
 }
 
+// The setters of --dtype and --kv-dtype: `dtype` named as the header says.
+bool SetElementType(tessera_checkpoint_plan_options* options, const char* dtype,
+                    std::optional<tessera::checkpoint::ElementType> tessera::planning::PlanSettings::*field,
+                    tessera_error** out_error) noexcept {
+  return SetOption(options, out_error, [&](tessera_checkpoint_plan_options& o) -> absl::Status {
+    TESSERA_CAPI_REQUIRE(dtype);
+    TESSERA_ASSIGN_OR_RETURN(o.impl.*field, PlannedElementType(dtype, "dtype"));
+    return absl::OkStatus();
+  });
+}
+
+absl::Status CheckTensor(const tessera_checkpoint_plan* plan, size_t index) {
+  return tessera::capi::CheckNotNullAndIndex(
+      plan, "plan", index, "index", [&] { return plan->impl.tensors.size(); }, "the plan's tensors");
+}
+
+absl::Status CheckDevice(const tessera_checkpoint_plan* plan, size_t index) {
+  return tessera::capi::CheckNotNullAndIndex(
+      plan, "plan", index, "index", [&] { return plan->impl.devices.size(); }, "the plan's devices");
+}
+
 }  // namespace
 
-#define TESSERA_PLAN_TENSOR(...) \
-  TESSERA_CAPI_GET_AT(plan, index, plan->impl.tensors.size(), "the plan's tensors", __VA_ARGS__)
-#define TESSERA_PLAN_DEVICE(...) \
-  TESSERA_CAPI_GET_AT(plan, index, plan->impl.devices.size(), "the plan's devices", __VA_ARGS__)
+#define TESSERA_PLAN_TENSOR(...) TESSERA_CAPI_GET_IF(CheckTensor(plan, index), __VA_ARGS__)
+#define TESSERA_PLAN_DEVICE(...) TESSERA_CAPI_GET_IF(CheckDevice(plan, index), __VA_ARGS__)
 #define TESSERA_SEARCH_CANDIDATE(...) \
   TESSERA_CAPI_GET_AT(search, index, search->impl.size(), "the search's candidates", __VA_ARGS__)
 
@@ -100,11 +120,7 @@ bool tessera_checkpoint_plan_options_set_recipe(tessera_checkpoint_plan_options*
 
 bool tessera_checkpoint_plan_options_set_dtype(tessera_checkpoint_plan_options* options, const char* dtype,
                                                tessera_error** out_error) noexcept {
-  return SetOption(options, out_error, [&](tessera_checkpoint_plan_options& o) -> absl::Status {
-    TESSERA_CAPI_REQUIRE(dtype);
-    TESSERA_ASSIGN_OR_RETURN(o.impl.dtype, PlannedElementType(dtype, "dtype"));
-    return absl::OkStatus();
-  });
+  return SetElementType(options, dtype, &tessera::planning::PlanSettings::dtype, out_error);
 }
 
 bool tessera_checkpoint_plan_options_set_kv_cache(tessera_checkpoint_plan_options* options, int64_t batch,
@@ -132,11 +148,7 @@ bool tessera_checkpoint_plan_options_set_attention_shape(tessera_checkpoint_plan
 
 bool tessera_checkpoint_plan_options_set_kv_dtype(tessera_checkpoint_plan_options* options, const char* dtype,
                                                   tessera_error** out_error) noexcept {
-  return SetOption(options, out_error, [&](tessera_checkpoint_plan_options& o) -> absl::Status {
-    TESSERA_CAPI_REQUIRE(dtype);
-    TESSERA_ASSIGN_OR_RETURN(o.impl.kv_type, PlannedElementType(dtype, "dtype"));
-    return absl::OkStatus();
-  });
+  return SetElementType(options, dtype, &tessera::planning::PlanSettings::kv_type, out_error);
 }
 
 bool tessera_checkpoint_plan_options_set_capacity(tessera_checkpoint_plan_options* options, int64_t bytes,
@@ -203,8 +215,7 @@ const char* tessera_checkpoint_plan_tensor_element_type(const tessera_checkpoint
 bool tessera_checkpoint_plan_tensor_rule(const tessera_checkpoint_plan* plan, size_t index, size_t* out,
                                          tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-        plan, "plan", index, "index", [&] { return plan->impl.tensors.size(); }, "the plan's tensors"));
+    TESSERA_RETURN_IF_ERROR(CheckTensor(plan, index));
     TESSERA_CAPI_REQUIRE(out);
     const int64_t rule = plan->impl.tensors[index].rule;
     *out = rule < 0 ? TESSERA_NO_INDEX : static_cast<size_t>(rule);
@@ -215,18 +226,14 @@ bool tessera_checkpoint_plan_tensor_rule(const tessera_checkpoint_plan* plan, si
 tessera_layout* tessera_checkpoint_plan_tensor_layout(const tessera_checkpoint_plan* plan, size_t index,
                                                       tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_layout*> {
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-        plan, "plan", index, "index", [&] { return plan->impl.tensors.size(); }, "the plan's tensors"));
+    TESSERA_RETURN_IF_ERROR(CheckTensor(plan, index));
     return new tessera_layout{plan->impl.tensors[index].layout};
   });
 }
 
 size_t tessera_checkpoint_plan_tensor_shard_shape(const tessera_checkpoint_plan* plan, size_t index, int64_t* out,
                                                   size_t capacity, tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_ARRAY_IF(
-      tessera::capi::CheckNotNullAndIndex(
-          plan, "plan", index, "index", [&] { return plan->impl.tensors.size(); }, "the plan's tensors"),
-      plan->impl.tensors[index].shard_shape);
+  return TESSERA_CAPI_ARRAY_IF(CheckTensor(plan, index), plan->impl.tensors[index].shard_shape);
 }
 
 int64_t tessera_checkpoint_plan_tensor_shard_bytes(const tessera_checkpoint_plan* plan, size_t index,
@@ -255,8 +262,7 @@ size_t tessera_checkpoint_plan_num_devices(const tessera_checkpoint_plan* plan, 
 int64_t tessera_checkpoint_plan_device_term_bytes(const tessera_checkpoint_plan* plan, size_t index,
                                                   tessera_plan_term_t term, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<int64_t> {
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-        plan, "plan", index, "index", [&] { return plan->impl.devices.size(); }, "the plan's devices"));
+    TESSERA_RETURN_IF_ERROR(CheckDevice(plan, index));
     TESSERA_ASSIGN_OR_RETURN(tessera::planning::Term core_term,
                              tessera::capi::ToCoreEnum<tessera::planning::Term>(term, kTermNames, "term"));
     return plan->impl.devices[index].terms[static_cast<size_t>(core_term)];
@@ -276,8 +282,7 @@ int64_t tessera_checkpoint_plan_device_capacity_bytes(const tessera_checkpoint_p
 tessera_plan_verdict_t tessera_checkpoint_plan_device_verdict(const tessera_checkpoint_plan* plan, size_t index,
                                                               tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_plan_verdict_t> {
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-        plan, "plan", index, "index", [&] { return plan->impl.devices.size(); }, "the plan's devices"));
+    TESSERA_RETURN_IF_ERROR(CheckDevice(plan, index));
     return static_cast<tessera_plan_verdict_t>(plan->impl.devices[index].verdict());
   });
 }
