@@ -145,6 +145,79 @@ absl::Status SpreadUneven(const Placement& placement, std::vector<Totals>* per_d
   return absl::OkStatus();
 }
 
+// Tensors cut unevenly along one dimension only: a device's bytes depend on
+// nothing but its shard index along that dimension (the mixed-radix number
+// of its coordinates on the dimension's axes), so such tensors add into one
+// table per axis group, O(shards) each, spread over the devices once.
+struct ShardTable {
+  std::vector<size_t> axes;  // mesh axes of the dimension, major first
+  std::vector<Totals> by_shard;
+};
+
+// The only dimension whose shards differ, or -1 when there are several.
+absl::StatusOr<int> OnlyUnevenDimension(const Sharding& sharding) {
+  int found = -1;
+  for (size_t d = 0; d < sharding.rank(); ++d) {
+    TESSERA_ASSIGN_OR_RETURN(int64_t shards, sharding.layout().ShardCount(d));
+    if (sharding.shape()[d] % shards == 0) continue;
+    if (found >= 0) return -1;
+    found = static_cast<int>(d);
+  }
+  return found;
+}
+
+std::vector<size_t> AxisIndices(const DeviceMesh& mesh, const AxisGroup& names) {
+  std::vector<size_t> axes;
+  for (const std::string& name : names) {
+    axes.push_back(std::find(mesh.axis_names().begin(), mesh.axis_names().end(), name) - mesh.axis_names().begin());
+  }
+  return axes;
+}
+
+std::vector<int64_t> Strides(const DeviceMesh& mesh) {
+  std::vector<int64_t> strides(mesh.rank(), 1);
+  for (size_t a = mesh.rank(); a-- > 1;) strides[a - 1] = strides[a] * mesh.shape()[a];
+  return strides;
+}
+
+// Adds `placement` (uneven along `dim` only) to `table`: each shard index's
+// box, read from the sharding at a device holding that index.
+absl::Status AddToTable(const Placement& placement, size_t dim, const DeviceMesh& mesh, ShardTable* table) {
+  const Sharding& sharding = *placement.uneven;
+  TESSERA_ASSIGN_OR_RETURN(int64_t shards, sharding.layout().ShardCount(dim));
+  if (table->by_shard.empty()) table->by_shard.resize(shards);
+  const std::vector<int64_t> strides = Strides(mesh);
+  std::vector<int64_t> extents = placement.shard_shape;  // the even dimensions' shards
+  std::vector<IndexRange> ranges(sharding.rank());
+  for (int64_t index = 0; index < shards; ++index) {
+    int64_t device = 0, rest = index;
+    for (size_t i = table->axes.size(); i-- > 0;) {
+      const size_t axis = table->axes[i];
+      device += rest % mesh.shape()[axis] * strides[axis];
+      rest /= mesh.shape()[axis];
+    }
+    TESSERA_RETURN_IF_ERROR(sharding.DeviceRanges(device, absl::MakeSpan(ranges)));
+    extents[dim] = ranges[dim].size();
+    TESSERA_ASSIGN_OR_RETURN(BoxSize box, SizeOf(extents, placement.type));
+    TESSERA_RETURN_IF_ERROR(table->by_shard[index].Add(box, placement.count, IsSixteenBitFloat(placement.type)));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SpreadTable(const ShardTable& table, const DeviceMesh& mesh, std::vector<Totals>* per_device) {
+  const std::vector<int64_t> strides = Strides(mesh);
+  for (int64_t device = 0; device < mesh.size(); ++device) {
+    int64_t index = 0;
+    for (size_t axis : table.axes) index = index * mesh.shape()[axis] + device / strides[axis] % mesh.shape()[axis];
+    const Totals& add = table.by_shard[index];
+    Totals& totals = (*per_device)[device];
+    TESSERA_RETURN_IF_ERROR(Add(&totals.bytes, add.bytes, "weights"));
+    TESSERA_RETURN_IF_ERROR(Add(&totals.elements, add.elements, "elements"));
+    TESSERA_RETURN_IF_ERROR(Add(&totals.sixteen_bit, add.sixteen_bit, "elements"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckSettings(const PlanSettings& settings, int64_t num_devices) {
   const size_t n = settings.capacities.size();
   if (n > 1 && n != static_cast<size_t>(num_devices)) {
@@ -274,14 +347,24 @@ absl::StatusOr<MemoryPlan> PlanMemory(const checkpoint::Checkpoint& checkpoint, 
     plan.tensors.push_back(std::move(row));
   }
   std::vector<Totals> per_device;
+  absl::flat_hash_map<AxisGroup, ShardTable> tables;
   for (const Placement& placement : placements) {
     if (!placement.uneven.has_value()) {
       TESSERA_RETURN_IF_ERROR(uniform.Add(placement.shard, placement.count, IsSixteenBitFloat(placement.type)));
       continue;
     }
     if (per_device.empty()) per_device.resize(num_devices);
-    TESSERA_RETURN_IF_ERROR(SpreadUneven(placement, &per_device));
+    TESSERA_ASSIGN_OR_RETURN(int dim, OnlyUnevenDimension(*placement.uneven));
+    if (dim < 0) {
+      TESSERA_RETURN_IF_ERROR(SpreadUneven(placement, &per_device));
+      continue;
+    }
+    const AxisGroup& names = placement.uneven->layout().axes()[dim];
+    ShardTable& table = tables[names];
+    if (table.axes.empty()) table.axes = AxisIndices(*mesh, names);
+    TESSERA_RETURN_IF_ERROR(AddToTable(placement, dim, *mesh, &table));
   }
+  for (const auto& [names, table] : tables) TESSERA_RETURN_IF_ERROR(SpreadTable(table, *mesh, &per_device));
   TESSERA_ASSIGN_OR_RETURN(int64_t kv_bytes, KvCacheBytes(checkpoint, *mesh, settings, &plan));
   plan.devices.resize(num_devices);
   for (int64_t d = 0; d < num_devices; ++d) {

@@ -24,10 +24,11 @@
 //
 // Speed: per-device totals never visit tensors x devices. A tensor whose
 // every split dimension divides evenly gives every device the same bytes,
-// added once to a uniform part; only uneven tensors are spread per device,
-// grouped by (layout, shape, type) so each distinct placement visits the
-// devices once. Tensors of one (rule, shape, type) share one computed
-// placement.
+// added once to a uniform part. Tensors of one (rule, shape, type) share one
+// computed placement. A placement cut unevenly along one dimension adds
+// O(shards of that dimension) to a table per axis group, each table spread
+// over the devices once; only a placement uneven along several dimensions
+// visits every device itself.
 #ifndef TESSERA_CORE_PLANNING_MEMORY_PLAN_H_
 #define TESSERA_CORE_PLANNING_MEMORY_PLAN_H_
 

@@ -82,6 +82,36 @@ TEST(MemoryPlan, UnevenChunksAreCountedPerDevice) {
   EXPECT_EQ(plan.num_flagged, 0u);
 }
 
+TEST(MemoryPlan, UnevenTensorsOfDifferentShapesOnOneAxisAddUp) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"batch", "model"});
+  PlanSettings settings;
+  settings.mode = ShardMode::kChunkFlat;
+  MemoryPlan plan = Unwrap(PlanMemory(Model({Tensor("v", "f32", {10}), Tensor("u", "f32", {6})}),
+                                      Map(mesh, {{"v|u", {"model"}}}), settings));
+  // Chunks of 3, 3, 3, 1 and 2, 2, 2, 0 elements along model.
+  EXPECT_THAT(Weights(plan), ElementsAre(20, 20, 20, 4, 20, 20, 20, 4));
+}
+
+TEST(MemoryPlan, ATensorUnevenAlongTwoDimensionsIsCountedPerDevice) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"batch", "model"});
+  PlanSettings settings;
+  settings.mode = ShardMode::kChunkFlat;
+  MemoryPlan plan =
+      Unwrap(PlanMemory(Model({Tensor("w", "f32", {3, 10})}), Map(mesh, {{"w", {"batch", "model"}}}), settings));
+  // Rows 2, 1 along batch times columns 3, 3, 3, 1 along model.
+  EXPECT_THAT(Weights(plan), ElementsAre(24, 24, 24, 8, 12, 12, 12, 4));
+}
+
+TEST(MemoryPlan, AnUnevenDimensionOverAnAxisGroupUsesTheGroupsShardIndex) {
+  MeshPtr mesh = CpuMesh({2, 4}, {"batch", "model"});
+  PlanSettings settings;
+  settings.mode = ShardMode::kChunkFlat;
+  MemoryPlan plan = Unwrap(
+      PlanMemory(Model({Tensor("w", "f32", {4, 10})}), Map(mesh, {{"w", {"", "model+batch"}}}), settings));
+  // 10 over 8 shards of 2: shard index = model * 2 + batch; shards 5.. are empty.
+  EXPECT_THAT(Weights(plan), ElementsAre(32, 32, 32, 0, 32, 32, 0, 0));
+}
+
 TEST(MemoryPlan, AnIndivisibleDimensionInStrictModeIsFlaggedAndCountedAsChunks) {
   MeshPtr mesh = CpuMesh({2, 4}, {"batch", "model"});
   MemoryPlan plan =
