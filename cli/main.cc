@@ -8,8 +8,12 @@
 #include "cli/handles.h"
 #include "cli/html_report.h"
 #include "cli/load.h"
+#include "cli/capacity.h"
 #include "cli/plan.h"
+#include "cli/plan_checkpoint.h"
+#include "cli/plan_json.h"
 #include "cli/plan_options.h"
+#include "cli/plan_search.h"
 #include "cli/report.h"
 #include "cli/rules.h"
 #include "cli/show.h"
@@ -61,17 +65,30 @@ int RunPlan(const std::vector<std::string>& args) {
     Print(stdout, kPlanHelp);
     return kExitOk;
   }
-  RuleSet rules = options.rules_path.empty()
-                      ? DefaultRules()
-                      : ParseRules(ReadFile(options.rules_path, "--rules"), options.rules_path);
-  VariableSet variables =
-      options.vars_path.empty()
-          ? DefaultVariables()
-          : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
-  Plan plan = MakePlan(options, rules, variables);
+  if (options.search > 0) {
+    Search search = SearchMeshes(options);
+    Print(stdout, options.json ? SearchJson(search) : FormatSearch(search));
+    return search.fitting > 0 ? kExitOk : kExitFlagged;
+  }
+  Plan plan;
+  if (!options.checkpoint_path.empty()) {
+    plan = MakeCheckpointPlan(options);
+  } else {
+    RuleSet rules = options.rules_path.empty()
+                        ? DefaultRules()
+                        : ParseRules(ReadFile(options.rules_path, "--rules"), options.rules_path);
+    VariableSet variables =
+        options.vars_path.empty()
+            ? DefaultVariables()
+            : ParseVariables(ReadFile(options.vars_path, "--vars"), options.vars_path);
+    plan = MakePlan(options, rules, variables);
+    const Capacities capacities = ResolveCapacities(options, options.mesh.num_devices);
+    plan.capacity = capacities.source;
+    ApplyCapacities(capacities.bytes, &plan);
+  }
   if (!options.html_path.empty()) WriteHtmlReport(plan, options, options.html_path);
-  Print(stdout, FormatPlan(plan));
-  return plan.flagged > 0 ? kExitFlagged : kExitOk;
+  Print(stdout, options.json ? PlanJson(plan) : FormatPlan(plan));
+  return plan.flagged > 0 || plan.not_fitting > 0 ? kExitFlagged : kExitOk;
 }
 
 int Run(const std::vector<std::string>& args) {

@@ -99,6 +99,7 @@ Placement FillLayoutColumns(const tessera_layout* layout, const tessera_mesh* me
                             const Variable& var, const PlanOptions& options, Row* row) {
   std::vector<AxisGroup> axes = AxesOf(layout);
   row->layout = FormatAxes(axes);
+  row->axes = axes;
   tessera_error* error = nullptr;
   if (tessera_layout_check_shape(layout, DimsPtr(var.dims), var.dims.size(), options.check,
                                  &error)) {
@@ -117,6 +118,7 @@ Placement FillLayoutColumns(const tessera_layout* layout, const tessera_mesh* me
     return {var.dims, std::vector<std::vector<size_t>>(var.dims.size())};
   }
   row->shard_shape = FormatShape(shard);
+  row->shard_dims = shard;
   row->shard_bytes = options.dtype_bytes;
   for (int64_t dim : shard) row->shard_bytes *= dim;
   return {var.dims, AxisPositions(axes, mesh)};
@@ -126,7 +128,9 @@ Placement FillLayoutColumns(const tessera_layout* layout, const tessera_mesh* me
 Placement PlanVariable(const tessera_layout_map* map, const tessera_mesh* mesh,
                        const Variable& var, const PlanOptions& options, Row* row) {
   row->name = var.name;
+  row->dtype = std::to_string(options.dtype_bytes) + " bytes";
   row->shape = FormatShape(var.dims);
+  row->dims = var.dims;
   size_t index = TESSERA_NO_INDEX;
   tessera_error* error = nullptr;
   if (!tessera_layout_map_lookup_rule(map, var.name.c_str(), &index, &error)) {
@@ -158,10 +162,28 @@ std::vector<DeviceTotal> DeviceTotals(const tessera_mesh* mesh,
                                       const std::vector<Placement>& placements,
                                       int64_t dtype_bytes) {
   std::vector<int64_t> mesh_dims = MeshDims(mesh);
+  std::vector<DeviceTotal> totals = DeviceLabels(mesh);
+  std::vector<int64_t> coords(mesh_dims.size());
+  for (size_t i = 0; i < totals.size(); ++i) {
+    Device device(tessera_mesh_device(mesh, i, nullptr));
+    tessera_mesh_device_coordinates(mesh, tessera_device_id(device.get(), nullptr), coords.data(),
+                                    coords.size(), nullptr);
+    for (const Placement& placement : placements) {
+      totals[i].bytes += DeviceBytes(placement, coords, mesh_dims, dtype_bytes);
+    }
+    totals[i].peak_bytes = totals[i].bytes;
+    totals[i].terms = {totals[i].bytes};
+  }
+  return totals;
+}
+
+}  // namespace
+
+std::vector<DeviceTotal> DeviceLabels(const tessera_mesh* mesh) {
   std::vector<DeviceTotal> totals;
+  std::vector<int64_t> coords(tessera_mesh_num_axes(mesh, nullptr));
   for (size_t i = 0; i < tessera_mesh_num_devices(mesh, nullptr); ++i) {
     Device device(tessera_mesh_device(mesh, i, nullptr));
-    std::vector<int64_t> coords(mesh_dims.size());
     tessera_mesh_device_coordinates(mesh, tessera_device_id(device.get(), nullptr), coords.data(),
                                     coords.size(), nullptr);
     DeviceTotal total{tessera_device_name(device.get(), nullptr), "", 0};
@@ -170,12 +192,18 @@ std::vector<DeviceTotal> DeviceTotals(const tessera_mesh* mesh,
                            std::string(tessera_mesh_axis_name(mesh, axis, nullptr)) + "=" +
                            std::to_string(coords[axis]);
     }
-    for (const Placement& placement : placements) {
-      total.bytes += DeviceBytes(placement, coords, mesh_dims, dtype_bytes);
-    }
     totals.push_back(std::move(total));
   }
   return totals;
+}
+
+void ApplyCapacities(const std::vector<int64_t>& capacities, Plan* plan) {
+  if (capacities.empty()) return;
+  for (size_t i = 0; i < plan->totals.size(); ++i) {
+    DeviceTotal& total = plan->totals[i];
+    total.capacity_bytes = capacities[capacities.size() == 1 ? 0 : i];
+    plan->not_fitting += total.peak_bytes > total.capacity_bytes;
+  }
 }
 
 std::string MeshRepr(const tessera_mesh* mesh) {
@@ -184,8 +212,6 @@ std::string MeshRepr(const tessera_mesh* mesh) {
   if (!text) throw InputError("--mesh: " + TakeMessage(error));
   return tessera_buffer_data(text.get());
 }
-
-}  // namespace
 
 int64_t DeviceBytes(const Placement& placement, const std::vector<int64_t>& coords,
                     const std::vector<int64_t>& mesh_dims, int64_t dtype_bytes) {

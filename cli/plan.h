@@ -24,6 +24,7 @@ struct Placement {
 
 struct Row {
   std::string name;
+  std::string dtype;        // "BF16" (a checkpoint's type, or the planned one), or "4 bytes"
   std::string rule;         // the key that selected the layout, or "-"
   std::string layout;       // "(None, model)", or "-" when none could be chosen
   std::string shape;        // "(768, 2304)"
@@ -31,14 +32,18 @@ struct Row {
   int64_t shard_bytes = -1; // -1 when the variable cannot be placed
   std::string fit;          // "ok", or why the layout does not fit
   bool flagged = false;
+  std::vector<int64_t> dims;        // the shape, for --json
+  std::vector<AxisGroup> axes;      // the layout's axes (empty when none)
+  std::vector<int64_t> shard_dims;  // the largest shard (empty when none)
 };
 
 struct DeviceTotal {
   std::string device;       // "cpu:3"
   std::string coordinates;  // "batch=0 model=3"
-  int64_t bytes = 0;
-  int64_t capacity_bytes = -1;
-  int64_t peak_bytes = 0;
+  int64_t bytes = 0;         // the weights this device holds
+  int64_t capacity_bytes = -1;  // -1 unknown
+  int64_t peak_bytes = 0;    // the sum of `terms`
+  std::vector<int64_t> terms;  // one per Plan::term_names
 };
 
 struct Plan {
@@ -53,6 +58,15 @@ struct Plan {
   int64_t bytes = 0;
   int flagged = 0;
   int unplaced = 0;  // counted as replicated in `totals`
+  // The memory model (--checkpoint): what is planned and where capacities
+  // came from; the built-in and --vars plans hold weights only.
+  std::string recipe = "inference";
+  std::string shard_mode = "strict";
+  std::vector<std::string> term_names = {"weights"};
+  std::string capacity;  // "80GiB for every device", "NVML", or "" when unknown
+  std::string kv_cache;  // how the KV cache is divided, why none, or ""
+  std::string checkpoint;  // its path, or "" for the built-in and --vars plans
+  int not_fitting = 0;     // devices whose peak exceeds their capacity
 };
 
 // The axes of `layout` as the CLI writes them (FormatAxes).
@@ -61,6 +75,31 @@ std::vector<AxisGroup> AxesOf(const tessera_layout* layout);
 // InputError for a mesh the library rejects, a rule it rejects (naming the
 // rules source and line) or variables too large to count in bytes.
 Plan MakePlan(const PlanOptions& options, const RuleSet& rules, const VariableSet& variables);
+
+// The mesh over "cpu:0".."cpu:N-1" (planning needs no hardware).
+// InputError "--mesh '<text>': ..." when the library rejects it.
+Mesh CreateMesh(const MeshSpec& spec);
+
+// "cpu:0 .. cpu:7 (7 simulated)".
+std::string DescribeDevices(const MeshSpec& spec);
+
+// A layout map on `mesh` with `rules`; InputError naming the rules source and line.
+LayoutMap CreateLayoutMap(const tessera_mesh* mesh, const RuleSet& rules, tessera_key_match_t match);
+
+// The axes of `layout` as the CLI writes them.
+std::vector<AxisGroup> AxesOf(const tessera_layout* layout);
+
+// Keras's repr of `mesh`.
+std::string MeshRepr(const tessera_mesh* mesh);
+
+// One total per device of `mesh`, in mesh order, with its name and
+// coordinates and no bytes yet.
+std::vector<DeviceTotal> DeviceLabels(const tessera_mesh* mesh);
+
+// Fills each total's capacity (when `capacities` is not empty: one for all,
+// or one per device) and counts in plan->not_fitting the devices whose peak
+// exceeds it.
+void ApplyCapacities(const std::vector<int64_t>& capacities, Plan* plan);
 
 // The bytes of one variable on the device at `coords` of a mesh with
 // dimensions `mesh_dims`: a dimension split into S shards is cut into chunks

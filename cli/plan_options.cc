@@ -1,5 +1,7 @@
 #include "cli/plan_options.h"
 
+#include <limits>
+
 #include "cli/handles.h"
 #include "cli/text_input.h"
 
@@ -28,6 +30,40 @@ Options:
                         grid of boxes (as 'tessera show'), the warnings
   -h, --help            show this help
 
+Checkpoints and memory (docs/plan.md has the details and the JSON schema):
+  --checkpoint PATH     plan a checkpoint's tensors instead of variables: a
+                        .safetensors file, a sharded model's
+                        model.safetensors.index.json, or a .gguf file (the
+                        first of gguf-split's files opens them all); headers
+                        only. Without --rules every tensor is replicated.
+  --recipe inference|training
+                        inference (default): weights, plus a KV cache with
+                        --batch and --seq-len; training: weights, gradients,
+                        Adam's two f32 moments and f32 master copies of
+                        16-bit weights. Each term is shown per device.
+  --batch N, --seq-len N
+                        the KV cache's sequences and tokens (inference); its
+                        layers, KV heads and head dimension come from GGUF
+                        metadata or a config.json beside the model
+  --attention L,H,D     layers, KV heads and head dimension, given
+  --dtype NAME          plan every tensor cast to f32, bf16, f16, f8, int8,
+                        ... (default: the checkpoint's types)
+  --kv-dtype NAME       the KV cache's type (default: --dtype, else f16)
+  --shard-mode strict|chunk-flat|chunk-nested
+                        how dimensions are cut (default: strict, or
+                        chunk-flat with --check chunk)
+  --capacity SIZE       every device's memory: 80GiB, 40GB, 1000000 (bytes)
+  --inventory FILE      one 'DEVICE SIZE' line per device (cpu:3 80GiB; the
+                        number after the last ':' is the logical device), for
+                        mixed devices; without either, NVML's memory of this
+                        host's GPUs when it finds some
+  --search N            try every mesh shape of N devices over --axes (and
+                        each --rules file, which may be given several times);
+                        rank those that fit by peak bytes per device and say
+                        why each other one fails
+  --axes A,B            the axis names --search uses
+  --json                print the plan (or the search) as JSON
+
 Rules file ('#' starts a comment line; a comment may also follow the axes):
   wte\.weight          -> (model, None)
   attn\.c_attn\.weight -> (None, model)
@@ -55,7 +91,8 @@ that cannot be placed at all (several rules match, wrong rank) count as
 replicated in the per-device totals.
 
 Exit status: 0 when every variable fits, 1 when some are flagged, 2 for bad
-usage or input.
+usage or input. A device whose peak exceeds its capacity is flagged too (exit
+1); with --search, the exit status is 1 when no candidate fits.
 )";
 
 namespace {
@@ -80,8 +117,77 @@ tessera_shape_check_t ParseCheck(const std::string& text) {
   throw InputError("--check '" + text + "': expected 'strict' or 'chunk'");
 }
 
-constexpr const char* kValueOptions[] = {"--mesh",  "--rules", "--vars",
-                                         "--dtype-bytes", "--match", "--check", "--html"};
+constexpr const char* kValueOptions[] = {
+    "--mesh",     "--rules",  "--vars",     "--dtype-bytes", "--match",    "--check",
+    "--checkpoint", "--recipe", "--batch",  "--seq-len",     "--attention", "--dtype",
+    "--kv-dtype", "--shard-mode", "--capacity", "--inventory", "--search", "--axes", "--html"};
+
+int64_t ParseCount(const std::string& name, const std::string& value, int64_t least) {
+  int64_t count = 0;
+  if (!ParseNonNegative(value, &count) || count < least) {
+    throw InputError(name + " '" + value + "': expected a whole number >= " + std::to_string(least));
+  }
+  return count;
+}
+
+// "a,b,c" -> its entries; InputError for an empty one.
+std::vector<std::string> SplitList(const std::string& name, const std::string& value) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  while (true) {
+    size_t comma = value.find(',', start);
+    std::string item(Trim(value.substr(start, comma == std::string::npos ? comma : comma - start)));
+    if (item.empty()) throw InputError(name + " '" + value + "': expected comma-separated entries");
+    items.push_back(item);
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+void SetMemoryOption(const std::string& name, const std::string& value, PlanOptions* options) {
+  if (name == "--checkpoint") {
+    if (value.empty()) throw InputError("--checkpoint '': expected a file name");
+    options->checkpoint_path = value;
+  } else if (name == "--recipe") {
+    if (value != "inference" && value != "training") {
+      throw InputError("--recipe '" + value + "': expected 'inference' or 'training'");
+    }
+    options->recipe = value;
+  } else if (name == "--batch") {
+    options->batch = ParseCount(name, value, 0);
+  } else if (name == "--seq-len") {
+    options->seq_len = ParseCount(name, value, 0);
+  } else if (name == "--attention") {
+    std::vector<std::string> items = SplitList(name, value);
+    if (items.size() != 3) {
+      throw InputError("--attention '" + value + "': expected LAYERS,KV_HEADS,HEAD_DIM");
+    }
+    options->attention.clear();
+    for (const std::string& item : items) options->attention.push_back(ParseCount(name, item, 1));
+  } else if (name == "--dtype") {
+    options->dtype = value;
+  } else if (name == "--kv-dtype") {
+    options->kv_dtype = value;
+  } else if (name == "--shard-mode") {
+    if (value != "strict" && value != "chunk-flat" && value != "chunk-nested") {
+      throw InputError("--shard-mode '" + value + "': expected 'strict', 'chunk-flat' or 'chunk-nested'");
+    }
+    options->shard_mode = value;
+  } else if (name == "--capacity") {
+    options->capacity = ParseByteSize(value, name);
+    options->capacity_text = value;
+  } else if (name == "--inventory") {
+    if (value.empty()) throw InputError("--inventory '': expected a file name");
+    options->inventory_path = value;
+  } else if (name == "--search") {
+    options->search = ParseCount(name, value, 1);
+    if (options->search > kMaxMeshDevices) {
+      throw InputError("--search '" + value + "': more than " + std::to_string(kMaxMeshDevices) + " devices");
+    }
+  } else {
+    options->search_axes = SplitList(name, value);
+  }
+}
 
 // Unknown options are reported before a missing value, so a typo is named as one.
 void RequireKnown(const std::string& name) {
@@ -98,6 +204,7 @@ void SetOption(const std::string& name, const std::string& value, PlanOptions* o
   } else if (name == "--rules") {
     if (value.empty()) throw InputError("--rules '': expected a file name");
     options->rules_path = value;
+    options->rules_paths.push_back(value);
   } else if (name == "--vars") {
     if (value.empty()) throw InputError("--vars '': expected a file name");
     options->vars_path = value;
@@ -108,8 +215,34 @@ void SetOption(const std::string& name, const std::string& value, PlanOptions* o
     options->html_path = value;
   } else if (name == "--match") {
     options->match = ParseMatch(value);
-  } else {
+  } else if (name == "--check") {
     options->check = ParseCheck(value);
+  } else {
+    SetMemoryOption(name, value, options);
+  }
+}
+
+// Options that only make sense together.
+void CheckCombinations(const PlanOptions& options) {
+  const bool memory = options.recipe != "inference" || options.batch > 0 || options.seq_len > 0 ||
+                      !options.attention.empty() || !options.dtype.empty() || !options.kv_dtype.empty() ||
+                      !options.shard_mode.empty() || options.search > 0;
+  if (memory && options.checkpoint_path.empty()) {
+    throw InputError("--recipe, --batch, --seq-len, --attention, --dtype, --kv-dtype, --shard-mode and --search "
+                     "need --checkpoint (the built-in model and --vars plan weights only)");
+  }
+  if (!options.checkpoint_path.empty() && !options.vars_path.empty()) {
+    throw InputError("--checkpoint and --vars: expected one source of tensors");
+  }
+  if (options.capacity >= 0 && !options.inventory_path.empty()) {
+    throw InputError("--capacity and --inventory: expected one source of capacities");
+  }
+  if ((options.search > 0) != !options.search_axes.empty()) {
+    throw InputError("--search N and --axes A,B: expected both or neither");
+  }
+  if (options.search == 0 && options.rules_paths.size() > 1) {
+    throw InputError("--rules given " + std::to_string(options.rules_paths.size()) +
+                     " times: several rule files are for --search");
   }
 }
 
@@ -154,6 +287,10 @@ PlanOptions ParsePlanOptions(const std::vector<std::string>& args) {
       options.help = true;
       continue;
     }
+    if (arg == "--json") {
+      options.json = true;
+      continue;
+    }
     if (arg.rfind("--", 0) != 0) {
       throw InputError("unexpected argument '" + arg + "' (see 'tessera plan --help')");
     }
@@ -168,7 +305,50 @@ PlanOptions ParsePlanOptions(const std::vector<std::string>& args) {
       throw InputError("option '" + name + "' needs a value");
     }
   }
+  if (!options.help) CheckCombinations(options);
   return options;
+}
+
+int64_t ParseByteSize(const std::string& text, const std::string& option) {
+  struct Unit {
+    const char* name;
+    int64_t bytes;
+  };
+  static constexpr Unit kUnits[] = {
+      {"KiB", int64_t{1} << 10}, {"MiB", int64_t{1} << 20}, {"GiB", int64_t{1} << 30}, {"TiB", int64_t{1} << 40},
+      {"KB", 1000},              {"MB", 1000000},           {"GB", 1000000000},        {"TB", 1000000000000},
+      {"B", 1},
+  };
+  auto fail = [&]() -> int64_t {
+    throw InputError(option + " '" + text + "': expected a size such as 80GiB, 40GB or 1000000 (bytes)");
+  };
+  std::string_view number = Trim(text);
+  int64_t unit = 1;
+  for (const Unit& u : kUnits) {
+    std::string_view name = u.name;
+    if (number.size() > name.size() && number.substr(number.size() - name.size()) == name) {
+      unit = u.bytes;
+      number = Trim(number.substr(0, number.size() - name.size()));
+      break;
+    }
+  }
+  size_t dot = number.find('.');
+  int64_t whole = 0;
+  if (!ParseNonNegative(number.substr(0, dot), &whole)) return fail();
+  if (whole > std::numeric_limits<int64_t>::max() / unit) return fail();
+  int64_t bytes = whole * unit;
+  if (dot != std::string_view::npos) {
+    std::string_view fraction = number.substr(dot + 1);
+    int64_t digits = 0;
+    if (fraction.empty() || fraction.size() > 12 || !ParseNonNegative(fraction, &digits)) return fail();
+    // digits / 10^n of a unit, in 128 bits: at most 10^12 x 2^40.
+    __int128 scale = 1;
+    for (size_t i = 0; i < fraction.size(); ++i) scale *= 10;
+    const __int128 extra = static_cast<__int128>(digits) * unit / scale;
+    if (extra > std::numeric_limits<int64_t>::max() - bytes) return fail();
+    bytes += static_cast<int64_t>(extra);
+  }
+  return bytes;
 }
 
 }  // namespace tessera_cli

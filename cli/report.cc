@@ -1,21 +1,14 @@
 #include "cli/report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <vector>
 
 #include "cli/text_input.h"
 
 namespace tessera_cli {
-namespace {
 
-struct Column {
-  std::string title;
-  bool right_aligned;
-};
-
-// Columns padded to their widest cell; the last column is not padded, so long
-// messages in it do not widen the table.
 std::string FormatTable(const std::vector<Column>& columns,
                         const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;
@@ -46,20 +39,64 @@ std::string Mebibytes(int64_t bytes) {
   return text;
 }
 
+std::string Verdict(const DeviceTotal& total) {
+  if (total.capacity_bytes < 0) return "-";
+  return total.peak_bytes <= total.capacity_bytes ? "fits" : "does not fit";
+}
+
+namespace {
+
+// Whether the device table needs more than the weights: other terms, or
+// capacities to judge them against.
+bool ShowsMemory(const Plan& plan) {
+  if (plan.term_names.size() > 1) return true;
+  for (const DeviceTotal& total : plan.totals) {
+    if (total.capacity_bytes >= 0) return true;
+  }
+  return false;
+}
+
+// Terms, peak, capacity, headroom and verdict per device.
+std::string MemoryTable(const Plan& plan) {
+  std::vector<Column> columns = {{"DEVICE", false}, {"COORDINATES", false}};
+  for (std::string term : plan.term_names) {
+    for (char& c : term) c = c == '_' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    columns.push_back({term, true});
+  }
+  for (const char* title : {"PEAK", "CAPACITY", "HEADROOM"}) columns.push_back({title, true});
+  columns.push_back({"VERDICT", false});
+  std::vector<std::vector<std::string>> rows;
+  for (const DeviceTotal& total : plan.totals) {
+    std::vector<std::string> cells = {total.device, total.coordinates};
+    for (int64_t bytes : total.terms) cells.push_back(WithThousands(bytes));
+    const bool known = total.capacity_bytes >= 0;
+    cells.push_back(WithThousands(total.peak_bytes));
+    cells.push_back(known ? WithThousands(total.capacity_bytes) : "-");
+    cells.push_back(known ? (total.capacity_bytes < total.peak_bytes ? "-" : "") +
+                                WithThousands(total.capacity_bytes >= total.peak_bytes
+                                                  ? total.capacity_bytes - total.peak_bytes
+                                                  : total.peak_bytes - total.capacity_bytes)
+                          : "-");
+    cells.push_back(Verdict(total));
+    rows.push_back(std::move(cells));
+  }
+  return FormatTable(columns, rows);
+}
+
 std::string VariableTable(const Plan& plan) {
+  // A checkpoint's tensors have their own types, so they show them.
+  const bool typed = !plan.checkpoint.empty();
   std::vector<std::vector<std::string>> rows;
   for (const Row& row : plan.rows) {
     std::string bytes = row.shard_bytes < 0 ? "-" : WithThousands(row.shard_bytes);
-    rows.push_back({row.name, row.rule, row.layout, row.shape, row.shard_shape, bytes, row.fit});
+    std::vector<std::string> cells = {row.name, row.rule, row.layout, row.shape, row.shard_shape, bytes, row.fit};
+    if (typed) cells.insert(cells.begin() + 1, row.dtype);
+    rows.push_back(std::move(cells));
   }
-  return FormatTable({{"VARIABLE", false},
-                      {"RULE", false},
-                      {"LAYOUT", false},
-                      {"SHAPE", false},
-                      {"SHARD", false},
-                      {"SHARD BYTES", true},
-                      {"FIT", false}},
-                     rows);
+  std::vector<Column> columns = {{"VARIABLE", false}, {"RULE", false},        {"LAYOUT", false}, {"SHAPE", false},
+                                 {"SHARD", false},    {"SHARD BYTES", true}, {"FIT", false}};
+  if (typed) columns.insert(columns.begin() + 1, {"DTYPE", false});
+  return FormatTable(columns, rows);
 }
 
 std::string DeviceTable(const Plan& plan) {
@@ -80,7 +117,20 @@ std::string Summary(const Plan& plan) {
   if (plan.unplaced > 0) {
     text += ", " + std::to_string(plan.unplaced) + " not placeable (counted as replicated)";
   }
+  if (plan.not_fitting > 0) {
+    text += ", " + std::to_string(plan.not_fitting) + " of " + std::to_string(plan.totals.size()) +
+            " devices do not fit";
+  }
   return text + "\n";
+}
+
+// The memory model's header lines, for checkpoint plans and known capacities.
+std::string MemoryHeader(const Plan& plan) {
+  std::string text;
+  if (!plan.checkpoint.empty()) text += "recipe:    " + plan.recipe + "\n";
+  if (!plan.capacity.empty()) text += "capacity:  " + plan.capacity + "\n";
+  if (!plan.kv_cache.empty()) text += "kv cache:  " + plan.kv_cache + "\n";
+  return text;
 }
 
 }  // namespace
@@ -90,8 +140,9 @@ std::string FormatPlan(const Plan& plan) {
          "devices:   " + plan.devices + "\n" +
          "rules:     " + plan.rules + "\n" +
          "variables: " + plan.variables + "\n" +
-         "check:     " + plan.check + "\n\n" +
-         VariableTable(plan) + "\nper-device totals:\n" + DeviceTable(plan) + "\n" + Summary(plan);
+         "check:     " + plan.check + "\n" + MemoryHeader(plan) + "\n" + VariableTable(plan) +
+         "\nper-device totals:\n" + (ShowsMemory(plan) ? MemoryTable(plan) : DeviceTable(plan)) + "\n" +
+         Summary(plan);
 }
 
 }  // namespace tessera_cli

@@ -323,7 +323,37 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_read_plan_file_ranges, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_read_plan_total_bytes, "plan", NULL) \
   X(tessera_read_plan_execute, "plan", NULL, NULL, NULL, 0, NULL, NULL, NULL) \
-  X(tessera_read_plan_stream, "plan", NULL, NULL, NULL, NULL, NULL, NULL)
+  X(tessera_read_plan_stream, "plan", NULL, NULL, NULL, NULL, NULL, NULL) \
+  X(tessera_checkpoint_plan_options_set_recipe, "options", NULL, TESSERA_PLAN_RECIPE_INFERENCE) \
+  X(tessera_checkpoint_plan_options_set_dtype, "options", NULL, "x") \
+  X(tessera_checkpoint_plan_options_set_kv_cache, "options", NULL, 0, 0) \
+  X(tessera_checkpoint_plan_options_set_attention_shape, "options", NULL, 1, 1, 1) \
+  X(tessera_checkpoint_plan_options_set_kv_dtype, "options", NULL, "x") \
+  X(tessera_checkpoint_plan_options_set_capacity, "options", NULL, 0) \
+  X(tessera_checkpoint_plan_options_set_device_capacities, "options", NULL, NULL, 0) \
+  X(tessera_checkpoint_plan_options_set_shard_mode, "options", NULL, TESSERA_SHARD_MODE_STRICT) \
+  X(tessera_checkpoint_plan_create, "checkpoint", NULL, (const tessera_layout_map*)(void*)scratch, NULL) \
+  X(tessera_checkpoint_plan_num_tensors, "plan", NULL) \
+  X(tessera_checkpoint_plan_tensor_element_type, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_tensor_rule, "plan", NULL, 0, (size_t*)(void*)scratch) \
+  X(tessera_checkpoint_plan_tensor_layout, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_tensor_shard_shape, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_plan_tensor_shard_bytes, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_tensor_problem, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_num_parameters, "plan", NULL) \
+  X(tessera_checkpoint_plan_weight_bytes, "plan", NULL) \
+  X(tessera_checkpoint_plan_num_devices, "plan", NULL) \
+  X(tessera_checkpoint_plan_device_term_bytes, "plan", NULL, 0, TESSERA_PLAN_TERM_WEIGHTS) \
+  X(tessera_checkpoint_plan_device_peak_bytes, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_device_capacity_bytes, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_device_verdict, "plan", NULL, 0) \
+  X(tessera_checkpoint_plan_kv_cache_sharding, "plan", NULL) \
+  X(tessera_checkpoint_plan_search_create, "checkpoint", NULL, (const tessera_layout_map* const*)(void*)scratch, 1, NULL) \
+  X(tessera_checkpoint_plan_search_num_candidates, "search", NULL) \
+  X(tessera_checkpoint_plan_search_candidate_mesh_shape, "search", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_plan_search_candidate_layout_map, "search", NULL, 0) \
+  X(tessera_checkpoint_plan_search_candidate_peak_bytes, "search", NULL, 0) \
+  X(tessera_checkpoint_plan_search_candidate_problem, "search", NULL, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -465,6 +495,8 @@ static struct objects {
   tessera_dtensor_config* dtensor_config;
   tessera_checkpoint* checkpoint;
   tessera_read_plan* read_plan;
+  tessera_checkpoint_plan* checkpoint_plan;
+  tessera_checkpoint_plan_search* plan_search;
 #if TESSERA_HAS_CLUSTER
   tessera_client* client;
   tessera_kv_list* kv_list;
@@ -552,7 +584,21 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_read_plan_piece_ranges, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index, o.i64s, 8) \
   X(tessera_read_plan_piece_shape, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index, o.i64s, 8) \
   X(tessera_read_plan_piece_size, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index) \
-  X(tessera_read_plan_file_ranges, "index", tessera_read_plan_num_files(o.read_plan, NULL), o.read_plan, index, o.i64s, 8)
+  X(tessera_read_plan_file_ranges, "index", tessera_read_plan_num_files(o.read_plan, NULL), o.read_plan, index, o.i64s, 8) \
+  X(tessera_checkpoint_plan_tensor_element_type, "index", tessera_checkpoint_plan_num_tensors(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_tensor_rule, "index", tessera_checkpoint_plan_num_tensors(o.checkpoint_plan, NULL), o.checkpoint_plan, index, &o.size) \
+  X(tessera_checkpoint_plan_tensor_layout, "index", tessera_checkpoint_plan_num_tensors(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_tensor_shard_shape, "index", tessera_checkpoint_plan_num_tensors(o.checkpoint_plan, NULL), o.checkpoint_plan, index, o.i64s, 8) \
+  X(tessera_checkpoint_plan_tensor_shard_bytes, "index", tessera_checkpoint_plan_num_tensors(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_tensor_problem, "index", tessera_checkpoint_plan_num_tensors(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_device_term_bytes, "index", tessera_checkpoint_plan_num_devices(o.checkpoint_plan, NULL), o.checkpoint_plan, index, TESSERA_PLAN_TERM_WEIGHTS) \
+  X(tessera_checkpoint_plan_device_peak_bytes, "index", tessera_checkpoint_plan_num_devices(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_device_capacity_bytes, "index", tessera_checkpoint_plan_num_devices(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_device_verdict, "index", tessera_checkpoint_plan_num_devices(o.checkpoint_plan, NULL), o.checkpoint_plan, index) \
+  X(tessera_checkpoint_plan_search_candidate_mesh_shape, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index, o.i64s, 8) \
+  X(tessera_checkpoint_plan_search_candidate_layout_map, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
+  X(tessera_checkpoint_plan_search_candidate_peak_bytes, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
+  X(tessera_checkpoint_plan_search_candidate_problem, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
@@ -640,7 +686,9 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_checkpoint_tensor_shape, 2, int64_t, o.checkpoint, 0) \
   X(tessera_read_plan_piece_ranges, 4, int64_t, o.read_plan, 0) \
   X(tessera_read_plan_piece_shape, 2, int64_t, o.read_plan, 0) \
-  X(tessera_read_plan_file_ranges, 2, int64_t, o.read_plan, 0)
+  X(tessera_read_plan_file_ranges, 2, int64_t, o.read_plan, 0) \
+  X(tessera_checkpoint_plan_tensor_shard_shape, 2, int64_t, o.checkpoint_plan, 0) \
+  X(tessera_checkpoint_plan_search_candidate_mesh_shape, 2, int64_t, o.plan_search, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -759,6 +807,8 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.dtensor_config);
   ASSERT_NOT_NULL(o.checkpoint);
   ASSERT_NOT_NULL(o.read_plan);
+  ASSERT_NOT_NULL(o.checkpoint_plan);
+  ASSERT_NOT_NULL(o.plan_search);
   ASSERT_EQ(2, tessera_dtensor_config_num_jobs(o.dtensor_config, NULL));
   ASSERT_EQ(2, tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL));
   ASSERT_EQ(8, tessera_mesh_num_devices(o.mesh, NULL));
@@ -840,6 +890,12 @@ static void make_objects(void) {
   o.hlo_sharding = tessera_hlo_sharding_parse("{devices=[2,2,2]<=[8] last_tile_dims={manual}}", NULL);
   o.checkpoint = open_checkpoint();
   o.read_plan = tessera_read_plan_create(o.checkpoint, o.layout_map, NULL, NULL);
+  o.checkpoint_plan = tessera_checkpoint_plan_create(o.checkpoint, o.layout_map, NULL, NULL);
+  {
+    const tessera_layout_map* maps[1];
+    maps[0] = o.layout_map;
+    o.plan_search = tessera_checkpoint_plan_search_create(o.checkpoint, maps, 1, NULL, NULL);
+  }
 #if TESSERA_HAS_CLUSTER
   {
     tessera_cluster_options* options = tessera_cluster_options_create();
@@ -866,6 +922,8 @@ static void destroy_objects(void) {
   tessera_error_destroy(o.error);
   tessera_hlo_sharding_destroy(o.hlo_sharding);
   tessera_read_plan_destroy(o.read_plan);
+  tessera_checkpoint_plan_search_destroy(o.plan_search);
+  tessera_checkpoint_plan_destroy(o.checkpoint_plan);
   tessera_checkpoint_destroy(o.checkpoint);
   remove_checkpoint();
   tessera_reshard_plan_destroy(o.reshard_plan);

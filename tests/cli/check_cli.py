@@ -505,6 +505,218 @@ def unknown_command_is_rejected(ctx):
     expect_usage_error(ctx.run("deploy"),
                        "tessera: unknown command 'deploy' (see 'tessera --help')")
 
+# ------------------------------------------------- checkpoints and memory (issue 12)
+#
+# A small Llama-like model written per case into a fresh directory, headers
+# and zero data: embed (64, 32) BF16, k_proj (16, 32) BF16, q_proj (32, 32)
+# BF16, norm (32,) F32, with a config.json (1 layer, 4 heads, 2 KV heads,
+# hidden size 32: head_dim 8). With the rules below on batch=2,model=4 each
+# device holds 1,024 + 256 + 512 + 128 = 1,920 bytes of weights.
+
+MODEL_TENSORS = [("model.embed_tokens.weight", "BF16", [64, 32]),
+                 ("model.layers.0.self_attn.k_proj.weight", "BF16", [16, 32]),
+                 ("model.layers.0.self_attn.q_proj.weight", "BF16", [32, 32]),
+                 ("model.norm.weight", "F32", [32])]
+MODEL_RULES = "embed_tokens -> (model, None)\nk_proj -> (model, None)\nq_proj -> (model, None)\n"
+
+
+def write_model(directory):
+    import json
+    import struct
+    header, offset = {}, 0
+    for name, dtype, shape in MODEL_TENSORS:
+        size = {"BF16": 2, "F32": 4}[dtype]
+        for dim in shape:
+            size *= dim
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [offset, offset + size]}
+        offset += size
+    text = json.dumps(header).encode()
+    path = os.path.join(directory, "model.safetensors")
+    with open(path, "wb") as f:
+        f.write(struct.pack("<Q", len(text)) + text + bytes(offset))
+    with open(os.path.join(directory, "config.json"), "w") as f:
+        json.dump({"num_hidden_layers": 1, "num_attention_heads": 4, "num_key_value_heads": 2,
+                   "hidden_size": 32}, f)
+    rules = os.path.join(directory, "rules.txt")
+    with open(rules, "w") as f:
+        f.write(MODEL_RULES)
+    return path, rules
+
+
+def plan_model(ctx, *extra):
+    import tempfile
+    with tempfile.TemporaryDirectory() as directory:
+        model, rules = write_model(directory)
+        extra = [a.replace("{dir}", directory) for a in extra]
+        return ctx.run("plan", "--checkpoint", model, "--rules", rules, *extra), directory
+
+
+@case
+def checkpoint_rows_show_dtype_rule_layout_and_largest_shard(ctx):
+    done, _ = plan_model(ctx)
+    expect(done.returncode, 0, "exit status")
+    expect(row(done.stdout, "model.layers.0.self_attn.k_proj.weight"),
+           ["model.layers.0.self_attn.k_proj.weight", "BF16", "k_proj", "(model, None)", "(16, 32)", "(4, 32)",
+            "256", "ok"], "k_proj row")
+    expect(row(done.stdout, "model.norm.weight"),
+           ["model.norm.weight", "F32", "-", "(None,)", "(32,)", "(32,)", "128", "ok"], "norm row")
+
+
+@case
+def checkpoint_kv_cache_comes_from_config_json_and_splits_over_batch(ctx):
+    done, _ = plan_model(ctx, "--batch", "2", "--seq-len", "8")
+    # 2 x 1 layer x 2 x 8 x 2 KV heads x 8 x 2 bytes = 1,024, batch over 'batch' (2);
+    # 2 KV heads do not divide over model (4).
+    expect(row(done.stdout, "cpu:5"), ["cpu:5", "batch=1 model=1", "1,920", "512", "2,432", "-", "-", "-"],
+           "cpu:5 terms")
+    expect(line_starting(done.stdout, "kv cache:"),
+           "kv cache:  batch 2 over 'batch' (2); 2 KV heads not split (the axes of "
+           "'model.layers.0.self_attn.k_proj.weight' have 4 shards, which do not divide them); "
+           "replicated over the other axes", "kv cache line")
+
+
+@case
+def checkpoint_training_shows_each_term_and_exits_1_when_a_device_does_not_fit(ctx):
+    done, _ = plan_model(ctx, "--recipe", "training", "--capacity", "14KiB")
+    expect(done.returncode, 1, "exit status")
+    # 928 elements per device: Adam 8 bytes each; 896 BF16 elements: 4-byte masters.
+    expect(row(done.stdout, "cpu:0"),
+           ["cpu:0", "batch=0 model=0", "1,920", "1,920", "7,424", "3,584", "14,848", "14,336", "-512",
+            "does not fit"], "cpu:0 terms")
+    expect(line_starting(done.stdout, "summary:"),
+           "summary: 4 variables, 3,616 parameters (7,296 bytes), 0 flagged, 8 of 8 devices do not fit", "summary")
+
+
+@case
+def checkpoint_dtype_plans_a_cast(ctx):
+    done, _ = plan_model(ctx, "--dtype", "int8")
+    expect(row(done.stdout, "model.norm.weight")[1:2], ["I8"], "norm dtype")
+    expect(row(done.stdout, "cpu:0")[2], "928", "cpu:0 bytes")  # one byte per element
+
+
+@case
+def inventory_gives_mixed_devices_their_own_capacity(ctx):
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("# device size\n" + "".join(f"cpu:{i} 2KiB\n" for i in range(7)) + "cpu:7 1000\n")
+    try:
+        done, _ = plan_model(ctx, "--inventory", f.name)
+    finally:
+        os.unlink(f.name)
+    expect(done.returncode, 1, "exit status")
+    expect(row(done.stdout, "cpu:6")[-3:], ["2,048", "128", "fits"], "cpu:6")
+    expect(row(done.stdout, "cpu:7")[-3:], ["1,000", "-920", "does not fit"], "cpu:7")
+
+
+@case
+def inventory_missing_a_device_names_it(ctx):
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("".join(f"gpu:{i} 80GiB\n" for i in range(7)))
+    try:
+        done, _ = plan_model(ctx, "--inventory", f.name)
+    finally:
+        os.unlink(f.name)
+    expect_usage_error(done, f"tessera plan: {f.name}: device 7 is not listed; expected one line for each of "
+                             "8 devices")
+
+
+@case
+def capacity_needs_a_size(ctx):
+    expect_usage_error(ctx.run("plan", "--capacity", "80 gigs"),
+                       "tessera plan: --capacity '80 gigs': expected a size such as 80GiB, 40GB or 1000000 "
+                       "(bytes)")
+
+
+@case
+def capacity_applies_to_the_built_in_model(ctx):
+    done = ctx.run("plan", "--capacity", "1GB")
+    expect(row(done.stdout, "cpu:3")[-4:], ["126,962,688", "1,000,000,000", "873,037,312", "fits"], "cpu:3")
+
+
+@case
+def memory_options_need_a_checkpoint(ctx):
+    expect_usage_error(ctx.run("plan", "--batch", "4"),
+                       "tessera plan: --recipe, --batch, --seq-len, --attention, --dtype, --kv-dtype, "
+                       "--shard-mode and --search need --checkpoint (the built-in model and --vars plan "
+                       "weights only)")
+
+
+@case
+def search_ranks_fitting_meshes_and_says_why_the_others_fail(ctx):
+    done, _ = plan_model(ctx, "--search", "8", "--axes", "data,model", "--capacity", "2500")
+    expect(done.returncode, 0, "exit status")
+    expect(row(done.stdout, "1")[1:4], ["data=1,model=8", row(done.stdout, "1")[2], "1,024"], "rank 1")
+    expect(row(done.stdout, "2")[1], "data=2,model=4", "rank 2")
+    rejected = [cells(l) for l in done.stdout.splitlines() if l.startswith("     -")]
+    expect([r[1] for r in rejected], ["data=4,model=2", "data=8,model=1"], "rejected in enumeration order")
+    expect(rejected[0][-1], "device 0: peak 3712 bytes exceeds its capacity 2500 by 1212 (largest term: "
+                            "weights 3712 bytes)", "reason")
+
+
+@case
+def search_exits_1_when_no_mesh_fits(ctx):
+    done, _ = plan_model(ctx, "--search", "8", "--axes", "data,model", "--capacity", "100")
+    expect(done.returncode, 1, "exit status")
+    expect(line_starting(done.stdout, "summary:"), "summary: 0 of 4 candidates fit", "summary")
+
+
+@case
+def json_has_the_documented_fields(ctx):
+    import json
+    done, _ = plan_model(ctx, "--json", "--batch", "2", "--seq-len", "8", "--capacity", "4KiB")
+    plan = json.loads(done.stdout)
+    expect(plan["schema"], "tessera.plan/1", "schema")
+    expect(plan["terms"], ["weights", "kv_cache"], "terms")
+    expect(plan["variables"][1], {
+        "name": "model.layers.0.self_attn.k_proj.weight", "dtype": "BF16", "shape": [16, 32], "rule": "k_proj",
+        "layout": "(model, None)", "layout_axes": [["model"], []], "shard_shape": [4, 32], "shard_bytes": 256,
+        "fit": "ok", "flagged": False}, "k_proj")
+    expect(plan["devices"][7], {
+        "device": "cpu:7", "coordinates": "batch=1 model=3", "bytes": 1920,
+        "terms": {"weights": 1920, "kv_cache": 512}, "peak_bytes": 2432, "capacity_bytes": 4096,
+        "headroom_bytes": 1664, "verdict": "fits"}, "cpu:7")
+    expect(plan["summary"], {"variables": 4, "parameters": 3616, "bytes": 7296, "flagged": 0,
+                             "devices_not_fitting": 0}, "summary")
+
+
+@case
+def json_of_the_default_run_has_the_text_totals(ctx):
+    import json
+    plan = json.loads(ctx.run("plan", "--json").stdout)
+    expect([d["bytes"] for d in plan["devices"]][:4], [126971904, 126971904, 126971904, 126962688], "bytes")
+    expect(plan["variables"][0]["shard_shape"], [12565, 768], "wte shard")
+
+
+@case
+def gguf_metadata_sizes_the_kv_cache(ctx):
+    import struct
+    import tempfile
+
+    def text(value):
+        return struct.pack("<Q", len(value)) + value.encode()
+
+    kvs = [("general.architecture", 8, text("llama")), ("llama.block_count", 4, struct.pack("<I", 2)),
+           ("llama.attention.head_count", 4, struct.pack("<I", 8)),
+           ("llama.attention.head_count_kv", 4, struct.pack("<I", 4)),
+           ("llama.embedding_length", 4, struct.pack("<I", 64))]
+    head = b"GGUF" + struct.pack("<IQQ", 3, 1, len(kvs))
+    for key, kind, value in kvs:
+        head += text(key) + struct.pack("<I", kind) + value
+    # blk.0.attn_k.weight: F16, GGUF dimensions (64, 32) innermost first: shape (32, 64).
+    head += text("blk.0.attn_k.weight") + struct.pack("<IQQIQ", 2, 64, 32, 1, 0)
+    head += bytes(-len(head) % 32)
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "m.gguf")
+        with open(path, "wb") as f:
+            f.write(head + bytes(64 * 32 * 2))
+        with open(os.path.join(directory, "rules.txt"), "w") as f:
+            f.write("attn_k -> (model, None)\n")
+        done = ctx.run("plan", "--checkpoint", path, "--rules", os.path.join(directory, "rules.txt"),
+                       "--batch", "2", "--seq-len", "16")
+    # 2 x 2 layers x 2 x 16 x 4 KV heads x 8 x 2 bytes = 8,192; batch 2 over 'batch', heads over model 4.
+    expect(row(done.stdout, "cpu:0")[2:5], ["1,024", "1,024", "2,048"], "cpu:0 weights, kv_cache, peak")
+
 
 def main(argv):
     if argv[1:] == ["--list"]:
