@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""`tessera load --sha256` against jax's addressable shards (issue 12's proof
+that a process loads its own bytes, and only those).
+
+Reads the cases load_cases.py wrote (the checkpoint, rules file, mesh and, per
+job size N and process P, jax's shard hashes and the bytes of P's distinct
+boxes) and runs, for every N in the case and every P < N,
+  tessera load --checkpoint FILE --mesh AXIS=N,... --rules FILE
+               --process P --num-processes N --sha256
+whose output is one 'DEVICE VARIABLE HEX' line per device of P (mesh order)
+and variable, then 'read BYTES bytes'. Compares every line with jax's hash of
+the same device's shard (a line missing, repeated or not expected counts as a
+difference), the devices' order, and the bytes read with the bytes of the
+process's distinct boxes (a replicated piece read once per process). Prints
+each difference and the counts; exits 1 on any difference or no case.
+
+Standard library only (runs on the system python3).
+
+Usage: compare_load_with_jax.py --tessera path/to/tessera cases.jsonl [...]
+"""
+import argparse
+import json
+import re
+import subprocess
+import sys
+
+# `tessera load --help`: a device is printed as `tessera plan` names logical
+# device i of a mesh over simulated CPU devices.
+DEVICE = re.compile(r"cpu:(\d+)")
+READ = re.compile(r"read (\d+) bytes")
+
+
+def parse_output(text):
+    """(lines [(device id, name, hex)], read bytes or None, problems [str])."""
+    lines, read, problems = [], None, []
+    rows = text.splitlines()
+    for number, row in enumerate(rows, 1):
+        last = READ.fullmatch(row)
+        if last:
+            if number != len(rows):
+                problems.append(f"line {number}: 'read' before the end: {row!r}")
+            read = int(last.group(1))
+            continue
+        # The variable may hold anything but a line break: the device is the
+        # first field and the hash the last.
+        device, _, rest = row.partition(" ")
+        name, _, digest = rest.rpartition(" ")
+        match = DEVICE.fullmatch(device)
+        if not match or not name or not re.fullmatch(r"[0-9a-f]{64}", digest):
+            problems.append(f"line {number}: not 'DEVICE VARIABLE HEX': {row!r}")
+            continue
+        lines.append((int(match.group(1)), name, digest))
+    if read is None:
+        problems.append("no 'read BYTES bytes' line")
+    return lines, read, problems
+
+
+def compare_process(expected, lines, read):
+    """The differences between one process's output and jax's answer."""
+    problems = []
+    want = {(int(d), name): digest for d, names in expected["lines"].items() for name, digest in names.items()}
+    seen = set()
+    for device, name, digest in lines:
+        key = (device, name)
+        if key in seen:
+            problems.append(f"{key}: printed twice")
+        elif key not in want:
+            problems.append(f"{key}: not a shard of this process")
+        elif want[key] != digest:
+            problems.append(f"{key}: jax {want[key]} tessera {digest}")
+        seen.add(key)
+    for key in sorted(set(want) - seen):
+        problems.append(f"{key}: missing")
+    devices = [device for device, _, _ in lines]
+    if devices != sorted(devices):
+        problems.append(f"devices not in mesh order: {devices}")
+    if read is not None and read != expected["read_bytes"]:
+        problems.append(f"read bytes: expected {expected['read_bytes']} (distinct boxes) tessera {read}")
+    return problems
+
+
+def run_load(tessera, case, count, process):
+    command = [tessera, "load", "--checkpoint", case["checkpoint"], "--mesh", case["mesh"],
+               "--rules", case["rules"], "--process", str(process), "--num-processes", str(count), "--sha256"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        return None, f"exit {result.returncode}: {result.stderr.strip()}"
+    return result.stdout, None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tessera", required=True)
+    parser.add_argument("cases", nargs="+")
+    args = parser.parse_args()
+    cases = runs = compared = differences = 0
+    for path in args.cases:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                case = json.loads(line)
+                cases += 1
+                for job, expected in case["processes"].items():
+                    count, process = map(int, job.split("/"))
+                    runs += 1
+                    where = f"case {case['case']} (--mesh {case['mesh']} --rules {case['rules']}) P={process} N={count}"
+                    text, failure = run_load(args.tessera, case, count, process)
+                    if failure:
+                        differences += 1
+                        print(f"DIFF {where}: tessera load failed: {failure}")
+                        continue
+                    lines, read, problems = parse_output(text)
+                    problems += compare_process(expected, lines, read)
+                    compared += len(lines) + (read is not None)
+                    for problem in problems:
+                        print(f"DIFF {where}: {problem}")
+                    differences += len(problems)
+    print(f"load differential: {cases} cases, {runs} process loads, {compared} lines compared "
+          f"(shard hashes and bytes read), {differences} differences")
+    if cases == 0:
+        print("no cases were compared")
+        return 1
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
