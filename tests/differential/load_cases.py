@@ -204,20 +204,59 @@ def jax_answers(mesh, tensors, specs, checked):
     return shards
 
 
-def process_answers(shards, tensors):
-    """Per N and P: the hashes of P's devices and the bytes of its distinct boxes."""
+def data_offsets(checkpoint):
+    """{name: absolute offset of its data} from the file's own header."""
+    with open(checkpoint, "rb") as f:
+        length = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(length))
+    return {name: 8 + length + entry["data_offsets"][0] for name, entry in header.items() if name != "__metadata__"}
+
+
+def box_runs(array, ranges, offset):
+    """The box's contiguous byte runs in the file, [start, stop) each."""
+    if any(start == stop for start, stop in ranges):
+        return []
+    flat = np.arange(array.size).reshape(array.shape)[tuple(slice(a, b) for a, b in ranges)].ravel()
+    breaks = np.flatnonzero(np.diff(flat) != 1) + 1
+    runs = []
+    for part in np.split(flat, breaks):
+        runs.append((offset + int(part[0]) * array.itemsize, offset + (int(part[-1]) + 1) * array.itemsize))
+    return runs
+
+
+def coalesced_bytes(runs, gap):
+    """The bytes of the reads that cover `runs` when two runs at most `gap`
+    bytes apart share a read, the gap included (the read plan's rule)."""
+    total, current = 0, None
+    for start, stop in sorted(runs):
+        if current and start - current[1] <= gap:
+            current[1] = max(current[1], stop)
+            continue
+        if current:
+            total += current[1] - current[0]
+        current = [start, stop]
+    return total + (current[1] - current[0] if current else 0)
+
+
+def process_answers(shards, tensors, offsets):
+    """Per N and P: the hashes of P's devices, the bytes of its distinct
+    boxes and those of the reads covering them with the default 64 KiB
+    coalescing gap."""
     out = {}
     for count in PROCESS_COUNTS:
         per = DEVICES // count
         for process in range(count):
             owned = range(process * per, (process + 1) * per)
-            read = 0
+            read, runs = 0, []
             for name, array in tensors.items():
                 boxes = {shards[d][name][1] for d in owned}
                 read += sum(box_bytes(b, array.itemsize) for b in boxes)
+                for b in boxes:
+                    runs += box_runs(array, b, offsets[name])
             out[f"{count}/{process}"] = {
                 "lines": {str(d): {name: shards[d][name][0] for name in tensors} for d in owned},
                 "read_bytes": read,
+                "read_bytes_gap_64k": coalesced_bytes(runs, 64 * 1024),
             }
     return out
 
@@ -244,7 +283,8 @@ def main():
             "mesh": ",".join(f"{a}={mesh.shape[a]}" for a in axis_names),
             "tensors": {n: {"dtype": str(a.dtype), "shape": list(a.shape), "spec": specs[n]}
                         for n, a in tensors.items()},
-            "processes": process_answers(jax_answers(mesh, tensors, specs, checked), tensors),
+            "processes": process_answers(jax_answers(mesh, tensors, specs, checked), tensors,
+                                        data_offsets(checkpoint)),
         }, ensure_ascii=False))
     print(f"load cases: {args.count} checkpoints, {checked[0]} jax shards equal to numpy's slices",
           file=sys.stderr)
