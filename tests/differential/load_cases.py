@@ -63,7 +63,12 @@ KINDS = [
     ("embed_tokens.%d", 2),
     ("h.%d.attn.c_attn.bias", 1),
     ("ünï.%d.scale", 1),
+    ("model.layers.%d.wide_proj.weight", 2),
 ]
+# Rows of this kind are long (thousands of elements), so that a process's
+# part of a row can lie more than the read plan's 64 KiB coalescing gap from
+# its next part: reads that skip bytes, not only reads of whole tensors.
+WIDE = "model.layers.%d.wide_proj.weight"
 
 
 def random_spec(rng, axes, rank):
@@ -117,11 +122,13 @@ def random_array(rng, dtype, shape):
     return np.ascontiguousarray(values)  # a rank-0 draw is a numpy scalar, which save_file refuses
 
 
-def random_shape(rng, mesh, groups):
+def random_shape(rng, mesh, groups, wide):
     shape = []
-    for group in groups:
+    for dim, group in enumerate(groups):
         count = int(np.prod([mesh.shape[a] for a in group])) if group else 1
-        if rng.random() < 0.03:
+        if wide:
+            shape.append(count * (rng.choice([4096, 16384, 32768]) // count if dim else rng.randint(1, 2)))
+        elif rng.random() < 0.03:
             shape.append(0)
         else:
             shape.append(count * rng.choice([1, 1, 2, 3, 4, 5, 16, 37]))
@@ -133,11 +140,13 @@ def make_case(rng, directory, devices):
     axis_names = rng.sample(AXIS_NAMES, len(mesh_shape))
     mesh = Mesh(np.array(devices).reshape(mesh_shape), tuple(axis_names))
     kinds = rng.sample(KINDS, rng.randint(2, 6))
-    names, rank_of = [], {}
+    names, rank_of, wide = [], {}, set()
     for template, rank in kinds:
         for layer in rng.sample(range(40), rng.randint(1, 3)):
             names.append(template % layer)
             rank_of[template % layer] = rank
+            if template == WIDE:
+                wide.add(template % layer)
     candidates = []
     for template, rank in kinds:
         # No rule for some kinds: replicated by default; a spec of Nones or
@@ -163,7 +172,7 @@ def make_case(rng, directory, devices):
     for name in names:
         groups = select_rule(rules, name) or [[] for _ in range(rank_of[name])]
         dtype = rng.choice(sorted(DTYPES))
-        tensors[name] = random_array(rng, dtype, random_shape(rng, mesh, groups))
+        tensors[name] = random_array(rng, dtype, random_shape(rng, mesh, groups, name in wide))
         specs[name] = groups
     os.makedirs(directory, exist_ok=True)
     checkpoint = os.path.join(directory, "model.safetensors")
