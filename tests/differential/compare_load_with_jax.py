@@ -10,7 +10,8 @@ boxes) and runs, for every N in the case and every P < N,
 whose output is one 'DEVICE VARIABLE HEX' line per device of P (mesh order)
 and variable, then 'read BYTES bytes'. Compares every line with jax's hash of
 the same device's shard (a line missing, repeated or not expected counts as a
-difference), the devices' order, and the bytes read with the bytes of the
+difference), the order (devices in mesh order, each device's variables in the
+order of the file's header), and the bytes read with the bytes of the
 process's distinct boxes (a replicated piece read once per process). Prints
 each difference and the counts; exits 1 on any difference or no case.
 
@@ -55,7 +56,7 @@ def parse_output(text):
     return lines, read, problems
 
 
-def compare_process(expected, lines, read):
+def compare_process(expected, order, lines, read):
     """The differences between one process's output and jax's answer."""
     problems = []
     want = {(int(d), name): digest for d, names in expected["lines"].items() for name, digest in names.items()}
@@ -74,6 +75,10 @@ def compare_process(expected, lines, read):
     devices = [device for device, _, _ in lines]
     if devices != sorted(devices):
         problems.append(f"devices not in mesh order: {devices}")
+    for device in sorted(set(devices)):
+        names = [name for d, name, _ in lines if d == device]
+        if names != [name for name in order if name in names]:
+            problems.append(f"device {device}: variables not in the checkpoint's order: {names}")
     if read is not None and read != expected["read_bytes"]:
         problems.append(f"read bytes: expected {expected['read_bytes']} (distinct boxes) tessera {read}")
     return problems
@@ -109,7 +114,7 @@ def main():
                         print(f"DIFF {where}: tessera load failed: {failure}")
                         continue
                     lines, read, problems = parse_output(text)
-                    problems += compare_process(expected, lines, read)
+                    problems += compare_process(expected, case["header_order"], lines, read)
                     compared += len(lines) + (read is not None)
                     for problem in problems:
                         print(f"DIFF {where}: {problem}")

@@ -214,7 +214,8 @@ def jax_answers(mesh, tensors, specs, checked):
 
 
 def data_offsets(checkpoint):
-    """{name: absolute offset of its data} from the file's own header."""
+    """{name: absolute offset of its data} from the file's own header, in the
+    header's order."""
     with open(checkpoint, "rb") as f:
         length = int.from_bytes(f.read(8), "little")
         header = json.loads(f.read(length))
@@ -285,15 +286,16 @@ def main():
     for i in range(args.count):
         directory = os.path.join(args.out, f"case{i:03d}")
         mesh, axis_names, checkpoint, rules_path, tensors, specs = make_case(rng, directory, devices)
+        offsets = data_offsets(checkpoint)
         print(json.dumps({
             "case": i,
             "checkpoint": checkpoint,
             "rules": rules_path,
             "mesh": ",".join(f"{a}={mesh.shape[a]}" for a in axis_names),
+            "header_order": list(offsets),
             "tensors": {n: {"dtype": str(a.dtype), "shape": list(a.shape), "spec": specs[n]}
                         for n, a in tensors.items()},
-            "processes": process_answers(jax_answers(mesh, tensors, specs, checked), tensors,
-                                        data_offsets(checkpoint)),
+            "processes": process_answers(jax_answers(mesh, tensors, specs, checked), tensors, offsets),
         }, ensure_ascii=False))
     print(f"load cases: {args.count} checkpoints, {checked[0]} jax shards equal to numpy's slices",
           file=sys.stderr)
