@@ -3,24 +3,29 @@
 that a process loads its own bytes, and only those).
 
 Reads the cases load_cases.py wrote (the checkpoint, rules file, mesh and, per
-job size N and process P, jax's shard hashes and the bytes of P's distinct
-boxes) and runs, for every N in the case and every P < N,
+job size N and process P, jax's shard hashes, the bytes of P's distinct boxes
+and of the reads covering them with the 64 KiB coalescing gap) and runs, for
+every N in the case and every P < N,
   tessera load --checkpoint FILE --mesh AXIS=N,... --rules FILE
                --process P --num-processes N --sha256
+once as it is and once with --gap-bytes 0 and a random --threads and
+--staging-bytes (down to one byte per thread),
 whose output is one 'DEVICE VARIABLE HEX' line per device of P (mesh order)
 and variable, then 'read BYTES bytes'. Compares every line with jax's hash of
 the same device's shard (a line missing, repeated or not expected counts as a
 difference), the order (devices in mesh order, each device's variables in the
-order of the file's header), and the bytes read with the bytes of the
-process's distinct boxes (a replicated piece read once per process). Prints
+order of the file's header), and the bytes read: with no gap, the bytes of the
+process's distinct boxes (a replicated piece read once per process); with the
+default gap, those of the coalesced reads, gaps included. Prints
 each difference and the counts; exits 1 on any difference or no case.
 
 Standard library only (runs on the system python3).
 
-Usage: compare_load_with_jax.py --tessera path/to/tessera cases.jsonl [...]
+Usage: compare_load_with_jax.py --tessera path/to/tessera [--seed S] cases.jsonl [...]
 """
 import argparse
 import json
+import random
 import re
 import subprocess
 import sys
@@ -56,7 +61,7 @@ def parse_output(text):
     return lines, read, problems
 
 
-def compare_process(expected, order, lines, read):
+def compare_process(expected, want_read, order, lines, read):
     """The differences between one process's output and jax's answer."""
     problems = []
     want = {(int(d), name): digest for d, names in expected["lines"].items() for name, digest in names.items()}
@@ -79,25 +84,43 @@ def compare_process(expected, order, lines, read):
         names = [name for d, name, _ in lines if d == device]
         if names != [name for name in order if name in names]:
             problems.append(f"device {device}: variables not in the checkpoint's order: {names}")
-    if read is not None and read != expected["read_bytes"]:
-        problems.append(f"read bytes: expected {expected['read_bytes']} (distinct boxes) tessera {read}")
+    if read is not None and read != want_read[0]:
+        problems.append(f"read bytes: expected {want_read[0]} ({want_read[1]}) tessera {read}")
     return problems
 
 
-def run_load(tessera, case, count, process):
+def load_variants(rng, expected):
+    """(extra arguments, (expected bytes read, what they are)) per run of one
+    process: the default coalescing gap, whose reads cover the gaps between
+    runs at most 64 KiB apart, and no gap, whose reads are exactly the
+    distinct boxes; the second with a random staging budget and thread count,
+    so that pieces arrive cut in parts and out of order."""
+    threads = rng.randint(1, 4)
+    staging = rng.choice([threads, 97 * threads, 4096, 1 << 20])
+    return [
+        ([], (expected["read_bytes_gap_64k"], "the reads covering the runs, 64 KiB gap")),
+        (["--gap-bytes", "0", "--threads", str(threads), "--staging-bytes", str(staging)],
+         (expected["read_bytes"], "the process's distinct boxes")),
+    ]
+
+
+def run_load(tessera, case, count, process, extra):
     command = [tessera, "load", "--checkpoint", case["checkpoint"], "--mesh", case["mesh"],
-               "--rules", case["rules"], "--process", str(process), "--num-processes", str(count), "--sha256"]
+               "--rules", case["rules"], "--process", str(process), "--num-processes", str(count), "--sha256",
+               *extra]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        return None, f"exit {result.returncode}: {result.stderr.strip()}"
+        return None, f"{' '.join(command[1:])}: exit {result.returncode}: {result.stderr.strip()}"
     return result.stdout, None
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tessera", required=True)
+    parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
+    rng = random.Random(args.seed)
     cases = runs = compared = differences = 0
     for path in args.cases:
         with open(path, encoding="utf-8") as f:
@@ -106,19 +129,21 @@ def main():
                 cases += 1
                 for job, expected in case["processes"].items():
                     count, process = map(int, job.split("/"))
-                    runs += 1
-                    where = f"case {case['case']} (--mesh {case['mesh']} --rules {case['rules']}) P={process} N={count}"
-                    text, failure = run_load(args.tessera, case, count, process)
-                    if failure:
-                        differences += 1
-                        print(f"DIFF {where}: tessera load failed: {failure}")
-                        continue
-                    lines, read, problems = parse_output(text)
-                    problems += compare_process(expected, case["header_order"], lines, read)
-                    compared += len(lines) + (read is not None)
-                    for problem in problems:
-                        print(f"DIFF {where}: {problem}")
-                    differences += len(problems)
+                    for extra, want_read in load_variants(rng, expected):
+                        runs += 1
+                        where = (f"case {case['case']} (--mesh {case['mesh']} --rules {case['rules']} "
+                                 f"{' '.join(extra)}) P={process} N={count}")
+                        text, failure = run_load(args.tessera, case, count, process, extra)
+                        if failure:
+                            differences += 1
+                            print(f"DIFF {where}: tessera load failed: {failure}")
+                            continue
+                        lines, read, problems = parse_output(text)
+                        problems += compare_process(expected, want_read, case["header_order"], lines, read)
+                        compared += len(lines) + (read is not None)
+                        for problem in problems:
+                            print(f"DIFF {where}: {problem}")
+                        differences += len(problems)
     print(f"load differential: {cases} cases, {runs} process loads, {compared} lines compared "
           f"(shard hashes and bytes read), {differences} differences")
     if cases == 0:

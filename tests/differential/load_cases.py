@@ -119,7 +119,9 @@ def random_array(rng, dtype, shape):
         values = gen.integers(info.min, info.max, size=shape, endpoint=True, dtype=DTYPES[dtype])
     else:
         values = (gen.standard_normal(shape) * 4).astype(DTYPES[dtype])
-    return np.ascontiguousarray(values)  # a rank-0 draw is a numpy scalar, which save_file refuses
+    # A rank-0 draw is a numpy scalar, which save_file refuses; np.array keeps
+    # its rank (np.ascontiguousarray would make it [1]).
+    return np.array(values, order="C")
 
 
 def random_shape(rng, mesh, groups, wide):

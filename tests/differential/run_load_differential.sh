@@ -16,5 +16,5 @@ venv=$("$here/../../scripts/jax-venv.sh" "$here/load_requirements.txt" jax-safet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 XLA_FLAGS="--xla_force_host_platform_device_count=8" JAX_PLATFORMS=cpu \
-  "$venv/bin/python" "$here/load_cases.py" --count 60 --seed 12 --out "$work" > "$work/cases.jsonl"
-python3 "$here/compare_load_with_jax.py" --tessera "$tessera" "$work/cases.jsonl"
+  "$venv/bin/python" "$here/load_cases.py" --count 100 --seed 12 --out "$work" > "$work/cases.jsonl"
+python3 "$here/compare_load_with_jax.py" --tessera "$tessera" --seed 12 "$work/cases.jsonl"
