@@ -10,8 +10,9 @@ package. Then on a batch=2,model=4 mesh, for each of the 2 processes of a job
 (process P holds devices 4P..4P+3) and for row shards (rule
 `.* -> ((batch, model), None)`) and column shards (`.* -> (None, (batch,
 model))`), times:
-  tessera     `tessera load` of the process's shards (a child process),
-              without and with --sha256 (--tessera-mode chooses)
+  tessera     `tessera load` of the process's shards (a child process):
+              as it is (shards read and dropped), with --sha256, and with
+              --gap-bytes 0 (no gap read; --tessera-mode chooses)
   get_slice   safe_open(path, "numpy").get_slice(name)[rows, cols] for every
               box of the process's devices (a child process; the time inside
               it, without the interpreter's start)
@@ -21,9 +22,11 @@ Before every run the file's pages are dropped with
 posix_fadvise(POSIX_FADV_DONTNEED) (the share of them still resident is
 printed). Prints per case the medians of --runs runs (runs interleave the
 three readers), throughput over the shard bytes, the ratios
-tessera/sequential (throughput) and get_slice/tessera (time), tessera's bytes
-read and each reader's peak RSS (the child's ru_maxrss from wait4) against
-the shard bytes plus the staging budget.
+tessera/sequential (throughput) and get_slice/tessera (time), the bytes each
+reader says it read, the bytes the block layer read for it (ru_inblock), the
+CPU seconds of the child (user + system, interpreter start included), and
+each reader's peak RSS (the child's ru_maxrss from wait4; get_slice's counts
+the file's pages it mapped) against the shard bytes plus the staging budget.
 
 Usage: load_compare.py --tessera path/to/tessera --work DIR [--gib 2.5]
                        [--runs 3] [--tessera-mode LABEL=ARGS ...] [--keep]
@@ -165,7 +168,10 @@ def drop_cache(path):
 
 
 def run_measured(command):
-    """(wall seconds, stdout, peak RSS bytes): wait4 gives this child's own rusage."""
+    """(wall seconds, stdout, peak RSS bytes, bytes read from storage, CPU
+    seconds): wait4 gives this child's own rusage (ru_inblock counts 512-byte
+    blocks the block layer delivered for it, readahead and page faults
+    included)."""
     read_end, write_end = os.pipe()
     start = time.perf_counter()
     pid = os.fork()
@@ -190,7 +196,8 @@ def run_measured(command):
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status):
         sys.exit(f"{shlex.join(command)} failed ({os.waitstatus_to_exitcode(status)})")
-    return wall, b"".join(chunks).decode(), usage.ru_maxrss * 1024
+    return (wall, b"".join(chunks).decode(), usage.ru_maxrss * 1024, usage.ru_inblock * 512,
+            usage.ru_utime + usage.ru_stime)
 
 
 def main():
@@ -201,13 +208,15 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--tessera-mode", action="append", metavar="LABEL=ARGS",
                         help="a tessera reader: its label and extra arguments for tessera load "
-                             "(repeatable; default: 'tessera=' and 'tessera+sha256=--sha256')")
+                             "(repeatable; default: 'tessera=', 'tessera+sha256=--sha256' and "
+                             "'tessera-gap0=--gap-bytes 0')")
     parser.add_argument("--staging-bytes", type=int, default=64 << 20,
                         help="the loader's staging budget, for the RSS check")
     parser.add_argument("--keep", action="store_true", help="keep the checkpoint for another run")
     args = parser.parse_args()
 
-    modes = [m.split("=", 1) for m in (args.tessera_mode or ["tessera=", "tessera+sha256=--sha256"])]
+    modes = [m.split("=", 1) for m in (args.tessera_mode or ["tessera=", "tessera+sha256=--sha256",
+                                                                "tessera-gap0=--gap-bytes 0"])]
     labels = [label for label, _ in modes]
     os.makedirs(args.work, exist_ok=True)
     path = os.path.join(args.work, "load_compare.safetensors")
@@ -223,7 +232,8 @@ def main():
 
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the start; "
           f"{args.runs} runs per reader, page cache dropped before each", flush=True)
-    print(f"{'case':<12} {'reader':<15} {'median s':>9} {'GB/s':>6} {'read GiB':>9} {'peak RSS MiB':>13}")
+    print(f"{'case':<12} {'reader':<15} {'median s':>9} {'min s':>6} {'max s':>6} {'GB/s':>6} {'read GiB':>9} "
+          f"{'disk GiB':>9} {'CPU s':>6} {'peak RSS MiB':>13}")
     failures = []
     for layout in RULES:
         for process in range(PROCESSES):
@@ -237,6 +247,8 @@ def main():
                 "sequential": [sys.executable, "-c", SEQUENTIAL, path, str(shard_bytes)],
             })
             times = {r: [] for r in readers}
+            disk = {r: [] for r in readers}
+            cpu = {r: [] for r in readers}
             rss = {r: 0 for r in readers}
             read = {}
             resident = []
@@ -244,8 +256,10 @@ def main():
                 for reader, command in readers.items():
                     drop_cache(path)
                     resident.append(resident_share(path))
-                    wall, out, peak = run_measured(command)
+                    wall, out, peak, inblock, seconds = run_measured(command)
                     rss[reader] = max(rss[reader], peak)
+                    disk[reader].append(inblock)
+                    cpu[reader].append(seconds)
                     if reader in labels:
                         times[reader].append(wall)
                         last = out.strip().splitlines()[-1] if out.strip() else ""
@@ -258,8 +272,11 @@ def main():
             medians = {r: statistics.median(t) for r, t in times.items()}
             for reader in readers:
                 got = read[reader]
-                print(f"{case:<12} {reader:<15} {medians[reader]:>9.3f} {shard_bytes / medians[reader] / 1e9:>6.2f} "
-                      f"{'?' if got is None else f'{got / 2**30:.3f}':>9} {rss[reader] / 2**20:>13.1f}")
+                print(f"{case:<12} {reader:<15} {medians[reader]:>9.3f} {min(times[reader]):>6.2f} "
+                      f"{max(times[reader]):>6.2f} {shard_bytes / medians[reader] / 1e9:>6.2f} "
+                      f"{'?' if got is None else f'{got / 2**30:.3f}':>9} "
+                      f"{statistics.median(disk[reader]) / 2**30:>9.3f} {statistics.median(cpu[reader]):>6.2f} "
+                      f"{rss[reader] / 2**20:>13.1f}")
             budget = shard_bytes + args.staging_bytes
             print(f"{case:<12} shard bytes {shard_bytes / 2**30:.3f} GiB, shard bytes + staging "
                   f"{budget / 2**20:.0f} MiB; file pages resident after the drops <= {max(resident):.1%}")
