@@ -7,7 +7,7 @@ job size N and process P, jax's shard hashes, the bytes of P's distinct boxes
 and of the reads covering them with the 64 KiB coalescing gap) and runs, for
 every N in the case and every P < N,
   tessera load --checkpoint FILE --mesh AXIS=N,... --rules FILE
-               --process P --num-processes N --sha256
+               --match search|full --process P --num-processes N --sha256
 once as it is and once with --gap-bytes 0 and a random --threads and
 --staging-bytes (down to one byte per thread),
 whose output is one 'DEVICE VARIABLE HEX' line per device of P (mesh order)
@@ -106,8 +106,8 @@ def load_variants(rng, expected):
 
 def run_load(tessera, case, count, process, extra):
     command = [tessera, "load", "--checkpoint", case["checkpoint"], "--mesh", case["mesh"],
-               "--rules", case["rules"], "--process", str(process), "--num-processes", str(count), "--sha256",
-               *extra]
+               "--rules", case["rules"], "--match", case["match"], "--process", str(process),
+               "--num-processes", str(count), "--sha256", *extra]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         return None, f"{' '.join(command[1:])}: exit {result.returncode}: {result.stderr.strip()}"
@@ -132,7 +132,7 @@ def main():
                     for extra, want_read in load_variants(rng, expected):
                         runs += 1
                         where = (f"case {case['case']} (--mesh {case['mesh']} --rules {case['rules']} "
-                                 f"{' '.join(extra)}) P={process} N={count}")
+                                 f"--match {case['match']} {' '.join(extra)}) P={process} N={count}")
                         text, failure = run_load(args.tessera, case, count, process, extra)
                         if failure:
                             differences += 1

@@ -4,7 +4,8 @@
 Each case is a directory holding a checkpoint written by the `safetensors`
 package (float32, float16, bfloat16, int8 and int32 arrays of ranks 0 to 3),
 a rules file in the CLI's format (Python re patterns over the tensor names,
-re.search semantics, an exact name winning) and a mesh of 8 devices (1-D, 2-D
+re.search semantics or, in a quarter of the cases, re.fullmatch (--match
+full); an exact name winning) and a mesh of 8 devices (1-D, 2-D
 or 3-D, axis names drawn from a pool). Every array is placed with
 jax.device_put(array, NamedSharding(mesh, PartitionSpec(...))) on a mesh made
 from jax.devices() in order, with the spec the rules select for it (no rule:
@@ -101,12 +102,14 @@ def kind_pattern(rng, template):
     ])
 
 
-def select_rule(rules, name):
-    """The rule the layout map picks (an exact key wins, else the one re.search match)."""
+def select_rule(rules, name, match):
+    """The rule the layout map picks (an exact key wins, else the one pattern
+    that matches: re.search, or re.fullmatch with --match full)."""
     for pattern, groups in rules:
         if pattern == name:
             return groups
-    matches = [groups for pattern, groups in rules if re.search(pattern, name)]
+    find = re.fullmatch if match == "full" else re.search
+    matches = [groups for pattern, groups in rules if find(pattern, name)]
     if len(matches) > 1:
         return "ambiguous"
     return matches[0] if matches else None
@@ -149,6 +152,8 @@ def make_case(rng, directory, devices):
             rank_of[template % layer] = rank
             if template == WIDE:
                 wide.add(template % layer)
+    # The layout map's two ways to match (tessera load --match).
+    match = "full" if rng.random() < 0.25 else "search"
     candidates = []
     for template, rank in kinds:
         # No rule for some kinds: replicated by default; a spec of Nones or
@@ -165,14 +170,14 @@ def make_case(rng, directory, devices):
     rules = []
     for rule in candidates:
         trial = rules + [rule]
-        if all(select_rule(trial, n) != "ambiguous" and len(select_rule(trial, n) or [[]] * rank_of[n])
+        if all(select_rule(trial, n, match) != "ambiguous" and len(select_rule(trial, n, match) or [[]] * rank_of[n])
                == rank_of[n] for n in names):
             rules = trial
     rng.shuffle(rules)
 
     tensors, specs = {}, {}
     for name in names:
-        groups = select_rule(rules, name) or [[] for _ in range(rank_of[name])]
+        groups = select_rule(rules, name, match) or [[] for _ in range(rank_of[name])]
         dtype = rng.choice(sorted(DTYPES))
         tensors[name] = random_array(rng, dtype, random_shape(rng, mesh, groups, name in wide))
         specs[name] = groups
@@ -184,7 +189,7 @@ def make_case(rng, directory, devices):
         f.write("# random rules (load_cases.py)\n")
         for pattern, groups in rules:
             f.write(f"{pattern} -> {format_axes(groups)}\n")
-    return mesh, axis_names, checkpoint, rules_path, tensors, specs
+    return mesh, axis_names, match, checkpoint, rules_path, tensors, specs
 
 
 def box(index, shape):
@@ -287,13 +292,14 @@ def main():
     checked = [0]
     for i in range(args.count):
         directory = os.path.join(args.out, f"case{i:03d}")
-        mesh, axis_names, checkpoint, rules_path, tensors, specs = make_case(rng, directory, devices)
+        mesh, axis_names, match, checkpoint, rules_path, tensors, specs = make_case(rng, directory, devices)
         offsets = data_offsets(checkpoint)
         print(json.dumps({
             "case": i,
             "checkpoint": checkpoint,
             "rules": rules_path,
             "mesh": ",".join(f"{a}={mesh.shape[a]}" for a in axis_names),
+            "match": match,
             "header_order": list(offsets),
             "tensors": {n: {"dtype": str(a.dtype), "shape": list(a.shape), "spec": specs[n]}
                         for n, a in tensors.items()},
