@@ -4,9 +4,9 @@ sequential read, side by side in one run, each with the file's page cache
 dropped first (issue 12's load benchmark).
 
 Writes a safetensors checkpoint of about --gib GiB (float16 and float32
-matrices, some rows narrow enough that a process's half of a row is below the
-loader's 64 KiB coalescing gap and some wider), checked to open in the
-package. Then on a batch=2,model=4 mesh, for each of the 2 processes of a job
+matrices; --tensors mixed: most rows narrow enough that a process's half of a
+row is below the loader's 64 KiB coalescing gap, wide: none), checked to open
+in the package. Then on a batch=2,model=4 mesh, for each of the 2 processes of a job
 (process P holds devices 4P..4P+3) and for row shards (rule
 `.* -> ((batch, model), None)`) and column shards (`.* -> (None, (batch,
 model))`), times:
@@ -29,7 +29,7 @@ each reader's peak RSS (the child's ru_maxrss from wait4; get_slice's counts
 the file's pages it mapped) against the shard bytes plus the staging budget.
 
 Usage: load_compare.py --tessera path/to/tessera --work DIR [--gib 2.5]
-                       [--runs 3] [--tessera-mode LABEL=ARGS ...] [--keep]
+                       [--runs 3] [--tensors mixed|wide] [--tessera-mode LABEL=ARGS ...] [--keep]
 """
 import argparse
 import ctypes
@@ -46,8 +46,14 @@ MESH = "batch=2,model=4"
 DEVICES, PROCESSES = 8, 2
 RULES = {"rows": ".* -> ((batch, model), None)\n", "cols": ".* -> (None, (batch, model))\n"}
 # (dtype, itemsize, shape, count) at --gib 2.5; scaled by the number of each.
-TENSORS = [("F16", 2, (8192, 8192), 6), ("F32", 4, (4096, 16384), 4),
-           ("F16", 2, (16384, 16384), 1), ("F32", 4, (1024, 65536), 1)]
+# "mixed": a process's half of a row is 8 KiB to 128 KiB, mostly under the
+# loader's 64 KiB coalescing gap, so column shards read the gaps too; "wide":
+# halves of 128 KiB, so column shards skip the gaps.
+TENSOR_SETS = {
+    "mixed": [("F16", 2, (8192, 8192), 6), ("F32", 4, (4096, 16384), 4),
+              ("F16", 2, (16384, 16384), 1), ("F32", 4, (1024, 65536), 1)],
+    "wide": [("F32", 4, (1024, 65536), 6), ("F16", 2, (2048, 131072), 2)],
+}
 
 GET_SLICE = r"""
 import json, sys, time
@@ -79,10 +85,10 @@ print(time.perf_counter() - start, done)
 """
 
 
-def tensor_list(gib):
+def tensor_list(gib, kind):
     scale = gib / 2.5
     out = []
-    for dtype, itemsize, shape, count in TENSORS:
+    for dtype, itemsize, shape, count in TENSOR_SETS[kind]:
         for i in range(max(1, round(count * scale))):
             out.append((f"model.layers.{len(out)}.{dtype.lower()}_{shape[0]}x{shape[1]}.weight",
                         dtype, itemsize, shape))
@@ -206,6 +212,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--gib", type=float, default=2.5)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--tensors", choices=sorted(TENSOR_SETS), default="mixed")
     parser.add_argument("--tessera-mode", action="append", metavar="LABEL=ARGS",
                         help="a tessera reader: its label and extra arguments for tessera load "
                              "(repeatable; default: 'tessera=', 'tessera+sha256=--sha256' and "
@@ -219,8 +226,8 @@ def main():
                                                                 "tessera-gap0=--gap-bytes 0"])]
     labels = [label for label, _ in modes]
     os.makedirs(args.work, exist_ok=True)
-    path = os.path.join(args.work, "load_compare.safetensors")
-    tensors = tensor_list(args.gib)
+    path = os.path.join(args.work, f"load_compare_{args.tensors}.safetensors")
+    tensors = tensor_list(args.gib, args.tensors)
     data_bytes = sum(s[0] * s[1] * i for _, _, i, s in tensors)
     if not os.path.exists(path) or os.path.getsize(path) < data_bytes:
         print(f"writing {path}: {len(tensors)} tensors, {data_bytes / 2**30:.2f} GiB", flush=True)
