@@ -13,6 +13,7 @@
  * `array[box].tobytes()`, computed here from the bytes written. */
 #define _XOPEN_SOURCE 700
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,6 +295,43 @@ static void the_bytes_read_are_the_plan_bytes(void) {
   tessera_read_plan_destroy(plan);
 }
 
+/* The process's rchar (bytes returned by read-like calls, every thread's)
+ * from /proc/self/io, and in *self the bytes this read of the file returned,
+ * which the next snapshot counts too. -1 without /proc. */
+static long long rchar(long long* self) {
+  char text[512];
+  const char* at;
+  ssize_t n;
+  const int fd = open("/proc/self/io", O_RDONLY);
+  if (fd < 0) return -1;
+  n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  text[n] = '\0';
+  *self = n;
+  at = strstr(text, "rchar: ");
+  return at == NULL ? -1 : atoll(at + 7);
+}
+
+static void the_kernel_counts_exactly_the_plan_bytes_read_on_four_threads(void) {
+  tessera_read_options* options = options_for(0, 2, 0);
+  tessera_read_plan* plan;
+  long long before, after, first_read = 0, unused = 0;
+  buffers b;
+  tessera_read_options_set_threads(options, 4, NULL);
+  tessera_read_options_set_staging_bytes(options, 64, NULL);
+  plan = plan_with(path, options, NULL);
+  make_buffers(plan, &b);
+  before = rchar(&first_read);
+  ASSERT_TRUE(tessera_read_plan_execute(plan, b.pointers, b.sizes, b.count, NULL, NULL, NULL, NULL));
+  after = rchar(&unused);
+  ASSERT_TRUE(before >= 0 && after >= 0);
+  ASSERT_EQ(832, after - before - first_read);
+  free_buffers(&b);
+  tessera_read_plan_destroy(plan);
+  tessera_read_options_destroy(options);
+}
+
 static void a_staging_budget_smaller_than_a_range_reads_it_in_parts(void) {
   tessera_read_options* options = options_for(1, 2, -1);
   tessera_read_plan* plan;
@@ -537,6 +575,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(replicated_tensors_are_read_once_per_process_not_once_per_device),
       HARNESS_TEST(execute_fills_each_buffer_with_its_shard),
       HARNESS_TEST(the_bytes_read_are_the_plan_bytes),
+      HARNESS_TEST(the_kernel_counts_exactly_the_plan_bytes_read_on_four_threads),
       HARNESS_TEST(a_staging_budget_smaller_than_a_range_reads_it_in_parts),
       HARNESS_TEST(the_callback_gets_every_byte_of_every_piece_once),
       HARNESS_TEST(a_piece_callback_returning_false_cancels),

@@ -117,6 +117,7 @@ class FakeReader final : public FileReader {
     const uint64_t n = std::min(size, end - offset);
     std::memcpy(into, bytes_.data() + offset, n);
     absl::MutexLock lock(&mu_);
+    offsets.push_back(offset);
     bytes_read += n;
     largest = std::max(largest, n);
     return static_cast<int64_t>(n);
@@ -129,6 +130,7 @@ class FakeReader final : public FileReader {
   absl::Mutex mu_;
   uint64_t bytes_read = 0;
   uint64_t largest = 0;
+  std::vector<uint64_t> offsets;
 
  private:
   std::string bytes_;
@@ -171,6 +173,23 @@ TEST(LoaderTest, StagedReadsNeverExceedTheBudgetPerThread) {
                        nullptr, reader)
           .ok());
   EXPECT_EQ(reader.largest, 50u);
+}
+
+TEST(LoaderTest, NeighbouringRowShardsOf64KiBOrMoreAreReadStraightIntoTheirBuffers) {
+  // F32 [2, 32768] split by rows over both devices of one process: two runs
+  // of 128 KiB that tile one read. Direct reads start at the shard boundary
+  // (131072); staged ones would run on from 100000 to 200000.
+  const MeshPtr mesh = CpuMesh({2}, {"x"});
+  const ReadPlan plan = Unwrap(MakeReadPlan(OneFile({MakeTensor("w", kF32, {2, 32768}, 0)}, 262144),
+                                            Rules(mesh, {{"w", {"x", ""}}}), {}));
+  ASSERT_EQ(plan.reads.size(), 1u);
+  const std::string bytes = Bytes(262144);
+  FakeReader reader(bytes);
+  std::vector<char> first(131072), second(131072);
+  const std::vector<Destination> destinations = {{first.data(), 131072}, {second.data(), 131072}};
+  ASSERT_TRUE(LoadIntoBuffers(plan, destinations, {1, 100000}, nullptr, nullptr, reader).ok());
+  EXPECT_THAT(reader.offsets, ElementsAre(0u, 100000u, 131072u, 231072u));
+  EXPECT_EQ(std::string(second.data(), second.size()), bytes.substr(131072));
 }
 
 TEST(LoaderTest, AFileEndingEarlyIsDataLossNamingFileAndOffset) {
