@@ -2,11 +2,11 @@
 """Random checkpoints, rules and meshes for `tessera load`, answered by jax.
 
 Each case is a directory holding a checkpoint written by the `safetensors`
-package (float32, float16, bfloat16, int8 and int32 arrays of ranks 0 to 3),
-a rules file in the CLI's format (Python re patterns over the tensor names,
-re.search semantics or, in a quarter of the cases, re.fullmatch (--match
-full); an exact name winning) and a mesh of 8 devices (1-D, 2-D
-or 3-D, axis names drawn from a pool). Every array is placed with
+package (one file, or a sharded model of 2 or 3 files and its index; float32,
+float16, bfloat16, int8 and int32 arrays of ranks 0 to 3), a rules file in
+the CLI's format (Python re patterns over the tensor names, re.search or, in
+a quarter of the cases, re.fullmatch (--match full); an exact name winning)
+and a mesh of 8 devices (1-D, 2-D or 3-D, axis names drawn from a pool). Every array is placed with
 jax.device_put(array, NamedSharding(mesh, PartitionSpec(...))) on a mesh made
 from jax.devices() in order, with the spec the rules select for it (no rule:
 replicated); the spec uses some of the mesh's axes, so tensors come sharded,
@@ -140,6 +140,30 @@ def random_shape(rng, mesh, groups, wide):
     return shape
 
 
+def write_checkpoint(rng, directory, tensors):
+    """One .safetensors file, or (a third of the time) a sharded model: 2 or
+    3 files and the index naming each tensor's file. Returns the path to load."""
+    os.makedirs(directory, exist_ok=True)
+    names = list(tensors)
+    if len(names) < 2 or rng.random() < 2 / 3:
+        path = os.path.join(directory, "model.safetensors")
+        save_file(tensors, path)
+        return path
+    files = rng.randint(2, min(3, len(names)))
+    rng.shuffle(names)
+    cuts = sorted(rng.sample(range(1, len(names)), files - 1))
+    weight_map = {}
+    for i, part in enumerate(np.split(np.array(names, dtype=object), cuts)):
+        file_name = f"model-{i + 1:05d}-of-{files:05d}.safetensors"
+        save_file({name: tensors[name] for name in part}, os.path.join(directory, file_name))
+        weight_map.update({name: file_name for name in part})
+    index = os.path.join(directory, "model.safetensors.index.json")
+    with open(index, "w", encoding="utf-8") as f:
+        json.dump({"metadata": {"total_size": sum(a.nbytes for a in tensors.values())},
+                   "weight_map": weight_map}, f, ensure_ascii=False)
+    return index
+
+
 def make_case(rng, directory, devices):
     mesh_shape = rng.choice(MESH_SHAPES)
     axis_names = rng.sample(AXIS_NAMES, len(mesh_shape))
@@ -181,9 +205,7 @@ def make_case(rng, directory, devices):
         dtype = rng.choice(sorted(DTYPES))
         tensors[name] = random_array(rng, dtype, random_shape(rng, mesh, groups, name in wide))
         specs[name] = groups
-    os.makedirs(directory, exist_ok=True)
-    checkpoint = os.path.join(directory, "model.safetensors")
-    save_file(tensors, checkpoint)
+    checkpoint = write_checkpoint(rng, directory, tensors)
     rules_path = os.path.join(directory, "rules.txt")
     with open(rules_path, "w", encoding="utf-8") as f:
         f.write("# random rules (load_cases.py)\n")
@@ -221,38 +243,52 @@ def jax_answers(mesh, tensors, specs, checked):
 
 
 def data_offsets(checkpoint):
-    """{name: absolute offset of its data} from the file's own header, in the
-    header's order."""
-    with open(checkpoint, "rb") as f:
-        length = int.from_bytes(f.read(8), "little")
-        header = json.loads(f.read(length))
-    return {name: 8 + length + entry["data_offsets"][0] for name, entry in header.items() if name != "__metadata__"}
+    """{name: (file, absolute offset of its data in the file)} from the files'
+    own headers, in the checkpoint's order: a sharded model's files in the
+    order of their names, each file's tensors in its header's order."""
+    if checkpoint.endswith(".index.json"):
+        with open(checkpoint, encoding="utf-8") as f:
+            files = sorted(set(json.load(f)["weight_map"].values()))
+        paths = [os.path.join(os.path.dirname(checkpoint), name) for name in files]
+    else:
+        paths = [checkpoint]
+    offsets = {}
+    for path in paths:
+        with open(path, "rb") as f:
+            length = int.from_bytes(f.read(8), "little")
+            header = json.loads(f.read(length))
+        offsets.update({name: (path, 8 + length + entry["data_offsets"][0])
+                        for name, entry in header.items() if name != "__metadata__"})
+    return offsets
 
 
-def box_runs(array, ranges, offset):
-    """The box's contiguous byte runs in the file, [start, stop) each."""
+def box_runs(array, ranges, where):
+    """The box's contiguous byte runs, (file, start, stop) each."""
+    path, offset = where
     if any(start == stop for start, stop in ranges):
         return []
     flat = np.arange(array.size).reshape(array.shape)[tuple(slice(a, b) for a, b in ranges)].ravel()
     breaks = np.flatnonzero(np.diff(flat) != 1) + 1
     runs = []
     for part in np.split(flat, breaks):
-        runs.append((offset + int(part[0]) * array.itemsize, offset + (int(part[-1]) + 1) * array.itemsize))
+        runs.append((path, offset + int(part[0]) * array.itemsize,
+                     offset + (int(part[-1]) + 1) * array.itemsize))
     return runs
 
 
 def coalesced_bytes(runs, gap):
-    """The bytes of the reads that cover `runs` when two runs at most `gap`
-    bytes apart share a read, the gap included (the read plan's rule)."""
+    """The bytes of the reads that cover `runs` when two runs of a file at
+    most `gap` bytes apart share a read, the gap included (the read plan's
+    rule)."""
     total, current = 0, None
-    for start, stop in sorted(runs):
-        if current and start - current[1] <= gap:
-            current[1] = max(current[1], stop)
+    for path, start, stop in sorted(runs):
+        if current and path == current[0] and start - current[2] <= gap:
+            current[2] = max(current[2], stop)
             continue
         if current:
-            total += current[1] - current[0]
-        current = [start, stop]
-    return total + (current[1] - current[0] if current else 0)
+            total += current[2] - current[1]
+        current = [path, start, stop]
+    return total + (current[2] - current[1] if current else 0)
 
 
 def process_answers(shards, tensors, offsets):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The load differential test (issue 12): random checkpoints written by the
-# `safetensors` package, random rules and meshes of 8 devices, placed by jax
+# `safetensors` package (single files and sharded models with an index),
+# random rules and meshes of 8 devices, placed by jax
 # (NamedSharding, addressable shards, every shard checked against numpy's
 # slice), then `tessera load --sha256` for every process of jobs of 1, 2 and
 # 4 processes; fails on any difference in a shard's hash or the bytes read.
