@@ -3,21 +3,22 @@
 that a process loads its own bytes, and only those).
 
 Reads the cases load_cases.py wrote (the checkpoint, rules file, mesh and, per
-job size N and process P, jax's shard hashes, the bytes of P's distinct boxes
-and of the reads covering them with the 64 KiB coalescing gap) and runs, for
-every N in the case and every P < N,
+job size N and process P, jax's shard hashes and boxes, the bytes of P's
+distinct boxes and of the reads covering them with the 64 KiB coalescing gap)
+and runs, for every N in the case and every P < N,
   tessera load --checkpoint FILE --mesh AXIS=N,... --rules FILE
                --match search|full --process P --num-processes N --sha256
-once as it is and once with --gap-bytes 0 and a random --threads and
---staging-bytes (down to one byte per thread),
-whose output is one 'DEVICE VARIABLE HEX' line per device of P (mesh order)
-and variable, then 'read BYTES bytes'. Compares every line with jax's hash of
-the same device's shard (a line missing, repeated or not expected counts as a
-difference), the order (devices in mesh order, each device's variables in the
-order of the file's header), and the bytes read: with no gap, the bytes of the
-process's distinct boxes (a replicated piece read once per process); with the
-default gap, those of the coalesced reads, gaps included. Prints
-each difference and the counts; exits 1 on any difference or no case.
+once as it is, once with --gap-bytes 0 and a random --threads and
+--staging-bytes (down to one byte per thread), and once without --sha256.
+The output is one 'DEVICE VARIABLE HEX' (or 'DEVICE VARIABLE [BOX] BYTES')
+line per device of P (mesh order) and variable, then 'read BYTES bytes'.
+Compares every line with jax's hash (or index and size) of the same device's
+shard (a line missing, repeated or not expected counts as a difference), the
+order (devices in mesh order, each device's variables in the checkpoint's
+order), and the bytes read: with no gap, the bytes of the process's distinct
+boxes (a replicated piece read once per process); with the default gap,
+those of the coalesced reads, gaps included. Prints each difference and the
+counts; exits 1 on any difference or no case.
 
 Standard library only (runs on the system python3).
 
@@ -34,10 +35,14 @@ import sys
 # device i of a mesh over simulated CPU devices.
 DEVICE = re.compile(r"cpu:(\d+)")
 READ = re.compile(r"read (\d+) bytes")
+# The last field(s) of a line: with --sha256 the digest, without it the box
+# and the shard's bytes ("[0:4, 2:4] 32").
+VALUE = {"hashes": re.compile(r" ([0-9a-f]{64})$"), "boxes": re.compile(r" (\[[0-9:, ]*\] \d+)$")}
 
 
-def parse_output(text):
-    """(lines [(device id, name, hex)], read bytes or None, problems [str])."""
+def parse_output(text, kind):
+    """(lines [(device id, name, value)], read bytes or None, problems [str])
+    for the output of `kind` ("hashes" or "boxes")."""
     lines, read, problems = [], None, []
     rows = text.splitlines()
     for number, row in enumerate(rows, 1):
@@ -48,32 +53,33 @@ def parse_output(text):
             read = int(last.group(1))
             continue
         # The variable may hold anything but a line break: the device is the
-        # first field and the hash the last.
+        # first field and the value the last one(s).
         device, _, rest = row.partition(" ")
-        name, _, digest = rest.rpartition(" ")
-        match = DEVICE.fullmatch(device)
-        if not match or not name or not re.fullmatch(r"[0-9a-f]{64}", digest):
-            problems.append(f"line {number}: not 'DEVICE VARIABLE HEX': {row!r}")
+        match, value = DEVICE.fullmatch(device), VALUE[kind].search(rest)
+        name = rest[: value.start()] if value else ""
+        if not match or not name:
+            problems.append(f"line {number}: not 'DEVICE VARIABLE {kind.upper()}': {row!r}")
             continue
-        lines.append((int(match.group(1)), name, digest))
+        lines.append((int(match.group(1)), name, value.group(1)))
     if read is None:
         problems.append("no 'read BYTES bytes' line")
     return lines, read, problems
 
 
-def compare_process(expected, want_read, order, lines, read):
-    """The differences between one process's output and jax's answer."""
+def compare_process(want, want_read, order, lines, read):
+    """The differences between one process's output and jax's answer (`want`:
+    {device id: {name: value}})."""
     problems = []
-    want = {(int(d), name): digest for d, names in expected["lines"].items() for name, digest in names.items()}
+    want = {(int(d), name): value for d, names in want.items() for name, value in names.items()}
     seen = set()
-    for device, name, digest in lines:
+    for device, name, value in lines:
         key = (device, name)
         if key in seen:
             problems.append(f"{key}: printed twice")
         elif key not in want:
             problems.append(f"{key}: not a shard of this process")
-        elif want[key] != digest:
-            problems.append(f"{key}: jax {want[key]} tessera {digest}")
+        elif want[key] != value:
+            problems.append(f"{key}: jax {want[key]} tessera {value}")
         seen.add(key)
     for key in sorted(set(want) - seen):
         problems.append(f"{key}: missing")
@@ -90,24 +96,27 @@ def compare_process(expected, want_read, order, lines, read):
 
 
 def load_variants(rng, expected):
-    """(extra arguments, (expected bytes read, what they are)) per run of one
-    process: the default coalescing gap, whose reads cover the gaps between
-    runs at most 64 KiB apart, and no gap, whose reads are exactly the
-    distinct boxes; the second with a random staging budget and thread count,
-    so that pieces arrive cut in parts and out of order."""
+    """(extra arguments, kind of output, (expected bytes read, what they are))
+    per run of one process: hashes with the default coalescing gap, whose
+    reads cover the gaps between runs at most 64 KiB apart; hashes with no
+    gap, whose reads are exactly the distinct boxes, and a random staging
+    budget and thread count, so that pieces arrive cut in parts and out of
+    order; boxes and shard bytes (no --sha256) against jax's index map."""
     threads = rng.randint(1, 4)
     staging = rng.choice([threads, 97 * threads, 4096, 1 << 20])
+    gap = (expected["read_bytes_gap_64k"], "the reads covering the runs, 64 KiB gap")
     return [
-        ([], (expected["read_bytes_gap_64k"], "the reads covering the runs, 64 KiB gap")),
-        (["--gap-bytes", "0", "--threads", str(threads), "--staging-bytes", str(staging)],
+        (["--sha256"], "hashes", gap),
+        (["--sha256", "--gap-bytes", "0", "--threads", str(threads), "--staging-bytes", str(staging)], "hashes",
          (expected["read_bytes"], "the process's distinct boxes")),
+        ([], "boxes", gap),
     ]
 
 
 def run_load(tessera, case, count, process, extra):
     command = [tessera, "load", "--checkpoint", case["checkpoint"], "--mesh", case["mesh"],
                "--rules", case["rules"], "--match", case["match"], "--process", str(process),
-               "--num-processes", str(count), "--sha256", *extra]
+               "--num-processes", str(count), *extra]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         return None, f"{' '.join(command[1:])}: exit {result.returncode}: {result.stderr.strip()}"
@@ -129,7 +138,7 @@ def main():
                 cases += 1
                 for job, expected in case["processes"].items():
                     count, process = map(int, job.split("/"))
-                    for extra, want_read in load_variants(rng, expected):
+                    for extra, kind, want_read in load_variants(rng, expected):
                         runs += 1
                         where = (f"case {case['case']} (--mesh {case['mesh']} --rules {case['rules']} "
                                  f"--match {case['match']} {' '.join(extra)}) P={process} N={count}")
@@ -138,14 +147,14 @@ def main():
                             differences += 1
                             print(f"DIFF {where}: tessera load failed: {failure}")
                             continue
-                        lines, read, problems = parse_output(text)
-                        problems += compare_process(expected, want_read, case["header_order"], lines, read)
+                        lines, read, problems = parse_output(text, kind)
+                        problems += compare_process(expected[kind], want_read, case["header_order"], lines, read)
                         compared += len(lines) + (read is not None)
                         for problem in problems:
                             print(f"DIFF {where}: {problem}")
                         differences += len(problems)
     print(f"load differential: {cases} cases, {runs} process loads, {compared} lines compared "
-          f"(shard hashes and bytes read), {differences} differences")
+          f"(shard hashes, boxes and bytes read), {differences} differences")
     if cases == 0:
         print("no cases were compared")
         return 1

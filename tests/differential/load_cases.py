@@ -15,10 +15,16 @@ mode (and jax) require.
 
 For each simulated job of N processes (N in 1, 2, 4; process P owns logical
 devices [P*8/N, (P+1)*8/N), contract 2 of issue 12) the answer is:
-  lines       {device id: {tensor name: SHA-256 of the shard's bytes}} from
+  hashes      {device id: {tensor name: SHA-256 of the shard's bytes}} from
               jax's addressable shards of P's devices (np.asarray(shard.data))
+  boxes       {device id: {tensor name: "[start:stop, ...] bytes"}}, the
+              shard's index and size as `tessera load` prints them without
+              --sha256
   read_bytes  the bytes of P's distinct boxes, each tensor's replicated piece
               once per process, summed here from the boxes jax reports
+  read_bytes_gap_64k  the bytes of the reads covering those boxes' runs in
+              the files when runs at most 64 KiB apart share a read (the
+              read plan's default), gaps included
 Every jax shard's bytes are also checked against numpy's slice of the array
 it came from (array[shard.index]); a difference there ends the run (exit 1)
 before any Tessera answer is asked for.
@@ -219,6 +225,11 @@ def box(index, shape):
     return tuple((s.start or 0, shape[d] if s.stop is None else s.stop) for d, s in enumerate(index))
 
 
+def box_text(ranges, itemsize):
+    """A box as `tessera load` prints it without --sha256: "[0:4, 2:4] 32"."""
+    return "[" + ", ".join(f"{a}:{b}" for a, b in ranges) + f"] {box_bytes(ranges, itemsize)}"
+
+
 def box_bytes(ranges, itemsize):
     return int(np.prod([stop - start for start, stop in ranges])) * itemsize
 
@@ -307,7 +318,9 @@ def process_answers(shards, tensors, offsets):
                 for b in boxes:
                     runs += box_runs(array, b, offsets[name])
             out[f"{count}/{process}"] = {
-                "lines": {str(d): {name: shards[d][name][0] for name in tensors} for d in owned},
+                "hashes": {str(d): {name: shards[d][name][0] for name in tensors} for d in owned},
+                "boxes": {str(d): {name: box_text(shards[d][name][1], array.itemsize)
+                                   for name, array in tensors.items()} for d in owned},
                 "read_bytes": read,
                 "read_bytes_gap_64k": coalesced_bytes(runs, 64 * 1024),
             }

@@ -3,8 +3,9 @@
 # `safetensors` package (single files and sharded models with an index),
 # random rules and meshes of 8 devices, placed by jax
 # (NamedSharding, addressable shards, every shard checked against numpy's
-# slice), then `tessera load --sha256` for every process of jobs of 1, 2 and
-# 4 processes; fails on any difference in a shard's hash or the bytes read.
+# slice), then `tessera load` (with --sha256, and without: boxes) for every
+# process of jobs of 1, 2 and 4 processes; fails on any difference in a
+# shard's hash or box, or the bytes read.
 #
 # Usage: run_load_differential.sh path/to/tessera
 # The virtual environment (jax and safetensors, load_requirements.txt, pinned)
