@@ -32,29 +32,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
 ALLOWED = {}
-_CHECKPOINT_GAP = "experimental; binding is a known gap (issue 12 follow-up)"
-ALLOWED.update({
-    "tessera_checkpoint_open": _CHECKPOINT_GAP,
-    "tessera_checkpoint_destroy": _CHECKPOINT_GAP,
-    "tessera_checkpoint_format": _CHECKPOINT_GAP,
-    "tessera_checkpoint_num_files": _CHECKPOINT_GAP,
-    "tessera_checkpoint_file_path": _CHECKPOINT_GAP,
-    "tessera_checkpoint_file_size": _CHECKPOINT_GAP,
-    "tessera_checkpoint_num_tensors": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_name": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_element_type": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_block_num_elements": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_block_size": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_shape": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_file_index": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_offset": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_size": _CHECKPOINT_GAP,
-    "tessera_checkpoint_tensor_lookup": _CHECKPOINT_GAP,
-    "tessera_checkpoint_num_metadata_entries": _CHECKPOINT_GAP,
-    "tessera_checkpoint_metadata_key": _CHECKPOINT_GAP,
-    "tessera_checkpoint_metadata_value": _CHECKPOINT_GAP,
-    "tessera_checkpoint_metadata_lookup": _CHECKPOINT_GAP,
-})
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "

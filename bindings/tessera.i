@@ -2034,3 +2034,63 @@ typedef struct {} MeshOptions;
     return tessera_mesh_create_device_mesh(mismatch ? NULL : shape, axis_names, n, options, out_error);
   }
 }
+
+/* ---- issue 12: checkpoint metadata (experimental/checkpoint.h) ------------- */
+
+/* A checkpoint's headers: files, tensors (element type and block, shape,
+ * file, offset, size) and metadata entries. Read-only, so every method
+ * forwards to the C function of the same arguments (the aliases below). */
+#define TESSERA_EXPERIMENTAL_API
+%include "tessera/experimental/checkpoint.h"
+%{
+typedef tessera_checkpoint Checkpoint;
+#define Checkpoint_format(...) tessera_checkpoint_format(__VA_ARGS__)
+#define Checkpoint_num_files(...) tessera_checkpoint_num_files(__VA_ARGS__)
+#define Checkpoint_file_path(...) tessera_checkpoint_file_path(__VA_ARGS__)
+#define Checkpoint_file_size(...) tessera_checkpoint_file_size(__VA_ARGS__)
+#define Checkpoint_num_tensors(...) tessera_checkpoint_num_tensors(__VA_ARGS__)
+#define Checkpoint_tensor_name(...) tessera_checkpoint_tensor_name(__VA_ARGS__)
+#define Checkpoint_tensor_element_type(...) tessera_checkpoint_tensor_element_type(__VA_ARGS__)
+#define Checkpoint_tensor_block_num_elements(...) tessera_checkpoint_tensor_block_num_elements(__VA_ARGS__)
+#define Checkpoint_tensor_block_size(...) tessera_checkpoint_tensor_block_size(__VA_ARGS__)
+#define Checkpoint_tensor_file_index(...) tessera_checkpoint_tensor_file_index(__VA_ARGS__)
+#define Checkpoint_tensor_offset(...) tessera_checkpoint_tensor_offset(__VA_ARGS__)
+#define Checkpoint_tensor_size(...) tessera_checkpoint_tensor_size(__VA_ARGS__)
+#define Checkpoint_num_metadata_entries(...) tessera_checkpoint_num_metadata_entries(__VA_ARGS__)
+#define Checkpoint_metadata_key(...) tessera_checkpoint_metadata_key(__VA_ARGS__)
+#define Checkpoint_metadata_value(...) tessera_checkpoint_metadata_value(__VA_ARGS__)
+#define Checkpoint_metadata_lookup(...) tessera_checkpoint_metadata_lookup(__VA_ARGS__)
+%}
+typedef struct {} Checkpoint;
+%extend Checkpoint {
+  /* Reads the headers of the checkpoint at `path` (tessera_checkpoint_open). */
+  Checkpoint(const char* path, tessera_error** out_error) { return tessera_checkpoint_open(path, out_error); }
+  ~Checkpoint() { tessera_checkpoint_destroy($self); }
+  /* "safetensors" or "gguf". */
+  const char* format(tessera_error** out_error);
+  size_t num_files(tessera_error** out_error);
+  const char* file_path(size_t index, tessera_error** out_error);
+  int64_t file_size(size_t index, tessera_error** out_error);
+  size_t num_tensors(tessera_error** out_error);
+  const char* tensor_name(size_t index, tessera_error** out_error);
+  const char* tensor_element_type(size_t index, tessera_error** out_error);
+  int64_t tensor_block_num_elements(size_t index, tessera_error** out_error);
+  int64_t tensor_block_size(size_t index, tessera_error** out_error);
+  /* Outermost dimension first. */
+  TESSERA_INT64S_METHOD(tensor_shape, (size_t index, tessera_error** out_error),
+                        tessera_checkpoint_tensor_shape, $self, index)
+  size_t tensor_file_index(size_t index, tessera_error** out_error);
+  int64_t tensor_offset(size_t index, tessera_error** out_error);
+  int64_t tensor_size(size_t index, tessera_error** out_error);
+  /* The position of the tensor called `name`; NOT_FOUND when none is. */
+  size_t tensor_lookup(const char* name, tessera_error** out_error) {
+    size_t index = 0;
+    tessera_checkpoint_tensor_lookup($self, name, &index, out_error);
+    return index;
+  }
+  size_t num_metadata_entries(tessera_error** out_error);
+  const char* metadata_key(size_t index, tessera_error** out_error);
+  const char* metadata_value(size_t index, tessera_error** out_error);
+  /* The value of the entry with key `key`; NOT_FOUND when none has it. */
+  const char* metadata_lookup(const char* key, tessera_error** out_error);
+}

@@ -1007,3 +1007,41 @@ void java_log_handler_shutdown(void);
     return jobs;
   }
 %}
+
+/* ---- issue 12: checkpoint metadata as records ----------------------------- */
+
+%typemap(javacode) Checkpoint %{
+  /** The checkpoint's files, in the order of their names. */
+  public java.util.List<CheckpointFile> files() {
+    CheckpointFile[] files = new CheckpointFile[(int) numFiles()];
+    for (int i = 0; i < files.length; ++i) files[i] = new CheckpointFile(filePath(i), fileSize(i));
+    return java.util.List.of(files);
+  }
+
+  /** Tensor `index` (OUT_OF_RANGE from numTensors() on). */
+  public CheckpointTensor tensor(long index) {
+    return new CheckpointTensor(tensorName(index), tensorElementType(index), tensorBlockNumElements(index),
+                                tensorBlockSize(index), tensorShape(index), tensorFileIndex(index),
+                                tensorOffset(index), tensorSize(index));
+  }
+
+  /** The tensor called `name` (NOT_FOUND when none is). */
+  public CheckpointTensor tensor(String name) {
+    return tensor(tensorLookup(name));
+  }
+
+  /** Every tensor, file by file in each header's order. */
+  public java.util.List<CheckpointTensor> tensors() {
+    CheckpointTensor[] tensors = new CheckpointTensor[(int) numTensors()];
+    for (int i = 0; i < tensors.length; ++i) tensors[i] = tensor(i);
+    return java.util.List.of(tensors);
+  }
+
+  /** The metadata entries in file order (their keys are distinct), unmodifiable. */
+  public java.util.Map<String, String> metadata() {
+    java.util.Map<String, String> entries = new java.util.LinkedHashMap<>();
+    long n = numMetadataEntries();
+    for (long i = 0; i < n; ++i) entries.put(metadataKey(i), metadataValue(i));
+    return java.util.Collections.unmodifiableMap(entries);
+  }
+%}

@@ -557,3 +557,33 @@ func (h *MeshOptions) raw() swig.MeshOptions {
 	}
 	return h.p
 }
+
+func wrapCheckpoint(p swig.Checkpoint) *Checkpoint {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Checkpoint{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*Checkpoint).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Checkpoint) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteCheckpoint(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *Checkpoint) raw() swig.Checkpoint {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrCheckpoint(0)
+	}
+	return h.p
+}
