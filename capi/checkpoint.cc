@@ -6,14 +6,12 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "capi/checkpoint_handle.h"
 #include "capi/guard.h"
 #include "core/checkpoint/checkpoint.h"
 #include "core/checkpoint/gguf_split.h"
 #include "core/checkpoint/safetensors.h"
 
-struct tessera_checkpoint {
-  tessera::checkpoint::Checkpoint impl;
-};
 
 using tessera::capi::Guard;
 

@@ -10,6 +10,7 @@
 #include "core/layout.h"
 #include "core/layout_map.h"
 #include "core/log.h"
+#include "core/shard.h"
 #include "tessera/tessera.h"
 
 namespace tessera::capi {
@@ -51,6 +52,13 @@ static_assert(TESSERA_DATASET_PLAN_PASSTHROUGH ==
               static_cast<int>(DatasetPlan::Kind::kPassthrough));
 static_assert(TESSERA_DATASET_PLAN_REPLICATE == static_cast<int>(DatasetPlan::Kind::kReplicate));
 static_assert(TESSERA_DATASET_PLAN_SHARD == static_cast<int>(DatasetPlan::Kind::kShard));
+
+inline constexpr const char* kShardModeNames[] = {"TESSERA_SHARD_MODE_STRICT",
+                                                  "TESSERA_SHARD_MODE_CHUNK_FLAT",
+                                                  "TESSERA_SHARD_MODE_CHUNK_NESTED"};
+static_assert(TESSERA_SHARD_MODE_STRICT == static_cast<int>(ShardMode::kStrict));
+static_assert(TESSERA_SHARD_MODE_CHUNK_FLAT == static_cast<int>(ShardMode::kChunkFlat));
+static_assert(TESSERA_SHARD_MODE_CHUNK_NESTED == static_cast<int>(ShardMode::kChunkNested));
 
 }  // namespace tessera::capi
 

@@ -6,6 +6,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "capi/enums.h"
 #include "capi/guard.h"
 #include "capi/handles.h"
 #include "capi/sharding_handle.h"
@@ -20,13 +21,6 @@ using tessera::capi::ToInt64;
 
 namespace {
 
-constexpr const char* kShardModeNames[] = {"TESSERA_SHARD_MODE_STRICT",
-                                           "TESSERA_SHARD_MODE_CHUNK_FLAT",
-                                           "TESSERA_SHARD_MODE_CHUNK_NESTED"};
-static_assert(TESSERA_SHARD_MODE_STRICT == static_cast<int>(tessera::ShardMode::kStrict));
-static_assert(TESSERA_SHARD_MODE_CHUNK_FLAT == static_cast<int>(tessera::ShardMode::kChunkFlat));
-static_assert(TESSERA_SHARD_MODE_CHUNK_NESTED ==
-              static_cast<int>(tessera::ShardMode::kChunkNested));
 
 // The device index as the core's int64, after the range check that makes the
 // conversion exact.
@@ -61,7 +55,7 @@ tessera_sharding* tessera_sharding_create(const tessera_layout* layout, const in
     TESSERA_CAPI_REQUIRE_ARRAY(dims, num_dims);
     TESSERA_ASSIGN_OR_RETURN(
         const tessera::ShardMode core_mode,
-        tessera::capi::ToCoreEnum<tessera::ShardMode>(mode, kShardModeNames, "mode"));
+        tessera::capi::ToCoreEnum<tessera::ShardMode>(mode, tessera::capi::kShardModeNames, "mode"));
     TESSERA_ASSIGN_OR_RETURN(
         tessera::Sharding sharding,
         tessera::Sharding::Create(*layout->impl, std::vector<int64_t>(dims, dims + num_dims),

@@ -23,12 +23,14 @@ NOUNS = sorted("""
     hlo_sharding
     interleave keras_initialize_options keras_initialize
     checkpoint
+    read_options read_plan
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.
 BYTE_SIZES = {"tessera_buffer_size", "tessera_sharding_shard_size",
               "tessera_checkpoint_file_size", "tessera_checkpoint_tensor_block_size",
               "tessera_checkpoint_tensor_size"}
+BYTE_SIZES |= {"tessera_read_plan_piece_size"}
 # PyTorch's get_local_rank: a rank there is a position along an axis, not a count.
 POSITION_RANKS = {"tessera_mesh_local_rank"}
 

@@ -306,7 +306,24 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_num_metadata_entries, "checkpoint", NULL) \
   X(tessera_checkpoint_metadata_key, "checkpoint", NULL, 0) \
   X(tessera_checkpoint_metadata_value, "checkpoint", NULL, 0) \
-  X(tessera_checkpoint_metadata_lookup, "checkpoint", NULL, "x")
+  X(tessera_checkpoint_metadata_lookup, "checkpoint", NULL, "x") \
+  X(tessera_read_options_set_process, "options", NULL, 0, 1) \
+  X(tessera_read_options_set_shard_mode, "options", NULL, TESSERA_SHARD_MODE_STRICT) \
+  X(tessera_read_options_set_coalesce_gap, "options", NULL, 0) \
+  X(tessera_read_options_set_threads, "options", NULL, 1) \
+  X(tessera_read_options_set_staging_bytes, "options", NULL, 1) \
+  X(tessera_read_plan_create, "checkpoint", NULL, (const tessera_layout_map*)(void*)scratch, NULL) \
+  X(tessera_read_plan_num_pieces, "plan", NULL) \
+  X(tessera_read_plan_piece_device, "plan", NULL, 0) \
+  X(tessera_read_plan_piece_tensor, "plan", NULL, 0) \
+  X(tessera_read_plan_piece_ranges, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_read_plan_piece_shape, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_read_plan_piece_size, "plan", NULL, 0) \
+  X(tessera_read_plan_num_files, "plan", NULL) \
+  X(tessera_read_plan_file_ranges, "plan", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_read_plan_total_bytes, "plan", NULL) \
+  X(tessera_read_plan_execute, "plan", NULL, NULL, NULL, 0, NULL, NULL, NULL) \
+  X(tessera_read_plan_stream, "plan", NULL, NULL, NULL, NULL, NULL, NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -447,6 +464,7 @@ static struct objects {
   tessera_error* error;
   tessera_dtensor_config* dtensor_config;
   tessera_checkpoint* checkpoint;
+  tessera_read_plan* read_plan;
 #if TESSERA_HAS_CLUSTER
   tessera_client* client;
   tessera_kv_list* kv_list;
@@ -528,7 +546,13 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_checkpoint_tensor_offset, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
   X(tessera_checkpoint_tensor_size, "index", tessera_checkpoint_num_tensors(o.checkpoint, NULL), o.checkpoint, index) \
   X(tessera_checkpoint_metadata_key, "index", tessera_checkpoint_num_metadata_entries(o.checkpoint, NULL), o.checkpoint, index) \
-  X(tessera_checkpoint_metadata_value, "index", tessera_checkpoint_num_metadata_entries(o.checkpoint, NULL), o.checkpoint, index)
+  X(tessera_checkpoint_metadata_value, "index", tessera_checkpoint_num_metadata_entries(o.checkpoint, NULL), o.checkpoint, index) \
+  X(tessera_read_plan_piece_device, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index) \
+  X(tessera_read_plan_piece_tensor, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index) \
+  X(tessera_read_plan_piece_ranges, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index, o.i64s, 8) \
+  X(tessera_read_plan_piece_shape, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index, o.i64s, 8) \
+  X(tessera_read_plan_piece_size, "index", tessera_read_plan_num_pieces(o.read_plan, NULL), o.read_plan, index) \
+  X(tessera_read_plan_file_ranges, "index", tessera_read_plan_num_files(o.read_plan, NULL), o.read_plan, index, o.i64s, 8)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
@@ -613,7 +637,10 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_interleave_batch_items, 15, size_t, 25, 10, 2, 0, false) \
   X(tessera_interleave_samples, 3, size_t, 10, 4, 2, false) \
   X(tessera_interleave_samples_shuffled, 3, size_t, 10, 4, 2, false, 0, 1) \
-  X(tessera_checkpoint_tensor_shape, 2, int64_t, o.checkpoint, 0)
+  X(tessera_checkpoint_tensor_shape, 2, int64_t, o.checkpoint, 0) \
+  X(tessera_read_plan_piece_ranges, 4, int64_t, o.read_plan, 0) \
+  X(tessera_read_plan_piece_shape, 2, int64_t, o.read_plan, 0) \
+  X(tessera_read_plan_file_ranges, 2, int64_t, o.read_plan, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -731,6 +758,7 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.error);
   ASSERT_NOT_NULL(o.dtensor_config);
   ASSERT_NOT_NULL(o.checkpoint);
+  ASSERT_NOT_NULL(o.read_plan);
   ASSERT_EQ(2, tessera_dtensor_config_num_jobs(o.dtensor_config, NULL));
   ASSERT_EQ(2, tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL));
   ASSERT_EQ(8, tessera_mesh_num_devices(o.mesh, NULL));
@@ -811,6 +839,7 @@ static void make_objects(void) {
   }
   o.hlo_sharding = tessera_hlo_sharding_parse("{devices=[2,2,2]<=[8] last_tile_dims={manual}}", NULL);
   o.checkpoint = open_checkpoint();
+  o.read_plan = tessera_read_plan_create(o.checkpoint, o.layout_map, NULL, NULL);
 #if TESSERA_HAS_CLUSTER
   {
     tessera_cluster_options* options = tessera_cluster_options_create();
@@ -836,6 +865,7 @@ static void destroy_objects(void) {
   tessera_dtensor_config_destroy(o.dtensor_config);
   tessera_error_destroy(o.error);
   tessera_hlo_sharding_destroy(o.hlo_sharding);
+  tessera_read_plan_destroy(o.read_plan);
   tessera_checkpoint_destroy(o.checkpoint);
   remove_checkpoint();
   tessera_reshard_plan_destroy(o.reshard_plan);

@@ -172,6 +172,7 @@
 #include "tessera/experimental/keras_data.h"
 #include "tessera/experimental/shardy.h"
 #include "tessera/experimental/checkpoint.h"
+#include "tessera/experimental/checkpoint_load.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #include "tessera/experimental/keras_initialize.h"

@@ -1,0 +1,84 @@
+// Executing a read plan: pread on a bounded number of threads through a
+// bounded staging budget, delivering each piece's bytes to the caller.
+//
+// Work: every read of the plan is cut into chunks of at most
+// staging_bytes / num_threads bytes, and the threads take chunks in file
+// order. A chunk is read into the thread's staging buffer and copied out to
+// every holder of the runs it covers; so a process never holds more than
+// `staging_bytes` of staging, whatever the tensors' sizes. With destination
+// buffers, a read that is exactly one run (a row shard, a replicated tensor)
+// skips the staging: it is read straight into its first holder's buffer and
+// copied from there to any replica's.
+//
+// Delivery is either into caller buffers (one per piece, exactly the piece's
+// size) or through a callback per (piece, byte offset inside the piece's
+// shard, bytes), which may run on any loader thread, concurrently with
+// itself for different pieces; it is never called twice for the same bytes
+// of one piece, and it returning false cancels the load. Progress is called
+// after each chunk, never concurrently with itself, with the bytes read so
+// far and the plan's total; it returning false cancels too.
+//
+// Errors name the file and the byte offset: a file whose size differs from
+// the checkpoint's record (FAILED_PRECONDITION), a read that ends early
+// (DATA_LOSS), an errno from open or pread (its code); CANCELLED when a
+// callback asked.
+#ifndef TESSERA_CORE_CHECKPOINT_LOADER_H_
+#define TESSERA_CORE_CHECKPOINT_LOADER_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "core/checkpoint/read_plan.h"
+
+namespace tessera::checkpoint {
+
+struct LoadOptions {
+  size_t num_threads = 0;            // 0: min(4, hardware threads)
+  uint64_t staging_bytes = 64ull << 20;  // over all threads; at least 1 byte per thread
+};
+
+// Where a piece's bytes go: a buffer of exactly Piece::size bytes.
+struct Destination {
+  void* data = nullptr;
+  uint64_t size = 0;
+};
+
+// (piece index, byte offset inside the piece, bytes, size) -> keep going?
+using PieceCallback = std::function<bool(size_t piece, uint64_t offset, const void* bytes, uint64_t size)>;
+// (bytes read, total) -> keep going?
+using ProgressCallback = std::function<bool(uint64_t done, uint64_t total)>;
+
+// The read path, so tests can count its bytes or make it fail. Read returns
+// the bytes read (0 at the end of the file) or -errno.
+class FileReader {
+ public:
+  virtual ~FileReader() = default;
+  // A handle >= 0 for reading `path`, or -errno.
+  virtual int Open(const char* path) = 0;
+  virtual int64_t Size(int handle) = 0;  // -errno on failure
+  virtual int64_t Read(int handle, void* into, uint64_t size, uint64_t offset) = 0;
+  virtual void Close(int handle) = 0;
+};
+
+// The real one: open(2), fstat(2), pread(2), close(2).
+FileReader& PosixFileReader();
+
+// Reads `plan` into `destinations` (one per plan piece, sizes equal to the
+// pieces'; INVALID_ARGUMENT naming the first that is not). `bytes_read`
+// receives the bytes read even on failure; may be null.
+absl::Status LoadIntoBuffers(const ReadPlan& plan, absl::Span<const Destination> destinations,
+                             const LoadOptions& options, const ProgressCallback& progress,
+                             uint64_t* bytes_read, FileReader& reader = PosixFileReader());
+
+// Reads `plan`, handing every piece's bytes to `deliver`.
+absl::Status LoadWithCallback(const ReadPlan& plan, const PieceCallback& deliver, const LoadOptions& options,
+                              const ProgressCallback& progress, uint64_t* bytes_read,
+                              FileReader& reader = PosixFileReader());
+
+}  // namespace tessera::checkpoint
+
+#endif  // TESSERA_CORE_CHECKPOINT_LOADER_H_
