@@ -32,29 +32,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
 ALLOWED = {}
-_LOAD_IN_PROGRESS = "experimental; binding in progress (issue 12, branch i12-bind)"
-ALLOWED.update({
-    "tessera_read_options_create": _LOAD_IN_PROGRESS,
-    "tessera_read_options_destroy": _LOAD_IN_PROGRESS,
-    "tessera_read_options_set_process": _LOAD_IN_PROGRESS,
-    "tessera_read_options_set_shard_mode": _LOAD_IN_PROGRESS,
-    "tessera_read_options_set_coalesce_gap": _LOAD_IN_PROGRESS,
-    "tessera_read_options_set_threads": _LOAD_IN_PROGRESS,
-    "tessera_read_options_set_staging_bytes": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_create": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_destroy": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_num_pieces": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_piece_device": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_piece_tensor": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_piece_ranges": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_piece_shape": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_piece_size": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_num_files": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_file_ranges": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_total_bytes": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_execute": _LOAD_IN_PROGRESS,
-    "tessera_read_plan_stream": _LOAD_IN_PROGRESS,
-})
 
 # (language, function) -> why that one language does not wrap it.
 _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a library thread "
