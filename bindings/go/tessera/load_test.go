@@ -169,3 +169,10 @@ func TestAPieceCallbackThatPanicsCancelsTheLoadAndPanicsInTheCaller(t *testing.T
 	plan.LoadEach(func(int, int64, []byte) bool { panic("boom") }, nil)
 	t.Fatal("LoadEach returned")
 }
+
+func TestAClosedReadPlanIsInvalidArgumentNamingIt(t *testing.T) {
+	plan, _ := loadPlan(t, nil)
+	plan.Close()
+	_, err := plan.Load(nil, nil)
+	wantError(t, err, tessera.CodeInvalidArgument, "Argument 'plan' is NULL; expected a valid pointer")
+}
