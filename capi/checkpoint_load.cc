@@ -41,6 +41,11 @@ tessera::checkpoint::ProgressCallback Progress(tessera_read_progress_fn progress
   };
 }
 
+absl::Status AtLeast(int64_t value, int64_t min, const char* name) {
+  if (value >= min) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("Argument '", name, "' is ", value, "; expected at least ", min));
+}
+
 absl::Status ReturnBytes(absl::Status status, uint64_t bytes_read, int64_t* out_bytes_read) {
   if (out_bytes_read != nullptr) *out_bytes_read = static_cast<int64_t>(bytes_read);
   return status;
@@ -62,10 +67,7 @@ bool tessera_read_options_set_process(tessera_read_options* options, size_t proc
   return SetOption(options, out_error, [&](tessera_read_options& o) -> absl::Status {
     TESSERA_ASSIGN_OR_RETURN(const int64_t count, tessera::capi::ToInt64(num_processes, "num_processes"));
     TESSERA_ASSIGN_OR_RETURN(const int64_t index, tessera::capi::ToInt64(process_index, "process_index"));
-    if (count < 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'num_processes' is ", count, "; expected at least 1"));
-    }
+    TESSERA_RETURN_IF_ERROR(AtLeast(count, 1, "num_processes"));
     if (index >= count) {
       return absl::InvalidArgumentError(absl::StrCat("Argument 'process_index' is ", index,
                                                      "; expected less than ", count, " (num_processes)"));
@@ -88,10 +90,7 @@ bool tessera_read_options_set_shard_mode(tessera_read_options* options, tessera_
 bool tessera_read_options_set_coalesce_gap(tessera_read_options* options, int64_t gap_bytes,
                                            tessera_error** out_error) noexcept {
   return SetOption(options, out_error, [&](tessera_read_options& o) -> absl::Status {
-    if (gap_bytes < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'gap_bytes' is ", gap_bytes, "; expected at least 0"));
-    }
+    TESSERA_RETURN_IF_ERROR(AtLeast(gap_bytes, 0, "gap_bytes"));
     o.plan.coalesce_gap_bytes = static_cast<uint64_t>(gap_bytes);
     return absl::OkStatus();
   });
@@ -108,10 +107,7 @@ bool tessera_read_options_set_threads(tessera_read_options* options, size_t thre
 bool tessera_read_options_set_staging_bytes(tessera_read_options* options, int64_t staging_bytes,
                                             tessera_error** out_error) noexcept {
   return SetOption(options, out_error, [&](tessera_read_options& o) -> absl::Status {
-    if (staging_bytes < 1) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'staging_bytes' is ", staging_bytes, "; expected at least 1"));
-    }
+    TESSERA_RETURN_IF_ERROR(AtLeast(staging_bytes, 1, "staging_bytes"));
     o.load.staging_bytes = static_cast<uint64_t>(staging_bytes);
     return absl::OkStatus();
   });

@@ -6,6 +6,7 @@
 
 #include "cli/devices.h"
 #include "cli/handles.h"
+#include "cli/load.h"
 #include "cli/plan.h"
 #include "cli/plan_options.h"
 #include "cli/report.h"
@@ -32,6 +33,7 @@ Tessera plans how tensors are spread over accelerators.
 Commands:
   plan        show how a model's variables are split over a device mesh
   devices     list this process's devices and how they were found
+  load        read one process's shards of a checkpoint (safetensors, GGUF)
 )"
 #if TESSERA_HAS_CLUSTER
                      R"(  coordinator serve a multi-host job's coordinator until the job ends
@@ -42,7 +44,8 @@ Options:
   -h, --help  show this help
   --version   print the version of the Tessera library
 
-Run 'tessera plan --help' for the options of plan.
+Run 'tessera plan --help' for the options of plan, 'tessera load --help' for
+those of load.
 )";
 
 void Print(std::FILE* stream, const std::string& text) {
@@ -97,6 +100,14 @@ int Run(const std::vector<std::string>& args) {
                   "(-Dcluster=disabled); rebuild with -Dcluster=enabled to serve a coordinator\n");
     return kExitUsage;
 #endif
+  }
+  if (command == "load") {
+    try {
+      return RunLoad(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const InputError& e) {
+      Print(stderr, std::string("tessera load: ") + e.what() + "\n");
+      return kExitUsage;
+    }
   }
   if (command == "devices") {
     try {

@@ -47,7 +47,18 @@ struct Chunk {
   size_t read = 0;
   uint64_t offset = 0;  // absolute in the file
   uint64_t size = 0;
+  // The run a direct chunk lies in (it is read straight into that run's
+  // first holder's buffer); kStaged for a chunk read through staging.
+  size_t run = kStaged;
+  static constexpr size_t kStaged = static_cast<size_t>(-1);
 };
+
+// Runs at least this long are read straight into their buffers when they
+// tile their read: one request per run costs nothing next to its bytes,
+// and the copy out of staging is saved.
+constexpr uint64_t kDirectRunBytes = 64 * 1024;
+// More threads than this only queue on the disk.
+constexpr size_t kMaxThreads = 64;
 
 class Load {
  public:
@@ -56,8 +67,8 @@ class Load {
       : plan_(plan), destinations_(destinations), deliver_(deliver), progress_(progress), reader_(reader) {
     size_t threads = options.num_threads;
     if (threads == 0) threads = std::min<size_t>(4, std::max(1u, std::thread::hardware_concurrency()));
-    threads_ = threads;
-    chunk_bytes_ = std::max<uint64_t>(1, options.staging_bytes / threads);
+    threads_ = std::min(threads, kMaxThreads);
+    chunk_bytes_ = std::max<uint64_t>(1, options.staging_bytes / threads_);
   }
 
   ~Load() {
@@ -70,6 +81,15 @@ class Load {
     TESSERA_RETURN_IF_ERROR(OpenFiles());
     for (size_t r = 0; r < plan_.reads.size(); ++r) {
       const Read& read = plan_.reads[r];
+      if (Direct(read)) {
+        for (size_t i = read.first_run; i < read.end_run; ++i) {
+          const checkpoint::Run& run = plan_.runs[i];
+          for (uint64_t at = 0; at < run.size; at += chunk_bytes_) {
+            chunks_.push_back(Chunk{r, run.file_offset + at, std::min(chunk_bytes_, run.size - at), i});
+          }
+        }
+        continue;
+      }
       for (uint64_t at = 0; at < read.size; at += chunk_bytes_) {
         chunks_.push_back(Chunk{r, read.offset + at, std::min(chunk_bytes_, read.size - at)});
       }
@@ -138,11 +158,19 @@ class Load {
     return absl::OkStatus();
   }
 
-  // With buffers, the one run a read is (exactly), else null.
-  const checkpoint::Run* DirectRun(const Read& read) const {
-    if (deliver_ != nullptr || read.end_run != read.first_run + 1) return nullptr;
-    const checkpoint::Run& run = plan_.runs[read.first_run];
-    return run.file_offset == read.offset && run.size == read.size ? &run : nullptr;
+  // With buffers, whether `read` goes straight into them: it is one run, or
+  // runs of at least kDirectRunBytes that tile it with no gap (a gap's bytes
+  // are in the plan, so they must still be read, through staging).
+  bool Direct(const Read& read) const {
+    if (deliver_ != nullptr) return false;
+    const bool one = read.end_run == read.first_run + 1;
+    uint64_t at = read.offset;
+    for (size_t i = read.first_run; i < read.end_run; ++i) {
+      const checkpoint::Run& run = plan_.runs[i];
+      if (run.file_offset != at || (!one && run.size < kDirectRunBytes)) return false;
+      at += run.size;
+    }
+    return at == read.offset + read.size;
   }
 
   // Hands [lo, lo + n) of distinct piece `distinct`'s bytes to its holders.
@@ -160,7 +188,8 @@ class Load {
 
   absl::Status DoChunk(const Chunk& chunk, std::vector<char>& staging) {
     const Read& read = plan_.reads[chunk.read];
-    if (const checkpoint::Run* run = DirectRun(read)) {
+    if (chunk.run != Chunk::kStaged) {
+      const checkpoint::Run* run = &plan_.runs[chunk.run];
       const size_t first = plan_.distinct[run->distinct].pieces.front();
       const uint64_t piece_offset = run->piece_offset + (chunk.offset - run->file_offset);
       char* into = static_cast<char*>(destinations_[first].data) + piece_offset;

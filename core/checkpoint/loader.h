@@ -6,9 +6,11 @@
 // order. A chunk is read into the thread's staging buffer and copied out to
 // every holder of the runs it covers; so a process never holds more than
 // `staging_bytes` of staging, whatever the tensors' sizes. With destination
-// buffers, a read that is exactly one run (a row shard, a replicated tensor)
-// skips the staging: it is read straight into its first holder's buffer and
-// copied from there to any replica's.
+// buffers, a read that is exactly one run (a row shard, a replicated tensor),
+// or runs of at least 64 KiB each that tile it without gaps (neighbouring
+// row shards of the process's devices), skips the staging: each run is read
+// straight into its first holder's buffer and copied from there to any
+// replica's.
 //
 // Delivery is either into caller buffers (one per piece, exactly the piece's
 // size) or through a callback per (piece, byte offset inside the piece's
@@ -37,7 +39,7 @@
 namespace tessera::checkpoint {
 
 struct LoadOptions {
-  size_t num_threads = 0;            // 0: min(4, hardware threads)
+  size_t num_threads = 0;            // 0: min(4, hardware threads); at most 64
   uint64_t staging_bytes = 64ull << 20;  // over all threads; at least 1 byte per thread
 };
 

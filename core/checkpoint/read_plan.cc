@@ -61,8 +61,8 @@ absl::StatusOr<Geometry> GeometryOf(const Tensor& tensor) {
   return g;
 }
 
-// Byte offset of index `i` of the innermost dimension inside a row; the box
-// must start and stop on a block boundary there.
+// A block is the smallest unit a block-packed type can be cut at, so a box
+// must start and stop on a block boundary of the innermost dimension.
 absl::Status CheckBlockBoundary(const Tensor& tensor, const IndexRange& inner, int64_t device) {
   const int64_t block = tensor.type.block_elements;
   if (block == 1 || (inner.start % block == 0 && inner.stop % block == 0)) return absl::OkStatus();

@@ -13,6 +13,7 @@
  * `array[box].tobytes()`, computed here from the bytes written. */
 #define _XOPEN_SOURCE 700
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,18 +84,29 @@ static tessera_layout_map* make_rules(void) {
   return map;
 }
 
-/* The plan of process `process` of 2 with the coalescing gap `gap` (-1: the default). */
-static tessera_read_plan* make_plan_of(const char* file, size_t process, int64_t gap, tessera_error** err) {
+/* The plan of `file` under make_rules() with `options`. */
+static tessera_read_plan* plan_with(const char* file, const tessera_read_options* options, tessera_error** err) {
   tessera_checkpoint* checkpoint = tessera_checkpoint_open(file, NULL);
   tessera_layout_map* rules = make_rules();
-  tessera_read_options* options = tessera_read_options_create();
-  tessera_read_plan* plan;
-  tessera_read_options_set_process(options, process, 2, NULL);
-  if (gap >= 0) tessera_read_options_set_coalesce_gap(options, gap, NULL);
-  plan = tessera_read_plan_create(checkpoint, rules, options, err);
-  tessera_read_options_destroy(options);
+  tessera_read_plan* plan = tessera_read_plan_create(checkpoint, rules, options, err);
   tessera_layout_map_destroy(rules);
   tessera_checkpoint_destroy(checkpoint);
+  return plan;
+}
+
+/* Options for process `process` of `num_processes`, coalescing gap `gap` (-1: the default). */
+static tessera_read_options* options_for(size_t process, size_t num_processes, int64_t gap) {
+  tessera_read_options* options = tessera_read_options_create();
+  tessera_read_options_set_process(options, process, num_processes, NULL);
+  if (gap >= 0) tessera_read_options_set_coalesce_gap(options, gap, NULL);
+  return options;
+}
+
+/* The plan of process `process` of 2 with the coalescing gap `gap` (-1: the default). */
+static tessera_read_plan* make_plan_of(const char* file, size_t process, int64_t gap, tessera_error** err) {
+  tessera_read_options* options = options_for(process, 2, gap);
+  tessera_read_plan* plan = plan_with(file, options, err);
+  tessera_read_options_destroy(options);
   return plan;
 }
 
@@ -221,14 +233,9 @@ static void column_runs_further_apart_than_the_gap_are_separate_reads(void) {
   /* One process of 8: device 2 alone holds rows [0, 4) of row.kernel, columns
    * [8, 12) of col.kernel (8 runs of 16 bytes at 512 + 64 r + 32, 48 apart)
    * and the bias, 16 bytes after the last run. */
-  tessera_checkpoint* checkpoint = tessera_checkpoint_open(path, NULL);
-  tessera_layout_map* rules = make_rules();
-  tessera_read_options* options = tessera_read_options_create();
-  tessera_read_plan* plan;
+  tessera_read_options* options = options_for(2, 8, 47);
+  tessera_read_plan* plan = plan_with(path, options, NULL);
   int64_t ranges[32];
-  tessera_read_options_set_process(options, 2, 8, NULL);
-  tessera_read_options_set_coalesce_gap(options, 47, NULL);
-  plan = tessera_read_plan_create(checkpoint, rules, options, NULL);
   ASSERT_EQ(18, tessera_read_plan_file_ranges(plan, 0, ranges, 32, NULL));
   ASSERT_EQ(header_end + 544, ranges[2]);
   ASSERT_EQ(header_end + 560, ranges[3]);
@@ -238,15 +245,13 @@ static void column_runs_further_apart_than_the_gap_are_separate_reads(void) {
   ASSERT_EQ(256 + 7 * 16 + 96, tessera_read_plan_total_bytes(plan, NULL));
   tessera_read_plan_destroy(plan);
   tessera_read_options_set_coalesce_gap(options, 48, NULL);
-  plan = tessera_read_plan_create(checkpoint, rules, options, NULL);
+  plan = plan_with(path, options, NULL);
   ASSERT_EQ(4, tessera_read_plan_file_ranges(plan, 0, ranges, 32, NULL));
   ASSERT_EQ(header_end + 544, ranges[2]);
   ASSERT_EQ(header_end + 1088, ranges[3]);
   ASSERT_EQ(256 + 544, tessera_read_plan_total_bytes(plan, NULL));
   tessera_read_plan_destroy(plan);
   tessera_read_options_destroy(options);
-  tessera_layout_map_destroy(rules);
-  tessera_checkpoint_destroy(checkpoint);
 }
 
 static void replicated_tensors_are_read_once_per_process_not_once_per_device(void) {
@@ -290,17 +295,51 @@ static void the_bytes_read_are_the_plan_bytes(void) {
   tessera_read_plan_destroy(plan);
 }
 
+/* The process's rchar (bytes returned by read-like calls, every thread's)
+ * from /proc/self/io, and in *self the bytes this read of the file returned,
+ * which the next snapshot counts too. -1 without /proc. */
+static long long rchar(long long* self) {
+  char text[512];
+  const char* at;
+  ssize_t n;
+  const int fd = open("/proc/self/io", O_RDONLY);
+  if (fd < 0) return -1;
+  n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  text[n] = '\0';
+  *self = n;
+  at = strstr(text, "rchar: ");
+  return at == NULL ? -1 : atoll(at + 7);
+}
+
+static void the_kernel_counts_exactly_the_plan_bytes_read_on_four_threads(void) {
+  tessera_read_options* options = options_for(0, 2, 0);
+  tessera_read_plan* plan;
+  long long before, after, first_read = 0, unused = 0;
+  buffers b;
+  tessera_read_options_set_threads(options, 4, NULL);
+  tessera_read_options_set_staging_bytes(options, 64, NULL);
+  plan = plan_with(path, options, NULL);
+  make_buffers(plan, &b);
+  before = rchar(&first_read);
+  ASSERT_TRUE(tessera_read_plan_execute(plan, b.pointers, b.sizes, b.count, NULL, NULL, NULL, NULL));
+  after = rchar(&unused);
+  ASSERT_TRUE(before >= 0 && after >= 0);
+  ASSERT_EQ(832, after - before - first_read);
+  free_buffers(&b);
+  tessera_read_plan_destroy(plan);
+  tessera_read_options_destroy(options);
+}
+
 static void a_staging_budget_smaller_than_a_range_reads_it_in_parts(void) {
-  tessera_checkpoint* checkpoint = tessera_checkpoint_open(path, NULL);
-  tessera_layout_map* rules = make_rules();
-  tessera_read_options* options = tessera_read_options_create();
+  tessera_read_options* options = options_for(1, 2, -1);
   tessera_read_plan* plan;
   int64_t bytes_read = 0;
   buffers b;
-  tessera_read_options_set_process(options, 1, 2, NULL);
   tessera_read_options_set_threads(options, 3, NULL);
   tessera_read_options_set_staging_bytes(options, 21, NULL); /* 7 bytes a thread */
-  plan = tessera_read_plan_create(checkpoint, rules, options, NULL);
+  plan = plan_with(path, options, NULL);
   make_buffers(plan, &b);
   ASSERT_TRUE(tessera_read_plan_execute(plan, b.pointers, b.sizes, b.count, NULL, NULL, &bytes_read, NULL));
   ASSERT_EQ(0, count_wrong_shards(plan, &b));
@@ -308,8 +347,6 @@ static void a_staging_budget_smaller_than_a_range_reads_it_in_parts(void) {
   free_buffers(&b);
   tessera_read_plan_destroy(plan);
   tessera_read_options_destroy(options);
-  tessera_layout_map_destroy(rules);
-  tessera_checkpoint_destroy(checkpoint);
 }
 
 /* Each piece's bytes as the callback delivered them, and how often each
@@ -350,18 +387,12 @@ static void the_callback_gets_every_byte_of_every_piece_once(void) {
 }
 
 static tessera_read_plan* make_single_thread_plan(size_t process, int64_t staging) {
-  tessera_checkpoint* checkpoint = tessera_checkpoint_open(path, NULL);
-  tessera_layout_map* rules = make_rules();
-  tessera_read_options* options = tessera_read_options_create();
+  tessera_read_options* options = options_for(process, 2, 0);
   tessera_read_plan* plan;
-  tessera_read_options_set_process(options, process, 2, NULL);
-  tessera_read_options_set_coalesce_gap(options, 0, NULL);
   tessera_read_options_set_threads(options, 1, NULL);
   tessera_read_options_set_staging_bytes(options, staging, NULL);
-  plan = tessera_read_plan_create(checkpoint, rules, options, NULL);
+  plan = plan_with(path, options, NULL);
   tessera_read_options_destroy(options);
-  tessera_layout_map_destroy(rules);
-  tessera_checkpoint_destroy(checkpoint);
   return plan;
 }
 
@@ -460,21 +491,17 @@ static void strict_mode_refuses_a_dimension_its_shards_do_not_divide_naming_the_
 }
 
 static void chunk_flat_mode_gives_the_last_device_the_short_shard(void) {
-  tessera_checkpoint* checkpoint = tessera_checkpoint_open(odd_path, NULL);
-  tessera_layout_map* rules = make_rules();
   tessera_read_options* options = tessera_read_options_create();
   tessera_read_plan* plan;
   int64_t ranges[4];
   tessera_read_options_set_shard_mode(options, TESSERA_SHARD_MODE_CHUNK_FLAT, NULL);
-  plan = tessera_read_plan_create(checkpoint, rules, options, NULL);
+  plan = plan_with(odd_path, options, NULL);
   ASSERT_EQ(4, tessera_read_plan_piece_ranges(plan, 3, ranges, 4, NULL)); /* device 3: c = 3 */
   ASSERT_EQ(9, ranges[2]);
   ASSERT_EQ(10, ranges[3]);
   ASSERT_EQ(32, tessera_read_plan_piece_size(plan, 3, NULL));
   tessera_read_plan_destroy(plan);
   tessera_read_options_destroy(options);
-  tessera_layout_map_destroy(rules);
-  tessera_checkpoint_destroy(checkpoint);
 }
 
 static void a_rule_of_another_rank_is_refused_naming_tensor_and_rule(void) {
@@ -495,17 +522,12 @@ static void a_rule_of_another_rank_is_refused_naming_tensor_and_rule(void) {
 }
 
 static void a_process_count_that_does_not_divide_the_devices_is_refused(void) {
-  tessera_checkpoint* checkpoint = tessera_checkpoint_open(path, NULL);
-  tessera_layout_map* rules = make_rules();
-  tessera_read_options* options = tessera_read_options_create();
+  tessera_read_options* options = options_for(0, 3, -1);
   tessera_error* err = NULL;
-  tessera_read_options_set_process(options, 0, 3, NULL);
-  ASSERT_NULL(tessera_read_plan_create(checkpoint, rules, options, &err));
+  ASSERT_NULL(plan_with(path, options, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
                "Argument 'num_processes' is 3; expected a divisor of the mesh's 8 devices");
   tessera_read_options_destroy(options);
-  tessera_layout_map_destroy(rules);
-  tessera_checkpoint_destroy(checkpoint);
 }
 
 static void a_map_without_a_mesh_is_a_failed_precondition(void) {
@@ -553,6 +575,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(replicated_tensors_are_read_once_per_process_not_once_per_device),
       HARNESS_TEST(execute_fills_each_buffer_with_its_shard),
       HARNESS_TEST(the_bytes_read_are_the_plan_bytes),
+      HARNESS_TEST(the_kernel_counts_exactly_the_plan_bytes_read_on_four_threads),
       HARNESS_TEST(a_staging_budget_smaller_than_a_range_reads_it_in_parts),
       HARNESS_TEST(the_callback_gets_every_byte_of_every_piece_once),
       HARNESS_TEST(a_piece_callback_returning_false_cancels),

@@ -95,7 +95,7 @@ TESSERA_API bool tessera_read_options_set_coalesce_gap(tessera_read_options* opt
 
 /**
  * Loader threads of tessera_read_plan_execute*: 0 (the default) means
- * min(4, hardware threads).
+ * min(4, hardware threads); more than 64 are used as 64.
  * @return true on success; INVALID_ARGUMENT for a NULL options.
  * @since 0.3
  */
@@ -246,7 +246,8 @@ typedef bool (*tessera_read_progress_fn)(int64_t bytes_done, int64_t bytes_total
  * Reads the plan into the caller's buffers, one per piece: buffers[i] gets
  * piece i's shard, sizes[i] bytes (tessera_read_plan_piece_size). Reads with
  * pread on the options' threads through at most the staging budget; a read
- * that is exactly one piece's run goes straight into its buffer.
+ * that is one contiguous run of a shard, or runs of at least 64 KiB each
+ * with no gap between them, goes straight into the buffers.
  * @param plan          the plan.
  * @param buffers       num_buffers pointers; one may be NULL where its size is 0.
  * @param sizes         num_buffers sizes.

@@ -1,0 +1,148 @@
+#include "cli/load_options.h"
+
+#include "cli/handles.h"
+#include "cli/text_input.h"
+
+namespace tessera_cli {
+
+const char kLoadHelp[] = R"(Usage: tessera load --checkpoint PATH [options]
+
+Reads one process's shards of a checkpoint: for each device the process owns
+and each tensor, the device's slice of the tensor (its shard), reading from
+the files only the byte ranges those shards need, each replicated shard once.
+
+Options:
+  --checkpoint PATH       a .safetensors file, a sharded model's
+                          model.safetensors.index.json, or a .gguf file (the
+                          first of a gguf-split set reads them all)
+  --mesh AXIS=SIZE,...    mesh axes, major first (default: batch=2,model=4)
+  --rules FILE            layout rules as for 'tessera plan', looked up with
+                          each tensor's name (default: none, so every tensor
+                          is replicated)
+  --match search|full     how patterns match names (default: search)
+  --shard-mode MODE       strict (default; every sharded dimension divides by
+                          its shard count, as jax.device_put), chunk-flat or
+                          chunk-nested (uneven shards)
+  --process P             this process's index (default: 0)
+  --num-processes N       processes in the job, dividing the mesh's devices
+                          (default: 1)
+  --sha256                print each shard's SHA-256 instead of its box
+  --threads N             loader threads (default: min(4, hardware threads))
+  --staging-bytes N       staging memory over all threads (default: 64 MiB)
+  --gap-bytes N           read runs at most N bytes apart in one read, the gap
+                          included (default: 65536)
+  -h, --help              show this help
+
+Devices: the mesh's D devices are laid row-major over cpu:0 .. cpu:D-1, as
+'tessera plan' labels them; process P of N owns cpu:P*D/N .. cpu:(P+1)*D/N-1.
+
+Output, one line per device of the process (in mesh order) and tensor (in
+checkpoint order), then the bytes read from the files, which are the read
+plan's bytes (gaps between coalesced runs included):
+  cpu:0 model.embed.weight [0:512, 0:1024] 2097152     (without --sha256:
+                                                         box, shard bytes)
+  cpu:0 model.embed.weight 5d41402abc4b2a76b9719d91...  (with --sha256)
+  read 123456 bytes
+A shard's bytes are its box of the tensor as row-major contiguous bytes in the
+checkpoint's element type (numpy: array[box].tobytes()). With a terminal on
+stderr, a progress bar is drawn there.
+
+Exit status: 0 on success, 2 for bad usage, input the library refuses (a
+tensor that cannot be split is named) or a read that fails.
+)";
+
+namespace {
+
+int64_t ParseCount(const std::string& name, const std::string& text, int64_t min) {
+  int64_t value = 0;
+  if (!ParseNonNegative(text, &value) || value < min) {
+    throw InputError(name + " '" + text + "': expected a whole number >= " + std::to_string(min));
+  }
+  return value;
+}
+
+tessera_shard_mode_t ParseShardMode(const std::string& text) {
+  if (text == "strict") return TESSERA_SHARD_MODE_STRICT;
+  if (text == "chunk-flat") return TESSERA_SHARD_MODE_CHUNK_FLAT;
+  if (text == "chunk-nested") return TESSERA_SHARD_MODE_CHUNK_NESTED;
+  throw InputError("--shard-mode '" + text + "': expected 'strict', 'chunk-flat' or 'chunk-nested'");
+}
+
+constexpr const char* kValueOptions[] = {"--checkpoint", "--mesh",    "--rules",         "--match",
+                                         "--shard-mode", "--process", "--num-processes", "--threads",
+                                         "--staging-bytes", "--gap-bytes"};
+
+void RequireKnown(const std::string& name) {
+  for (const char* known : kValueOptions) {
+    if (name == known) return;
+  }
+  throw InputError("unknown option '" + name + "' (see 'tessera load --help')");
+}
+
+void SetOption(const std::string& name, const std::string& value, LoadOptions* options) {
+  if (name == "--checkpoint") {
+    if (value.empty()) throw InputError("--checkpoint '': expected a file name");
+    options->checkpoint_path = value;
+  } else if (name == "--mesh") {
+    options->mesh = ParseMeshSpec(value);
+  } else if (name == "--rules") {
+    if (value.empty()) throw InputError("--rules '': expected a file name");
+    options->rules_path = value;
+  } else if (name == "--match") {
+    if (value != "search" && value != "full") throw InputError("--match '" + value + "': expected 'search' or 'full'");
+    options->match = value == "full" ? TESSERA_KEY_MATCH_FULL : TESSERA_KEY_MATCH_SEARCH;
+  } else if (name == "--shard-mode") {
+    options->shard_mode = ParseShardMode(value);
+  } else if (name == "--process") {
+    options->process = ParseCount(name, value, 0);
+  } else if (name == "--num-processes") {
+    options->num_processes = ParseCount(name, value, 1);
+  } else if (name == "--threads") {
+    options->threads = ParseCount(name, value, 1);
+  } else if (name == "--staging-bytes") {
+    options->staging_bytes = ParseCount(name, value, 1);
+  } else {
+    options->gap_bytes = ParseCount(name, value, 0);
+  }
+}
+
+}  // namespace
+
+LoadOptions ParseLoadOptions(const std::vector<std::string>& args) {
+  LoadOptions options;
+  options.mesh = ParseMeshSpec("batch=2,model=4");
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "-h" || arg == "--help") {
+      options.help = true;
+      continue;
+    }
+    if (arg == "--sha256") {
+      options.sha256 = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) {
+      throw InputError("unexpected argument '" + arg + "' (see 'tessera load --help')");
+    }
+    const size_t equals = arg.find('=');
+    const std::string name = arg.substr(0, equals);
+    RequireKnown(name);
+    if (equals != std::string::npos) {
+      SetOption(name, arg.substr(equals + 1), &options);
+    } else if (i + 1 < args.size()) {
+      SetOption(name, args[++i], &options);
+    } else {
+      throw InputError("option '" + name + "' needs a value");
+    }
+  }
+  if (!options.help && options.checkpoint_path.empty()) {
+    throw InputError("--checkpoint is required (see 'tessera load --help')");
+  }
+  if (!options.help && options.process >= options.num_processes) {
+    throw InputError("--process " + std::to_string(options.process) + ": expected less than --num-processes " +
+                     std::to_string(options.num_processes));
+  }
+  return options;
+}
+
+}  // namespace tessera_cli
