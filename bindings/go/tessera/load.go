@@ -68,7 +68,7 @@ type ReadPiece struct {
 	Tensor int     // position in Checkpoint.Tensors
 	Ranges []Range // the box, per dimension
 	Shape  []int64 // Stop - Start per dimension
-	Size   int64   // bytes: the length its buffer must have
+	Size   int     // bytes: the length its buffer must have
 }
 
 // NewReadPlan plans the reads of one process (options nil: the defaults):
@@ -104,7 +104,7 @@ func (p *ReadPlan) Piece(index int) (ReadPiece, error) {
 		Tensor: int(raw.PieceTensor(i, nil)),
 		Ranges: pairs(raw.PieceRanges(i, nil)),
 		Shape:  raw.PieceShape(i, nil),
-		Size:   raw.PieceSize(i, nil),
+		Size:   int(raw.PieceSize(i, nil)),
 	}
 	runtime.KeepAlive(p)
 	return piece, nil
