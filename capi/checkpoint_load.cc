@@ -207,9 +207,9 @@ bool tessera_read_plan_execute(const tessera_read_plan* plan, void* const* buffe
   });
 }
 
-bool tessera_read_plan_stream(const tessera_read_plan* plan, tessera_read_piece_fn piece_fn,
-                                        void* piece_data, tessera_read_progress_fn progress, void* progress_data,
-                                        int64_t* out_bytes_read, tessera_error** out_error) noexcept {
+bool tessera_read_plan_stream(const tessera_read_plan* plan, tessera_read_piece_fn piece_fn, void* piece_data,
+                              tessera_read_progress_fn progress, void* progress_data, int64_t* out_bytes_read,
+                              tessera_error** out_error) noexcept {
   if (out_bytes_read != nullptr) *out_bytes_read = 0;
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(plan);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/handles.h"
@@ -55,10 +56,16 @@ ReadOptions MakeReadOptions(const LoadOptions& options) {
   return read;
 }
 
-// "[0:4, 0:16]": the piece's box as Python slices.
-std::string BoxText(const tessera_read_plan* plan, size_t piece) {
+// The piece's box, [start0, stop0, start1, stop1, ...].
+std::vector<int64_t> Ranges(const tessera_read_plan* plan, size_t piece) {
   std::vector<int64_t> ranges(tessera_read_plan_piece_ranges(plan, piece, nullptr, 0, nullptr));
   if (!ranges.empty()) tessera_read_plan_piece_ranges(plan, piece, ranges.data(), ranges.size(), nullptr);
+  return ranges;
+}
+
+// "[0:4, 0:16]": the piece's box as Python slices.
+std::string BoxText(const tessera_read_plan* plan, size_t piece) {
+  const std::vector<int64_t> ranges = Ranges(plan, piece);
   std::string text = "[";
   for (size_t i = 0; i < ranges.size(); i += 2) {
     if (i > 0) text += ", ";
@@ -67,13 +74,29 @@ std::string BoxText(const tessera_read_plan* plan, size_t piece) {
   return text + "]";
 }
 
+// For each piece, the first piece of the same tensor with the same box: the
+// devices holding a replica get the same bytes, hashed once.
+std::vector<size_t> FirstHolders(const tessera_read_plan* plan, size_t num_pieces) {
+  std::map<std::pair<size_t, std::vector<int64_t>>, size_t> first;
+  std::vector<size_t> owner(num_pieces);
+  for (size_t piece = 0; piece < num_pieces; ++piece) {
+    owner[piece] = first.emplace(std::make_pair(tessera_read_plan_piece_tensor(plan, piece, nullptr),
+                                                Ranges(plan, piece)),
+                                 piece)
+                       .first->second;
+  }
+  return owner;
+}
+
 // The SHA-256 of each piece, fed in order: the loader may hand a piece's
 // parts over out of order from several threads, so a part that arrives
 // early waits (copied) until the bytes before it have been hashed.
 class PieceHashes {
  public:
-  explicit PieceHashes(size_t num_pieces) : pieces_(num_pieces) {
-    for (Piece& piece : pieces_) {
+  explicit PieceHashes(std::vector<size_t> owner) : owner_(std::move(owner)), pieces_(owner_.size()) {
+    for (size_t i = 0; i < pieces_.size(); ++i) {
+      if (owner_[i] != i) continue;
+      Piece& piece = pieces_[i];
       piece.context.reset(EVP_MD_CTX_new());
       if (!piece.context || EVP_DigestInit_ex(piece.context.get(), EVP_sha256(), nullptr) != 1) {
         throw InputError("SHA-256: cannot initialize OpenSSL's digest");
@@ -81,21 +104,30 @@ class PieceHashes {
     }
   }
 
-  static bool Deliver(size_t piece, int64_t offset, const void* bytes, size_t size, void* self) {
-    return static_cast<PieceHashes*>(self)->Add(piece, offset, static_cast<const unsigned char*>(bytes), size);
+  // Runs on the loader's threads; nothing may throw through the C ABI, so a
+  // failed allocation cancels the load instead.
+  static bool Deliver(size_t piece, int64_t offset, const void* bytes, size_t size, void* self) noexcept {
+    try {
+      return static_cast<PieceHashes*>(self)->Add(piece, offset, static_cast<const unsigned char*>(bytes), size);
+    } catch (...) {
+      return false;
+    }
   }
 
-  std::string Hex(size_t piece) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int length = 0;
-    EVP_DigestFinal_ex(pieces_[piece].context.get(), digest, &length);
-    static const char kDigits[] = "0123456789abcdef";
-    std::string hex;
-    for (unsigned int i = 0; i < length; ++i) {
-      hex += kDigits[digest[i] >> 4];
-      hex += kDigits[digest[i] & 15];
+  // Once the load is done.
+  std::string Hex(size_t index) {
+    Piece& piece = pieces_[owner_[index]];
+    if (piece.hex.empty()) {
+      unsigned char digest[EVP_MAX_MD_SIZE];
+      unsigned int length = 0;
+      EVP_DigestFinal_ex(piece.context.get(), digest, &length);
+      static const char kDigits[] = "0123456789abcdef";
+      for (unsigned int i = 0; i < length; ++i) {
+        piece.hex += kDigits[digest[i] >> 4];
+        piece.hex += kDigits[digest[i] & 15];
+      }
     }
-    return hex;
+    return piece.hex;
   }
 
  private:
@@ -104,9 +136,11 @@ class PieceHashes {
     DigestContext context;
     int64_t next = 0;
     std::map<int64_t, std::string> early;
+    std::string hex;
   };
 
   bool Add(size_t index, int64_t offset, const unsigned char* bytes, size_t size) {
+    if (owner_[index] != index) return true;
     Piece& piece = pieces_[index];
     std::lock_guard<std::mutex> lock(piece.mu);
     if (offset != piece.next) {
@@ -123,6 +157,7 @@ class PieceHashes {
     return true;
   }
 
+  const std::vector<size_t> owner_;
   std::vector<Piece> pieces_;
 };
 
@@ -132,17 +167,21 @@ bool Discard(size_t, int64_t, const void*, size_t, void*) { return true; }
 struct ProgressBar {
   int last_percent = -1;
 
-  static bool Draw(int64_t done, int64_t total, void* self) {
+  static bool Draw(int64_t done, int64_t total, void* self) noexcept {
     auto* bar = static_cast<ProgressBar*>(self);
     const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
     if (percent == bar->last_percent) return true;
     bar->last_percent = percent;
     const int filled = percent * 30 / 100;
-    std::string text = "\rloading [" + std::string(filled, '#') + std::string(30 - filled, ' ') + "] " +
-                       std::to_string(percent) + "% " + WithThousands(done) + " / " + WithThousands(total) +
-                       " bytes";
-    Print(stderr, text);
-    std::fflush(stderr);
+    try {
+      const std::string text = "\rloading [" + std::string(filled, '#') + std::string(30 - filled, ' ') + "] " +
+                               std::to_string(percent) + "% " + WithThousands(done) + " / " + WithThousands(total) +
+                               " bytes";
+      Print(stderr, text);
+      std::fflush(stderr);
+    } catch (...) {
+      // Without memory for the bar, the load goes on without it.
+    }
     return true;
   }
 };
@@ -169,7 +208,7 @@ int RunLoad(const std::vector<std::string>& args) {
 
   const size_t num_pieces = tessera_read_plan_num_pieces(plan.get(), nullptr);
   std::unique_ptr<PieceHashes> hashes;
-  if (options.sha256) hashes = std::make_unique<PieceHashes>(num_pieces);
+  if (options.sha256) hashes = std::make_unique<PieceHashes>(FirstHolders(plan.get(), num_pieces));
   ProgressBar bar;
   const bool terminal = isatty(STDERR_FILENO) == 1;
   int64_t bytes_read = 0;

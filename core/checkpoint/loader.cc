@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -100,7 +101,12 @@ class Load {
     } else {
       std::vector<std::thread> pool;
       pool.reserve(threads);
-      for (size_t i = 0; i < threads; ++i) pool.emplace_back([this] { Work(); });
+      // Without another thread the ones started still finish the work.
+      try {
+        for (size_t i = 0; i < threads; ++i) pool.emplace_back([this] { Work(); });
+      } catch (const std::system_error&) {
+        if (pool.empty()) Work();
+      }
       for (std::thread& t : pool) t.join();
     }
     absl::MutexLock lock(&mu_);
@@ -217,22 +223,33 @@ class Load {
     return absl::OkStatus();
   }
 
+  // One chunk, then its progress report.
+  absl::Status Step(const Chunk& chunk, std::vector<char>& staging) {
+    TESSERA_RETURN_IF_ERROR(DoChunk(chunk, staging));
+    if (!progress_) return absl::OkStatus();
+    absl::MutexLock lock(&progress_mu_);
+    done_ += chunk.size;
+    if (stop_.load() || progress_(done_, plan_.total_bytes)) return absl::OkStatus();
+    return absl::CancelledError(
+        absl::StrCat("The progress callback cancelled the load after ", done_, " of ", plan_.total_bytes, " bytes"));
+  }
+
   void Work() {
     std::vector<char> staging;
     while (!stop_.load()) {
       const size_t i = next_.fetch_add(1);
       if (i >= chunks_.size()) return;
-      const Chunk& chunk = chunks_[i];
-      absl::Status status = DoChunk(chunk, staging);
-      if (!status.ok()) return Fail(std::move(status));
-      if (progress_) {
-        absl::MutexLock lock(&progress_mu_);
-        done_ += chunk.size;
-        if (!stop_.load() && !progress_(done_, plan_.total_bytes)) {
-          return Fail(absl::CancelledError(absl::StrCat("The progress callback cancelled the load after ", done_,
-                                                        " of ", plan_.total_bytes, " bytes")));
-        }
+      absl::Status status;
+      // A caller's callback may throw; on a loader thread that would end the
+      // process, so it becomes the load's error.
+      try {
+        status = Step(chunks_[i], staging);
+      } catch (const std::exception& e) {
+        status = absl::InternalError(absl::StrCat("The load stopped on an exception: ", e.what()));
+      } catch (...) {
+        status = absl::InternalError("The load stopped on an exception");
       }
+      if (!status.ok()) return Fail(std::move(status));
     }
   }
 

@@ -396,6 +396,30 @@ static tessera_read_plan* make_single_thread_plan(size_t process, int64_t stagin
   return plan;
 }
 
+/* Where each piece's next part should start; counts parts that do not. */
+typedef struct in_order {
+  int64_t next[12];
+  size_t out_of_order;
+} in_order;
+
+static bool check_order(size_t piece, int64_t offset, const void* bytes, size_t size, void* user_data) {
+  in_order* o = (in_order*)user_data;
+  (void)bytes;
+  if (offset != o->next[piece]) o->out_of_order++;
+  o->next[piece] = offset + (int64_t)size;
+  return true;
+}
+
+static void with_one_thread_each_piece_parts_come_in_offset_order(void) {
+  tessera_read_plan* plan = make_single_thread_plan(0, 40);
+  in_order o;
+  memset(&o, 0, sizeof o);
+  ASSERT_TRUE(tessera_read_plan_stream(plan, check_order, &o, NULL, NULL, NULL, NULL));
+  ASSERT_EQ(0, o.out_of_order);
+  ASSERT_EQ(128, o.next[1]); /* device 0's column quarter of col.kernel, whole */
+  tessera_read_plan_destroy(plan);
+}
+
 static void a_piece_callback_returning_false_cancels(void) {
   tessera_read_plan* plan = make_single_thread_plan(0, 64);
   static delivery d;
@@ -578,6 +602,7 @@ int main(int argc, char** argv) {
       HARNESS_TEST(the_kernel_counts_exactly_the_plan_bytes_read_on_four_threads),
       HARNESS_TEST(a_staging_budget_smaller_than_a_range_reads_it_in_parts),
       HARNESS_TEST(the_callback_gets_every_byte_of_every_piece_once),
+      HARNESS_TEST(with_one_thread_each_piece_parts_come_in_offset_order),
       HARNESS_TEST(a_piece_callback_returning_false_cancels),
       HARNESS_TEST(progress_counts_up_to_the_plan_bytes_chunk_by_chunk),
       HARNESS_TEST(a_progress_callback_returning_false_cancels),

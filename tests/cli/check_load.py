@@ -240,6 +240,45 @@ def chunk_flat_mode_gives_the_last_device_the_short_shard(ctx):
            "device 7 holds columns [9, 10)")
 
 
+def write_gguf_q8_0(path, name, rows, columns):
+    """A GGUF v3 file of one Q8_0 tensor [rows, columns] (blocks of 32
+    elements in 34 bytes) at the start of the data; returns the data."""
+    header = bytearray(b"GGUF") + struct.pack("<IQQ", 3, 1, 0)
+    header += struct.pack("<Q", len(name)) + name.encode()
+    header += struct.pack("<IQQ", 2, columns, rows)  # dimensions innermost first
+    header += struct.pack("<IQ", 8, 0)  # GGML_TYPE_Q8_0, offset 0
+    header += bytes(-len(header) % 32)  # the data starts aligned to 32
+    data = data_bytes(rows * columns // 32 * 34)
+    with open(path, "wb") as f:
+        f.write(bytes(header) + data)
+    return data
+
+
+@case
+def quantized_gguf_column_shards_are_whole_blocks_of_each_row(ctx):
+    data = write_gguf_q8_0(ctx.path("q.gguf"), "q", 4, 64)
+    with open(ctx.path("rules.txt"), "w") as f:
+        f.write("q -> (None, model)\n")
+    done = ctx.run("--checkpoint", ctx.path("q.gguf"), "--mesh", "model=2", "--rules", ctx.path("rules.txt"),
+                   "--sha256", "--gap-bytes", "0")
+    lines = ok_lines(done)
+    second_blocks = b"".join(data[row * 68 + 34:row * 68 + 68] for row in range(4))
+    expect(lines[1], f"cpu:1 q {hashlib.sha256(second_blocks).hexdigest()}", "device 1: block 1 of each row")
+    expect(lines[-1], "read 272 bytes", "last line")
+
+
+@case
+def a_quantized_shard_off_a_block_boundary_is_refused(ctx):
+    write_gguf_q8_0(ctx.path("q.gguf"), "q", 4, 64)
+    with open(ctx.path("rules.txt"), "w") as f:
+        f.write("q -> (None, model)\n")
+    done = ctx.run("--checkpoint", ctx.path("q.gguf"), "--mesh", "model=4", "--rules", ctx.path("rules.txt"))
+    expect((done.returncode, done.stderr),
+           (2, "tessera load: Tensor 'q' of type Q8_0: the shard of device 0 covers [0, 16) of dimension 1 "
+               "(size 64); expected a start and stop on a multiple of 32, the elements per block\n"),
+           "exit status and stderr")
+
+
 @case
 def a_process_not_below_the_process_count_is_a_usage_error(ctx):
     ctx.model()

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -214,6 +215,15 @@ TEST(LoaderTest, AFailedReadCarriesItsErrnoNamingFileAndOffset) {
   EXPECT_EQ(status.code(), absl::ErrnoToStatusCode(EIO));
   EXPECT_THAT(status.message(), HasSubstr("m.safetensors: byte 0: pread"));
   EXPECT_EQ(bytes_read, 0u);
+}
+
+TEST(LoaderTest, ACallbackThatThrowsEndsTheLoadWithItsMessage) {
+  ColumnCase c;
+  FakeReader reader(Bytes(1088));
+  EXPECT_THAT(LoadWithCallback(
+                  c.plan, [](size_t, uint64_t, const void*, uint64_t) -> bool { throw std::runtime_error("boom"); },
+                  {2, 64}, nullptr, nullptr, reader),
+              StatusIs(absl::StatusCode::kInternal, "The load stopped on an exception: boom"));
 }
 
 }  // namespace

@@ -252,8 +252,10 @@ typedef bool (*tessera_read_progress_fn)(int64_t bytes_done, int64_t bytes_total
  * @param buffers       num_buffers pointers; one may be NULL where its size is 0.
  * @param sizes         num_buffers sizes.
  * @param num_buffers   must equal tessera_read_plan_num_pieces.
- * @param progress      may be NULL. Runs on a loader thread, never
- *                      concurrently with itself.
+ * @param progress      may be NULL. Runs on a loader thread (the calling
+ *                      thread when the load uses one thread), never
+ *                      concurrently with itself; the call returns only
+ *                      after its last run.
  * @param progress_data passed to `progress`.
  * @param out_bytes_read receives the bytes read from the files, also on
  *                      failure; may be NULL. On success it equals
@@ -278,8 +280,11 @@ TESSERA_API bool tessera_read_plan_execute(const tessera_read_plan* plan, void* 
  * Reads the plan, handing each piece's bytes to `piece_fn` in parts (piece,
  * offset inside its shard, bytes); every byte of every piece arrives exactly
  * once, replicas each get their own call. `piece_fn` runs on the loader
- * threads, possibly concurrently with itself (for different bytes), so it
- * must be thread-safe.
+ * threads (the calling thread when the load uses one thread), possibly
+ * concurrently with itself for different bytes, even of the same piece, and
+ * a piece's parts may come in any order: it must be thread-safe. With one
+ * thread (tessera_read_options_set_threads) a piece's parts come in order of
+ * their offsets. The call returns only after every call has returned.
  * @param plan          the plan.
  * @param piece_fn      required.
  * @param piece_data    passed to `piece_fn`.
@@ -293,9 +298,9 @@ TESSERA_API bool tessera_read_plan_execute(const tessera_read_plan* plan, void* 
  * @since 0.3
  */
 TESSERA_API bool tessera_read_plan_stream(const tessera_read_plan* plan, tessera_read_piece_fn piece_fn,
-                                                    void* piece_data, tessera_read_progress_fn progress,
-                                                    void* progress_data, int64_t* out_bytes_read,
-                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+                                          void* piece_data, tessera_read_progress_fn progress,
+                                          void* progress_data, int64_t* out_bytes_read,
+                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 TESSERA_END_DECLS
 
