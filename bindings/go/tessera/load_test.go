@@ -176,3 +176,23 @@ func TestAClosedReadPlanIsInvalidArgumentNamingIt(t *testing.T) {
 	_, err := plan.Load(nil, nil)
 	wantError(t, err, tessera.CodeInvalidArgument, "Argument 'plan' is NULL; expected a valid pointer")
 }
+
+func TestAnEmptyTensorsPiecesLoadIntoEmptySlices(t *testing.T) {
+	path := writeSafetensors(t, "empty.safetensors",
+		`{"b":{"dtype":"U8","shape":[6],"data_offsets":[0,6]},"e":{"dtype":"U8","shape":[0],"data_offsets":[6,6]}}`, 6)
+	c := must(tessera.OpenCheckpoint(path))
+	defer c.Close()
+	mesh := must(tessera.NewMesh([]int64{2}, []string{"x"}, cpus(2)))
+	defer mesh.Close()
+	rules := must(tessera.NewLayoutMap(mesh, tessera.KeyMatchFull))
+	defer rules.Close()
+	plan := must(tessera.NewReadPlan(c, rules, nil))
+	defer plan.Close()
+	buffers := must(plan.AllocateBuffers())
+	read, err := plan.Load(buffers, nil)
+	ok(t, err)
+	want := [][]byte{{0, 1, 2, 3, 4, 5}, {}, {0, 1, 2, 3, 4, 5}, {}}
+	if !reflect.DeepEqual(buffers, want) || read != 6 {
+		t.Fatalf("Load read %d bytes into %v; want 6 into %v", read, buffers, want)
+	}
+}
