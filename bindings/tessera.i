@@ -2034,3 +2034,144 @@ typedef struct {} MeshOptions;
     return tessera_mesh_create_device_mesh(mismatch ? NULL : shape, axis_names, n, options, out_error);
   }
 }
+
+/* ---- issue 12: checkpoint metadata (experimental/checkpoint.h) ------------- */
+
+/* A checkpoint's headers: files, tensors (element type and block, shape,
+ * file, offset, size) and metadata entries. Read-only, so every method
+ * forwards to the C function of the same arguments (the aliases below). */
+#define TESSERA_EXPERIMENTAL_API
+%include "tessera/experimental/checkpoint.h"
+%{
+typedef tessera_checkpoint Checkpoint;
+#define Checkpoint_format(...) tessera_checkpoint_format(__VA_ARGS__)
+#define Checkpoint_num_files(...) tessera_checkpoint_num_files(__VA_ARGS__)
+#define Checkpoint_file_path(...) tessera_checkpoint_file_path(__VA_ARGS__)
+#define Checkpoint_file_size(...) tessera_checkpoint_file_size(__VA_ARGS__)
+#define Checkpoint_num_tensors(...) tessera_checkpoint_num_tensors(__VA_ARGS__)
+#define Checkpoint_tensor_name(...) tessera_checkpoint_tensor_name(__VA_ARGS__)
+#define Checkpoint_tensor_element_type(...) tessera_checkpoint_tensor_element_type(__VA_ARGS__)
+#define Checkpoint_tensor_block_num_elements(...) tessera_checkpoint_tensor_block_num_elements(__VA_ARGS__)
+#define Checkpoint_tensor_block_size(...) tessera_checkpoint_tensor_block_size(__VA_ARGS__)
+#define Checkpoint_tensor_file_index(...) tessera_checkpoint_tensor_file_index(__VA_ARGS__)
+#define Checkpoint_tensor_offset(...) tessera_checkpoint_tensor_offset(__VA_ARGS__)
+#define Checkpoint_tensor_size(...) tessera_checkpoint_tensor_size(__VA_ARGS__)
+#define Checkpoint_num_metadata_entries(...) tessera_checkpoint_num_metadata_entries(__VA_ARGS__)
+#define Checkpoint_metadata_key(...) tessera_checkpoint_metadata_key(__VA_ARGS__)
+#define Checkpoint_metadata_value(...) tessera_checkpoint_metadata_value(__VA_ARGS__)
+#define Checkpoint_metadata_lookup(...) tessera_checkpoint_metadata_lookup(__VA_ARGS__)
+%}
+typedef struct {} Checkpoint;
+%extend Checkpoint {
+  /* Reads the headers of the checkpoint at `path` (tessera_checkpoint_open). */
+  Checkpoint(const char* path, tessera_error** out_error) { return tessera_checkpoint_open(path, out_error); }
+  ~Checkpoint() { tessera_checkpoint_destroy($self); }
+  /* "safetensors" or "gguf". */
+  const char* format(tessera_error** out_error);
+  size_t num_files(tessera_error** out_error);
+  const char* file_path(size_t index, tessera_error** out_error);
+  int64_t file_size(size_t index, tessera_error** out_error);
+  size_t num_tensors(tessera_error** out_error);
+  const char* tensor_name(size_t index, tessera_error** out_error);
+  const char* tensor_element_type(size_t index, tessera_error** out_error);
+  int64_t tensor_block_num_elements(size_t index, tessera_error** out_error);
+  int64_t tensor_block_size(size_t index, tessera_error** out_error);
+  /* Outermost dimension first. */
+  TESSERA_INT64S_METHOD(tensor_shape, (size_t index, tessera_error** out_error),
+                        tessera_checkpoint_tensor_shape, $self, index)
+  size_t tensor_file_index(size_t index, tessera_error** out_error);
+  int64_t tensor_offset(size_t index, tessera_error** out_error);
+  int64_t tensor_size(size_t index, tessera_error** out_error);
+  /* The position of the tensor called `name`; NOT_FOUND when none is. */
+  size_t tensor_lookup(const char* name, tessera_error** out_error) {
+    size_t index = 0;
+    tessera_checkpoint_tensor_lookup($self, name, &index, out_error);
+    return index;
+  }
+  size_t num_metadata_entries(tessera_error** out_error);
+  const char* metadata_key(size_t index, tessera_error** out_error);
+  const char* metadata_value(size_t index, tessera_error** out_error);
+  /* The value of the entry with key `key`; NOT_FOUND when none has it. */
+  const char* metadata_lookup(const char* key, tessera_error** out_error);
+}
+
+/* ---- issue 12: read plans and loading (experimental/checkpoint_load.h) ----- */
+
+/* One process's reads of a checkpoint, executed into the caller's buffers:
+ * (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES,
+ * size_t TESSERA_BUFFERS_OUT_COUNT) is each language's writable memory (Go
+ * [][]byte pinned, Java direct ByteBuffers, C# pinned byte[]/Memory<byte>),
+ * valid for the call only: the load is synchronous, so no buffer is used
+ * after the wrapper returns. */
+%include "tessera/experimental/checkpoint_load.h"
+%{
+typedef tessera_read_options ReadOptions;
+typedef tessera_read_plan ReadPlan;
+#define ReadPlan_num_pieces(...) tessera_read_plan_num_pieces(__VA_ARGS__)
+#define ReadPlan_piece_device(...) tessera_read_plan_piece_device(__VA_ARGS__)
+#define ReadPlan_piece_tensor(...) tessera_read_plan_piece_tensor(__VA_ARGS__)
+#define ReadPlan_piece_size(...) tessera_read_plan_piece_size(__VA_ARGS__)
+#define ReadPlan_num_files(...) tessera_read_plan_num_files(__VA_ARGS__)
+#define ReadPlan_total_bytes(...) tessera_read_plan_total_bytes(__VA_ARGS__)
+%}
+%apply (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) {
+  (void* const* buffers, const size_t* sizes, size_t num_buffers)
+};
+typedef struct {} ReadOptions;
+typedef struct {} ReadPlan;
+/* Defaults: process 0 of 1, strict, a 65536-byte coalescing gap, min(4,
+ * hardware threads) threads, 64 MiB of staging. */
+%extend ReadOptions {
+  ReadOptions() { return tessera_read_options_create(); }
+  ~ReadOptions() { tessera_read_options_destroy($self); }
+  /* Process `process_index` of `num_processes`: logical devices [P*D/N, (P+1)*D/N). */
+  void set_process(size_t process_index, size_t num_processes, tessera_error** out_error) {
+    tessera_read_options_set_process($self, process_index, num_processes, out_error);
+  }
+  void set_shard_mode(tessera_shard_mode_t mode, tessera_error** out_error) {
+    tessera_read_options_set_shard_mode($self, mode, out_error);
+  }
+  /* Runs at most `gap_bytes` apart are read in one read. */
+  void set_coalesce_gap(int64_t gap_bytes, tessera_error** out_error) {
+    tessera_read_options_set_coalesce_gap($self, gap_bytes, out_error);
+  }
+  /* 0: min(4, hardware threads). */
+  void set_threads(size_t threads, tessera_error** out_error) {
+    tessera_read_options_set_threads($self, threads, out_error);
+  }
+  void set_staging_bytes(int64_t staging_bytes, tessera_error** out_error) {
+    tessera_read_options_set_staging_bytes($self, staging_bytes, out_error);
+  }
+}
+%extend ReadPlan {
+  /* The reads of one process (tessera_read_plan_create): the layout map's
+   * rules by tensor name, on its mesh; options NULL: the defaults. */
+  ReadPlan(const Checkpoint* checkpoint, const LayoutMap* layout_map, const ReadOptions* options,
+           tessera_error** out_error) {
+    return tessera_read_plan_create(checkpoint, layout_map, options, out_error);
+  }
+  ~ReadPlan() { tessera_read_plan_destroy($self); }
+  /* The process's devices times the checkpoint's tensors, in mesh order then tensor order. */
+  size_t num_pieces(tessera_error** out_error);
+  size_t piece_device(size_t index, tessera_error** out_error);
+  size_t piece_tensor(size_t index, tessera_error** out_error);
+  /* [start0, stop0, start1, stop1, ...]: the piece's box of its tensor. */
+  TESSERA_INT64S_METHOD(piece_ranges, (size_t index, tessera_error** out_error),
+                        tessera_read_plan_piece_ranges, $self, index)
+  TESSERA_INT64S_METHOD(piece_shape, (size_t index, tessera_error** out_error),
+                        tessera_read_plan_piece_shape, $self, index)
+  /* The bytes its buffer must have. */
+  int64_t piece_size(size_t index, tessera_error** out_error);
+  size_t num_files(tessera_error** out_error);
+  /* [start0, stop0, ...]: the coalesced ranges read from file `file_index`. */
+  TESSERA_INT64S_METHOD(file_ranges, (size_t file_index, tessera_error** out_error),
+                        tessera_read_plan_file_ranges, $self, file_index)
+  int64_t total_bytes(tessera_error** out_error);
+  /* Reads piece i into buffers[i] (tessera_read_plan_execute without a
+   * progress callback); the bytes read from the files. */
+  int64_t execute(void* const* buffers, const size_t* sizes, size_t num_buffers, tessera_error** out_error) {
+    int64_t bytes_read = 0;
+    tessera_read_plan_execute($self, buffers, sizes, num_buffers, NULL, NULL, &bytes_read, out_error);
+    return bytes_read;
+  }
+}

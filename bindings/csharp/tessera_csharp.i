@@ -770,3 +770,91 @@ TESSERA_CS_PROPERTY(DTensorConfig, accelerators_initialized, GetAcceleratorsInit
 %csmethodmodifiers DTensorLayout::least_sharded_of "internal";
 %csmethodmodifiers DTensorLayout::global_shape_from_local "internal";
 %rename(GlobalShapeFromLocalFlat) DTensorLayout::global_shape_from_local;
+
+/* ---- issue 12: loading into pinned managed memory -------------------------- */
+
+/* The buffers arrive as addresses and sizes that src/Load.cs pinned
+   (PinnedBuffers: GCHandle per byte[], MemoryHandle per Memory<byte>) for
+   the call; both arrays are blittable (pinned by P/Invoke), long is size_t's
+   width on the LP64 platforms Tessera builds for. */
+%typemap(ctype)  (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "void** arr$argnum, int64_t* sizes$argnum, int64_t"
+%typemap(imtype) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "global::System.IntPtr[] arr$argnum, long[] sizes$argnum, long"
+%typemap(cstype) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "global::Tessera.PinnedBuffers"
+%typemap(csin)   (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "$csinput.Addresses, $csinput.Sizes, $csinput.Addresses.LongLength"
+%typemap(in) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) %{
+  $1 = ($1_ltype)arr$argnum;
+  $2 = ($2_ltype)(void*)sizes$argnum;
+  $3 = ($3_ltype)$input;
+%}
+/* src/Load.cs: Execute(byte[][]) and Execute(Memory<byte>[]) pin, then call this. */
+%csmethodmodifiers ReadPlan::execute "internal";
+%rename(ExecutePinned) ReadPlan::execute;
+
+/* The callback forms: two static C# delegates (src/Load.cs, registered once)
+   behind C trampolines that pass the load's GCHandle as user_data; through
+   the same door as the other callbacks ("native callbacks" above), so a
+   loader thread enters Mono only while the process is not exiting, and
+   leaves it detached again. */
+%{
+typedef int (SWIGSTDCALL* TesseraCsPieceFn)(void* user_data, int64_t piece, int64_t offset, const void* bytes,
+                                            int64_t size);
+typedef int (SWIGSTDCALL* TesseraCsProgressFn)(void* user_data, int64_t bytes_done, int64_t bytes_total);
+static TesseraCsPieceFn volatile tessera_cs_piece_fn = NULL;
+static TesseraCsProgressFn volatile tessera_cs_progress_fn = NULL;
+SWIGEXPORT void SWIGSTDCALL TesseraCsSetLoadCallbacks(TesseraCsPieceFn piece, TesseraCsProgressFn progress) {
+  __atomic_store_n(&tessera_cs_piece_fn, piece, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&tessera_cs_progress_fn, progress, __ATOMIC_SEQ_CST);
+}
+static bool tessera_cs_on_piece(size_t piece, int64_t offset, const void* bytes, size_t size, void* user_data) {
+  TesseraCsPieceFn fn;
+  int keep_going = 0;
+  if (!tessera_cs_begin()) return false;
+  fn = __atomic_load_n(&tessera_cs_piece_fn, __ATOMIC_SEQ_CST);
+  if (fn != NULL) {
+    int detach = tessera_cs_enter();
+    keep_going = fn(user_data, (int64_t)piece, offset, bytes, (int64_t)size);
+    tessera_cs_leave(detach);
+  }
+  tessera_cs_end();
+  return keep_going != 0;
+}
+static bool tessera_cs_on_progress(int64_t bytes_done, int64_t bytes_total, void* user_data) {
+  TesseraCsProgressFn fn;
+  int keep_going = 0;
+  if (!tessera_cs_begin()) return false;
+  fn = __atomic_load_n(&tessera_cs_progress_fn, __ATOMIC_SEQ_CST);
+  if (fn != NULL) {
+    int detach = tessera_cs_enter();
+    keep_going = fn(user_data, bytes_done, bytes_total);
+    tessera_cs_leave(detach);
+  }
+  tessera_cs_end();
+  return keep_going != 0;
+}
+%}
+%pragma(csharp) imclasscode=%{
+  [DllImport("$dllimport", EntryPoint="TesseraCsSetLoadCallbacks")]
+  internal static extern void TesseraCsSetLoadCallbacks(LoadCallbacks.PieceFn piece, LoadCallbacks.ProgressFn progress);
+%}
+%csmethodmodifiers ReadPlan::execute_progress "internal";
+%csmethodmodifiers ReadPlan::stream_key "internal";
+%rename(ExecuteProgressPinned) ReadPlan::execute_progress;
+%rename(StreamKey) ReadPlan::stream_key;
+%extend ReadPlan {
+  /* tessera_read_plan_execute with progress to the load of GCHandle `key`. */
+  int64_t execute_progress(int64_t key, void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES,
+                           size_t TESSERA_BUFFERS_OUT_COUNT, tessera_error** out_error) {
+    int64_t bytes_read = 0;
+    tessera_read_plan_execute($self, TESSERA_BUFFERS_OUT, TESSERA_BUFFERS_OUT_SIZES, TESSERA_BUFFERS_OUT_COUNT,
+                              tessera_cs_on_progress, (void*)(intptr_t)key, &bytes_read, out_error);
+    return bytes_read;
+  }
+  /* tessera_read_plan_stream to the load of GCHandle `key` (progress: whether to report it). */
+  int64_t stream_key(int64_t key, bool progress, tessera_error** out_error) {
+    int64_t bytes_read = 0;
+    tessera_read_plan_stream($self, tessera_cs_on_piece, (void*)(intptr_t)key,
+                                       progress ? tessera_cs_on_progress : NULL, (void*)(intptr_t)key,
+                                       &bytes_read, out_error);
+    return bytes_read;
+  }
+}

@@ -266,3 +266,81 @@ func tesseraGoTakeString(s []byte) string {
   if ($1.data == NULL && $1.size > 0) _swig_gopanic("tessera: out of memory for a byte result");
 %}
 %typemap(goout) tessera_swig_bytes %{ $result = tesseraGoTakeBytes($1) %}
+
+/* ---- issue 12: loading into [][]byte ----------------------------------------- */
+
+/* [][]byte: each inner slice's memory for the call. The idiomatic layer pins
+   every inner slice (runtime.Pinner) before the call and unpins after it, as
+   cgo's rules require for Go memory holding Go pointers handed to C; the
+   load is synchronous, so C keeps none of them. The pointer and size arrays
+   are C's, freed after the call. */
+%typemap(gotype) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "[][]byte"
+%typemap(in) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) %{
+  $1 = NULL;
+  $2 = NULL;
+  $3 = 0;
+  if ($input.len > 0) {
+    const _goslice_* slices = (const _goslice_*)$input.array;
+    size_t i, n = (size_t)$input.len;
+    void** pointers = (void**)malloc(n * sizeof(void*));
+    size_t* sizes = (size_t*)malloc(n * sizeof(size_t));
+    if (pointers == NULL || sizes == NULL) {
+      free(pointers);
+      free(sizes);
+      _swig_gopanic("tessera: out of memory passing a [][]byte");
+    }
+    for (i = 0; i < n; ++i) {
+      pointers[i] = slices[i].array;
+      sizes[i] = (size_t)slices[i].len;
+    }
+    $1 = ($1_ltype)pointers;
+    $2 = ($2_ltype)sizes;
+    $3 = n;
+  }
+%}
+%typemap(freearg) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) %{
+  free((void*)$1);
+  free((void*)$2);
+%}
+
+/* The load's callbacks: C trampolines that forward to //export'ed Go
+   functions (internal/swig/load.go) with a cgo.Handle of the load's Go
+   callbacks as user_data (a number, never a Go pointer kept by C). They run
+   on the loader threads, which cgo attaches to the Go runtime for the call. */
+%{
+extern int tesseraGoReadPiece(uintptr_t handle, size_t piece, int64_t offset, void* bytes, size_t size);
+extern int tesseraGoReadProgress(uintptr_t handle, int64_t bytes_done, int64_t bytes_total);
+
+static bool tessera_go_read_piece(size_t piece, int64_t offset, const void* bytes, size_t size, void* user_data) {
+  return tesseraGoReadPiece((uintptr_t)user_data, piece, offset, (void*)bytes, size) != 0;
+}
+
+static bool tessera_go_read_progress(int64_t bytes_done, int64_t bytes_total, void* user_data) {
+  return tesseraGoReadProgress((uintptr_t)user_data, bytes_done, bytes_total) != 0;
+}
+%}
+
+%inline %{
+/* tessera_read_plan_execute with the progress trampoline (handle != 0);
+   the bytes read. */
+static int64_t go_read_plan_execute(void* plan, void* const* TESSERA_BUFFERS_OUT,
+                                    const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT,
+                                    uintptr_t handle, tessera_error** out_error) {
+  int64_t bytes_read = 0;
+  tessera_read_plan_execute((const tessera_read_plan*)plan, TESSERA_BUFFERS_OUT, TESSERA_BUFFERS_OUT_SIZES,
+                            TESSERA_BUFFERS_OUT_COUNT, handle != 0 ? tessera_go_read_progress : NULL,
+                            (void*)handle, &bytes_read, out_error);
+  return bytes_read;
+}
+
+/* tessera_read_plan_stream with the piece trampoline, and the
+   progress one when progress is true; the bytes read. */
+static int64_t go_read_plan_stream(void* plan, uintptr_t handle, bool progress,
+                                             tessera_error** out_error) {
+  int64_t bytes_read = 0;
+  tessera_read_plan_stream((const tessera_read_plan*)plan, tessera_go_read_piece, (void*)handle,
+                                     progress ? tessera_go_read_progress : NULL, (void*)handle, &bytes_read,
+                                     out_error);
+  return bytes_read;
+}
+%}

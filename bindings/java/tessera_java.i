@@ -1007,3 +1007,263 @@ void java_log_handler_shutdown(void);
     return jobs;
   }
 %}
+
+/* ---- issue 12: checkpoint metadata as records ----------------------------- */
+
+%typemap(javacode) Checkpoint %{
+  /** The checkpoint's files, in the order of their names. */
+  public java.util.List<CheckpointFile> files() {
+    CheckpointFile[] files = new CheckpointFile[(int) numFiles()];
+    for (int i = 0; i < files.length; ++i) files[i] = new CheckpointFile(filePath(i), fileSize(i));
+    return java.util.List.of(files);
+  }
+
+  /** Tensor `index` (OUT_OF_RANGE from numTensors() on). */
+  public CheckpointTensor tensor(long index) {
+    return new CheckpointTensor(tensorName(index), tensorElementType(index), tensorBlockNumElements(index),
+                                tensorBlockSize(index), tensorShape(index), tensorFileIndex(index),
+                                tensorOffset(index), tensorSize(index));
+  }
+
+  /** The tensor called `name` (NOT_FOUND when none is). */
+  public CheckpointTensor tensor(String name) {
+    return tensor(tensorLookup(name));
+  }
+
+  /** Every tensor, file by file in each header's order. */
+  public java.util.List<CheckpointTensor> tensors() {
+    CheckpointTensor[] tensors = new CheckpointTensor[(int) numTensors()];
+    for (int i = 0; i < tensors.length; ++i) tensors[i] = tensor(i);
+    return java.util.List.of(tensors);
+  }
+
+  /** The metadata entries in file order (their keys are distinct), unmodifiable. */
+  public java.util.Map<String, String> metadata() {
+    java.util.Map<String, String> entries = new java.util.LinkedHashMap<>();
+    long n = numMetadataEntries();
+    for (long i = 0; i < n; ++i) entries.put(metadataKey(i), metadataValue(i));
+    return java.util.Collections.unmodifiableMap(entries);
+  }
+%}
+
+/* ---- issue 12: loading into direct ByteBuffers ------------------------------ */
+
+/* ByteBuffer[] -> one pointer and size per buffer, its address and capacity
+ * (JNI's GetDirectBufferAddress/GetDirectBufferCapacity), valid while the
+ * call holds the array. A heap buffer has no address: IllegalArgumentException
+ * (ReadPlan.execute says so first, naming the entry). */
+%typemap(jni) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "jobjectArray"
+%typemap(jtype) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "java.nio.ByteBuffer[]"
+%typemap(jstype) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "java.nio.ByteBuffer[]"
+%typemap(javain) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) "$javainput"
+%typemap(in, noblock=1) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT)
+    (void** pointers = NULL, size_t* sizes = NULL) {
+  $1 = NULL;
+  $2 = NULL;
+  $3 = 0;
+  if ($input != NULL) {
+    size_t i, count = (size_t)(*jenv)->GetArrayLength(jenv, $input);
+    pointers = (void**)calloc(count == 0 ? 1 : count, sizeof(void*));
+    sizes = (size_t*)calloc(count == 0 ? 1 : count, sizeof(size_t));
+    if (pointers == NULL || sizes == NULL) {
+      free(pointers);
+      free(sizes);
+      SWIG_JavaThrowException(jenv, SWIG_JavaOutOfMemoryError, "buffer array argument");
+      return $null;
+    }
+    for (i = 0; i < count; ++i) {
+      jobject buffer = (*jenv)->GetObjectArrayElement(jenv, $input, (jsize)i);
+      jlong capacity = buffer == NULL ? -1 : (*jenv)->GetDirectBufferCapacity(jenv, buffer);
+      pointers[i] = buffer == NULL ? NULL : (*jenv)->GetDirectBufferAddress(jenv, buffer);
+      if (buffer != NULL) (*jenv)->DeleteLocalRef(jenv, buffer);
+      if (pointers[i] == NULL && capacity != 0) {
+        char message[120];
+        snprintf(message, sizeof message, "Argument 'buffers[%zu]' is %s; expected a direct ByteBuffer", i,
+                 buffer == NULL ? "null" : "a heap ByteBuffer");
+        free(pointers);
+        free(sizes);
+        SWIG_JavaThrowException(jenv, SWIG_JavaIllegalArgumentException, message);
+        return $null;
+      }
+      sizes[i] = capacity < 0 ? 0 : (size_t)capacity;
+    }
+    $1 = pointers;
+    $2 = sizes;
+    $3 = count;
+  }
+}
+%typemap(freearg, noblock=1) (void* const* TESSERA_BUFFERS_OUT, const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT) {
+  free(pointers$argnum);
+  free(sizes$argnum);
+}
+
+/* The callback forms: JNI trampolines call a LoadCallbacks (a global
+ * reference for the load's duration) on the loader threads, which
+ * tessera_java_env attaches to the JVM as daemons. */
+%{
+typedef struct tessera_java_load {
+  JavaVM* vm;
+  jobject callbacks; /* global reference to the org.tessera.LoadCallbacks */
+  jmethodID piece;
+  jmethodID progress;
+} tessera_java_load;
+
+/* A local reference made on a thread the JVM did not start lives until the
+ * thread detaches: each is deleted at once. */
+static bool tessera_java_load_piece(size_t piece, int64_t offset, const void* bytes, size_t size,
+                                    void* user_data) {
+  static char empty[1];
+  tessera_java_load* l = (tessera_java_load*)user_data;
+  JNIEnv* env = tessera_java_env(l->vm);
+  jobject view;
+  jboolean keep_going = JNI_FALSE;
+  if (env == NULL) return false;
+  view = (*env)->NewDirectByteBuffer(env, size == 0 ? empty : (void*)bytes, (jlong)size);
+  if (view != NULL) {
+    keep_going = (*env)->CallBooleanMethod(env, l->callbacks, l->piece, (jlong)piece, (jlong)offset, view);
+    (*env)->DeleteLocalRef(env, view);
+  }
+  /* LoadCallbacks catches the callback's exceptions; anything left cancels. */
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    keep_going = JNI_FALSE;
+  }
+  return keep_going == JNI_TRUE;
+}
+
+static bool tessera_java_load_progress(int64_t bytes_done, int64_t bytes_total, void* user_data) {
+  tessera_java_load* l = (tessera_java_load*)user_data;
+  JNIEnv* env = tessera_java_env(l->vm);
+  jboolean keep_going;
+  if (env == NULL) return false;
+  keep_going = (*env)->CallBooleanMethod(env, l->callbacks, l->progress, (jlong)bytes_done, (jlong)bytes_total);
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    keep_going = JNI_FALSE;
+  }
+  return keep_going == JNI_TRUE;
+}
+
+/* Fills `l` for `callbacks`; false with a Java exception pending. */
+static int tessera_java_load_init(JNIEnv* jenv, jobject callbacks, tessera_java_load* l) {
+  jclass type = (*jenv)->GetObjectClass(jenv, callbacks);
+  if (type == NULL) return 0;
+  l->piece = (*jenv)->GetMethodID(jenv, type, "piece", "(JJLjava/nio/ByteBuffer;)Z");
+  l->progress = l->piece == NULL ? NULL : (*jenv)->GetMethodID(jenv, type, "progress", "(JJ)Z");
+  (*jenv)->DeleteLocalRef(jenv, type);
+  if (l->progress == NULL || (*jenv)->GetJavaVM(jenv, &l->vm) != JNI_OK) return 0;
+  l->callbacks = (*jenv)->NewGlobalRef(jenv, callbacks);
+  return l->callbacks != NULL;
+}
+%}
+
+%typemap(jstype) jobject callbacks "LoadCallbacks"
+%typemap(javain) jobject callbacks "$javainput"
+%javamethodmodifiers ReadPlan::execute_progress_native "private";
+%javamethodmodifiers ReadPlan::stream_native "private";
+%extend ReadPlan {
+  /* tessera_read_plan_execute with `callbacks`' progress. */
+  int64_t execute_progress_native(JNIEnv* jenv, jobject callbacks, void* const* TESSERA_BUFFERS_OUT,
+                                  const size_t* TESSERA_BUFFERS_OUT_SIZES, size_t TESSERA_BUFFERS_OUT_COUNT,
+                                  tessera_error** out_error) {
+    tessera_java_load l;
+    int64_t bytes_read = 0;
+    if (!tessera_java_load_init(jenv, callbacks, &l)) return 0;
+    tessera_read_plan_execute($self, TESSERA_BUFFERS_OUT, TESSERA_BUFFERS_OUT_SIZES, TESSERA_BUFFERS_OUT_COUNT,
+                              tessera_java_load_progress, &l, &bytes_read, out_error);
+    (*jenv)->DeleteGlobalRef(jenv, l.callbacks);
+    return bytes_read;
+  }
+  /* tessera_read_plan_stream with `callbacks` (progress: whether to report it). */
+  int64_t stream_native(JNIEnv* jenv, jobject callbacks, bool progress, tessera_error** out_error) {
+    tessera_java_load l;
+    int64_t bytes_read = 0;
+    if (!tessera_java_load_init(jenv, callbacks, &l)) return 0;
+    tessera_read_plan_stream($self, tessera_java_load_piece, &l,
+                                       progress ? tessera_java_load_progress : NULL, &l, &bytes_read, out_error);
+    (*jenv)->DeleteGlobalRef(jenv, l.callbacks);
+    return bytes_read;
+  }
+}
+
+%rename(executeInto) ReadPlan::execute;
+%javamethodmodifiers ReadPlan::execute "private";
+%typemap(javacode) ReadPlan %{
+  /** Piece `index` (OUT_OF_RANGE from numPieces() on). */
+  public ReadPiece piece(long index) {
+    return new ReadPiece(pieceDevice(index), pieceTensor(index), pieceRanges(index), pieceShape(index),
+                         pieceSize(index));
+  }
+
+  /** Every piece: the process's devices in mesh order, each with every tensor in checkpoint order. */
+  public java.util.List<ReadPiece> pieces() {
+    ReadPiece[] pieces = new ReadPiece[(int) numPieces()];
+    for (int i = 0; i < pieces.length; ++i) pieces[i] = piece(i);
+    return java.util.List.of(pieces);
+  }
+
+  /** One direct buffer per piece, of its size (ByteBuffer.allocateDirect), ready for execute. */
+  public java.nio.ByteBuffer[] allocateBuffers() {
+    java.nio.ByteBuffer[] buffers = new java.nio.ByteBuffer[(int) numPieces()];
+    for (int i = 0; i < buffers.length; ++i) {
+      buffers[i] = java.nio.ByteBuffer.allocateDirect(Math.toIntExact(pieceSize(i)));
+    }
+    return buffers;
+  }
+
+  /**
+   * Reads piece i's shard into buffers[i], which must be a direct, writable
+   * ByteBuffer whose capacity is pieceSize(i) (its position and limit are
+   * not used or changed); returns the bytes read from the files, which equal
+   * totalBytes(). Blocks until every loader thread is done.
+   *
+   * @throws IllegalArgumentException for a null, heap or read-only buffer
+   */
+  public long execute(java.nio.ByteBuffer... buffers) {
+    return execute((LoadProgress) null, buffers);
+  }
+
+  /**
+   * execute(buffers), telling `progress` (null: nobody) the bytes read so far
+   * after each block of reads.
+   *
+   * @throws IllegalArgumentException for a null, heap or read-only buffer
+   */
+  public long execute(LoadProgress progress, java.nio.ByteBuffer... buffers) {
+    if (buffers != null) {
+      for (int i = 0; i < buffers.length; ++i) {
+        java.nio.ByteBuffer b = buffers[i];
+        if (b == null || !b.isDirect() || b.isReadOnly()) {
+          throw new IllegalArgumentException("Argument 'buffers[" + i + "]' is "
+              + (b == null ? "null" : b.isDirect() ? "read-only" : "a heap ByteBuffer")
+              + "; expected a direct, writable ByteBuffer (ByteBuffer.allocateDirect)");
+        }
+      }
+    }
+    if (progress == null) return executeInto(buffers);
+    LoadCallbacks callbacks = new LoadCallbacks(null, progress);
+    try {
+      return executeProgressNative(callbacks, buffers);
+    } catch (RuntimeException e) {
+      throw callbacks.rethrow(e);
+    }
+  }
+
+  /**
+   * Reads the plan, handing each piece's bytes to `consumer` in parts (see
+   * {@link PieceConsumer}): every byte of every piece arrives exactly once,
+   * replicas each get their own call. `progress` may be null. Returns the
+   * bytes read from the files.
+   */
+  public long execute(PieceConsumer consumer, LoadProgress progress) {
+    if (consumer == null) {
+      throw new TesseraException(Code.INVALID_ARGUMENT, "Argument 'consumer' is null; expected a PieceConsumer");
+    }
+    LoadCallbacks callbacks = new LoadCallbacks(consumer, progress);
+    try {
+      return streamNative(callbacks, progress != null);
+    } catch (RuntimeException e) {
+      throw callbacks.rethrow(e);
+    }
+  }
+%}

@@ -1,6 +1,7 @@
 // Package tessera is the Go binding of Tessera: device meshes, tensor
-// layouts, layout maps, distributions, shard math and the multi-host job
-// (initialize, key-value store, barriers, events, shutdown).
+// layouts, layout maps, distributions, shard math, the multi-host job
+// (initialize, key-value store, barriers, events, shutdown), and, in the
+// experimental tier, checkpoints and loading a process's own shards.
 //
 // It is a thin layer over the SWIG-generated wrappers of the C ABI
 // (internal/swig). Every fallible call returns (T, error); the error is a
@@ -26,7 +27,8 @@
 // time.Duration, passed to C in whole milliseconds rounded away from zero.
 // Counts and positions (indices, process indices, byte sizes) are int;
 // tensor and mesh extents, tensor index ranges and global device ids are
-// int64, as in C. Enum constants are their type's name followed by the
+// int64, as in C; so are offsets and sizes in files and bytes read from
+// them (as in os.FileInfo and io.Copy). Enum constants are their type's name followed by the
 // value's (ShardModeStrict, LogLevelWarning, TaskStateRunning).
 //
 // Why SWIG's layer stays (the cgo decision, C ABI 0.2): the same C function

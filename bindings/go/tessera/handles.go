@@ -557,3 +557,93 @@ func (h *MeshOptions) raw() swig.MeshOptions {
 	}
 	return h.p
 }
+
+func wrapCheckpoint(p swig.Checkpoint) *Checkpoint {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Checkpoint{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*Checkpoint).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Checkpoint) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteCheckpoint(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *Checkpoint) raw() swig.Checkpoint {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrCheckpoint(0)
+	}
+	return h.p
+}
+
+func wrapReadOptions(p swig.ReadOptions) *ReadOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &ReadOptions{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*ReadOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *ReadOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteReadOptions(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *ReadOptions) raw() swig.ReadOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrReadOptions(0)
+	}
+	return h.p
+}
+
+func wrapReadPlan(p swig.ReadPlan) *ReadPlan {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &ReadPlan{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*ReadPlan).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *ReadPlan) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteReadPlan(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *ReadPlan) raw() swig.ReadPlan {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrReadPlan(0)
+	}
+	return h.p
+}

@@ -27,7 +27,8 @@ class ApiShapeTest {
     List<String> found = new ArrayList<>();
     for (Class<?> type : new Class<?>[] {Mesh.class, Layout.class, LayoutMap.class, Sharding.class,
                                           Distribution.class, Client.class, DeviceList.class,
-                                          DTensorLayout.class, DTensorMesh.class, DTensorConfig.class}) {
+                                          DTensorLayout.class, DTensorMesh.class, DTensorConfig.class,
+                                          Checkpoint.class, ReadOptions.class, ReadPlan.class}) {
       found.addAll(publicMethodsNamed(type, "delete", "getCPtr", "isEqual"));
     }
     assertEquals(List.of(), found);

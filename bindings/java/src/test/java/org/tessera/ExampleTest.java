@@ -46,4 +46,14 @@ class ExampleTest {
         + "shards:[(1,1),(1,1),(2,1),(2,1)] num_shards_per_dim:(2,1)\n"
         + "round trip exact: true\n", outputOf("DTensorLayoutExample"));
   }
+
+  @Test
+  void loadExamplePrintsEachDevicesShard() throws Exception {
+    assertEquals("process 0 of 2 reads 30 of the file's data bytes\n"
+        + "device 0 w [2, 3]: [0, 1, 2, 6, 7, 8]\n"
+        + "device 0 b [6]: [24, 25, 26, 27, 28, 29]\n"
+        + "device 1 w [2, 3]: [3, 4, 5, 9, 10, 11]\n"
+        + "device 1 b [6]: [24, 25, 26, 27, 28, 29]\n"
+        + "read 30 bytes\n", outputOf("LoadExample"));
+  }
 }
