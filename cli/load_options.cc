@@ -1,5 +1,6 @@
 #include "cli/load_options.h"
 
+#include "cli/command_line.h"
 #include "cli/handles.h"
 #include "cli/text_input.h"
 
@@ -68,16 +69,9 @@ tessera_shard_mode_t ParseShardMode(const std::string& text) {
   throw InputError("--shard-mode '" + text + "': expected 'strict', 'chunk-flat' or 'chunk-nested'");
 }
 
-constexpr const char* kValueOptions[] = {"--checkpoint", "--mesh",    "--rules",         "--match",
+const OptionTable kOptions = {"load", {"--sha256"}, {"--checkpoint", "--mesh",    "--rules",         "--match",
                                          "--shard-mode", "--process", "--num-processes", "--threads",
-                                         "--staging-bytes", "--gap-bytes"};
-
-void RequireKnown(const std::string& name) {
-  for (const char* known : kValueOptions) {
-    if (name == known) return;
-  }
-  throw InputError("unknown option '" + name + "' (see 'tessera load --help')");
-}
+                                         "--staging-bytes", "--gap-bytes"}};
 
 void SetOption(const std::string& name, const std::string& value, LoadOptions* options) {
   if (name == "--checkpoint") {
@@ -111,30 +105,10 @@ void SetOption(const std::string& name, const std::string& value, LoadOptions* o
 LoadOptions ParseLoadOptions(const std::vector<std::string>& args) {
   LoadOptions options;
   options.mesh = ParseMeshSpec("batch=2,model=4");
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-      continue;
-    }
-    if (arg == "--sha256") {
-      options.sha256 = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      throw InputError("unexpected argument '" + arg + "' (see 'tessera load --help')");
-    }
-    const size_t equals = arg.find('=');
-    const std::string name = arg.substr(0, equals);
-    RequireKnown(name);
-    if (equals != std::string::npos) {
-      SetOption(name, arg.substr(equals + 1), &options);
-    } else if (i + 1 < args.size()) {
-      SetOption(name, args[++i], &options);
-    } else {
-      throw InputError("option '" + name + "' needs a value");
-    }
-  }
+  ScanOptions(
+      args, kOptions,
+      [&](const std::string& flag) { (flag == "--help" ? options.help : options.sha256) = true; },
+      [&](const std::string& name, const std::string& value) { SetOption(name, value, &options); });
   if (!options.help && options.checkpoint_path.empty()) {
     throw InputError("--checkpoint is required (see 'tessera load --help')");
   }

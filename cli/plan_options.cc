@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "cli/command_line.h"
 #include "cli/handles.h"
 #include "cli/text_input.h"
 
@@ -117,10 +118,10 @@ tessera_shape_check_t ParseCheck(const std::string& text) {
   throw InputError("--check '" + text + "': expected 'strict' or 'chunk'");
 }
 
-constexpr const char* kValueOptions[] = {
+const OptionTable kOptions = {"plan", {"--json"}, {
     "--mesh",     "--rules",  "--vars",     "--dtype-bytes", "--match",    "--check",
     "--checkpoint", "--recipe", "--batch",  "--seq-len",     "--attention", "--dtype",
-    "--kv-dtype", "--shard-mode", "--capacity", "--inventory", "--search", "--axes", "--html"};
+    "--kv-dtype", "--shard-mode", "--capacity", "--inventory", "--search", "--axes", "--html"}};
 
 int64_t ParseCount(const std::string& name, const std::string& value, int64_t least) {
   int64_t count = 0;
@@ -187,14 +188,6 @@ void SetMemoryOption(const std::string& name, const std::string& value, PlanOpti
   } else {
     options->search_axes = SplitList(name, value);
   }
-}
-
-// Unknown options are reported before a missing value, so a typo is named as one.
-void RequireKnown(const std::string& name) {
-  for (const char* known : kValueOptions) {
-    if (name == known) return;
-  }
-  throw InputError("unknown option '" + name + "' (see 'tessera plan --help')");
 }
 
 // Applies one option and its value to `options`; `name` is known.
@@ -281,30 +274,10 @@ MeshSpec ParseMeshSpec(const std::string& text) {
 PlanOptions ParsePlanOptions(const std::vector<std::string>& args) {
   PlanOptions options;
   options.mesh = ParseMeshSpec("batch=2,model=4");
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-      continue;
-    }
-    if (arg == "--json") {
-      options.json = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      throw InputError("unexpected argument '" + arg + "' (see 'tessera plan --help')");
-    }
-    size_t equals = arg.find('=');
-    std::string name = arg.substr(0, equals);
-    RequireKnown(name);
-    if (equals != std::string::npos) {
-      SetOption(name, arg.substr(equals + 1), &options);
-    } else if (i + 1 < args.size()) {
-      SetOption(name, args[++i], &options);
-    } else {
-      throw InputError("option '" + name + "' needs a value");
-    }
-  }
+  ScanOptions(
+      args, kOptions,
+      [&](const std::string& flag) { (flag == "--help" ? options.help : options.json) = true; },
+      [&](const std::string& name, const std::string& value) { SetOption(name, value, &options); });
   if (!options.help) CheckCombinations(options);
   return options;
 }

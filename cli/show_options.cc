@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "cli/command_line.h"
 #include "cli/handles.h"
 #include "cli/text_input.h"
 
@@ -57,9 +58,9 @@ std::string NonEmpty(const std::string& name, const std::string& value, const ch
   return value;
 }
 
-constexpr const char* kOptions[] = {"--mesh",  "--layout",     "--rules",      "--match",
+const OptionTable kOptions = {"show", {}, {"--mesh",  "--layout",     "--rules",      "--match",
                                     "--name",  "--shape",      "--checkpoint", "--shard-mode",
-                                    "--width", "--color"};
+                                    "--width", "--color"}};
 
 // Applies option `name`, one of kOptions, with `value`.
 void Apply(const std::string& name, const std::string& value, ShowOptions* options) {
@@ -123,25 +124,9 @@ const char* ShardModeName(tessera_shard_mode_t mode) {
 
 ShowOptions ParseShowOptions(const std::vector<std::string>& args) {
   ShowOptions options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    if (arg == "-h" || arg == "--help") {
-      options.help = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      throw InputError("unexpected argument '" + arg + "' (see 'tessera show --help')");
-    }
-    const size_t equals = arg.find('=');
-    const std::string name = arg.substr(0, equals);
-    if (std::find(std::begin(kOptions), std::end(kOptions), name) == std::end(kOptions)) {
-      throw InputError("unknown option '" + name + "' (see 'tessera show --help')");
-    }
-    if (equals == std::string::npos && i + 1 == args.size()) {
-      throw InputError("option '" + name + "' needs a value");
-    }
-    Apply(name, equals == std::string::npos ? args[++i] : arg.substr(equals + 1), &options);
-  }
+  ScanOptions(
+      args, kOptions, [&](const std::string&) { options.help = true; },
+      [&](const std::string& name, const std::string& value) { Apply(name, value, &options); });
   if (!options.help) CheckComplete(options);
   return options;
 }
