@@ -23,6 +23,7 @@
 #include <vector>
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
 
 #include "absl/container/flat_hash_set.h"
@@ -45,6 +46,8 @@ namespace tessera::cluster {
 namespace {
 
 constexpr absl::Duration kTickPeriod = absl::Milliseconds(5);
+// The service name health checks may ask about besides "" (the server).
+constexpr char kCoordinatorServiceName[] = "tessera.v1.Coordinator";
 constexpr size_t kEventsPerPoll = 256;
 // How long a failed job's coordinator keeps serving processes it cannot
 // show to hold the error (no stream of their own: clients sharing another's
@@ -299,8 +302,11 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         service_(this) {
     state_->SetEventListener([this] { PokeWatchers(); });
     state_->SetEndListener([this] {
-      absl::MutexLock lock(&end_mu_);
-      ended_ = true;
+      {
+        absl::MutexLock lock(&end_mu_);
+        ended_ = true;
+      }
+      EndHealth();
     });
   }
 
@@ -335,10 +341,26 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.RegisterService(&service_);
     PinCallbackQueue();
-    server_ = builder.BuildAndStart();
+    {
+      // gRPC's own grpc.health.v1.Health (Check and Watch), for Kubernetes'
+      // gRPC probes. The switch is process-wide and read by BuildAndStart:
+      // restored at once so the host's own servers keep their setting.
+      const bool health_was_enabled = grpc::DefaultHealthCheckServiceEnabled();
+      grpc::EnableDefaultHealthCheckService(true);
+      server_ = builder.BuildAndStart();
+      grpc::EnableDefaultHealthCheckService(health_was_enabled);
+    }
     if (server_ == nullptr) {
       return absl::UnavailableError(
           absl::StrCat("bind ", bind.ToString(), ": gRPC could not listen there"));
+    }
+    // gRPC answers SERVING from the start; no connection reaches the server
+    // before the gate starts, and it says SERVING only once registrations can
+    // arrive (below).
+    grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+    if (health != nullptr) {
+      health->SetServingStatus(false);
+      health->SetServingStatus(kCoordinatorServiceName, false);
     }
     port_ = gate_->port();
     gate_->Start([acceptor = acceptor_.get()](int listener_fd, int fd) {
@@ -358,6 +380,12 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     ticker_ = std::thread([this] {
       while (!stop_ticker_.WaitForNotificationWithTimeout(kTickPeriod)) state_->Tick();
     });
+    if (health != nullptr) {
+      health_.store(health);
+      // Once the job ended or Stop began, the shut-down service ignores this.
+      health->SetServingStatus(true);
+      if (state_->Ended()) EndHealth();
+    }
     Log(LogLevel::kInfo,
         absl::StrCat("coordinator: serving job '", config_.job_id, "' (", config_.num_processes,
                      " processes) on ", bind.host, ":", port_,
@@ -412,6 +440,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
 
   void Stop() override {
     if (stopping_.exchange(true)) return;
+    EndHealth();
     state_->Stop(absl::CancelledError(
         absl::StrCat("the coordinator at ", address(), " stopped")));
     for (EventWriter* w : SnapshotWatchers()) {
@@ -470,6 +499,12 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   }
 
   CoordinatorState& state() { return *state_; }
+
+  // NOT_SERVING from now on (the job ended, or the coordinator is stopping):
+  // probes stop routing to it and watchers hear the change.
+  void EndHealth() {
+    if (grpc::HealthCheckServiceInterface* health = health_.load()) health->Shutdown();
+  }
 
   // `topology` serialized, from a one-entry cache: the buffer shares its
   // bytes with every copy handed out.
@@ -551,6 +586,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   std::thread ticker_;
   absl::Notification stop_ticker_;
   std::atomic<bool> stopping_{false};
+  std::atomic<grpc::HealthCheckServiceInterface*> health_{nullptr};  // the server's, once serving
   mutable absl::Mutex end_mu_;
   bool ended_ ABSL_GUARDED_BY(end_mu_) = false;
   absl::Mutex serialized_mu_;
