@@ -1,5 +1,7 @@
 #include "cli/coordinator.h"
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/cluster/sd_notify.h"
 #include "tessera/tessera.h"
 
 namespace tessera_cli {
@@ -40,6 +43,11 @@ Options:
 
 The job token comes from TESSERA_JOB_TOKEN (or TESSERA_JOB_TOKEN_FILE) only,
 never from the command line, where other users could read it.
+
+Under systemd (Type=notify) it reports READY=1 once it serves, WATCHDOG=1
+every half of WATCHDOG_USEC when the unit has WatchdogSec=, and STOPPING=1
+when it stops, to $NOTIFY_SOCKET. Health: the standard gRPC health service
+(grpc.health.v1.Health) on the same port.
 )";
 
 namespace {
@@ -222,11 +230,36 @@ int RunCoordinator(const std::vector<std::string>& args) {
   std::fflush(stdout);
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
-  while (g_stop_signal == 0) {
-    if (tessera_coordinator_wait(coordinator.get(), 200, nullptr)) {
-      std::printf("tessera coordinator: the job ended\n");
-      return kExitOk;
+  const tessera::cluster::SystemdNotifier systemd = tessera::cluster::SystemdNotifier::FromEnvironment();
+  // A broken NOTIFY_SOCKET is reported once; systemd then times the unit out.
+  bool notify_failed = false;
+  auto notify = [&](const char* state) {
+    std::string why;
+    if (!systemd.Notify(state, &why) && !notify_failed) {
+      notify_failed = true;
+      std::fprintf(stderr, "tessera coordinator: warning: cannot tell systemd %s: %s\n", state, why.c_str());
     }
+  };
+  notify("READY=1");
+  // The keep-alive comes from this loop, not a thread of its own: a loop
+  // that stopped turning is what the watchdog is for.
+  using SteadyClock = std::chrono::steady_clock;
+  const auto watchdog = std::chrono::duration_cast<std::chrono::milliseconds>(systemd.watchdog_period());
+  const int64_t slice_ms = watchdog.count() > 0 ? std::clamp<int64_t>(watchdog.count(), 1, 200) : 200;
+  SteadyClock::time_point next_keepalive = SteadyClock::now() + watchdog;
+  bool ended = false;
+  while (g_stop_signal == 0 && !ended) {
+    ended = tessera_coordinator_wait(coordinator.get(), slice_ms, nullptr);
+    if (watchdog.count() > 0 && SteadyClock::now() >= next_keepalive) {
+      notify("WATCHDOG=1");
+      next_keepalive = SteadyClock::now() + watchdog;
+    }
+  }
+  notify("STOPPING=1");
+  tessera_coordinator_stop(coordinator.get());
+  if (ended) {
+    std::printf("tessera coordinator: the job ended\n");
+    return kExitOk;
   }
   std::fprintf(stderr, "tessera coordinator: stopped by signal %d\n", static_cast<int>(g_stop_signal));
   return kExitFailed;
