@@ -13,6 +13,7 @@
 #include "core/log.h"
 #include "core/status_macros.h"
 #include "tessera/coordinator.h"
+#include "tessera/experimental/coordinator_service.h"
 
 struct tessera_coordinator {
   std::unique_ptr<tessera::cluster::CoordinatorServer> server;
@@ -46,6 +47,7 @@ cluster::ClusterConfig FromOptions(const cluster::ClusterOptions& o, const clust
   if (o.max_value_bytes) c.max_value_bytes = *o.max_value_bytes;
   if (o.max_store_bytes) c.max_store_bytes = *o.max_store_bytes;
   c.connections = o.connections;
+  c.metrics_bind = o.metrics_bind;
   return c;
 }
 
@@ -117,4 +119,18 @@ void tessera_coordinator_destroy(tessera_coordinator* coordinator) noexcept {
   if (coordinator == nullptr) return;
   tessera_coordinator_stop(coordinator);
   delete coordinator;
+}
+
+int tessera_coordinator_metrics_port(const tessera_coordinator* coordinator,
+                                     tessera_error** out_error) noexcept {
+  return tessera::capi::Guard(out_error, [&]() -> absl::StatusOr<int> {
+    TESSERA_CAPI_REQUIRE(coordinator);
+    const int port = coordinator->server->metrics_port();
+    if (port == 0) {
+      return absl::FailedPreconditionError(
+          "the coordinator serves no metrics: its options set no metrics address "
+          "(tessera_cluster_options_set_metrics_bind)");
+    }
+    return port;
+  });
 }

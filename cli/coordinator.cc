@@ -39,6 +39,8 @@ Options:
   --init-timeout-ms MS       time for every process to register
   --heartbeat-interval-ms MS --heartbeat-timeout-ms MS
   --shutdown-timeout-ms MS   shutdown barrier timeout
+  --metrics-bind HOST:PORT   serve metrics at http://HOST:PORT/metrics
+                             (OpenMetrics or Prometheus text; off by default)
   -h, --help                 show this help
 
 The job token comes from TESSERA_JOB_TOKEN (or TESSERA_JOB_TOKEN_FILE) only,
@@ -100,7 +102,7 @@ std::map<std::string, std::string> ParseFlags(const std::vector<std::string>& ar
       "--bind", "--num-processes", "--job-id", "--port-file", "--tls-cert", "--tls-key", "--tls-ca",
       "--tls-require-client-cert", "--tls-peer-uri-prefix", "--require-auth", "--recoverable",
       "--init-timeout-ms", "--heartbeat-interval-ms", "--heartbeat-timeout-ms",
-      "--shutdown-timeout-ms", "-h", "--help"};
+      "--shutdown-timeout-ms", "--metrics-bind", "-h", "--help"};
   std::map<std::string, std::string> flags;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
@@ -176,6 +178,9 @@ std::unique_ptr<tessera_cluster_options, OptionsDeleter> BuildOptions(
   if (const std::string* ms = get("--shutdown-timeout-ms")) {
     Check(tessera_cluster_options_set_shutdown_timeout_ms(o, ParseInt("--shutdown-timeout-ms", *ms), &e), e);
   }
+  if (const std::string* address = get("--metrics-bind")) {
+    Check(tessera_cluster_options_set_metrics_bind(o, address->c_str(), &e), e);
+  }
   return options;
 }
 
@@ -227,6 +232,9 @@ int RunCoordinator(const std::vector<std::string>& args) {
     return kExitFailed;
   }
   std::printf("tessera coordinator: listening on port %d\n", port);
+  if (flags.count("--metrics-bind")) {
+    std::printf("tessera coordinator: metrics on port %d\n", tessera_coordinator_metrics_port(coordinator.get(), nullptr));
+  }
   std::fflush(stdout);
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);

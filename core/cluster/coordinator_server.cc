@@ -25,6 +25,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
+#include <grpcpp/support/server_interceptor.h>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
@@ -33,10 +34,12 @@
 #include "absl/synchronization/notification.h"
 #include "core/cluster/accept_gate.h"
 #include "core/cluster/auth.h"
+#include "core/cluster/coordinator_metrics.h"
 #include "core/cluster/coordinator_state.h"
 #include "core/cluster/error_detail.h"
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/host_port.h"
+#include "core/cluster/metrics_http.h"
 #include "core/cluster/tls_credentials.h"
 #include "core/cluster/wire_text.h"
 #include "core/log.h"
@@ -155,6 +158,38 @@ grpc::ByteBuffer SerializeKvPage(const KvStore::Page& page, bool keys_only) {
   if (!framing.empty()) slices.emplace_back(framing);
   return grpc::ByteBuffer(slices.data(), slices.size());
 }
+
+// Counts every answered RPC by method and code for /metrics; installed only
+// when metrics are on, so a coordinator without them pays nothing per call.
+class RpcCountingInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  RpcCountingInterceptor(grpc::experimental::ServerRpcInfo* info, RpcCounts* counts)
+      : method_(info->method()), counts_(counts) {}
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const absl::StatusCode code = static_cast<absl::StatusCode>(methods->GetSendStatus().error_code());
+      counts_->Add(method_, absl::StatusCodeToString(code));
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const std::string method_;
+  RpcCounts* const counts_;
+};
+
+class RpcCountingFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit RpcCountingFactory(RpcCounts* counts) : counts_(counts) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo* info) override {
+    return new RpcCountingInterceptor(info, counts_);
+  }
+
+ private:
+  RpcCounts* const counts_;
+};
 
 // A duration as a gRPC channel argument (int milliseconds).
 int ClampedMs(absl::Duration duration) {
@@ -340,6 +375,19 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     acceptor_ = builder.experimental().AddExternalConnectionAcceptor(
         grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.RegisterService(&service_);
+    if (config_.metrics_bind) {
+      HostPort metrics_bind = *config_.metrics_bind;
+      if (!metrics_bind.port.has_value()) metrics_bind.port = 0;
+      absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
+          MetricsHttpServer::Start(metrics_bind, [this](MetricsFormat format) {
+            return RenderMetrics(state_->Counts(), rpc_counts_.Snapshot(), format);
+          });
+      if (!metrics.ok()) return metrics.status();
+      metrics_ = *std::move(metrics);
+      std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+      interceptors.push_back(std::make_unique<RpcCountingFactory>(&rpc_counts_));
+      builder.experimental().SetInterceptorCreators(std::move(interceptors));
+    }
     PinCallbackQueue();
     {
       // gRPC's own grpc.health.v1.Health (Check and Watch), for Kubernetes'
@@ -400,6 +448,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   }
 
   int port() const override { return port_; }
+  int metrics_port() const override { return metrics_ != nullptr ? metrics_->port() : 0; }
 
   std::string address() const {
     absl::MutexLock lock(&address_mu_);
@@ -452,6 +501,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     stop_ticker_.Notify();
     if (ticker_.joinable()) ticker_.join();
     if (server_ != nullptr) server_->Wait();
+    metrics_.reset();
   }
 
   // Called before any handler logic, with the request's header. Never logs
@@ -587,6 +637,8 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   absl::Notification stop_ticker_;
   std::atomic<bool> stopping_{false};
   std::atomic<grpc::HealthCheckServiceInterface*> health_{nullptr};  // the server's, once serving
+  RpcCounts rpc_counts_;
+  std::unique_ptr<MetricsHttpServer> metrics_;  // /metrics, when config_.metrics_bind
   mutable absl::Mutex end_mu_;
   bool ended_ ABSL_GUARDED_BY(end_mu_) = false;
   absl::Mutex serialized_mu_;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/random/random.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/cluster/error_detail.h"
@@ -648,6 +649,7 @@ void CoordinatorState::TaskLostLocked(int32_t process_id, absl::StatusCode code,
                                       const std::string& message) {
   Task& task = tasks_[process_id];
   if (!IsLive(task.state)) return;
+  ++processes_lost_total_;
   task.error.set_code(static_cast<int32_t>(code));
   task.error.set_message(message);
   task.error.set_source_process_id(process_id);
@@ -699,6 +701,7 @@ void CoordinatorState::ScanHeartbeatsLocked(absl::Time now) {
     if (!IsLive(task.state) || task.shutdown_called) continue;
     const absl::Duration silent = now - task.last_heartbeat;
     if (silent <= options_.heartbeat_timeout) continue;
+    ++heartbeats_missed_total_;
     TaskLostLocked(p, absl::StatusCode::kUnavailable,
                    absl::StrCat(DescribeLocked(p), " sent no heartbeat for ",
                                 absl::FormatDuration(absl::Trunc(silent, absl::Milliseconds(1))),
@@ -844,6 +847,33 @@ absl::Status CoordinatorState::EndStatus() {
 v1::JobState CoordinatorState::job_state() {
   absl::MutexLock lock(&mu_);
   return job_state_;
+}
+
+CoordinatorCounts CoordinatorState::Counts() {
+  absl::MutexLock lock(&mu_);
+  CoordinatorCounts c;
+  c.processes_expected = options_.num_processes;
+  for (const Task& task : tasks_) {
+    if (task.state != v1::TASK_STATE_NEVER_CONNECTED) ++c.processes_registered;
+    if (IsLive(task.state)) ++c.processes_connected;
+    if (task.state == v1::TASK_STATE_FAILED) ++c.processes_failed;
+  }
+  c.processes_lost_total = processes_lost_total_;
+  c.heartbeats_missed_total = heartbeats_missed_total_;
+  c.barriers_waiting = static_cast<int64_t>(ongoing_barriers_.size());
+  for (const auto& key : ongoing_barriers_) {
+    auto it = barriers_.find(key);
+    if (it != barriers_.end()) c.barrier_processes_waiting += static_cast<int64_t>(it->second.waiting.size());
+  }
+  c.barriers_passed_total = barriers_passed_total_;
+  c.barriers_failed_total = barriers_failed_total_;
+  c.barrier_seconds = barrier_seconds_;
+  c.kv_keys = static_cast<int64_t>(kv_.size());
+  c.kv_bytes = kv_.total_bytes();
+  std::string state = v1::JobState_Name(job_state_);
+  constexpr absl::string_view kEnumPrefix = "JOB_STATE_";
+  c.job_state = absl::StartsWith(state, kEnumPrefix) ? state.substr(kEnumPrefix.size()) : state;
+  return c;
 }
 
 int64_t CoordinatorState::event_version() {
@@ -1211,6 +1241,12 @@ absl::Status CoordinatorState::BarrierFailureLocked(const BarrierInstance& b,
 void CoordinatorState::FinishBarrierLocked(BarrierInstance& b, absl::Status status) {
   if (b.result.has_value()) return;
   b.result = status;
+  if (status.ok()) {
+    ++barriers_passed_total_;
+    barrier_seconds_.Observe(absl::ToDoubleSeconds(clock_->Now() - b.started));
+  } else {
+    ++barriers_failed_total_;
+  }
   CancelTimerLocked(b.timer);
   for (auto& [p, waiter] : b.waiting) {
     auto it = tasks_[p].waiting_at.find(b.id);
@@ -1289,6 +1325,7 @@ ParkedCall CoordinatorState::Barrier(const v1::BarrierRequest& request,
     b.all = all;
     b.participants = *participants;
     b.first_arrival = p;
+    b.started = clock_->Now();
     b.timeout = absl::Milliseconds(request.timeout_ms());
     b.timer = AddTimerLocked(clock_->Now() + b.timeout, [this, key] {
       auto it = barriers_.find(key);

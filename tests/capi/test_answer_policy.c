@@ -393,7 +393,9 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_keras_initialize_num_processes, "resolution", NULL) \
   X(tessera_keras_initialize_has_process_index, "resolution", NULL) \
   X(tessera_keras_initialize_process_index, "resolution", NULL) \
-  X(tessera_cluster_options_set_connection_timeouts, "options", NULL, 10000, 300000)
+  X(tessera_cluster_options_set_connection_timeouts, "options", NULL, 10000, 300000) \
+  X(tessera_cluster_options_set_metrics_bind, "options", NULL, "127.0.0.1:0") \
+  X(tessera_coordinator_metrics_port, "coordinator", NULL)
 #else
 #define NULL_CASES_CLUSTER(X)
 #endif
