@@ -113,6 +113,8 @@ class CoordinatorState {
   // Unary calls. Responses are filled only on success.
   absl::Status Register(const v1::RegisterRequest& request, v1::RegisterResponse* response);
   absl::Status Heartbeat(const v1::HeartbeatRequest& request, v1::HeartbeatResponse* response);
+  // The process id of an operator's GetJobState (`tessera status`).
+  static constexpr int32_t kOperatorProcessId = -1;
   absl::Status GetJobState(const v1::GetJobStateRequest& request,
                            v1::GetJobStateResponse* response);
   absl::Status ReportError(const v1::ReportErrorRequest& request);
@@ -273,6 +275,7 @@ class CoordinatorState {
   };
   struct KvWaiter {
     std::string key;
+    int32_t process_id = -1;
     v1::KvEntry* response;
     Completion done;
     uint64_t timer = 0;

@@ -23,6 +23,7 @@ NOUNS = sorted("""
     hlo_sharding
     interleave keras_initialize_options keras_initialize
     checkpoint
+    job_status
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

@@ -68,6 +68,73 @@ TESSERA_API bool tessera_cluster_options_set_metrics_bind(tessera_cluster_option
 TESSERA_API int tessera_coordinator_metrics_port(const tessera_coordinator* coordinator,
                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
 
+/**
+ * A running job's state as its coordinator sees it, queried by an operator
+ * ("who is stuck where"): per process its state, the time since its last
+ * heartbeat, and the barriers and keys it waits on. A snapshot: it does not
+ * change after the query.
+ */
+typedef struct tessera_job_status tessera_job_status;
+
+/**
+ * Asks the coordinator at the options' coordinator address for the job's
+ * state, as an operator (no process of the job): with the options' job id,
+ * job token (or TESSERA_JOB_TOKEN) and TLS settings.
+ * @param options  the options; needs the coordinator address.
+ * @param timeout_ms  how long to wait for the answer (>= 1).
+ * @param out_error  on failure: INVALID_ARGUMENT for NULL options, no
+ *        coordinator address or a timeout below 1; UNAVAILABLE when nothing
+ *        answers; DEADLINE_EXCEEDED after `timeout_ms`; UNAUTHENTICATED for a
+ *        wrong token; FAILED_PRECONDITION (TESSERA_REASON_WRONG_JOB) for
+ *        another job's coordinator.
+ * @return a new status owned by the caller (tessera_job_status_destroy), or NULL.
+ * @since 0.3
+ */
+TESSERA_API tessera_job_status* tessera_job_status_query(const tessera_cluster_options* options, int64_t timeout_ms,
+                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** Frees `status`. NULL is allowed. @since 0.3 */
+TESSERA_API void tessera_job_status_destroy(tessera_job_status* status) TESSERA_NOEXCEPT;
+
+/**
+ * The job's state: "REGISTERING", "RUNNING", "SHUTTING_DOWN", "STOPPED" or
+ * "FAILED"; owned by `status`. NULL (INVALID_ARGUMENT) for a NULL status.
+ * @since 0.3
+ */
+TESSERA_API const char* tessera_job_status_job_state(const tessera_job_status* status,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/** The job's process count; 0 (INVALID_ARGUMENT) for a NULL status. @since 0.3 */
+TESSERA_API size_t tessera_job_status_num_processes(const tessera_job_status* status,
+                                                    tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Process `index`'s state: "never connected", "pending", "running",
+ * "disconnected" or "failed"; owned by `status`. NULL with OUT_OF_RANGE for
+ * an index at or past tessera_job_status_num_processes.
+ * @since 0.3
+ */
+TESSERA_API const char* tessera_job_status_process_state(const tessera_job_status* status, size_t index,
+                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * Milliseconds since process `index`'s last heartbeat when queried; -1 when
+ * it never sent one. 0 with INVALID_ARGUMENT for a NULL status, OUT_OF_RANGE
+ * for an index at or past tessera_job_status_num_processes.
+ * @since 0.3
+ */
+TESSERA_API int64_t tessera_job_status_process_ms_since_heartbeat(const tessera_job_status* status, size_t index,
+                                                                  tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
+ * What process `index` waits on: "barrier ID#COUNTER" and "key KEY" parts
+ * joined by ", ", "" when nothing; owned by `status`. NULL with OUT_OF_RANGE
+ * for a bad index.
+ * @since 0.3
+ */
+TESSERA_API const char* tessera_job_status_process_waiting_on(const tessera_job_status* status, size_t index,
+                                                             tessera_error** out_error) TESSERA_NOEXCEPT;
+
 TESSERA_END_DECLS
 
 #endif /* TESSERA_EXPERIMENTAL_COORDINATOR_SERVICE_H_ */
