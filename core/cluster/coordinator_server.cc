@@ -27,6 +27,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/support/server_interceptor.h>
 
+#include "absl/base/const_init.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -392,7 +393,11 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     {
       // gRPC's own grpc.health.v1.Health (Check and Watch), for Kubernetes'
       // gRPC probes. The switch is process-wide and read by BuildAndStart:
-      // restored at once so the host's own servers keep their setting.
+      // restored at once so the host's own servers keep their setting, and
+      // held under a lock so coordinators started at once in one process
+      // cannot restore it under each other's builds.
+      static absl::Mutex health_switch_mu(absl::kConstInit);
+      absl::MutexLock health_switch_lock(&health_switch_mu);
       const bool health_was_enabled = grpc::DefaultHealthCheckServiceEnabled();
       grpc::EnableDefaultHealthCheckService(true);
       server_ = builder.BuildAndStart();
