@@ -1,6 +1,7 @@
 // tessera_cluster_options setters, tessera_detection_create and tessera_detection_*.
 #include "tessera/cluster.h"
 #include "tessera/experimental/cluster.h"
+#include "tessera/experimental/coordinator_service.h"
 
 #include <cstdint>
 #include <memory>
@@ -407,6 +408,19 @@ bool tessera_cluster_options_set_connection_timeouts(tessera_cluster_options* op
     TESSERA_RETURN_IF_ERROR(in_range(idle_timeout_ms, "idle_timeout_ms", 1000, 86400000));
     o.connections.handshake = absl::Milliseconds(handshake_timeout_ms);
     o.connections.idle = absl::Milliseconds(idle_timeout_ms);
+    return absl::OkStatus();
+  });
+}
+
+bool tessera_cluster_options_set_metrics_bind(tessera_cluster_options* options, const char* address,
+                                              tessera_error** out_error) noexcept {
+  return Setter(options, out_error, [&](ClusterOptions& o) -> absl::Status {
+    TESSERA_ASSIGN_OR_RETURN(tessera::cluster::HostPort bind, tessera::capi::Address(address, "address"));
+    if (!bind.port.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'address' must be HOST:PORT (port 0: any free port), got '", address, "'"));
+    }
+    o.metrics_bind = std::move(bind);
     return absl::OkStatus();
   });
 }

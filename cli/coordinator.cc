@@ -1,5 +1,7 @@
 #include "cli/coordinator.h"
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/cluster/sd_notify.h"
 #include "tessera/tessera.h"
 
 namespace tessera_cli {
@@ -36,10 +39,17 @@ Options:
   --init-timeout-ms MS       time for every process to register
   --heartbeat-interval-ms MS --heartbeat-timeout-ms MS
   --shutdown-timeout-ms MS   shutdown barrier timeout
+  --metrics-bind HOST:PORT   serve metrics at http://HOST:PORT/metrics
+                             (OpenMetrics or Prometheus text; off by default)
   -h, --help                 show this help
 
 The job token comes from TESSERA_JOB_TOKEN (or TESSERA_JOB_TOKEN_FILE) only,
 never from the command line, where other users could read it.
+
+Under systemd (Type=notify) it reports READY=1 once it serves, WATCHDOG=1
+every half of WATCHDOG_USEC when the unit has WatchdogSec=, and STOPPING=1
+when it stops, to $NOTIFY_SOCKET. Health: the standard gRPC health service
+(grpc.health.v1.Health) on the same port.
 )";
 
 namespace {
@@ -92,7 +102,7 @@ std::map<std::string, std::string> ParseFlags(const std::vector<std::string>& ar
       "--bind", "--num-processes", "--job-id", "--port-file", "--tls-cert", "--tls-key", "--tls-ca",
       "--tls-require-client-cert", "--tls-peer-uri-prefix", "--require-auth", "--recoverable",
       "--init-timeout-ms", "--heartbeat-interval-ms", "--heartbeat-timeout-ms",
-      "--shutdown-timeout-ms", "-h", "--help"};
+      "--shutdown-timeout-ms", "--metrics-bind", "-h", "--help"};
   std::map<std::string, std::string> flags;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string flag = args[i];
@@ -168,6 +178,9 @@ std::unique_ptr<tessera_cluster_options, OptionsDeleter> BuildOptions(
   if (const std::string* ms = get("--shutdown-timeout-ms")) {
     Check(tessera_cluster_options_set_shutdown_timeout_ms(o, ParseInt("--shutdown-timeout-ms", *ms), &e), e);
   }
+  if (const std::string* address = get("--metrics-bind")) {
+    Check(tessera_cluster_options_set_metrics_bind(o, address->c_str(), &e), e);
+  }
   return options;
 }
 
@@ -219,14 +232,42 @@ int RunCoordinator(const std::vector<std::string>& args) {
     return kExitFailed;
   }
   std::printf("tessera coordinator: listening on port %d\n", port);
+  if (flags.count("--metrics-bind")) {
+    std::printf("tessera coordinator: metrics on port %d\n", tessera_coordinator_metrics_port(coordinator.get(), nullptr));
+  }
   std::fflush(stdout);
   std::signal(SIGINT, OnStopSignal);
   std::signal(SIGTERM, OnStopSignal);
-  while (g_stop_signal == 0) {
-    if (tessera_coordinator_wait(coordinator.get(), 200, nullptr)) {
-      std::printf("tessera coordinator: the job ended\n");
-      return kExitOk;
+  const tessera::cluster::SystemdNotifier systemd = tessera::cluster::SystemdNotifier::FromEnvironment();
+  // A broken NOTIFY_SOCKET is reported once; systemd then times the unit out.
+  bool notify_failed = false;
+  auto notify = [&](const char* state) {
+    std::string why;
+    if (!systemd.Notify(state, &why) && !notify_failed) {
+      notify_failed = true;
+      std::fprintf(stderr, "tessera coordinator: warning: cannot tell systemd %s: %s\n", state, why.c_str());
     }
+  };
+  notify("READY=1");
+  // The keep-alive comes from this loop, not a thread of its own: a loop
+  // that stopped turning is what the watchdog is for.
+  using SteadyClock = std::chrono::steady_clock;
+  const auto watchdog = std::chrono::duration_cast<std::chrono::milliseconds>(systemd.watchdog_period());
+  const int64_t slice_ms = watchdog.count() > 0 ? std::clamp<int64_t>(watchdog.count(), 1, 200) : 200;
+  SteadyClock::time_point next_keepalive = SteadyClock::now() + watchdog;
+  bool ended = false;
+  while (g_stop_signal == 0 && !ended) {
+    ended = tessera_coordinator_wait(coordinator.get(), slice_ms, nullptr);
+    if (watchdog.count() > 0 && SteadyClock::now() >= next_keepalive) {
+      notify("WATCHDOG=1");
+      next_keepalive = SteadyClock::now() + watchdog;
+    }
+  }
+  notify("STOPPING=1");
+  tessera_coordinator_stop(coordinator.get());
+  if (ended) {
+    std::printf("tessera coordinator: the job ended\n");
+    return kExitOk;
   }
   std::fprintf(stderr, "tessera coordinator: stopped by signal %d\n", static_cast<int>(g_stop_signal));
   return kExitFailed;

@@ -23,6 +23,7 @@
 
 #if TESSERA_HAS_CLUSTER
 #include "cli/coordinator.h"
+#include "cli/status.h"
 #endif
 
 namespace tessera_cli {
@@ -44,6 +45,7 @@ Commands:
 )"
 #if TESSERA_HAS_CLUSTER
                      R"(  coordinator serve a multi-host job's coordinator until the job ends
+  status      show who is stuck where in a running job (asks its coordinator)
 )"
 #endif
                      R"(
@@ -129,6 +131,15 @@ int Run(const std::vector<std::string>& args) {
       Print(stderr, std::string("tessera load: ") + e.what() + "\n");
       return kExitUsage;
     }
+  }
+  if (command == "status") {
+#if TESSERA_HAS_CLUSTER
+    return RunStatus(std::vector<std::string>(args.begin() + 1, args.end()));
+#else
+    Print(stderr, "tessera status: this Tessera was built without the cluster API "
+                  "(-Dcluster=disabled); rebuild with -Dcluster=enabled to ask a coordinator\n");
+    return kExitUsage;
+#endif
   }
   if (command == "devices") {
     try {

@@ -24,10 +24,8 @@
 
 namespace tessera::cluster::internal {
 
-namespace {
-
 absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& config,
-                                                           bool own_connection, int attempt = 0) {
+                                                           bool own_connection, int attempt) {
   grpc::ChannelArguments args;
   if (attempt > 0) args.SetInt("tessera.dial_attempt", attempt);
   // P9: an http_proxy in the environment must never sit between the job and
@@ -52,6 +50,8 @@ absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& 
   PinCallbackQueue();
   return grpc::CreateCustomChannel(AddressText(config.coordinator_address), credentials, args);
 }
+
+namespace {
 
 // `status` with `prefix` before its message; code and payloads kept.
 absl::Status WithPrefix(const absl::Status& status, absl::string_view prefix) {

@@ -29,6 +29,12 @@ namespace tessera::cluster::internal {
 // for a config no client can connect with; OK otherwise.
 absl::Status ValidateConfig(const ClusterConfig& config);
 
+// A channel to config.coordinator_address with the job's TLS settings, no
+// proxy, and Tessera's redial backoff; `own_connection`: not shared with
+// other channels to the same address. `attempt` > 0 makes a fresh one.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const ClusterConfig& config,
+                                                           bool own_connection, int attempt = 0);
+
 // A fresh channel for the next registration attempt. gRPC keeps a refused
 // subchannel in TRANSIENT_FAILURE for its own backoff and fails fail-fast
 // calls at once meanwhile, so a coordinator that came up is not seen until

@@ -89,6 +89,7 @@ struct ClusterOptions {
   std::optional<int64_t> max_store_bytes;
   std::string detection = "auto";  // "auto", "none", or one detector's name
   ConnectionTimeouts connections;
+  std::optional<HostPort> metrics_bind;  // the coordinator's /metrics (off when unset)
 };
 
 // A fully resolved configuration: every field has its final value.
@@ -119,6 +120,8 @@ struct ClusterConfig {
   // they fail with RESOURCE_EXHAUSTED (a bound on memory and DoS risk).
   int64_t max_pending_calls = int64_t{1} << 20;
   ConnectionTimeouts connections;
+  // Where the coordinator serves /metrics over HTTP (metrics_http.h); none: off.
+  std::optional<HostPort> metrics_bind;
 };
 
 }  // namespace tessera::cluster

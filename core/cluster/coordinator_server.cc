@@ -23,8 +23,11 @@
 #include <vector>
 
 #include <grpcpp/grpcpp.h>
+#include <grpcpp/health_check_service_interface.h>
 #include <grpcpp/security/server_credentials.h>
+#include <grpcpp/support/server_interceptor.h>
 
+#include "absl/base/const_init.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -32,10 +35,12 @@
 #include "absl/synchronization/notification.h"
 #include "core/cluster/accept_gate.h"
 #include "core/cluster/auth.h"
+#include "core/cluster/coordinator_metrics.h"
 #include "core/cluster/coordinator_state.h"
 #include "core/cluster/error_detail.h"
 #include "core/cluster/grpc_runtime.h"
 #include "core/cluster/host_port.h"
+#include "core/cluster/metrics_http.h"
 #include "core/cluster/tls_credentials.h"
 #include "core/cluster/wire_text.h"
 #include "core/log.h"
@@ -45,6 +50,8 @@ namespace tessera::cluster {
 namespace {
 
 constexpr absl::Duration kTickPeriod = absl::Milliseconds(5);
+// The service name health checks may ask about besides "" (the server).
+constexpr char kCoordinatorServiceName[] = "tessera.v1.Coordinator";
 constexpr size_t kEventsPerPoll = 256;
 // How long a failed job's coordinator keeps serving processes it cannot
 // show to hold the error (no stream of their own: clients sharing another's
@@ -152,6 +159,38 @@ grpc::ByteBuffer SerializeKvPage(const KvStore::Page& page, bool keys_only) {
   if (!framing.empty()) slices.emplace_back(framing);
   return grpc::ByteBuffer(slices.data(), slices.size());
 }
+
+// Counts every answered RPC by method and code for /metrics; installed only
+// when metrics are on, so a coordinator without them pays nothing per call.
+class RpcCountingInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  RpcCountingInterceptor(grpc::experimental::ServerRpcInfo* info, RpcCounts* counts)
+      : method_(info->method()), counts_(counts) {}
+
+  void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(
+            grpc::experimental::InterceptionHookPoints::PRE_SEND_STATUS)) {
+      const absl::StatusCode code = static_cast<absl::StatusCode>(methods->GetSendStatus().error_code());
+      counts_->Add(method_, absl::StatusCodeToString(code));
+    }
+    methods->Proceed();
+  }
+
+ private:
+  const std::string method_;
+  RpcCounts* const counts_;
+};
+
+class RpcCountingFactory final : public grpc::experimental::ServerInterceptorFactoryInterface {
+ public:
+  explicit RpcCountingFactory(RpcCounts* counts) : counts_(counts) {}
+  grpc::experimental::Interceptor* CreateServerInterceptor(grpc::experimental::ServerRpcInfo* info) override {
+    return new RpcCountingInterceptor(info, counts_);
+  }
+
+ private:
+  RpcCounts* const counts_;
+};
 
 // A duration as a gRPC channel argument (int milliseconds).
 int ClampedMs(absl::Duration duration) {
@@ -299,8 +338,11 @@ class CoordinatorServerImpl final : public CoordinatorServer {
         service_(this) {
     state_->SetEventListener([this] { PokeWatchers(); });
     state_->SetEndListener([this] {
-      absl::MutexLock lock(&end_mu_);
-      ended_ = true;
+      {
+        absl::MutexLock lock(&end_mu_);
+        ended_ = true;
+      }
+      EndHealth();
     });
   }
 
@@ -334,11 +376,44 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     acceptor_ = builder.experimental().AddExternalConnectionAcceptor(
         grpc::ServerBuilder::experimental_type::ExternalConnectionType::FROM_FD, *credentials);
     builder.RegisterService(&service_);
+    if (config_.metrics_bind) {
+      HostPort metrics_bind = *config_.metrics_bind;
+      if (!metrics_bind.port.has_value()) metrics_bind.port = 0;
+      absl::StatusOr<std::unique_ptr<MetricsHttpServer>> metrics =
+          MetricsHttpServer::Start(metrics_bind, [this](MetricsFormat format) {
+            return RenderMetrics(state_->Counts(), rpc_counts_.Snapshot(), format);
+          });
+      if (!metrics.ok()) return metrics.status();
+      metrics_ = *std::move(metrics);
+      std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+      interceptors.push_back(std::make_unique<RpcCountingFactory>(&rpc_counts_));
+      builder.experimental().SetInterceptorCreators(std::move(interceptors));
+    }
     PinCallbackQueue();
-    server_ = builder.BuildAndStart();
+    {
+      // gRPC's own grpc.health.v1.Health (Check and Watch), for Kubernetes'
+      // gRPC probes. The switch is process-wide and read by BuildAndStart:
+      // restored at once so the host's own servers keep their setting, and
+      // held under a lock so coordinators started at once in one process
+      // cannot restore it under each other's builds.
+      static absl::Mutex health_switch_mu(absl::kConstInit);
+      absl::MutexLock health_switch_lock(&health_switch_mu);
+      const bool health_was_enabled = grpc::DefaultHealthCheckServiceEnabled();
+      grpc::EnableDefaultHealthCheckService(true);
+      server_ = builder.BuildAndStart();
+      grpc::EnableDefaultHealthCheckService(health_was_enabled);
+    }
     if (server_ == nullptr) {
       return absl::UnavailableError(
           absl::StrCat("bind ", bind.ToString(), ": gRPC could not listen there"));
+    }
+    // gRPC answers SERVING from the start; no connection reaches the server
+    // before the gate starts, and it says SERVING only once registrations can
+    // arrive (below).
+    grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+    if (health != nullptr) {
+      health->SetServingStatus(false);
+      health->SetServingStatus(kCoordinatorServiceName, false);
     }
     port_ = gate_->port();
     gate_->Start([acceptor = acceptor_.get()](int listener_fd, int fd) {
@@ -358,6 +433,12 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     ticker_ = std::thread([this] {
       while (!stop_ticker_.WaitForNotificationWithTimeout(kTickPeriod)) state_->Tick();
     });
+    if (health != nullptr) {
+      health_.store(health);
+      // Once the job ended or Stop began, the shut-down service ignores this.
+      health->SetServingStatus(true);
+      if (state_->Ended()) EndHealth();
+    }
     Log(LogLevel::kInfo,
         absl::StrCat("coordinator: serving job '", config_.job_id, "' (", config_.num_processes,
                      " processes) on ", bind.host, ":", port_,
@@ -372,6 +453,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   }
 
   int port() const override { return port_; }
+  int metrics_port() const override { return metrics_ != nullptr ? metrics_->port() : 0; }
 
   std::string address() const {
     absl::MutexLock lock(&address_mu_);
@@ -412,6 +494,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
 
   void Stop() override {
     if (stopping_.exchange(true)) return;
+    EndHealth();
     state_->Stop(absl::CancelledError(
         absl::StrCat("the coordinator at ", address(), " stopped")));
     for (EventWriter* w : SnapshotWatchers()) {
@@ -423,6 +506,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     stop_ticker_.Notify();
     if (ticker_.joinable()) ticker_.join();
     if (server_ != nullptr) server_->Wait();
+    metrics_.reset();
   }
 
   // Called before any handler logic, with the request's header. Never logs
@@ -470,6 +554,12 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   }
 
   CoordinatorState& state() { return *state_; }
+
+  // NOT_SERVING from now on (the job ended, or the coordinator is stopping):
+  // probes stop routing to it and watchers hear the change.
+  void EndHealth() {
+    if (grpc::HealthCheckServiceInterface* health = health_.load()) health->Shutdown();
+  }
 
   // `topology` serialized, from a one-entry cache: the buffer shares its
   // bytes with every copy handed out.
@@ -551,6 +641,9 @@ class CoordinatorServerImpl final : public CoordinatorServer {
   std::thread ticker_;
   absl::Notification stop_ticker_;
   std::atomic<bool> stopping_{false};
+  std::atomic<grpc::HealthCheckServiceInterface*> health_{nullptr};  // the server's, once serving
+  RpcCounts rpc_counts_;
+  std::unique_ptr<MetricsHttpServer> metrics_;  // /metrics, when config_.metrics_bind
   mutable absl::Mutex end_mu_;
   bool ended_ ABSL_GUARDED_BY(end_mu_) = false;
   absl::Mutex serialized_mu_;

@@ -34,6 +34,10 @@ class CoordinatorServer {
   // The bound port (the chosen one when port 0 was asked).
   virtual int port() const = 0;
 
+  // The port of /metrics (config.metrics_bind; the chosen one for port 0);
+  // 0 when metrics are off.
+  virtual int metrics_port() const = 0;
+
   // Waits until the job has ended (all shut down, shutdown barrier expired,
   // or failed with every client gone): OK then; DEADLINE_EXCEEDED after
   // `timeout` while it still runs.

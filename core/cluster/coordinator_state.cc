@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/random/random.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "core/cluster/error_detail.h"
@@ -648,6 +649,7 @@ void CoordinatorState::TaskLostLocked(int32_t process_id, absl::StatusCode code,
                                       const std::string& message) {
   Task& task = tasks_[process_id];
   if (!IsLive(task.state)) return;
+  ++processes_lost_total_;
   task.error.set_code(static_cast<int32_t>(code));
   task.error.set_message(message);
   task.error.set_source_process_id(process_id);
@@ -699,6 +701,7 @@ void CoordinatorState::ScanHeartbeatsLocked(absl::Time now) {
     if (!IsLive(task.state) || task.shutdown_called) continue;
     const absl::Duration silent = now - task.last_heartbeat;
     if (silent <= options_.heartbeat_timeout) continue;
+    ++heartbeats_missed_total_;
     TaskLostLocked(p, absl::StatusCode::kUnavailable,
                    absl::StrCat(DescribeLocked(p), " sent no heartbeat for ",
                                 absl::FormatDuration(absl::Trunc(silent, absl::Milliseconds(1))),
@@ -846,6 +849,33 @@ v1::JobState CoordinatorState::job_state() {
   return job_state_;
 }
 
+CoordinatorCounts CoordinatorState::Counts() {
+  absl::MutexLock lock(&mu_);
+  CoordinatorCounts c;
+  c.processes_expected = options_.num_processes;
+  for (const Task& task : tasks_) {
+    if (task.state != v1::TASK_STATE_NEVER_CONNECTED) ++c.processes_registered;
+    if (IsLive(task.state)) ++c.processes_connected;
+    if (task.state == v1::TASK_STATE_FAILED) ++c.processes_failed;
+  }
+  c.processes_lost_total = processes_lost_total_;
+  c.heartbeats_missed_total = heartbeats_missed_total_;
+  c.barriers_waiting = static_cast<int64_t>(ongoing_barriers_.size());
+  for (const auto& key : ongoing_barriers_) {
+    auto it = barriers_.find(key);
+    if (it != barriers_.end()) c.barrier_processes_waiting += static_cast<int64_t>(it->second.waiting.size());
+  }
+  c.barriers_passed_total = barriers_passed_total_;
+  c.barriers_failed_total = barriers_failed_total_;
+  c.barrier_seconds = barrier_seconds_;
+  c.kv_keys = static_cast<int64_t>(kv_.size());
+  c.kv_bytes = kv_.total_bytes();
+  std::string state = v1::JobState_Name(job_state_);
+  constexpr absl::string_view kEnumPrefix = "JOB_STATE_";
+  c.job_state = absl::StartsWith(state, kEnumPrefix) ? state.substr(kEnumPrefix.size()) : state;
+  return c;
+}
+
 int64_t CoordinatorState::event_version() {
   absl::MutexLock lock(&mu_);
   return version_;
@@ -948,10 +978,28 @@ absl::Status CoordinatorState::CheckWatcher(const v1::Header& header) {
 
 absl::Status CoordinatorState::GetJobState(const v1::GetJobStateRequest& request,
                                            v1::GetJobStateResponse* response) {
-  if (absl::Status s = CheckWatcher(request.header()); !s.ok()) return s;
+  if (request.header().process_id() == kOperatorProcessId) {
+    // An operator asking who is stuck where: no process of the job, so only
+    // the job id is checked (the server checked the credential).
+    Section section(this);
+    if (stopped_.has_value()) return *stopped_;
+    if (absl::Status s = CheckJobIdLocked(request.header()); !s.ok()) return s;
+  } else if (absl::Status s = CheckWatcher(request.header()); !s.ok()) {
+    return s;
+  }
   Section section(this);
   response->set_job_state(job_state_);
   for (int32_t p = 0; p < options_.num_processes; ++p) *response->add_tasks() = TaskInfoLocked(p);
+  std::vector<std::vector<std::string>> keys(static_cast<size_t>(options_.num_processes));
+  for (const auto& [id, waiter] : kv_waiters_) {
+    if (waiter.process_id >= 0 && waiter.process_id < options_.num_processes) {
+      keys[static_cast<size_t>(waiter.process_id)].push_back(waiter.key);
+    }
+  }
+  for (int32_t p = 0; p < options_.num_processes; ++p) {
+    std::sort(keys[p].begin(), keys[p].end());
+    for (std::string& key : keys[p]) response->mutable_tasks(p)->add_waiting_for_keys(std::move(key));
+  }
   response->set_version(version_);
   if (job_state_ == v1::JOB_STATE_FAILED) *response->mutable_job_error() = job_error_;
   return absl::OkStatus();
@@ -1057,7 +1105,7 @@ ParkedCall CoordinatorState::KvGet(const v1::KvGetRequest& request, v1::KvEntry*
         CompleteLocked(std::move(waiter_done), absl::DeadlineExceededError(timed_out));
       });
   kv_waiting_keys_[*key].push_back(id);
-  kv_waiters_.emplace(id, KvWaiter{*key, response, std::move(done), timer});
+  kv_waiters_.emplace(id, KvWaiter{*key, request.header().process_id(), response, std::move(done), timer});
   return ParkedCall(ParkedCall::Kind::kKvGet, id, request.header().process_id());
 }
 
@@ -1211,6 +1259,12 @@ absl::Status CoordinatorState::BarrierFailureLocked(const BarrierInstance& b,
 void CoordinatorState::FinishBarrierLocked(BarrierInstance& b, absl::Status status) {
   if (b.result.has_value()) return;
   b.result = status;
+  if (status.ok()) {
+    ++barriers_passed_total_;
+    barrier_seconds_.Observe(absl::ToDoubleSeconds(clock_->Now() - b.started));
+  } else {
+    ++barriers_failed_total_;
+  }
   CancelTimerLocked(b.timer);
   for (auto& [p, waiter] : b.waiting) {
     auto it = tasks_[p].waiting_at.find(b.id);
@@ -1289,6 +1343,7 @@ ParkedCall CoordinatorState::Barrier(const v1::BarrierRequest& request,
     b.all = all;
     b.participants = *participants;
     b.first_arrival = p;
+    b.started = clock_->Now();
     b.timeout = absl::Milliseconds(request.timeout_ms());
     b.timer = AddTimerLocked(clock_->Now() + b.timeout, [this, key] {
       auto it = barriers_.find(key);

@@ -31,6 +31,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/cluster/cluster_config.h"
+#include "core/cluster/coordinator_metrics.h"
 #include "core/cluster/kv_store.h"
 #include "tessera/v1/coordinator.pb.h"
 
@@ -112,6 +113,8 @@ class CoordinatorState {
   // Unary calls. Responses are filled only on success.
   absl::Status Register(const v1::RegisterRequest& request, v1::RegisterResponse* response);
   absl::Status Heartbeat(const v1::HeartbeatRequest& request, v1::HeartbeatResponse* response);
+  // The process id of an operator's GetJobState (`tessera status`).
+  static constexpr int32_t kOperatorProcessId = -1;
   absl::Status GetJobState(const v1::GetJobStateRequest& request,
                            v1::GetJobStateResponse* response);
   absl::Status ReportError(const v1::ReportErrorRequest& request);
@@ -213,6 +216,8 @@ class CoordinatorState {
   // Why it ended (OK after a clean shutdown).
   absl::Status EndStatus();
   v1::JobState job_state();
+  // The job's numbers for /metrics, read at once.
+  CoordinatorCounts Counts();
   uint64_t incarnation() const { return incarnation_; }
   // The advertised address named in messages, once the port is known.
   void SetAddress(std::string address);
@@ -252,6 +257,7 @@ class CoordinatorState {
     absl::flat_hash_set<int32_t> arrived;
     absl::flat_hash_map<int32_t, BarrierWaiter> waiting;
     int32_t first_arrival = -1;
+    absl::Time started;  // the first arrival (the barrier's duration metric)
     absl::Duration timeout;
     uint64_t timer = 0;
     std::optional<absl::Status> result;
@@ -269,6 +275,7 @@ class CoordinatorState {
   };
   struct KvWaiter {
     std::string key;
+    int32_t process_id = -1;
     v1::KvEntry* response;
     Completion done;
     uint64_t timer = 0;
@@ -404,6 +411,13 @@ class CoordinatorState {
   int64_t shutdown_needed_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t shutdown_timer_ ABSL_GUARDED_BY(mu_) = 0;
   bool shutdown_expired_ ABSL_GUARDED_BY(mu_) = false;
+
+  // Counters of Counts (the rest is read from the state when asked).
+  int64_t processes_lost_total_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t heartbeats_missed_total_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t barriers_passed_total_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t barriers_failed_total_ ABSL_GUARDED_BY(mu_) = 0;
+  DurationHistogram barrier_seconds_ ABSL_GUARDED_BY(mu_);
 
   std::atomic<int64_t> parked_{0};  // blocking calls not yet completed
   uint64_t next_id_ ABSL_GUARDED_BY(mu_) = 1;

@@ -567,6 +567,7 @@ void CopyPlainOptions(const ClusterOptions& options, ClusterConfig& config) {
   if (options.max_value_bytes) config.max_value_bytes = *options.max_value_bytes;
   if (options.max_store_bytes) config.max_store_bytes = *options.max_store_bytes;
   config.connections = options.connections;
+  config.metrics_bind = options.metrics_bind;
 }
 
 absl::Status CheckLocalDeviceIds(const std::vector<int64_t>& ids, const std::string& source) {

@@ -24,6 +24,7 @@ NOUNS = sorted("""
     interleave keras_initialize_options keras_initialize
     checkpoint
     read_options read_plan
+    job_status
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

@@ -440,7 +440,15 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_keras_initialize_num_processes, "resolution", NULL) \
   X(tessera_keras_initialize_has_process_index, "resolution", NULL) \
   X(tessera_keras_initialize_process_index, "resolution", NULL) \
-  X(tessera_cluster_options_set_connection_timeouts, "options", NULL, 10000, 300000)
+  X(tessera_cluster_options_set_connection_timeouts, "options", NULL, 10000, 300000) \
+  X(tessera_cluster_options_set_metrics_bind, "options", NULL, "127.0.0.1:0") \
+  X(tessera_coordinator_metrics_port, "coordinator", NULL) \
+  X(tessera_job_status_query, "options", NULL, 1000) \
+  X(tessera_job_status_job_state, "status", NULL) \
+  X(tessera_job_status_num_processes, "status", NULL) \
+  X(tessera_job_status_process_state, "status", NULL, 0) \
+  X(tessera_job_status_process_ms_since_heartbeat, "status", NULL, 0) \
+  X(tessera_job_status_process_waiting_on, "status", NULL, 0)
 #else
 #define NULL_CASES_CLUSTER(X)
 #endif
@@ -502,6 +510,8 @@ static struct objects {
   tessera_kv_list* kv_list;
   tessera_detection* detection;
   tessera_keras_initialize* keras_initialize;
+  tessera_coordinator* coordinator;
+  tessera_job_status* job_status;
 #endif
   /* Out parameters. */
   int64_t i64;
@@ -609,7 +619,10 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_error_missing_waiting_at, "index", tessera_error_num_missing(o.error, NULL), o.error, index) \
   X(tessera_error_arrived_process, "index", tessera_error_num_arrived(o.error, NULL), o.error, index) \
   X(tessera_detection_local_device_id, "index", tessera_detection_num_local_device_ids(o.detection, NULL), o.detection, index) \
-  X(tessera_keras_initialize_job_address, "index", tessera_keras_initialize_num_job_addresses(o.keras_initialize, NULL), o.keras_initialize, index)
+  X(tessera_keras_initialize_job_address, "index", tessera_keras_initialize_num_job_addresses(o.keras_initialize, NULL), o.keras_initialize, index) \
+  X(tessera_job_status_process_state, "index", tessera_job_status_num_processes(o.job_status, NULL), o.job_status, index) \
+  X(tessera_job_status_process_ms_since_heartbeat, "index", tessera_job_status_num_processes(o.job_status, NULL), o.job_status, index) \
+  X(tessera_job_status_process_waiting_on, "index", tessera_job_status_num_processes(o.job_status, NULL), o.job_status, index)
 #else
 #define INDEX_CASES_CLUSTER(X)
 #endif
@@ -818,6 +831,8 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.detection);
   ASSERT_NOT_NULL(o.keras_initialize);
   ASSERT_EQ(1, tessera_kv_list_num_entries(o.kv_list, NULL));
+  ASSERT_NOT_NULL(o.job_status);
+  ASSERT_EQ(1, tessera_job_status_num_processes(o.job_status, NULL));
 #endif
 }
 
@@ -908,11 +923,27 @@ static void make_objects(void) {
     o.detection = tessera_detection_create_from_env(NULL, env, 1, NULL);
     o.keras_initialize = tessera_keras_initialize_resolve_from_env(NULL, env, 1, NULL);
   }
+  {
+    /* A job of one process that never joins, asked by an operator. */
+    tessera_cluster_options* options = tessera_cluster_options_create();
+    char address[64];
+    tessera_cluster_options_set_detection(options, "none", NULL);
+    tessera_cluster_options_set_bind_address(options, "127.0.0.1:0", NULL);
+    tessera_cluster_options_set_num_processes(options, 1, NULL);
+    tessera_cluster_options_set_job_id(options, "policy", NULL);
+    o.coordinator = tessera_coordinator_start(options, NULL);
+    snprintf(address, sizeof address, "127.0.0.1:%d", tessera_coordinator_port(o.coordinator, NULL));
+    tessera_cluster_options_set_coordinator_address(options, address, NULL);
+    o.job_status = tessera_job_status_query(options, 10000, NULL);
+    tessera_cluster_options_destroy(options);
+  }
 #endif
 }
 
 static void destroy_objects(void) {
 #if TESSERA_HAS_CLUSTER
+  tessera_job_status_destroy(o.job_status);
+  tessera_coordinator_destroy(o.coordinator);
   tessera_keras_initialize_destroy(o.keras_initialize);
   tessera_detection_destroy(o.detection);
   tessera_kv_list_destroy(o.kv_list);

@@ -177,6 +177,7 @@
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #include "tessera/experimental/keras_initialize.h"
+#include "tessera/experimental/coordinator_service.h"
 #endif
 #endif
 
