@@ -26,10 +26,7 @@ fail() {
 # must be consumer.c from its first #include on.
 check_readme() {
   local shown actual
-  shown=$(awk '/<!-- pkgconfig\/consumer.c -->/ { armed = 1; next }
-               armed && /^```c$/ { inside = 1; next }
-               inside && /^```$/ { exit }
-               inside { print }' "$readme")
+  shown=$(awk -f "$(dirname "$0")/readme_example.awk" "$readme")
   actual=$(sed -n '/^#include/,$p' "$consumer")
   [[ -n $shown ]] || fail "$readme has no C block after <!-- pkgconfig/consumer.c -->"
   if [[ $shown != "$actual" ]]; then
@@ -91,10 +88,9 @@ ldd "$tmp/consumer" >"$tmp/ldd.txt"
 grep -qF "$staged_libdir/libtessera.so.0" "$tmp/ldd.txt" ||
   fail "consumer does not load the staged library: $(grep tessera "$tmp/ldd.txt")"
 
+# The version line, then what consumer.expected says (package-check.sh checks the same).
 expected="tessera $version
-decoder/dense_1/kernel -> <TensorLayout axes=(None, 'model'), device_mesh=<DeviceMesh shape=(2, 4), axis_names=['batch', 'model']>>
-dimension 1 is split into 4 shards
-rule \"dense[\" -> INVALID_ARGUMENT"
+$(<"${consumer%.c}.expected")"
 actual=$("$tmp/consumer") || fail "consumer exited with status $? (output: $actual)"
 if [[ $actual != "$expected" ]]; then
   diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") >&2 || true
