@@ -241,13 +241,17 @@ ReadPlan HalfRows(uint64_t gap) {
                              Rules(mesh, {{"w", {"", "model"}}}), {0, 2, ShardMode::kStrict, gap}));
 }
 
+// Loads `plan` on `threads` threads, dropping the bytes.
+absl::Status Discard(const ReadPlan& plan, size_t threads, FakeReader& reader) {
+  return LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {threads, 4096},
+                          nullptr, nullptr, reader);
+}
+
 TEST(LoaderTest, AFileWhoseReadsLeaveGapsIsAdvisedNotToReadAhead) {
   const ReadPlan plan = HalfRows(0);
   ASSERT_EQ(plan.reads.size(), 16u);
   FakeReader reader(Bytes(1024));
-  ASSERT_TRUE(LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {1, 4096},
-                               nullptr, nullptr, reader)
-                  .ok());
+  ASSERT_TRUE(Discard(plan, 1, reader).ok());
   EXPECT_GT(reader.no_readahead, 0);
   EXPECT_EQ(reader.bytes_read, 512u);
 }
@@ -256,9 +260,7 @@ TEST(LoaderTest, AFileReadWithoutGapsKeepsItsReadahead) {
   const ReadPlan plan = HalfRows(32);
   ASSERT_EQ(plan.reads.size(), 1u);
   FakeReader reader(Bytes(1024));
-  ASSERT_TRUE(LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {1, 4096},
-                               nullptr, nullptr, reader)
-                  .ok());
+  ASSERT_TRUE(Discard(plan, 1, reader).ok());
   EXPECT_EQ(reader.no_readahead, 0);
   EXPECT_EQ(reader.bytes_read, 992u);
 }
@@ -266,9 +268,7 @@ TEST(LoaderTest, AFileReadWithoutGapsKeepsItsReadahead) {
 TEST(LoaderTest, TheReadsAheadAnnouncedToTheKernelAreExactlyThePlansReads) {
   const ReadPlan plan = HalfRows(0);
   FakeReader reader(Bytes(1024));
-  ASSERT_TRUE(LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {2, 4096},
-                               nullptr, nullptr, reader)
-                  .ok());
+  ASSERT_TRUE(Discard(plan, 2, reader).ok());
   std::sort(reader.will_read.begin(), reader.will_read.end());
   EXPECT_EQ(reader.will_read, Reads(plan));
 }
