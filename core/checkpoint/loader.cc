@@ -41,6 +41,10 @@ class PosixReader final : public FileReader {
     }
   }
   void Close(int handle) override { ::close(handle); }
+  void AdviseNoReadahead(int handle) override { ::posix_fadvise(handle, 0, 0, POSIX_FADV_RANDOM); }
+  void AdviseWillRead(int handle, uint64_t offset, uint64_t size) override {
+    ::posix_fadvise(handle, static_cast<off_t>(offset), static_cast<off_t>(size), POSIX_FADV_WILLNEED);
+  }
 };
 
 // A part of one read, the unit a thread takes.
@@ -60,6 +64,12 @@ struct Chunk {
 constexpr uint64_t kDirectRunBytes = 64 * 1024;
 // More threads than this only queue on the disk.
 constexpr size_t kMaxThreads = 64;
+// How far ahead of the threads the loader asks the kernel to start reading:
+// enough requests in flight to keep a disk busy, little enough page cache
+// filled ahead of its use. A hint covers at most kHintBytes, about the most
+// one POSIX_FADV_WILLNEED starts (the kernel caps it at its readahead size).
+constexpr uint64_t kHintAheadBytes = 128ull << 20;
+constexpr uint64_t kHintBytes = 4ull << 20;
 
 class Load {
  public:
@@ -95,6 +105,10 @@ class Load {
         chunks_.push_back(Chunk{r, read.offset + at, std::min(chunk_bytes_, read.size - at)});
       }
     }
+    chunk_end_.reserve(chunks_.size());
+    uint64_t end = 0;
+    for (const Chunk& chunk : chunks_) chunk_end_.push_back(end += chunk.size);
+    AdviseGaps();
     const size_t threads = std::min(threads_, chunks_.size());
     if (threads <= 1) {
       Work();
@@ -135,6 +149,33 @@ class Load {
       }
     }
     return absl::OkStatus();
+  }
+
+  // Readahead across a gap reads bytes the plan skips, so a file whose
+  // reads leave one gets none.
+  void AdviseGaps() {
+    for (size_t r = 1; r < plan_.reads.size(); ++r) {
+      const Read& read = plan_.reads[r];
+      const Read& last = plan_.reads[r - 1];
+      if (read.file == last.file && read.offset > last.offset + last.size) {
+        reader_.AdviseNoReadahead(handles_[read.file]);
+      }
+    }
+  }
+
+  // Hints the chunks from `chunk` on up to kHintAheadBytes. One thread hints
+  // at a time; the others go on reading rather than wait for it.
+  void HintAhead(size_t chunk) {
+    if (!hint_mu_.TryLock()) return;
+    hinted_ = std::max(hinted_, chunk);
+    while (hinted_ < chunks_.size() && chunk_end_[hinted_] - chunk_end_[chunk] < kHintAheadBytes) {
+      const Chunk& c = chunks_[hinted_++];
+      const int handle = handles_[plan_.reads[c.read].file];
+      for (uint64_t at = 0; at < c.size; at += kHintBytes) {
+        reader_.AdviseWillRead(handle, c.offset + at, std::min(kHintBytes, c.size - at));
+      }
+    }
+    hint_mu_.Unlock();
   }
 
   void Fail(absl::Status status) {
@@ -239,6 +280,7 @@ class Load {
     while (!stop_.load()) {
       const size_t i = next_.fetch_add(1);
       if (i >= chunks_.size()) return;
+      HintAhead(i);
       absl::Status status;
       // A caller's callback may throw; on a loader thread that would end the
       // process, so it becomes the load's error.
@@ -269,6 +311,9 @@ class Load {
   absl::Status error_;
   absl::Mutex progress_mu_;
   uint64_t done_ = 0;
+  absl::Mutex hint_mu_;
+  size_t hinted_ = 0;  // chunks before it have been hinted
+  std::vector<uint64_t> chunk_end_;  // bytes of chunks_ up to and including each
 };
 
 absl::Status Execute(const ReadPlan& plan, absl::Span<const Destination> destinations,

@@ -12,6 +12,15 @@
 // straight into its first holder's buffer and copied from there to any
 // replica's.
 //
+// Page cache: a file whose reads leave gaps is advised POSIX_FADV_RANDOM,
+// since the kernel's readahead would otherwise fetch the gaps too (a column
+// shard's half-rows pulled the whole file in); and the chunks up to
+// kHintAheadBytes ahead of the threads are advised POSIX_FADV_WILLNEED, so
+// the disk has many requests in flight while a few threads wait on one each
+// (what readahead did for a dense plan, now for exactly the plan's bytes).
+// The advice changes what the block layer reads, never what the loader
+// reads: the bytes read are still the plan's.
+//
 // Delivery is either into caller buffers (one per piece, exactly the piece's
 // size) or through a callback per (piece, byte offset inside the piece's
 // shard, bytes), which may run on any loader thread, concurrently with
@@ -64,9 +73,15 @@ class FileReader {
   virtual int64_t Size(int handle) = 0;  // -errno on failure
   virtual int64_t Read(int handle, void* into, uint64_t size, uint64_t offset) = 0;
   virtual void Close(int handle) = 0;
+  // Advice only, never an error: the kernel is not to read ahead of the
+  // reads on `handle` (its plan leaves gaps the readahead would fill).
+  virtual void AdviseNoReadahead(int /*handle*/) {}
+  // Advice only: [offset, offset + size) will be read soon; start it now.
+  virtual void AdviseWillRead(int /*handle*/, uint64_t /*offset*/, uint64_t /*size*/) {}
 };
 
-// The real one: open(2), fstat(2), pread(2), close(2).
+// The real one: open(2), fstat(2), pread(2), close(2), posix_fadvise(2)
+// (POSIX_FADV_RANDOM, POSIX_FADV_WILLNEED).
 FileReader& PosixFileReader();
 
 // Reads `plan` into `destinations` (one per plan piece, sizes equal to the

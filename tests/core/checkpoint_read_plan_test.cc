@@ -124,7 +124,14 @@ class FakeReader final : public FileReader {
     return static_cast<int64_t>(n);
   }
   void Close(int) override {}
+  void AdviseNoReadahead(int) override { ++no_readahead; }
+  void AdviseWillRead(int, uint64_t offset, uint64_t size) override {
+    absl::MutexLock lock(&mu_);
+    will_read.emplace_back(offset, size);
+  }
 
+  int no_readahead = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> will_read;
   uint64_t short_at = UINT64_MAX;
   uint64_t fail_at = 0;
   int error = 0;
@@ -224,6 +231,46 @@ TEST(LoaderTest, ACallbackThatThrowsEndsTheLoadWithItsMessage) {
                   c.plan, [](size_t, uint64_t, const void*, uint64_t) -> bool { throw std::runtime_error("boom"); },
                   {2, 64}, nullptr, nullptr, reader),
               StatusIs(absl::StatusCode::kInternal, "The load stopped on an exception: boom"));
+}
+
+// F32 [16, 16] column-sharded over 4 devices, process 0 of 2: columns 0..7
+// of each row, 32 bytes, then 32 bytes of the other process's.
+ReadPlan HalfRows(uint64_t gap) {
+  const MeshPtr mesh = CpuMesh({4}, {"model"});
+  return Unwrap(MakeReadPlan(OneFile({MakeTensor("w", kF32, {16, 16}, 0)}, 1024),
+                             Rules(mesh, {{"w", {"", "model"}}}), {0, 2, ShardMode::kStrict, gap}));
+}
+
+// Loads `plan` on `threads` threads, dropping the bytes.
+absl::Status Discard(const ReadPlan& plan, size_t threads, FakeReader& reader) {
+  return LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {threads, 4096},
+                          nullptr, nullptr, reader);
+}
+
+TEST(LoaderTest, AFileWhoseReadsLeaveGapsIsAdvisedNotToReadAhead) {
+  const ReadPlan plan = HalfRows(0);
+  ASSERT_EQ(plan.reads.size(), 16u);
+  FakeReader reader(Bytes(1024));
+  ASSERT_TRUE(Discard(plan, 1, reader).ok());
+  EXPECT_GT(reader.no_readahead, 0);
+  EXPECT_EQ(reader.bytes_read, 512u);
+}
+
+TEST(LoaderTest, AFileReadWithoutGapsKeepsItsReadahead) {
+  const ReadPlan plan = HalfRows(32);
+  ASSERT_EQ(plan.reads.size(), 1u);
+  FakeReader reader(Bytes(1024));
+  ASSERT_TRUE(Discard(plan, 1, reader).ok());
+  EXPECT_EQ(reader.no_readahead, 0);
+  EXPECT_EQ(reader.bytes_read, 992u);
+}
+
+TEST(LoaderTest, TheReadsAheadAnnouncedToTheKernelAreExactlyThePlansReads) {
+  const ReadPlan plan = HalfRows(0);
+  FakeReader reader(Bytes(1024));
+  ASSERT_TRUE(Discard(plan, 2, reader).ok());
+  std::sort(reader.will_read.begin(), reader.will_read.end());
+  EXPECT_EQ(reader.will_read, Reads(plan));
 }
 
 }  // namespace
