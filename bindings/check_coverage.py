@@ -32,43 +32,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
 ALLOWED = {}
-_CHECKPOINT_GAP = "experimental; binding is a known gap (issue 12 follow-up)"
-ALLOWED.update({
-    "tessera_checkpoint_plan_options_create": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_destroy": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_recipe": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_dtype": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_kv_cache": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_attention_shape": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_kv_dtype": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_capacity": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_device_capacities": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_options_set_shard_mode": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_create": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_destroy": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_num_tensors": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_tensor_element_type": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_tensor_rule": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_tensor_layout": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_tensor_shard_shape": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_tensor_shard_bytes": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_tensor_problem": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_num_parameters": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_weight_bytes": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_num_devices": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_device_term_bytes": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_device_peak_bytes": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_device_capacity_bytes": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_device_verdict": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_kv_cache_sharding": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_create": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_destroy": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_num_candidates": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_candidate_mesh_shape": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_candidate_layout_map": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_candidate_peak_bytes": _CHECKPOINT_GAP,
-    "tessera_checkpoint_plan_search_candidate_problem": _CHECKPOINT_GAP,
-})
 _METRICS_GAP = "experimental; binding is a known gap (issue 14 follow-up)"
 ALLOWED.update({
     "tessera_cluster_options_set_metrics_bind": _METRICS_GAP,

@@ -2175,3 +2175,143 @@ typedef struct {} ReadPlan;
     return bytes_read;
   }
 }
+
+/* ---- issue 12: checkpoint memory plans (experimental/checkpoint_plan.h) ---- */
+
+/* Will a checkpoint fit on a mesh, and on which shape: the settings (a
+ * handle, as ReadOptions), a plan's per-tensor and per-device answers, and
+ * the search over mesh shapes. The search's layout maps cross as the
+ * handles' addresses in an int64 array, as DTensorLayout's lists do: each
+ * language's layer takes its LayoutMap objects, keeps them alive for the
+ * call and passes their addresses (0 for a null entry, which the C function
+ * refuses naming the entry). */
+%rename(PlanRecipe) tessera_plan_recipe_t;
+%rename(PlanTerm) tessera_plan_term_t;
+%rename(PlanVerdict) tessera_plan_verdict_t;
+%include "tessera/experimental/checkpoint_plan.h"
+%{
+typedef tessera_checkpoint_plan_options CheckpointPlanOptions;
+typedef tessera_checkpoint_plan CheckpointPlan;
+typedef tessera_checkpoint_plan_search CheckpointPlanSearch;
+#define CheckpointPlan_num_tensors(...) tessera_checkpoint_plan_num_tensors(__VA_ARGS__)
+#define CheckpointPlan_tensor_element_type(...) tessera_checkpoint_plan_tensor_element_type(__VA_ARGS__)
+#define CheckpointPlan_tensor_layout(...) tessera_checkpoint_plan_tensor_layout(__VA_ARGS__)
+#define CheckpointPlan_tensor_shard_bytes(...) tessera_checkpoint_plan_tensor_shard_bytes(__VA_ARGS__)
+#define CheckpointPlan_tensor_problem(...) tessera_checkpoint_plan_tensor_problem(__VA_ARGS__)
+#define CheckpointPlan_num_parameters(...) tessera_checkpoint_plan_num_parameters(__VA_ARGS__)
+#define CheckpointPlan_weight_bytes(...) tessera_checkpoint_plan_weight_bytes(__VA_ARGS__)
+#define CheckpointPlan_num_devices(...) tessera_checkpoint_plan_num_devices(__VA_ARGS__)
+#define CheckpointPlan_device_term_bytes(...) tessera_checkpoint_plan_device_term_bytes(__VA_ARGS__)
+#define CheckpointPlan_device_peak_bytes(...) tessera_checkpoint_plan_device_peak_bytes(__VA_ARGS__)
+#define CheckpointPlan_device_capacity_bytes(...) tessera_checkpoint_plan_device_capacity_bytes(__VA_ARGS__)
+#define CheckpointPlan_device_verdict(...) tessera_checkpoint_plan_device_verdict(__VA_ARGS__)
+#define CheckpointPlan_kv_cache_sharding(...) tessera_checkpoint_plan_kv_cache_sharding(__VA_ARGS__)
+#define CheckpointPlanSearch_num_candidates(...) tessera_checkpoint_plan_search_num_candidates(__VA_ARGS__)
+#define CheckpointPlanSearch_candidate_layout_map(...) \
+  tessera_checkpoint_plan_search_candidate_layout_map(__VA_ARGS__)
+#define CheckpointPlanSearch_candidate_peak_bytes(...) \
+  tessera_checkpoint_plan_search_candidate_peak_bytes(__VA_ARGS__)
+#define CheckpointPlanSearch_candidate_problem(...) tessera_checkpoint_plan_search_candidate_problem(__VA_ARGS__)
+%}
+%apply (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  (const int64_t* capacities, size_t num_capacities),
+  (const int64_t* layout_map_addresses, size_t num_layout_maps)
+};
+%newobject CheckpointPlan::tensor_layout;
+%newobject CheckpointPlan::search_of;
+typedef struct {} CheckpointPlanOptions;
+typedef struct {} CheckpointPlan;
+typedef struct {} CheckpointPlanSearch;
+/* Defaults: inference, the checkpoint's element types, strict shards, no KV
+ * cache, capacity unknown. */
+%extend CheckpointPlanOptions {
+  CheckpointPlanOptions() { return tessera_checkpoint_plan_options_create(); }
+  ~CheckpointPlanOptions() { tessera_checkpoint_plan_options_destroy($self); }
+  void set_recipe(tessera_plan_recipe_t recipe, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_recipe($self, recipe, out_error);
+  }
+  /* Every tensor cast to `dtype` (f32, bf16, int8, ... or a safetensors name). */
+  void set_dtype(const char* dtype, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_dtype($self, dtype, out_error);
+  }
+  /* A KV cache for `batch` sequences of `seq_len` tokens; 0 for either: none. */
+  void set_kv_cache(int64_t batch, int64_t seq_len, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_kv_cache($self, batch, seq_len, out_error);
+  }
+  /* The attention shape instead of the checkpoint's (config.json, GGUF metadata). */
+  void set_attention_shape(int64_t num_layers, int64_t num_kv_heads, int64_t head_dim, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_attention_shape($self, num_layers, num_kv_heads, head_dim, out_error);
+  }
+  void set_kv_dtype(const char* dtype, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_kv_dtype($self, dtype, out_error);
+  }
+  /* The same capacity for every device, in bytes. */
+  void set_capacity(int64_t bytes, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_capacity($self, bytes, out_error);
+  }
+  /* One capacity per device in mesh order; the plan refuses another count. */
+  void set_device_capacities(const int64_t* capacities, size_t num_capacities, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_device_capacities($self, capacities, num_capacities, out_error);
+  }
+  void set_shard_mode(tessera_shard_mode_t mode, tessera_error** out_error) {
+    tessera_checkpoint_plan_options_set_shard_mode($self, mode, out_error);
+  }
+}
+%extend CheckpointPlan {
+  /* The memory plan of `checkpoint` with the layout map's rules by tensor
+   * name, on its mesh (tessera_checkpoint_plan_create); options NULL: the
+   * defaults. */
+  CheckpointPlan(const Checkpoint* checkpoint, const LayoutMap* layout_map, const CheckpointPlanOptions* options,
+                 tessera_error** out_error) {
+    return tessera_checkpoint_plan_create(checkpoint, layout_map, options, out_error);
+  }
+  ~CheckpointPlan() { tessera_checkpoint_plan_destroy($self); }
+  /* The checkpoint's tensors, in its order. */
+  size_t num_tensors(tessera_error** out_error);
+  const char* tensor_element_type(size_t index, tessera_error** out_error);
+  /* The index of the rule the tensor matched, -1 when none (or several) did. */
+  int64_t tensor_rule(size_t index, tessera_error** out_error) {
+    size_t rule = TESSERA_NO_INDEX;
+    tessera_checkpoint_plan_tensor_rule($self, index, &rule, out_error);
+    return rule == TESSERA_NO_INDEX ? -1 : (int64_t)rule;
+  }
+  Layout* tensor_layout(size_t index, tessera_error** out_error);
+  /* The largest shard's shape (ceil(size / shards) per dimension). */
+  TESSERA_INT64S_METHOD(tensor_shard_shape, (size_t index, tessera_error** out_error),
+                        tessera_checkpoint_plan_tensor_shard_shape, $self, index)
+  int64_t tensor_shard_bytes(size_t index, tessera_error** out_error);
+  /* Why the tensor's layout does not fit it; "" when it does. */
+  const char* tensor_problem(size_t index, tessera_error** out_error);
+  int64_t num_parameters(tessera_error** out_error);
+  int64_t weight_bytes(tessera_error** out_error);
+  /* The mesh's devices, in mesh order. */
+  size_t num_devices(tessera_error** out_error);
+  int64_t device_term_bytes(size_t index, tessera_plan_term_t term, tessera_error** out_error);
+  int64_t device_peak_bytes(size_t index, tessera_error** out_error);
+  /* -1 when unknown. */
+  int64_t device_capacity_bytes(size_t index, tessera_error** out_error);
+  tessera_plan_verdict_t device_verdict(size_t index, tessera_error** out_error);
+  const char* kv_cache_sharding(tessera_error** out_error);
+  /* The layers' search: every mesh shape of the first map's devices and
+   * axes, with each map (addresses of live maps). */
+  static CheckpointPlanSearch* search_of(const Checkpoint* checkpoint, const int64_t* layout_map_addresses,
+                                         size_t num_layout_maps, const CheckpointPlanOptions* options,
+                                         tessera_error** out_error) {
+    return tessera_checkpoint_plan_search_create(
+        checkpoint, (const tessera_layout_map* const*)(const void*)layout_map_addresses, num_layout_maps, options,
+        out_error);
+  }
+}
+%extend CheckpointPlanSearch {
+  ~CheckpointPlanSearch() { tessera_checkpoint_plan_search_destroy($self); }
+  /* Those that fit first, by their largest device peak; then the rejected. */
+  size_t num_candidates(tessera_error** out_error);
+  /* One size per axis of the maps' mesh. */
+  TESSERA_INT64S_METHOD(candidate_mesh_shape, (size_t index, tessera_error** out_error),
+                        tessera_checkpoint_plan_search_candidate_mesh_shape, $self, index)
+  /* The position of the candidate's map in the list searched. */
+  size_t candidate_layout_map(size_t index, tessera_error** out_error);
+  int64_t candidate_peak_bytes(size_t index, tessera_error** out_error);
+  /* Why the candidate is rejected; "" when it fits. */
+  const char* candidate_problem(size_t index, tessera_error** out_error);
+}

@@ -858,3 +858,21 @@ static bool tessera_cs_on_progress(int64_t bytes_done, int64_t bytes_total, void
     return bytes_read;
   }
 }
+
+/* ---- issue 12: checkpoint memory plans ------------------------------------ */
+
+/* tessera_plan_recipe_t */
+%rename(Inference) TESSERA_PLAN_RECIPE_INFERENCE;
+%rename(Training) TESSERA_PLAN_RECIPE_TRAINING;
+/* tessera_plan_term_t */
+%rename(Weights) TESSERA_PLAN_TERM_WEIGHTS;
+%rename(KvCache) TESSERA_PLAN_TERM_KV_CACHE;
+%rename(Gradients) TESSERA_PLAN_TERM_GRADIENTS;
+%rename(OptimizerState) TESSERA_PLAN_TERM_OPTIMIZER_STATE;
+%rename(MasterWeights) TESSERA_PLAN_TERM_MASTER_WEIGHTS;
+/* tessera_plan_verdict_t */
+%rename(Unknown) TESSERA_PLAN_VERDICT_UNKNOWN;
+%rename(Fits) TESSERA_PLAN_VERDICT_FITS;
+%rename(DoesNotFit) TESSERA_PLAN_VERDICT_DOES_NOT_FIT;
+/* src/CheckpointPlan.cs: Search takes LayoutMap objects and passes their addresses. */
+%csmethodmodifiers CheckpointPlan::search_of "internal";

@@ -1267,3 +1267,71 @@ static int tessera_java_load_init(JNIEnv* jenv, jobject callbacks, tessera_java_
     }
   }
 %}
+
+/* ---- issue 12: checkpoint memory plans as records ---------------------------- */
+
+%rename("%(strip:[TESSERA_PLAN_RECIPE_])s", %$isenumitem, match$parentNode$name="tessera_plan_recipe_t") "";
+%rename("%(strip:[TESSERA_PLAN_TERM_])s", %$isenumitem, match$parentNode$name="tessera_plan_term_t") "";
+%rename("%(strip:[TESSERA_PLAN_VERDICT_])s", %$isenumitem, match$parentNode$name="tessera_plan_verdict_t") "";
+/* The layout maps' addresses are the glue's; search() takes LayoutMap objects. */
+%javamethodmodifiers CheckpointPlan::search_of "private";
+%typemap(javacode) CheckpointPlan %{
+  /** Tensor `index` as planned (OUT_OF_RANGE from numTensors() on). */
+  public PlannedTensor tensor(long index) {
+    return new PlannedTensor(tensorElementType(index), tensorRule(index), tensorShardShape(index),
+                             tensorShardBytes(index), tensorProblem(index));
+  }
+
+  /** Every tensor as planned, in the checkpoint's order. */
+  public java.util.List<PlannedTensor> tensors() {
+    PlannedTensor[] tensors = new PlannedTensor[(int) numTensors()];
+    for (int i = 0; i < tensors.length; ++i) tensors[i] = tensor(i);
+    return java.util.List.of(tensors);
+  }
+
+  /** Device `index`'s memory (OUT_OF_RANGE from numDevices() on). */
+  public PlannedDevice device(long index) {
+    return new PlannedDevice(deviceTermBytes(index, PlanTerm.WEIGHTS), deviceTermBytes(index, PlanTerm.KV_CACHE),
+                             deviceTermBytes(index, PlanTerm.GRADIENTS),
+                             deviceTermBytes(index, PlanTerm.OPTIMIZER_STATE),
+                             deviceTermBytes(index, PlanTerm.MASTER_WEIGHTS), devicePeakBytes(index),
+                             deviceCapacityBytes(index), deviceVerdict(index));
+  }
+
+  /** Every device's memory, in mesh order. */
+  public java.util.List<PlannedDevice> devices() {
+    PlannedDevice[] devices = new PlannedDevice[(int) numDevices()];
+    for (int i = 0; i < devices.length; ++i) devices[i] = device(i);
+    return java.util.List.of(devices);
+  }
+
+  /**
+   * Tries `checkpoint` on every mesh shape of the first map's devices over
+   * its axes, with each map's rules (their meshes must have the same axes
+   * and devices); `options` may be null (the defaults).
+   */
+  public static CheckpointPlanSearch search(Checkpoint checkpoint, CheckpointPlanOptions options,
+                                            LayoutMap... layoutMaps) {
+    long[] addresses = new long[layoutMaps == null ? 0 : layoutMaps.length];
+    for (int i = 0; i < addresses.length; ++i) addresses[i] = LayoutMap.getCPtr(layoutMaps[i]);
+    try {
+      return searchOf(checkpoint, addresses, options);
+    } finally {
+      java.lang.ref.Reference.reachabilityFence(layoutMaps);
+    }
+  }
+%}
+%typemap(javacode) CheckpointPlanSearch %{
+  /** Candidate `index` (OUT_OF_RANGE from numCandidates() on). */
+  public PlanCandidate candidate(long index) {
+    return new PlanCandidate(candidateMeshShape(index), candidateLayoutMap(index), candidatePeakBytes(index),
+                             candidateProblem(index));
+  }
+
+  /** Every candidate: those that fit first, by their largest device peak, then the rejected. */
+  public java.util.List<PlanCandidate> candidates() {
+    PlanCandidate[] candidates = new PlanCandidate[(int) numCandidates()];
+    for (int i = 0; i < candidates.length; ++i) candidates[i] = candidate(i);
+    return java.util.List.of(candidates);
+  }
+%}

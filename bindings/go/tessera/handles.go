@@ -647,3 +647,33 @@ func (h *ReadPlan) raw() swig.ReadPlan {
 	}
 	return h.p
 }
+
+func wrapCheckpointPlan(p swig.CheckpointPlan) *CheckpointPlan {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &CheckpointPlan{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*CheckpointPlan).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *CheckpointPlan) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteCheckpointPlan(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *CheckpointPlan) raw() swig.CheckpointPlan {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrCheckpointPlan(0)
+	}
+	return h.p
+}

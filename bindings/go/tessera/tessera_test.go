@@ -165,6 +165,11 @@ func TestGoConstantsEqualTheCValues(t *testing.T) {
 		{int64(tessera.EventKindCoordinatorLost), int64(swig.TESSERA_EVENT_COORDINATOR_LOST)},
 		{int64(tessera.TaskStateFailed), int64(swig.TESSERA_TASK_FAILED)},
 		{int64(tessera.ErrorReasonNeverConnected), int64(swig.TESSERA_REASON_NEVER_CONNECTED)},
+		{int64(tessera.PlanRecipeInference), int64(swig.TESSERA_PLAN_RECIPE_INFERENCE)},
+		{int64(tessera.PlanRecipeTraining), int64(swig.TESSERA_PLAN_RECIPE_TRAINING)},
+		{int64(tessera.PlanVerdictUnknown), int64(swig.TESSERA_PLAN_VERDICT_UNKNOWN)},
+		{int64(tessera.PlanVerdictFits), int64(swig.TESSERA_PLAN_VERDICT_FITS)},
+		{int64(tessera.PlanVerdictDoesNotFit), int64(swig.TESSERA_PLAN_VERDICT_DOES_NOT_FIT)},
 	}
 	for i, p := range pairs {
 		if p[0] != p[1] {

@@ -28,7 +28,9 @@ class ApiShapeTest {
     for (Class<?> type : new Class<?>[] {Mesh.class, Layout.class, LayoutMap.class, Sharding.class,
                                           Distribution.class, Client.class, DeviceList.class,
                                           DTensorLayout.class, DTensorMesh.class, DTensorConfig.class,
-                                          Checkpoint.class, ReadOptions.class, ReadPlan.class}) {
+                                          Checkpoint.class, ReadOptions.class, ReadPlan.class,
+                                          CheckpointPlanOptions.class, CheckpointPlan.class,
+                                          CheckpointPlanSearch.class}) {
       found.addAll(publicMethodsNamed(type, "delete", "getCPtr", "isEqual"));
     }
     assertEquals(List.of(), found);
@@ -41,10 +43,16 @@ class ApiShapeTest {
   }
 
   @Test
+  void checkpointPlanShowsNoLayoutMapAddresses() {
+    assertEquals(List.of(), publicMethodsNamed(CheckpointPlan.class, "searchOf"));
+  }
+
+  @Test
   void enumsShowNoSwigValueOrSwigToEnum() {
     List<String> found = new ArrayList<>();
     for (Class<?> type : new Class<?>[] {Code.class, ShardMode.class, ShapeCheck.class,
-                                          ErrorReason.class, TaskState.class, LogLevel.class}) {
+                                          ErrorReason.class, TaskState.class, LogLevel.class,
+                                          PlanRecipe.class, PlanTerm.class, PlanVerdict.class}) {
       found.addAll(publicMethodsNamed(type, "swigValue", "swigToEnum"));
     }
     assertEquals(List.of(), found);
@@ -56,6 +64,7 @@ class ApiShapeTest {
     assertEquals("STRICT", ShapeCheck.STRICT.name());  // TESSERA_SHAPE_CHECK_STRICT
     assertEquals("NEVER_CONNECTED", ErrorReason.NEVER_CONNECTED.name());  // TESSERA_REASON_...
     assertEquals("NEVER_CONNECTED", TaskState.NEVER_CONNECTED.name());  // TESSERA_TASK_...
+    assertEquals("DOES_NOT_FIT", PlanVerdict.DOES_NOT_FIT.name());  // TESSERA_PLAN_VERDICT_...
   }
 
   @Test
