@@ -1,5 +1,5 @@
 """The case runner of the `tessera` command's specifications (check_show.py,
-check_devices.py): a registry of cases, one behaviour each, and the command
+check_devices.py, check_cli.py, check_load.py): a registry of cases, one behaviour each, and the command
 line meson runs them with."""
 import sys
 
@@ -20,8 +20,11 @@ class Skip(Exception):
 
 
 def expect(actual, expected, what):
-    if actual != expected:
+    if actual == expected:
+        return
+    if isinstance(expected, str) and "\n" in expected:  # a picture or a report: shown as printed
         raise Failure(f"{what}:\n  expected:\n{expected}\n  actual:\n{actual}")
+    raise Failure(f"{what}:\n  expected: {expected!r}\n  actual:   {actual!r}")
 
 
 def main(argv, usage, make_ctx):

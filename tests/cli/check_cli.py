@@ -14,17 +14,8 @@ import re
 import subprocess
 import sys
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
+import cases
+from cases import Failure, case, expect
 
 class Ctx:
     def __init__(self, tessera, data_dir):
@@ -46,10 +37,6 @@ class Ctx:
         return self.run("plan", "--mesh", "batch=2,model=2", "--rules", self.data("tiny_rules.txt"),
                         "--vars", self.data(vars_file), *extra)
 
-
-def expect(actual, expected, what):
-    if actual != expected:
-        raise Failure(f"{what}:\n  expected: {expected!r}\n  actual:   {actual!r}")
 
 
 def cells(line):
@@ -719,19 +706,7 @@ def gguf_metadata_sizes_the_kv_cache(ctx):
 
 
 def main(argv):
-    if argv[1:] == ["--list"]:
-        print("\n".join(CASES))
-        return 0
-    if len(argv) != 4 or argv[3] not in CASES:
-        print(__doc__, file=sys.stderr)
-        return 2
-    try:
-        CASES[argv[3]](Ctx(argv[1], argv[2]))
-    except Failure as e:
-        print(f"FAIL {argv[3]}: {e}", file=sys.stderr)
-        return 1
-    print(f"ok {argv[3]}")
-    return 0
+    return cases.main(argv, __doc__, Ctx)
 
 
 if __name__ == "__main__":

@@ -21,21 +21,8 @@ import subprocess
 import sys
 import tempfile
 
-CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__] = fn
-    return fn
-
-
-class Failure(Exception):
-    pass
-
-
-def expect(actual, expected, what):
-    if actual != expected:
-        raise Failure(f"{what}:\n  expected: {expected!r}\n  actual:   {actual!r}")
+import cases
+from cases import Failure, case, expect
 
 
 DTYPE_BYTES = {"F32": 4, "F16": 2, "U8": 1}
@@ -339,20 +326,8 @@ def a_progress_bar_on_a_terminal_reaches_100_percent(ctx):
 
 
 def main(argv):
-    if argv[1:] == ["--list"]:
-        print("\n".join(CASES))
-        return 0
-    if len(argv) != 3 or argv[2] not in CASES:
-        print(__doc__, file=sys.stderr)
-        return 2
     with tempfile.TemporaryDirectory(prefix="tessera_load_") as directory:
-        try:
-            CASES[argv[2]](Ctx(argv[1], directory))
-        except Failure as e:
-            print(f"FAIL {argv[2]}: {e}", file=sys.stderr)
-            return 1
-    print(f"ok {argv[2]}")
-    return 0
+        return cases.main(argv, __doc__, lambda tessera: Ctx(tessera, directory))
 
 
 if __name__ == "__main__":
