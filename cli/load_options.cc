@@ -54,14 +54,6 @@ tensor that cannot be split is named) or a read that fails.
 
 namespace {
 
-int64_t ParseCount(const std::string& name, const std::string& text, int64_t min) {
-  int64_t value = 0;
-  if (!ParseNonNegative(text, &value) || value < min) {
-    throw InputError(name + " '" + text + "': expected a whole number >= " + std::to_string(min));
-  }
-  return value;
-}
-
 tessera_shard_mode_t ParseShardMode(const std::string& text) {
   if (text == "strict") return TESSERA_SHARD_MODE_STRICT;
   if (text == "chunk-flat") return TESSERA_SHARD_MODE_CHUNK_FLAT;
@@ -88,15 +80,15 @@ void SetOption(const std::string& name, const std::string& value, LoadOptions* o
   } else if (name == "--shard-mode") {
     options->shard_mode = ParseShardMode(value);
   } else if (name == "--process") {
-    options->process = ParseCount(name, value, 0);
+    options->process = ParseAtLeast(name, value, 0);
   } else if (name == "--num-processes") {
-    options->num_processes = ParseCount(name, value, 1);
+    options->num_processes = ParseAtLeast(name, value, 1);
   } else if (name == "--threads") {
-    options->threads = ParseCount(name, value, 1);
+    options->threads = ParseAtLeast(name, value, 1);
   } else if (name == "--staging-bytes") {
-    options->staging_bytes = ParseCount(name, value, 1);
+    options->staging_bytes = ParseAtLeast(name, value, 1);
   } else {
-    options->gap_bytes = ParseCount(name, value, 0);
+    options->gap_bytes = ParseAtLeast(name, value, 0);
   }
 }
 

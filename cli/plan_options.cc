@@ -123,14 +123,6 @@ const OptionTable kOptions = {"plan", {"--json"}, {
     "--checkpoint", "--recipe", "--batch",  "--seq-len",     "--attention", "--dtype",
     "--kv-dtype", "--shard-mode", "--capacity", "--inventory", "--search", "--axes", "--html"}};
 
-int64_t ParseCount(const std::string& name, const std::string& value, int64_t least) {
-  int64_t count = 0;
-  if (!ParseNonNegative(value, &count) || count < least) {
-    throw InputError(name + " '" + value + "': expected a whole number >= " + std::to_string(least));
-  }
-  return count;
-}
-
 // "a,b,c" -> its entries; InputError for an empty one.
 std::vector<std::string> SplitList(const std::string& name, const std::string& value) {
   std::vector<std::string> items;
@@ -155,16 +147,16 @@ void SetMemoryOption(const std::string& name, const std::string& value, PlanOpti
     }
     options->recipe = value;
   } else if (name == "--batch") {
-    options->batch = ParseCount(name, value, 0);
+    options->batch = ParseAtLeast(name, value, 0);
   } else if (name == "--seq-len") {
-    options->seq_len = ParseCount(name, value, 0);
+    options->seq_len = ParseAtLeast(name, value, 0);
   } else if (name == "--attention") {
     std::vector<std::string> items = SplitList(name, value);
     if (items.size() != 3) {
       throw InputError("--attention '" + value + "': expected LAYERS,KV_HEADS,HEAD_DIM");
     }
     options->attention.clear();
-    for (const std::string& item : items) options->attention.push_back(ParseCount(name, item, 1));
+    for (const std::string& item : items) options->attention.push_back(ParseAtLeast(name, item, 1));
   } else if (name == "--dtype") {
     options->dtype = value;
   } else if (name == "--kv-dtype") {
@@ -181,7 +173,7 @@ void SetMemoryOption(const std::string& name, const std::string& value, PlanOpti
     if (value.empty()) throw InputError("--inventory '': expected a file name");
     options->inventory_path = value;
   } else if (name == "--search") {
-    options->search = ParseCount(name, value, 1);
+    options->search = ParseAtLeast(name, value, 1);
     if (options->search > kMaxMeshDevices) {
       throw InputError("--search '" + value + "': more than " + std::to_string(kMaxMeshDevices) + " devices");
     }

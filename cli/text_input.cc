@@ -73,6 +73,14 @@ int64_t ParseBounded(const std::string& option, const std::string& text, int64_t
   return value;
 }
 
+int64_t ParseAtLeast(const std::string& option, const std::string& text, int64_t min) {
+  int64_t value = 0;
+  if (!ParseNonNegative(text, &value) || value < min) {
+    throw InputError(option + " '" + text + "': expected a whole number >= " + std::to_string(min));
+  }
+  return value;
+}
+
 std::string OneOf(const std::vector<std::string>& names) {
   std::string text;
   for (size_t i = 0; i < names.size(); ++i) {

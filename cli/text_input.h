@@ -37,6 +37,10 @@ bool ParseNonNegative(std::string_view text, int64_t* out);
 int64_t ParseBounded(const std::string& option, const std::string& text, int64_t min, int64_t max,
                      const std::string& what);
 
+// The whole number `text` given to `option`, at least `min`. InputError
+// "<option> '<text>': expected a whole number >= <min>".
+int64_t ParseAtLeast(const std::string& option, const std::string& text, int64_t min);
+
 // "a", "a or b", "a, b or c".
 std::string OneOf(const std::vector<std::string>& names);
 
