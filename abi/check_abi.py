@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The ABI gate: the stable tier of libtessera against its committed baseline.
 
 The stable tier is every function of a version node of capi/tessera.map whose

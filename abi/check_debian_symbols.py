@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The Debian symbols file names exactly the functions of the linker map.
 
 debian/libtessera0.symbols is written by scripts/debian-symbols.sh from a

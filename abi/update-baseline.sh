@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Writes abi/libtessera-<version>.abi, the ABI gate's baseline: the stable
 # tier of the libtessera built in <builddir> (abi/check_abi.py dump).
 #

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Planning a synthetic 1-trillion-parameter checkpoint for 4,096 devices
 // (issue 12: under 1 s, per-device totals included), through the C ABI.
 //

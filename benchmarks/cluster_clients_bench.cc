@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Registration storm: N in-process clients (core tessera::cluster::Client) of
 // one coordinator register and pass a first barrier. Reports the median time
 // from the first connect to the last client past the barrier.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Failure detection: how long after a SIGKILL every survivor learns that the
 job failed (its pending barrier returns ABORTED / JOB_FAILED), against the
 bound heartbeat_timeout + one heartbeat interval.

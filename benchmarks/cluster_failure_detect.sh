@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Failure detection latency: kill one process mid-barrier, time until every
 # survivor has the job error, against heartbeat timeout + one interval.
 # Usage: benchmarks/cluster_failure_detect.sh [BUILD_DIR] [--processes 4] [--runs 5]

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Side by side: how long N processes on this machine take to form a job and
 get past a first barrier, Tessera (tessera_runtime_initialize + tessera_client_barrier)
 against JAX (jax.distributed.initialize + wait_at_barrier, CPU).

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Side by side: 8 and 32 processes forming a job and passing a first barrier,
 # Tessera against jax.distributed (PyPI jax, CPU, pinned by
 # tests/differential/requirements.txt), medians and ratio, from launch and

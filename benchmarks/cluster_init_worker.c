@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * Tessera's side of cluster_init_compare.py: one process of a job, plain C99
  * on the C ABI.

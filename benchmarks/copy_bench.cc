@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Host scatter and gather of a 1 GiB float32 tensor (16384 x 16384) over a
 // 2x4 mesh, against memcpy of the same bytes in the same run.
 //

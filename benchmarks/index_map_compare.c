@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * Tessera's side of benchmarks/jax_index_map_compare.py: the full device ->
  * index-ranges map of a rank-3 tensor through the C ABI, from a layout and a

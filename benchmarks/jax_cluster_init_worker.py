@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """JAX's side of cluster_init_compare.py: one process of a job.
 
     jax_cluster_init_worker.py HOST:PORT NUM_PROCESSES PROCESS_ID [go]

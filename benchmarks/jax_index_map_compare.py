@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """jax's devices_indices_map against Tessera's index map, in one run.
 
 For a rank-3 tensor with spec P('a', ('b', 'c'), None) on meshes (A, B, C) of

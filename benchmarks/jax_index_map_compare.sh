@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Side by side: jax's devices_indices_map (PyPI, CPU, forced host devices)
 # against Tessera's index map, on 512 and 8,192 devices by default.
 # Usage: benchmarks/jax_index_map_compare.sh [BUILD_DIR] [--mesh A,B,C ...]

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Keras's LayoutMap.__getitem__ against Tessera's lookup, on the same rules and paths.
 
 Run by keras_layout_map_compare.sh inside a virtual environment holding Keras.

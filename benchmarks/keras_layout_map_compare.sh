@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Times Keras's LayoutMap.__getitem__ against Tessera's layout-map lookup on
 # the same rules and paths (1,000 rules and 10 rules, 100,000 paths) and
 # prints the per-lookup medians and their ratios.

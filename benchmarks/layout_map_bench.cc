@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Layout-map lookup in the C++ core: 10, 100 and 1,000 rules over
 // transformer-style paths, for a path that is a key (exact), one that exactly
 // one pattern matches (regex) and one that none matches (none), each asked

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Layout-map lookup through the public C ABI: the same rules and paths as
 // layout_map_bench (the core), so the difference is the ABI's cost.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Layout-map lookup while planning a checkpoint: 100,000 distinct tensor names
 // of a Hugging Face-style mixture-of-experts checkpoint, each looked up once
 // on a freshly built map (as `tessera plan --checkpoint` does), against 10

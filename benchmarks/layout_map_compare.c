@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * Tessera's side of keras_layout_map_compare.sh: times layout-map lookups of
  * every path of a paths file over the rules of a rules file, through the C ABI.

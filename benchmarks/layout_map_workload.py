@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Layout-map rules and variable paths shared by every layout-map benchmark.
 
 One generator, so that the Google Benchmark programs, the C comparison program

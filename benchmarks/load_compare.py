@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """`tessera load` against the safetensors package's get_slice and against a
 sequential read, side by side in one run, each with the file's page cache
 dropped first (issue 12's load benchmark).

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Side by side: `tessera load` of one process's shards against the
 # safetensors package's get_slice and a sequential read of the same bytes, on
 # a multi-gigabyte checkpoint the benchmark writes, page cache dropped before

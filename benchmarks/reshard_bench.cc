@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The resharding plan on 4,096 devices against one index map on the same
 // mesh (the target: the plan in under 10x the index map's time).
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shard math in the C++ core: the full device -> index-ranges map of a
 // rank-3 tensor (what JAX's devices_indices_map returns) on a 512-device mesh
 // (8x8x8) and on a 16,384-device mesh (16x32x32), and the per-device queries

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Reading the layout-map workload that layout_map_workload.py writes, for the
 // Google Benchmark programs (standard library only, so the core and the C ABI
 // programs share it).

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * The one SWIG interface of Tessera's bindings (Java, C#, Go), over the
  * public C headers only (tessera/tessera.h), never the C++ core.

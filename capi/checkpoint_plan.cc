@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/experimental/checkpoint_plan.h: memory plans and the mesh search
 // through the C ABI.
 #include "tessera/experimental/checkpoint_plan.h"

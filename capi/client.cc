@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/client.h: a process's membership in a job.
 #include "tessera/client.h"
 #include "tessera/experimental/cluster.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The definitions behind tessera_client, tessera_event and tessera_kv_list,
 // read by client.cc and runtime.cc. Private to capi/.
 #ifndef TESSERA_CAPI_CLIENT_HANDLES_H_

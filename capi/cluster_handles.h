@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The definitions behind the cluster handles that more than one glue file
 // reads. Private to capi/.
 #ifndef TESSERA_CAPI_CLUSTER_HANDLES_H_

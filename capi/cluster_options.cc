@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera_cluster_options setters, tessera_detection_create and tessera_detection_*.
 #include "tessera/cluster.h"
 #include "tessera/experimental/cluster.h"

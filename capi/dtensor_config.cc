@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/experimental/dtensor_config.h and dtensor_mesh.h: DTensor's
 // configuration as a value, and the DTensor Mesh's membership and equality.
 #include "tessera/experimental/dtensor_config.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/experimental/dtensor_layout.h: DTensor layouts of every type.
 #include <string>
 #include <utility>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The C enums' accepted values, in order, for argument checks and messages,
 // and the compile-time proof that each C enum has the core enum's numbers
 // (the glue converts between them with static_cast). Private to capi/.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/error.h: the error object and the code names.
 #include "absl/status/status.h"
 #include "capi/guard.h"

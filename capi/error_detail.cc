@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/client.h: the structured detail of cluster errors (reason, source
 // process, arrived and missing processes), read without parsing messages;
 // ErrorDetailOf copies it out of the status when the error is made.

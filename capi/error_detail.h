@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The seam between the error plumbing (guard.cc) and the cluster API: the
 // structured detail a cluster status carries. error_detail.cc reads it with
 // the cluster API; error_detail_none.cc, built with -Dcluster=disabled, has

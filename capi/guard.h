@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The boundary between the C ABI and the core. Private to capi/.
 //
 // Every exported function runs its body through Guard/GuardOr: the body

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The definitions behind the opaque C handles. Private to capi/.
 //
 // Immutable objects hold the core's shared pointers, so a handle is one

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/experimental/keras_data.h: interleave sharding and a distribution's
 // settings.
 #include "tessera/experimental/keras_data.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/mesh_construction.h: framework-style mesh construction.
 #include "tessera/mesh_construction.h"
 #include "tessera/experimental/dtensor_config.h"

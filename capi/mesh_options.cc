@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera_mesh_options and tessera_dtensor_mesh_options: the creators' many
 // settings as one growable handle (the pattern of the distribution and copy
 // options), so a new field is a new setter, never a new creator.

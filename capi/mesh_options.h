@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The definitions behind tessera_mesh_options and tessera_dtensor_mesh_options,
 // shared by the creators in mesh.cc and mesh_construction.cc. Private to capi/.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/proto.h: Tessera's protobuf bytes and JSON for meshes, layouts,
 // layout maps and distributions.
 #include <string>

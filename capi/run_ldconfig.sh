@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Meson install script (capi/meson.build), run only by a real install (Meson
 # skips it when DESTDIR is set): refreshes the dynamic linker's cache so the
 # freshly installed libtessera.so.0 is found without LD_LIBRARY_PATH. Only root

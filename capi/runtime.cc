@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/cluster.h: tessera_runtime_initialize and tessera_runtime_is_initialized.
 #include <memory>
 #include <utility>

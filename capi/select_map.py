@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Writes the version script the linker reads from capi/tessera.map.
 
 A section of the map between the marker lines `# NAME {` and `# NAME }` holds

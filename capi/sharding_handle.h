@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The definition behind tessera_sharding, shared by the C ABI files that take
 // a sharding (shard.h, copy.h, reshard.h). Private to capi/.
 #ifndef TESSERA_CAPI_SHARDING_HANDLE_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/version.h: the version of the loaded library, from the same
 // generated header the caller compiled against.
 #include "tessera/version.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Device capacities for `tessera plan`: declared (--capacity, one value for
 // every device; --inventory, one line per device for mixed devices) or
 // discovered (NVML's total memory of this host's GPUs, through the C ABI's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How every `tessera` command reads its options: `--name VALUE` or
 // `--name=VALUE`, a few flags that take no value, and -h/--help. One scanner,
 // so that every command refuses a typo, a stray argument or a missing value

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera coordinator`: a standalone coordinator service for one job, run by
 // a launcher (or by hand) when process 0 should not host it. Built only on the
 // public C ABI (tessera/coordinator.h).

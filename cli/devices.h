@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera devices`: this process's devices as local discovery finds them
 // (platform, ordinal, kind, physical id, PCI bus id, memory), which provider
 // found the accelerators, and why NVML found none. Only the public C ABI.

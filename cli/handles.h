@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Owners for the C ABI's handles and errors, so no path through the CLI can
 // forget a _destroy. The CLI uses only the public C headers (ARCHITECTURE.md:
 // the CLI is the C ABI's first user).

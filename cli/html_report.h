@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera plan --html FILE`: the plan as one self-contained HTML page (inline
 // CSS; no script, font or image from anywhere): a memory bar per device
 // against its capacity, each variable's shards as a grid of boxes (the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera load`: one process's shards of a checkpoint, read through a read
 // plan of the C ABI (tessera/experimental/checkpoint_load.h).
 #ifndef TESSERA_CLI_LOAD_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command-line options of `tessera load`.
 #ifndef TESSERA_CLI_LOAD_OPTIONS_H_
 #define TESSERA_CLI_LOAD_OPTIONS_H_

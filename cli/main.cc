@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The `tessera` command. Built only on the public C ABI.
 #include <cstdio>
 #include <exception>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The mesh and the layout map of a --mesh spec and a rules file, through the
 // C ABI, for every command that takes --mesh and --rules.
 #ifndef TESSERA_CLI_MESH_RULES_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera plan`: from a mesh, layout rules and variables to one row per
 // variable and the bytes each device holds, all through the C ABI.
 #ifndef TESSERA_CLI_PLAN_H_

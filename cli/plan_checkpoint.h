@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera plan --checkpoint`: a checkpoint's tensors placed by the layout
 // rules, and the memory each device needs (the recipe's terms, the peak,
 // the capacity and the verdict), through the C ABI's

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera plan --json`: the plan (or the search) as one JSON object whose
 // field names are stable (docs/plan.md documents them, schema
 // "tessera.plan/1" and "tessera.plan-search/1").

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera plan --checkpoint PATH --search N --axes A,B [--rules F]...`:
 // every mesh shape of N devices over the axes, with each rules file, ranked
 // by the largest per-device peak among those that fit; each rejected one

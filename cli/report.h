@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Printing a plan as text.
 #ifndef TESSERA_CLI_REPORT_H_
 #define TESSERA_CLI_REPORT_H_

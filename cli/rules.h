@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Layout rules as the CLI reads them: one "pattern -> axes" per line, axes
 // written as a Python tuple: (None, model), (model,), ((batch, model), None).
 #ifndef TESSERA_CLI_RULES_H_

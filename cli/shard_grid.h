@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // One tensor's sharding as the pictures draw it (`tessera show`, `tessera plan
 // --html`): its distinct shards as the boxes of a grid over the last two
 // dimensions, each labelled with the devices that hold it, as

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera show`: one tensor's sharding over a mesh drawn in the terminal, as
 // jax.debug.visualize_array_sharding draws it. Only the public C ABI.
 #ifndef TESSERA_CLI_SHOW_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command-line options of `tessera show`.
 #ifndef TESSERA_CLI_SHOW_OPTIONS_H_
 #define TESSERA_CLI_SHOW_OPTIONS_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera status --coordinator ADDR`: who is stuck where in a running job,
 // asked of its coordinator (tessera_job_status_query), one line per process.
 // Built only on the public C ABI.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Reading the CLI's line-oriented input files (rules and variables) and the
 // small parsers they share.
 #ifndef TESSERA_CLI_TEXT_INPUT_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The variables to plan: one "name shape" per line, or the built-in GPT-2
 // small (124M) with its Hugging Face names and shapes.
 #ifndef TESSERA_CLI_VARIABLES_H_

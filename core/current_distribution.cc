@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The current distribution: a process-wide default plus a per-thread scope
 // stack. Keras keeps set_distribution per thread; Tessera adds the default so
 // a service can set a policy once for all its worker threads, while a scope

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Which part of the dataset each process reads: Keras's auto-sharding
 // arithmetic, as a pure function of the global batch size and the job.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Devices: what a process (and, after multi-host start-up, the job) has.
 //
 // A device is a value: global id, platform, owning process and local ordinal,

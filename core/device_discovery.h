@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Local device discovery: which devices this process has, found by one of
 // several providers behind one interface.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Distributions: data- and model-parallel policies (Keras's DataParallel and
 // ModelParallel). They answer which layout an input, a variable or an
 // intermediate tensor gets, and which part of the dataset this process reads.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TF DTensor's configuration (tf.experimental.dtensor's config.py, and the
 // TF 2.9-2.11 api.py where its mesh creator still reads it; dtensor.md §3):
 // the DTENSOR_* variables read the way DTensor reads them, the local device

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TF DTensor's layout (C++ tensorflow::dtensor::Layout, reference/dtensor.md
 // §2): the value with its four types, DTensor's checks with its messages, its
 // text as DTensor prints it, and the transforms and queries DTensor users

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TF DTensor's mesh (C++ tensorflow::dtensor::Mesh, reference/dtensor.md
 // §1.3): the value, DTensor's checks with its messages, and its text as
 // DTensor prints it. Reading the text is core/formats/dtensor_text.h.

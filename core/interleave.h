@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Interleave sharding: which items or batches one shard of a dataset reads,
 // as current Keras shards arrays, PyDatasets and samplers (keras.md §3.1).
 // The tf.data path splits every global batch instead (dataset_plan.h); these

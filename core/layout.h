@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TensorLayout: how each dimension of a tensor maps onto mesh axes.
 //
 // One entry per tensor dimension: an empty group (replicated, Keras's None),

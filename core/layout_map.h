@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // LayoutMap: insertion-ordered rules from variable paths to layouts.
 //
 // Lookup: an exact key wins; otherwise every key is a Python `re` pattern

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The library's one logging channel.
 //
 // Tessera never writes to stderr behind the host's back except through the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DeviceMesh: an n-dimensional grid of devices with named axes.
 //
 // Devices are placed row-major (C order): with shape (4, 2) the device at

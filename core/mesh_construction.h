@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Mesh construction over the (global) device list, the way each framework
 // builds its meshes: JAX's make_mesh / create_device_mesh /
 // create_hybrid_device_mesh (sharding.md §2.6), TF DTensor's create_mesh /

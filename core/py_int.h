@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Python's int(text) for base 10, as the Python libraries Tessera reproduces
 // read integers from environment variables (Keras's initialize, DTensor's
 // config.py): one reader, so both agree on what an integer is.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Python repr strings of plain values (str, lists, tuples, sets, None), so a
 // C or Go caller sees what a Python user sees. A leaf: it knows none of
 // Tessera's types; each type's ToString composes these.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Python `re` patterns run on RE2.
 //
 // Keras matches LayoutMap keys with Python's `re` (re.search, or re.fullmatch

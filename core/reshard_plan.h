@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The resharding plan: the transfers that build every shard of a destination
 // sharding from the shards of a source sharding of the same global shape
 // (a checkpoint restored onto another mesh, a layout change).

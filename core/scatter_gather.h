@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Host scatter and gather: between one row-major global buffer and one
 // row-major buffer per device holding that device's shard (its shape is the
 // device's range sizes from the Sharding).

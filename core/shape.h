@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Checked arithmetic on shapes: every product of dimensions goes through here,
 // so an overflowing shape is an error, never undefined behaviour.
 #ifndef TESSERA_CORE_SHAPE_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shard math: exactly which slice of a global tensor each device of a mesh
 // holds, for a layout and a global shape.
 //

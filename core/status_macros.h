@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Early-return helpers for absl::Status and absl::StatusOr.
 //
 // Abseil keeps its own RETURN_IF_ERROR/ASSIGN_OR_RETURN internal, so the core

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TensorFlow device names ("/job:J/replica:R/task:T/device:TYPE:N"), as
 // TF's DeviceNameUtils reads them: DTensor meshes name their devices so.
 #ifndef TESSERA_CORE_TF_DEVICE_NAME_H_

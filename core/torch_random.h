@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // torch's CPU random permutation, bit for bit: what
 // `g = torch.Generator(); g.manual_seed(seed); torch.randperm(n, generator=g)`
 // returns (torch 2.15, aten/src/ATen/native/TensorFactories.cpp), so that a

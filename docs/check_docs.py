@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The docs test: Doxygen documents every public name without a warning.
 
 Runs Doxygen with the check configuration (XML output, warnings to a log

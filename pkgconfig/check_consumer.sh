@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The packaging check: install the build into a staging tree, compile
 # consumer.c with nothing but the flags `pkg-config --cflags --libs tessera`
 # gives for that tree, run it against the staged library and check its output.

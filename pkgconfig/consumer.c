@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* A C99 program that uses Tessera the way a packaged library is used:
  * built only with `pkg-config --cflags --libs tessera`. README.md shows this
  * file; pkgconfig/check_consumer.sh checks that the two are the same. */

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 # shellcheck shell=bash
 # Shared by plan.sh and test.sh (sourced, not run): the repository root as the
 # working directory, and one way to configure and build a build directory.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The key-value list storm of issue 15, item 1, against a standalone
 # coordinator (`tessera coordinator`, default 1 GiB store limit): process 0
 # fills the store with VALUES values of VALUE_MIB MiB, then LISTERS other

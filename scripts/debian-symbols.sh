@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates debian/libtessera0.symbols from a built libtessera.so.0: one line
 # per exported symbol with its version node (capi/tessera.map), the version it
 # first appeared in, and the Build-Depends-Package header. Symbols already in

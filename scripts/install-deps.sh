@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Installs, on Debian 12 (bookworm) and as root, every package that building
 # Tessera and running its tests need.
 #

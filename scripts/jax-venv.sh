@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Prints the path of a virtual environment with jax from PyPI (CPU), pinned by
 # tests/differential/requirements.txt, creating it on first use. Shared by the
 # jax differential test and the side-by-side benchmarks. Given another pins

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Writes the man pages of the `tessera` command into OUTDIR: tessera.1 from
 # `tessera --help`, and tessera-COMMAND.1 from `tessera COMMAND --help` for
 # every command that `tessera --help` lists under "Commands:". The pages are

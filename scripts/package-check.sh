@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The Debian packaging check: builds the packages from a copy of this tree
 # (dpkg-buildpackage -us -uc -b, tests off), runs lintian on them (no error or
 # warning allowed), installs them with apt-get, builds README.md's C example

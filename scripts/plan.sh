@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # README command 1: installs what is missing, builds, and runs `tessera plan`
 # (with no arguments: its built-in default, GPT-2 small on a batch=2,model=4
 # mesh of 8 simulated CPU devices). Arguments go to `tessera plan` unchanged:

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # README command 2: installs what is missing, builds, and runs every test.
 #
 #   1. build/       -Dbuildtype=debugoptimized, the cluster API and every

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * The C#-specific half of the SWIG interface. ../tessera.i includes this file
  * (under `#if defined(SWIGCSHARP)`) before the common declarations and

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The Go packaging check (meson test go_install): what `meson install` puts in
 # <datadir>/gocode/src/<module path> is a module a Go program outside the tree
 # builds and runs with, and with nothing else than, the installed files:

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Runs the Go binding's tests against a freshly built libtessera (meson test
 # --suite go; meson puts the build's meson-uninstalled dir, which holds
 # tessera-uninstalled.pc, first in PKG_CONFIG_PATH). Usage:

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * The Go half of the SWIG interface. ../tessera.i includes this file (under
  * `#if defined(SWIGGO)`) before the common declarations, so these typemaps

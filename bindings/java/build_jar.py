@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Runs SWIG for Java and packs the result: the JNI glue (a C file, compiled by
 Meson) and tessera.jar (the generated proxies plus the hand-written classes).
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compiles and runs the Java example of README.md's "## Java" section as written
 and checks that it prints what the section says.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compiles Java sources against a class path into one jar (tests, example,
 benchmark). Usage: compile_java.py JAVAC JAR OUT.jar WORKDIR CLASSPATH SOURCES..."""
 import os

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Puts the pinned JUnit 5 console launcher (junit-platform-console-standalone)
 # into ~/.cache/tessera/junit (or $TESSERA_JUNIT_DIR) and prints its path.
 # Offline once it is there; otherwise Maven fetches it from Maven Central.

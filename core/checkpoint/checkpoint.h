@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What Tessera knows of a checkpoint without reading its tensor data: the
 // files, and per tensor its name, element type, shape and the bytes it
 // occupies in which file. Every reader (safetensors, GGUF) fills this one

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // GGUF (ggml's file format, versions 2 and 3, little-endian) read into the
 // Checkpoint model from its header alone: metadata key/values and tensor
 // infos, never the tensor data.

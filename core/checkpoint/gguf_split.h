@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A GGUF model as llama.cpp's gguf-split leaves it: files
 // NAME-0000K-of-0000N.gguf, each a complete GGUF file holding some of the
 // tensors, with the keys split.no (0-based), split.count and, in the first,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // ggml's tensor types as GGUF stores them: the id in a tensor info, the name
 // ggml prints, and the block (elements per block, bytes per block) from
 // ggml.c's type_traits. Ids ggml removed (Q4_2, Q4_3, the Q4_0_x_y and

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A small strict JSON reader (RFC 8259) for the checkpoint formats' headers
 // and indexes, which are untrusted input: it keeps every value's byte offset
 // so a reader can say where a file is wrong, refuses what RFC 8259 leaves to

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Executing a read plan: pread on a bounded number of threads through a
 // bounded staging budget, delivering each piece's bytes to the caller.
 //

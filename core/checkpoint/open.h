@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Opening a checkpoint from a path, whatever kind of path it is: the format
 // is told by the file's first bytes, so a file need not follow a naming
 // convention, and a model's directory can be given as it is.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A read plan: which bytes of a checkpoint's files one process of a job must
 // read so that each of its devices gets its shard of every tensor, and
 // nothing more.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // safetensors (huggingface/safetensors): one file, or a sharded model named by
 // its `model.safetensors.index.json`, read into the Checkpoint model from the
 // headers alone; the tensor data is never read.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator's listening sockets, with a gate in front of gRPC: an
 // accepted connection is handed to the gRPC server only once it has sent its
 // first bytes (a TLS ClientHello or the HTTP/2 preface, which every real

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The job credential: proof of the job token without sending it.
 //
 // Each call carries metadata kAuthMetadataKey = hex(HMAC-SHA256(token,

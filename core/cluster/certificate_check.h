@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Up-front checks of the PEM files a TLS endpoint presents. gRPC loads a
 // certificate that has expired, or whose key does not match it, without a
 // word: the failure only shows on the other side, as a handshake that never

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The client agent: one process's membership in a job (registration,
 // heartbeats, the event stream, KV, barriers, shutdown).
 //

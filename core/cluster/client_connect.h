@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Connecting a client: the channel, registration with retries and jittered
 // backoff until the init deadline, then heartbeats, the event stream and the
 // job's topology. The steps are shared by Register/WaitForJob (blocking, in

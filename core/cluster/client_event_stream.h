@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The event stream: a callback reactor, re-opened after a break when a
 // heartbeat still gets through. A client watches through a stream of its
 // own, or through the one its channel's clients share (EventHub). Private to

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A client's events: run by its callback on the dispatcher thread, or queued
 // for NextEvent while it has none; and the loss of the coordinator, which
 // ends in one. Private to the client (core/cluster/client*.cc): not

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Heartbeats: every client's are issued by the shared scheduler thread as
 // asynchronous RPCs; a tick with no heartbeat answered for the heartbeat
 // timeout loses the coordinator. Private to the client

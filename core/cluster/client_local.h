@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Local mode: a single process without a coordinator serves itself (KV from
 // the coordinator's own store, barriers and agreement at once). Private to
 // the client (core/cluster/client*.cc): not installed, not in the C ABI.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The state one client shares with its asynchronous machinery (heartbeats,
 // the event stream, asynchronous calls), and the helpers every part of the
 // client uses on it: the sticky error and the unary call with its result.

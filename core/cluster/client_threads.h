@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The process-wide threads shared by every client (no thread per client):
 // the scheduler runs the heartbeats, the dispatcher runs event callbacks and
 // the completions of asynchronous calls. Private to the client

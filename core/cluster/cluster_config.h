@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The configuration of a multi-host job: what the user set (ClusterOptions)
 // and what resolution made of it (ClusterConfig). Shared by detection, the
 // coordinator server, the client and initialize().

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How a client keeps dialling a coordinator that is not up yet: exponential
 // backoff with full jitter, which errors are worth another try, and the
 // message that explains a registration that never got through.

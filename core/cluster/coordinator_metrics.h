@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator's metrics for operators (issue 14): what the state and the
 // server count, and their rendering as OpenMetrics 1.0 text or Prometheus
 // 0.0.4 text for `/metrics` (metrics_http.h). Names start with

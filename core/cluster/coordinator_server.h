@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator: a gRPC service (proto/tessera/v1/coordinator.proto) that
 // holds a job's membership, topology, key-value store, barriers and events.
 // Hosted by process 0's library instance or standalone (`tessera coordinator`).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator's job state machine, free of any transport.
 //
 // CoordinatorServer feeds it decoded requests; tests drive it directly with a

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Resolution of a job's configuration, per field, first match wins:
 //   1. explicit ClusterOptions;
 //   2. TESSERA_* variables (TESSERA_COORDINATOR_ADDRESS, TESSERA_NUM_PROCESSES,

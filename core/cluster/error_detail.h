@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Structured coordinator errors: a CoordinatorErrorDetail rides with the
 // status (an absl payload inside the library, grpc::Status error_details on
 // the wire), so callers and the C ABI read reasons, missing processes and

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The frameworks' own multi-process variables, read with their semantics:
 // Keras's KERAS_DISTRIBUTION_* (keras.distribution.initialize) and DTensor's
 // DTENSOR_* (tf.experimental.dtensor's config.py), including their checks and

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Process-wide gRPC set-up shared by the coordinator server and the client.
 #ifndef TESSERA_CORE_CLUSTER_GRPC_RUNTIME_H_
 #define TESSERA_CORE_CLUSTER_GRPC_RUNTIME_H_

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // "host:port" addresses as the cluster configuration spells them: the
 // coordinator address clients dial and the address process 0 binds.
 #ifndef TESSERA_CORE_CLUSTER_HOST_PORT_H_

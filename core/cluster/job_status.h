@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // "Who is stuck where" (issue 14): an operator's one-shot query of a running
 // job's coordinator (GetJobState as process -1, with the job's credential)
 // and its rendering as one line per process for `tessera status`.

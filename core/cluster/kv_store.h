@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator's key-value store: in memory, bounded, keys are slash paths.
 //
 // Pure data structure (no locking, no waiting): CoordinatorState serializes

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Launcher detectors: each reads only the variables its launcher documents
 // and returns a complete contribution, or says why it was skipped (which
 // variables are present and which are missing, coordinator.md P8). None of

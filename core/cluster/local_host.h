@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What a process tells the coordinator about itself when it registers: its
 // host (name, boot id, pid) and the local devices it uses.
 #ifndef TESSERA_CORE_CLUSTER_LOCAL_HOST_H_

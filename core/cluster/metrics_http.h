@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A minimal HTTP/1.1 server for the coordinator's `/metrics` (issue 14):
 // GET or HEAD of /metrics answers what `render` makes, in the format the
 // Accept header asks for (coordinator_metrics.h); every answer closes its

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // unique_ptr for the OpenSSL objects the TLS code owns, each freed by its own
 // *_free function. One deleter for all of them, so a new type is one line.
 #ifndef TESSERA_CORE_CLUSTER_OPENSSL_PTR_H_

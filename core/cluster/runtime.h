@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // initialize(): detection, the in-process coordinator for process 0, the
 // client, and the global device list and process info it installs.
 #ifndef TESSERA_CORE_CLUSTER_RUNTIME_H_

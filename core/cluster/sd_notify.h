@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // systemd's readiness protocol (sd_notify(3)) without linking libsystemd:
 // state lines ("READY=1", "WATCHDOG=1", "STOPPING=1") sent as one datagram
 // each to the unix socket $NOTIFY_SOCKET names (a path, or an abstract

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Slurm's compressed host lists (SLURM_STEP_NODELIST, SLURM_JOB_NODELIST):
 // "n001", "n[001-015],h2", "n[001,007-015]", "rack[1-2]-n[01-04]".
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What one configuration source (the TESSERA_* variables, Keras's and
 // DTensor's variables, a launcher) says about the job, and the helpers the
 // sources share for reading variables. detect.h merges the sources per field.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The gRPC credentials of the coordinator and its clients, built from
 // TlsOptions (coordinator.md §6.7).
 //

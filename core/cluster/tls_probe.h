@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Why a server's certificate fails verification. gRPC reports only
 // "certificate verify failed", the same words for an expired certificate, one
 // not yet valid and one from another CA; the probe makes a TLS connection of

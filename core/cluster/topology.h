@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The global topology a coordinator hands every process: devices numbered
 // deterministically (process id, then local ordinal), slice indices, a
 // fingerprint, and the sanity checks that catch launch mistakes before any

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Text users give that the coordinator protocol carries in protobuf strings
 // (keys, list prefixes, barrier ids, reported error messages). Protobuf
 // requires UTF-8 there: a string that is not fails to parse at the other

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TF DTensor's mesh and layout text (reference/dtensor.md §1.3, §2.5):
 // values that hold everything the text says, byte-exact printing and strict
 // parsing, DTensor's validation with its messages, and conversions to and

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // XLA HloSharding for a layout: the text XLA prints (V1 device list and V2
 // iota forms), the OpSharding protobuf bytes (wire-compatible with
 // xla_data.proto), and the way back to a layout on a given mesh.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // JAX's PartitionSpec and Mesh text for layouts and meshes, both ways.
 //
 // Printing follows jax's repr (checked against jax 0.10.2): P('x', None),

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shardy (MLIR `sdy` dialect) text for layouts and meshes, both ways.
 //
 // Printing follows Shardy's printers (shardy/dialect/sdy/ir/printers.cc and

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Tessera's own protobuf (proto/tessera/v1, package tessera.v1) and its JSON
 // form (protobuf's JSON mapping) for meshes, layouts, layout maps and
 // distributions.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A cursor over the small text formats Tessera parses (HloSharding,
 // PartitionSpec, PyTorch placements): tokens separated by optional spaces,
 // and errors that name the byte position and the offending token.

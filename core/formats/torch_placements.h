@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PyTorch DTensor placements for a layout, both ways: one placement per MESH
 // dim, "[Shard(dim=0), Replicate()]".
 //

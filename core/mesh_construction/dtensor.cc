@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TF DTensor's mesh construction: create_mesh, create_distributed_mesh (its
 // current and legacy forms) and config.local_devices.
 #include <algorithm>

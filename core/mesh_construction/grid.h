@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Row-major grid arithmetic that the mesh constructions of every framework
 // share (core/mesh_construction.h).
 #ifndef TESSERA_CORE_MESH_CONSTRUCTION_GRID_H_

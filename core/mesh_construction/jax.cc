@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // JAX's mesh construction: create_device_mesh, make_mesh and
 // create_hybrid_device_mesh (the TPU orders are in tpu.cc).
 #include <algorithm>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PyTorch's DeviceMesh operations: slicing, flattening, local ranks and
 // the groups along an axis.
 #include <algorithm>

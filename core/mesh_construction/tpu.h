@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // JAX's TPU device orders for create_device_mesh: the tray rings, the
 // per-kind orders of small slices and the placement on the chips' torus
 // (core/mesh_construction.h describes them).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The attention shape a KV cache is sized from (layers, KV heads, head
 // dimension), read from what a checkpoint says of its model:
 //   - GGUF: `general.architecture` = ARCH, then `ARCH.block_count`,

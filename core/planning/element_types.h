@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The element types a plan may cast a checkpoint to (`--dtype bf16`): the
 // short names people type, resolved to safetensors' spelling so a planned
 // type and a stored one compare and print alike.

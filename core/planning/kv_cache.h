@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How a KV cache is divided over a mesh (inference). The cache holds, per
 // layer, keys and values of shape (batch, seq_len, kv_heads, head_dim):
 // 2 x layers x batch x seq_len x kv_heads x head_dim elements.

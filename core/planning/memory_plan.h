@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Memory planning of a checkpoint on a mesh: per tensor its layout and
 // largest shard, per device the bytes of each memory term and their peak,
 // against the device's capacity.

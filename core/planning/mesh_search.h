@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Which mesh shapes a checkpoint fits on: every ordered factorization of a
 // device count over named axes (8 devices over (data, model): 1x8, 2x4,
 // 4x2, 8x1), each planned with each of several layout maps, ranked.

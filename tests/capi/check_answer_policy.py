@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The answer-policy check (<tessera/tessera.h>, "Errors"), over the headers:
 
   1. every function that takes a handle or an index has a trailing

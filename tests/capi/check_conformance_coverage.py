@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Every odd conformance vector passes through the C ABI, or says why not.
 
 Reads the vectors each conformance file defines (tests/conformance/vectors,

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The experimental tier's guard, as a user meets it:
 
   1. each tessera/experimental/*.h compiles alone (C99 and C++11, warnings as

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The public headers' include rule (ARCHITECTURE.md): a header includes only
 <stddef.h>, <stdint.h>, <stdbool.h> and other tessera/ headers, and is guarded
 by TESSERA_<NAME>_H_."""

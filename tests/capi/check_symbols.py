@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The symbol test: what libtessera exports, what the version script lists and
 what the public headers declare must be the same set of functions.
 

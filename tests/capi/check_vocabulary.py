@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The vocabulary test: every public declaration follows the naming rules that
 <tessera/tessera.h> writes down ("Vocabulary"). Prints each violation as
 `header: rule: name` and, with --summary, the count per rule; exits 1 when

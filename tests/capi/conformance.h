@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /*
  * Shared by the table-driven conformance tests of the C ABI
  * (conformance_*.c): checks that name the vector of the row that failed, and

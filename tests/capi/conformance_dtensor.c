@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* The DTensor conformance vectors of sections A (mesh text), B (layout text),
  * D (shape arithmetic and shard math) and E (ReducedMesh, equivalence,
  * helpers) of shared/conformance/dtensor_cases.md, through the public C

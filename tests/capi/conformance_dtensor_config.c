@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * DTensor conformance through the C ABI, sections C (the Python Mesh
  * constructor), F (configuration) and G (create_mesh and

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * Conformance through the C ABI: every odd vector of
  * ../shared/conformance/sharding_cases.md (S1-S47), one table row per vector

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* setenv and unsetenv are POSIX, not C99. */
 #define _POSIX_C_SOURCE 200112L
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 /* Objects most C ABI tests start from. */
 #ifndef TESSERA_TESTS_CAPI_FIXTURES_H_
 #define TESSERA_TESTS_CAPI_FIXTURES_H_

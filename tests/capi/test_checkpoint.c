@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera/experimental/checkpoint.h: a checkpoint's metadata through the C ABI.
  * Every file is written byte by byte into a fresh directory, with the layouts
  * of tests/core/checkpoint_safetensors_test.cc and checkpoint_gguf_test.cc,

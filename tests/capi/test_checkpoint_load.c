@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera/experimental/checkpoint_load.h: read plans and loading a process's
  * own shards through the C ABI.
  *

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera/experimental/checkpoint_plan.h: memory plans and the mesh search
  * through the C ABI, on a two-tensor safetensors model with a config.json
  * beside it, written into a fresh directory:

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * tessera/client.h and tessera_runtime_initialize: argument validation, the
  * single-process client, error details, and a two-process job on an

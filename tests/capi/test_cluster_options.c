@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Cluster options setters (validation messages) and configuration resolution
  * through tessera_detection_create_from_env / tessera_detection_create. */
 #include <stdint.h>

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera_coordinator_*: starting, waiting for the end of the job, bind and
  * configuration errors, NULL handles. Clients are tested in test_client.c. */
 #include <stdint.h>

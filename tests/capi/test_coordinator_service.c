@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 #define _POSIX_C_SOURCE 200809L
 /* tessera/experimental/coordinator_service.h: the coordinator's /metrics
  * address option and port (issue 14). The scrape itself, parsed by

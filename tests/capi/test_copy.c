@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Host scatter/gather and the resharding plan through the C ABI: round
  * trips, replica verification, the process option, plans, and every bad
  * input. */

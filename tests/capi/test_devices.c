@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Devices and local discovery (TESSERA_CPU_DEVICE_COUNT, TESSERA_DEVICES). */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 

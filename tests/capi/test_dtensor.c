@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* DTensor mesh and layout text through the C ABI: exact round trips, the
  * DTensor mesh handle, conversions, and bad input (NULL, garbage, truncated
  * text). */

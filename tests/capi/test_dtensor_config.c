@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* DTensor's configuration and the DTensor Mesh's model through the C ABI
  * (tessera/experimental/dtensor_config.h, dtensor_mesh.h): one behaviour per
  * test. The D vectors are in conformance_dtensor_config.c. */

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera_dtensor_layout through the C ABI, one behaviour per test: reading
  * any layout a DTensor job prints, its parts, the conversion to a
  * tessera_layout, the transforms and queries, and the DTensor mesh queries

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Errors, codes and the version: the conventions every other call relies on. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* A free-standing XLA HloSharding through the C ABI
  * (tessera/experimental/hlo_sharding.h): parse and print as XLA does, the
  * forms no layout has, the way to a layout and why not, manual axes on

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Layout interchange through the C ABI: XLA HloSharding text and OpSharding
  * bytes (tessera/xla.h), JAX PartitionSpec and Mesh text (tessera/jax.h),
  * PyTorch placements (tessera/torch.h), including bad input. Mesh: 2x4 ("batch", "model"). */

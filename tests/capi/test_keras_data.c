@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * Keras's interleave sharding of arrays, PyDatasets and samplers, a
  * distribution's settings and identity, and the dataset plan's extras

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * keras.distribution.initialize's argument resolution as a pure query
  * (tessera/experimental/keras_initialize.h). Vectors: keras_cases.md K1 K3

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Layout maps: exact keys, RE2 patterns, errors and lifetimes. */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* The log callback. A DataParallel over a 2-D mesh is the library's warning. */
 #include <stdint.h>
 #include <string.h>

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Mesh construction through the C ABI: make_mesh, hybrid meshes, PyTorch's
  * slicing and coordinates, DTensor's create_mesh and create_distributed_mesh.
  * The framework vectors are in tests/conformance; these check the C surface:

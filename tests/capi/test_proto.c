@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Tessera's protobuf bytes and JSON through the C ABI: exact round trips of
  * every object, the pinned JSON of a mesh and a layout, and bad input (NULL,
  * garbage bytes, invalid JSON, messages that break an invariant). */

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Layout-map rules are Python `re` patterns: through the C ABI a rule selects
  * exactly the paths Python's re.search (or re.fullmatch) selects, and what RE2
  * cannot run is refused naming the construct (docs/python-regex.md). The

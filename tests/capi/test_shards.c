@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Shard math through the C ABI: ranges, shapes, replica ids, processes, the
  * index map, distinct shards, and every bad input. */
 #include <stdbool.h>

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* Shardy text through the C ABI (tessera/experimental/shardy.h): layouts and
  * meshes printed as Shardy prints them, parsed back, and the input a
  * Tessera layout cannot hold refused with position and token. Mesh: 2x4

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* dlclose of libtessera while its threads run: the library stays mapped.
  *
  * A runtime that loads the library with dlopen may close it while a job's

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """The case runner of the `tessera` command's specifications (check_show.py,
 check_devices.py, check_cli.py, check_load.py): a registry of cases, one behaviour each, and the command
 line meson runs them with."""

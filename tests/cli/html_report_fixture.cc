@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Writes the HTML report of a handmade plan whose devices have capacities,
 // for the layout test (check_report.py): `tessera plan` itself states no
 // capacity yet, so the capacity bars are drawn from this Plan.

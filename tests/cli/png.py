@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Reading a PNG screenshot with the standard library only (zlib, struct):
 8-bit RGB or RGBA, not interlaced, as headless Chromium writes them."""
 import struct

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The coordinator's /metrics (issue 14), scraped from a running
 `tessera coordinator --metrics-bind` while two cluster_worker processes sit
 at known points of a job, and parsed by the prometheus_client package's own

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Connections that are not a job's clients (issue 15, item 4): a port scan,
 // clients that connect and never speak, garbage bytes, an HTTP/2 client that
 // never makes a call. The coordinator closes each within its configured

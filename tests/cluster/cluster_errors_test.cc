@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Error paths of the key-value store and of admission, as users meet them
 // (issue 15): each refusal keeps its code, reason and message, a single
 // process (no coordinator) and a job agree on them, and what is refused on

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The multi-process harness of the cluster tests: starts cluster_worker
 // processes (worker.c), follows the lines they print, times them, and always
 // reaps them (a Worker that goes out of scope is SIGKILLed and waited for);

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator as a service (issue 14): the standard gRPC health service
 // (grpc.health.v1.Health) as Kubernetes' gRPC probes and grpc_health_probe
 // use it, checked with a client generated from the published health.proto.

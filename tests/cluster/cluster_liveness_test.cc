@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // How soon a job learns that one of its processes is gone, and what it
 // forgives (issue 15, items 2 and 5): a process whose connection closes (kill
 // -9, a client destroyed without shutdown) is lost within kReconnectGrace,

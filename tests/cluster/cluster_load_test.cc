@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Bulk key-value traffic against a live job (issue 15, item 1): a store of
 // large values listed by several processes at once must neither starve the
 // heartbeats (the job survives a short heartbeat timeout) nor make the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator as a systemd service (issue 14): readiness, watchdog and
 // stopping through $NOTIFY_SOCKET (sd_notify(3)) without libsystemd. The
 // test opens the datagram socket systemd would and reads what arrives:

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // "Who is stuck where" (issue 14): an operator asks a running job's
 // coordinator, through tessera_job_status_query and `tessera status`, for
 // each process's state, last heartbeat, and the barrier or key it waits on.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The multi-host coordinator as users meet it: real processes on loopback
 // (cluster_worker, public C ABI only) started, signalled and reaped by this
 // driver. Each test is one scenario of coordinator.md §6.10 (the number in

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* One process of a job started by Open MPI's mpirun: it joins through
  * tessera_runtime_initialize(NULL), that is through detection alone (Open MPI's
  * variables), then checks the job it got: the process count, an id equal to

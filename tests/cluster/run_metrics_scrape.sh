@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The /metrics scrape test (check_metrics.py) in a virtual environment with
 # prometheus_client from PyPI, pinned by metrics_requirements.txt (made once by
 # scripts/jax-venv.sh, cached by the pins' hash).

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Runs mpirun_worker under Open MPI's mpirun: NP processes that join through
 # detection alone (tessera_runtime_initialize(NULL) reading OMPI_* variables).
 #

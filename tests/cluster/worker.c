@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * One process of a multi-process cluster test: plain C99 on the public C ABI
  * only, the way a customer's program uses it.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DTensor conformance: mesh and layout text (dtensor_cases.md A and B, the
 // text half of C, and D63). Each row names its D vector. Messages are matched
 // as prefixes, as the vectors ask (DTensor appends context; Tessera appends

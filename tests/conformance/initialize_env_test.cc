@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Conformance of configuration resolution with keras.distribution.initialize
 // (keras_cases.md K1 K3 K67 K69 K93 K153, keras.md §1.3) and DTensor's
 // DTENSOR_* variables (dtensor_cases.md D87, dtensor.md §3 messages).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shared by the Keras conformance tests (vectors K1-K159 of
 // shared/conformance/keras_cases.md): building the distributions the vectors
 // describe, and the pure arithmetic that turns a dataset plan or a shard

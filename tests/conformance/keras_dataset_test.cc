@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Keras conformance: the dataset-sharding arithmetic (keras_cases.md G table
 // K101-K125 in the current and Keras 3.0 modes; the rows each process reads
 // in K35, K41, K45, K47, K51, K83, K85, K87; the errors of K49 and K115; the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Keras conformance: DataParallel, ModelParallel, num_data_shards and
 // data_shard_id (keras_cases.md K15, K17, K19, K21, K23, K25, K27, K29, K53
 // (ids), K77, K79, K89, K115, K129, K145, K147, K149, K151, K159).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Keras conformance: LayoutMap (keras_cases.md K31, K33, K37, K39, K137,
 // K141, K143).
 //

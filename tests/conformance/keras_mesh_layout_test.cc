@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Keras conformance: devices, DeviceMesh and TensorLayout
 // (keras_cases.md K5, K7, K9, K11, K65, K73, K75, K81, K91, K95, K97, K131,
 // K135, K155, and the mesh half of K51/K53).

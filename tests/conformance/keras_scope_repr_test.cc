@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Keras conformance: the current distribution's scopes (keras_cases.md K13,
 // K157) and the repr strings keras.md §1.4-§1.6 quotes.
 #include <stdexcept>

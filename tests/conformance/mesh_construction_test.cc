@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Mesh-creation conformance: sharding_cases.md S39, S41, S43, S45 and the
 // mesh-creation error table after D99's; dtensor_cases.md D85, D89-D99.
 // Each row names its vector.

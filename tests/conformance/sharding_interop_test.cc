@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sharding interop conformance: ../shared/conformance/sharding_cases.md, the
 // HloSharding (V1 and V2), OpSharding and round-trip lines of every odd S
 // vector that has them, and the interop strings of S47. Each row names its

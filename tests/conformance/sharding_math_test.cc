@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shard-math conformance: the S vectors of shared/conformance/sharding_cases.md
 // that are about index ranges, shard shapes, replica ids and full
 // replication (S1 S3 S5 S7 S9 S11 S13 S15 S17 S19 S21 S23 S25 S27 S29 S31),

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // GGUF headers (core/checkpoint/gguf.h, gguf_split.h, gguf_types.h): files
 // written byte by byte here, read into the Checkpoint model, and one test per
 // rule the reader enforces, with its exact message.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The strict JSON reader under the checkpoint headers: values with their byte
 // offsets, RFC 8259's grammar, and the refusals (duplicate keys, unpaired
 // surrogates, nesting past the limit) with the offset of the fault.

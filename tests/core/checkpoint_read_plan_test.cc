@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Read plans and their execution on Checkpoint models built in the test
 // (no file headers): the runs and reads of boxes, block-packed types, and
 // the loader's read path through a fake reader that counts, shortens or

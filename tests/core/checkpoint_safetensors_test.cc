@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // safetensors headers into the Checkpoint model: exact tensors, offsets and
 // metadata for good files, and one test per rule of the format (the
 // reference crate's, safetensors/src/tensor.rs) with its exact message.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The client agent (core/cluster/client.h): backoff and error classification
 // on their own, the single-process local mode, and whole jobs against an
 // in-process coordinator on 127.0.0.1.

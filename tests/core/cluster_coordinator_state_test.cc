@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // CoordinatorState under a fake clock: the job state machine of
 // coordinator.md §6.2-§6.6 without any transport, so every deadline is exact.
 #include "core/cluster/coordinator_state.h"

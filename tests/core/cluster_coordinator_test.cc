@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator service over real gRPC on 127.0.0.1: clients are the raw
 // generated stub, so these tests pin the wire behaviour the client library and
 // every binding rely on (codes, messages, error details, auth, TLS, bind).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A coordinator on 127.0.0.1:0 and raw-stub helpers for its tests: one
 // channel per process, every call with the job credential and a deadline.
 #ifndef TESSERA_TESTS_CORE_CLUSTER_COORDINATOR_TESTING_H_

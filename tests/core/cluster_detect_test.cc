@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Configuration resolution and launcher detection (core/cluster/detect.h):
 // every launcher from an environment fixture, partial variable sets,
 // conflicting launchers, precedence between sources, and the explanation.

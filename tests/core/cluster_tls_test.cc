@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TLS of the coordinator and its clients: the up-front certificate checks,
 // the credentials built from TlsOptions, and how a failed handshake is
 // classified and explained (certificate_check.h, tls_credentials.h,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The test certificates of tests/core/testdata/coordinator_tls (made by its
 // gen.sh). Meson points TESSERA_COORDINATOR_TLS_DIR at them; the fallback
 // serves a run from the source root.

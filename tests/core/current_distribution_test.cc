@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The current distribution: a process-wide default plus a per-thread scope
 // stack (Keras's set_distribution and `with distribution.scope():`).
 #include <stdexcept>

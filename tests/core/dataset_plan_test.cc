@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PlanDataset: which part of each global batch a process reads, in the
 // current Keras arithmetic and in the Keras 3.0 arithmetic; and TF's
 // batch_sizes_for_worker.

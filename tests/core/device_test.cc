@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Devices: platform names, the Keras string form, parsing, local discovery
 // through TESSERA_CPU_DEVICE_COUNT and an installed job-wide list.
 #include "core/device.h"

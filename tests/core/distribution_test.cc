@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Distributions: DataParallel and ModelParallel construction, replicas and
 // data shards, the layouts they answer with, the dataset plan they build, and
 // their repr.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DTensor's configuration (config.py) read from explicit variables: each
 // query answers, or fails, as the config.py function of that name does.
 // The D vectors are in tests/capi/conformance_dtensor_config.c.

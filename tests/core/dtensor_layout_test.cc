@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DTensor layouts: the transforms and queries of core/dtensor_layout.h, one
 // behaviour per test, with the departures from DTensor (errors where DTensor
 // aborts). The D vectors run through the C ABI in

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DTensor mesh and layout text: parse errors (message, byte offset, token),
 // round trips, Create's checks, and the conversions to and from DeviceMesh
 // and TensorLayout. The D vectors are in tests/conformance/dtensor_text_test.cc.

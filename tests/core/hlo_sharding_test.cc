@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // XLA HloSharding text and OpSharding bytes for layouts, and back
 // (core/formats/hlo_sharding.h). The S vectors are in
 // tests/conformance/sharding_interop_test.cc; these pin each rule.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Interleave sharding: Keras's array, PyDataset and batch-sampler split and
 // torch's DistributedSampler, unshuffled and shuffled (keras.md §3.1;
 // keras_cases.md K53 K57 K59 K61).

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // JAX PartitionSpec and Mesh text (core/formats/jax_spec.h). The reprs were
 // checked against jax 0.10.2: repr(P('x', None)) == "P('x', None)".
 #include "core/formats/jax_spec.h"

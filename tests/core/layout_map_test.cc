@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // LayoutMap: insertion order, mesh injection, insertion errors, exact-key
 // precedence, search and fullmatch semantics, multi-match errors, deletion,
 // copies and concurrent lookups.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // TensorLayout: axes per dimension, validation against a mesh, attaching a
 // mesh once, shard counts, the check against a tensor shape, repr, equality.
 #include "core/layout.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Mesh construction: JAX's make_mesh / create_device_mesh / hybrid meshes,
 // DTensor's create_mesh / create_distributed_mesh, PyTorch's slicing. The
 // framework vectors (S39-S45, D85-D99) are in

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DeviceMesh: construction, Keras's validation order and messages, Tessera's
 // stricter checks, row-major placement and coordinate queries.
 #include "core/mesh.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Memory planning (core/planning): exact per-device bytes of every term for
 // small checkpoints built in memory, the KV cache's division, flagged
 // layouts, capacity verdicts, and the mesh search's ranking and reasons.

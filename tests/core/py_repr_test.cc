@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Python repr helpers: the quoting and punctuation every Keras-style
 // ToString builds on.
 #include "core/py_repr.h"

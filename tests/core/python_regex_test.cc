@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Python `re` patterns in RE2 syntax: one test per row of the table in
 // docs/python-regex.md (the exact RE2 pattern, or the exact refusal).
 #include "core/python_regex.h"

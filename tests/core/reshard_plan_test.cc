@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The resharding plan (core/reshard_plan.h): exact transfers and the source
 // preference on small meshes, and, on random pairs of shardings, a plan that
 // applied to host buffers builds every destination shard exactly once.

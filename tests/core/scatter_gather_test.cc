@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Host scatter and gather (core/scatter_gather.h): exact shard contents,
 // random round trips in every mode, threads, replica verification, the
 // process-local variant, and every argument error.

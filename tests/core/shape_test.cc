@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Checked shape arithmetic: Python's tuple repr, products that refuse to
 // overflow, and the non-negative check on tensor shapes.
 #include "core/shape.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shard math (core/shard.h): per-device ranges, shapes and replica ids in the
 // three modes, the bulk maps, and a randomized comparison with a brute-force
 // model that cuts explicit index lists the way XLA and torch.chunk do.

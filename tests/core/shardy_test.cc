@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shardy text (core/formats/shardy.h). The printed forms follow Shardy's
 // printers (printers.cc, attrs.td assembly formats); the examples in
 // attrs.td's MeshAttr description are quoted verbatim below.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Tessera's protobuf and JSON: exact round trips, the pinned JSON text, and
 // every invalid message with its code and the field it names.
 #include "core/formats/tessera_proto.h"

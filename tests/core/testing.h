@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Helpers shared by the core and conformance tests: status matchers, a scoped
 // environment variable, and builders for the meshes the tests talk about.
 #ifndef TESSERA_TESTS_CORE_TESTING_H_

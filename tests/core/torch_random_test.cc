@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // torch's seeded CPU permutation (torch_random.h). Expected values are what
 // torch 2.15 prints for `g = torch.Generator(); g.manual_seed(seed);
 // torch.randperm(n, generator=g).tolist()`.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """`tessera load --sha256` against jax's addressable shards (issue 12's proof
 that a process loads its own bytes, and only those).
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compares Tessera's Shardy text, through the public C ABI (ctypes), with jax's.
 
 Reads the cases shardy_cases.py wrote (jax's texts included) and, for each,

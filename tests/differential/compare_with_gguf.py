@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Tessera's GGUF header reader against the gguf package (PyPI, pinned).
 
 Random files written with gguf.GGUFWriter (metadata of every value type,

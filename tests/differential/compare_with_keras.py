@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compares Tessera's answers, through the public C ABI (ctypes), with keras's.
 
 Reads the cases keras_cases.py wrote (keras's answers included) and answers

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Layout-map rules against CPython's own `re`, through the public C ABI (ctypes).
 
 Random patterns from a grammar of the constructs in the table of

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Tessera's safetensors reader against the `safetensors` package (pinned).
 
 Writes random files with safetensors.numpy.save_file (every numpy dtype the

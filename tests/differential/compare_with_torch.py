@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Compares libtessera's PyTorch placements and chunk-nested shards with
 torch's answers (torch_cases.py's JSON lines): the placements text must be
 torch's repr exactly, parsing that repr must give the layout back, and every

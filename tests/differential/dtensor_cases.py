@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Random DTensor meshes and layouts answered by TensorFlow's own DTensor
 (tensorflow-cpu, CPU only: no device is touched, the meshes and layouts are
 values), one JSON object per line; compare_with_dtensor.py answers each

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Prints what Tessera reads from GGUF files as JSON lines, for
 // compare_gguf.py to hold against the gguf package's GGUFReader (no C ABI for
 // checkpoints yet). Names, keys and values are hex so any bytes survive.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compares Tessera's free-standing HloSharding with XLA's, through the C ABI.
 
 1. Parse and print: random HloSharding texts (V1 device lists, V2 iotas with

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Random meshes, specs and shapes, answered by the real jax (the reference).
 
 Writes one JSON object per line: the case (mesh shape, axis names, device ids

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compares Tessera's PartitionSpec errors with jax's, through the C ABI.
 
 Random PartitionSpec texts over random meshes (axes named more than once,

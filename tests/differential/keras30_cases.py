@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Random cases for the Keras 3.0 dataset mode, answered by keras 3.3.3's
 distribute_dataset on TensorFlow's CPU wheel.
 

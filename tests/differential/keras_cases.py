@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Random cases answered by the real keras (keras-nightly, JAX backend, CPU).
 
 Writes one JSON object per line for compare_with_keras.py:

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Random checkpoints, rules and meshes for `tessera load`, answered by jax.
 
 Each case is a directory holding a checkpoint written by the `safetensors`

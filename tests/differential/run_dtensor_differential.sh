@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The DTensor differential test: random meshes and layouts (static, parted,
 # single-device), their text, transforms and queries, and refused specs and
 # texts, answered by TensorFlow's own DTensor (tensorflow-cpu 2.21, CPU only:

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The GGUF differential test: compare_with_gguf.py in a virtual environment
 # with the gguf package from PyPI (gguf_requirements.txt, pinned; made by
 # scripts/jax-venv.sh), against the gguf_dump test executable.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The jax differential test: random meshes, specs and shapes answered by the
 # real jax (from PyPI, CPU, forced host devices) and by libtessera through its
 # C ABI; fails on any difference. 250 cases on 8 devices, 500 on up to 64;

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The keras differential test: random interleave splits, initialize arguments
 # and distributions answered by the real keras (keras-nightly from PyPI, the
 # first release with the adapters' interleave split; JAX backend on CPU) and by

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The load differential test (issue 12): random checkpoints written by the
 # `safetensors` package (single files and sharded models with an index),
 # random rules and meshes of 8 devices, placed by jax

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The safetensors differential test: files written by the `safetensors`
 # package (numpy and, for the dtypes numpy lacks, raw headers it accepts),
 # sharded indexes, and malformed files, read by Tessera's dump tool and by the

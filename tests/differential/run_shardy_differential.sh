@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The Shardy differential test: random meshes and specs whose Shardy text the
 # real jax prints (from PyPI, CPU, its own MLIR bindings), compared with
 # libtessera's printing and parsing through its C ABI; fails on any

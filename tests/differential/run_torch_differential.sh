@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The torch differential test: random meshes, layouts and shapes; torch's
 # DTensor placements for them (torch 2.15's CPU use of its PyPI wheel, no
 # process group: its pure local-shape-and-offset helper and its placements'

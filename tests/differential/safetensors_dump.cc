@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Prints what Tessera reads from safetensors files and indexes, one JSON line
 // per argument, for compare_with_safetensors.py:
 //   {"path": P, "ok": true, "files": [[path, size]...],

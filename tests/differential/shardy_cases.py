@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Random meshes and specs, with the Shardy text the real jax prints for them.
 
 The meshes and specs come from jax_cases.py's generator, over axis and mesh

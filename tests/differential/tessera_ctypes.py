@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """libtessera through ctypes for the differential comparisons: the functions
 a comparison declares, and calls that raise TesseraError when they fail."""
 import ctypes as C

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """libtessera through ctypes for the differential scripts that run in the jax
 virtual environment: the C signatures they call, declared once, and the few
 steps every script repeats (an error's message, a mesh over CPU devices, a

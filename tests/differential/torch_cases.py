@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Random layouts answered by torch (run in the torch virtual environment,
 torch_requirements.txt): one JSON line per case with the mesh, the layout as
 Tessera writes it (a tuple of axis names per tensor dim), the global shape,

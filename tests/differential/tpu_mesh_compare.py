@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compares Tessera's TPU torus placement (sharding_cases.md S41) with jax's.
 
 jax side: jax.experimental.mesh_utils.create_device_mesh over stand-in TPU

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // DTensor mesh text: a parse prints back to text that parses to the same mesh
 // and prints identically (the shorthands print expanded, so the property is
 // checked from the first print on); a rejection carries a code and a message.

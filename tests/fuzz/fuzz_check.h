@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // What every fuzz target asserts, without GoogleTest: a violated property
 // traps (libFuzzer reports the input as a crash), it never just logs.
 #ifndef TESSERA_TESTS_FUZZ_FUZZ_CHECK_H_

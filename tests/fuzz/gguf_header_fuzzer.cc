@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // GGUF headers (core/checkpoint/gguf.h): any bytes, as a whole file, parse or
 // are refused with INVALID_ARGUMENT naming the file and a byte; what parses
 // keeps every promise the Checkpoint model makes (each tensor's bytes inside

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // HloSharding text: a parse prints as text that parses to the same sharding
 // and prints identically; the V1 form of a V2 sharding prints and parses too.
 #include <cstdint>

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // JAX Mesh text: a description that makes a mesh (over up to 4,096 CPU
 // devices; larger ones are not built) prints as Mesh(...) text that parses to
 // the same shape and axis names.

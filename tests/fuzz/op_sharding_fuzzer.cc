@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // OpSharding bytes: a parse serializes to bytes that parse to the same
 // sharding and serialize identically.
 #include "core/formats/hlo_sharding.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // JAX PartitionSpec text: the canonical entries print as P(...) text that
 // parses to the same entries.
 #include "core/formats/jax_spec.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Python `re` patterns translated for RE2: never a crash; whenever the
 // translation succeeds RE2 compiles it (only RE2's program-size limit may
 // still refuse it); both match modes accept and refuse the same patterns.

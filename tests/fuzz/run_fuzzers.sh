@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Runs every libFuzzer target of a -Dfuzz=true build for a bounded time.
 #
 #   tests/fuzz/run_fuzzers.sh BUILD_DIR SECONDS

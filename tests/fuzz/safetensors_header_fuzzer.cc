@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // safetensors headers (core/checkpoint/safetensors.h). The first byte picks
 // the form of the rest: even, the rest is a whole file; odd, the next two
 // bytes are a data-area length D (little-endian) and the rest is the header

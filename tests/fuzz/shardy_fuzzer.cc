@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Shardy text: the first line is a mesh text, the rest a sharding text on
 // it (no newline: the whole input is a sharding on a 2x4 mesh). What parses
 // prints back as text that parses to the same mesh and layout, under the

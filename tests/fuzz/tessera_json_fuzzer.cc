@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Tessera JSON. The first byte picks the message (as tessera_proto_fuzzer);
 // the rest is its JSON text.
 #include "tests/fuzz/tessera_proto_roundtrip.h"

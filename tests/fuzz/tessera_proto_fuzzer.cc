@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Tessera protobuf bytes. The first byte picks the message (0 mesh, 1 layout,
 // 2 layout map, 3 distribution, modulo 4); the rest are its bytes.
 #include "tests/fuzz/tessera_proto_roundtrip.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The property both Tessera message targets check, for one message type:
 // an accepted message writes bytes and JSON that read back to an object
 // writing the very same bytes (the canonical form is a fixed point).

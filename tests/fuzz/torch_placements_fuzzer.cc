@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // PyTorch placements text: parsed placements print as text that parses to
 // the same placements and prints identically.
 #include "core/formats/torch_placements.h"

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """The build without the multi-host part (-Dcluster=disabled), end to end.
 
 Configures a second build dir from the same sources with the cluster API off

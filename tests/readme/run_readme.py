@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Runs README.md's code blocks exactly as written against a real `meson install`
 to the build's prefix (/usr/local by default), as a new user following the README
 would: no TESSERA_* variables, no LD_LIBRARY_PATH, a fresh HOME.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Call overhead of the C# binding: a layout-map lookup (K31's map, a regex
 // match; the result disposed) through the binding versus the same loop in C
 // (bench_native.c, loaded from libtessera_csharp_bench.so). Prints ns/call

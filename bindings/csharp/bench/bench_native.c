@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * The C side of the binding-overhead benchmark: the same layout map as
  * LayoutMapBench.cs builds through the binding, and a loop of lookups timed

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Reads a layout a TF DTensor job printed (str(layout)) and says how a tensor
 // of a global shape is split under it. Pass the layout text as the argument,
 // or run it without one for a 2x2 CPU mesh's.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A C# program using Tessera: a device mesh, a layout map, a model-parallel
 // distribution and the shard ranges of one variable; with arguments
 // `cluster <process id> <host:port>`, one of two processes that initialize,

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Reads one process's shards of a safetensors checkpoint into its own byte
 // arrays: the plan says which bytes of the file the process's devices need
 // (each replicated tensor read once), and Execute reads exactly those. It

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The accessors of the generated classes as properties (see "accessors as
 // properties" in ../tessera_csharp.i): each reads its internal Get<Name>().
 namespace Tessera {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The hand-written half of Checkpoint (experimental, issue 12): its files,
 // tensors and metadata as values.
 using System.Collections.Generic;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The hand-written half of CheckpointPlan and CheckpointPlanSearch
 // (experimental, issue 12): tensors, devices and candidates as values, and
 // the search over LayoutMap objects.

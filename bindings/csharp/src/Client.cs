@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Client events delivered to a C# delegate on the library's event thread
 // (tessera_client_set_event_callback; src/Callbacks.cs says how that thread
 // is kept from blocking Mono's exit).

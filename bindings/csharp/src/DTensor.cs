@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The hand-written half of the experimental DTensor classes (issue 11):
 // properties, value equality, and the arrays the native methods take flat.
 namespace Tessera {

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 namespace Tessera {
 
 /// <summary>Meshes compare by value: the same shape, axis names and devices (tessera_mesh_equal).</summary>

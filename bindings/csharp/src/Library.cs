@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 namespace Tessera {
 
 /// <summary>The loaded native library: its version, and whether it can serve this binding.</summary>

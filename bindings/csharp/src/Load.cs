@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The hand-written half of ReadPlan (experimental, issue 12): its pieces as
 // values, and loading into managed memory pinned for the call.
 using System;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The library's log messages delivered to a C# handler (tessera/log.h).
 using System;
 using System.Threading;

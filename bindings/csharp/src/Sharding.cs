@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Host scatter and gather (tessera/copy.h) over C# arrays: the native half
 // passes every device's shard as one concatenated array (../tessera.i);
 // this half splits and joins it.

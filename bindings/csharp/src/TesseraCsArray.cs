@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The C layout of tessera_swig_int64s and tessera_swig_bytes
 // ({pointer, size_t}), returned by value from the native wrapper.
 using System;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The one exception type of the binding: every tessera_error a call returns
 // arrives as a TesseraException carrying the library's code and message, and
 // for a failed barrier or registration, which processes were missing (and

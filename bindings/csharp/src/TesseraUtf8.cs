@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Strings as NUL-terminated UTF-8 (see tessera_csharp.i): arguments encoded
 // here, and the borrowed C strings that P/Invoke must not free (it would:
 // a `string` return is freed by the marshaller) decoded here.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The binding's behaviour: handles, errors, arrays and strings, and
 // conformance vectors reproduced through it.
 using System;

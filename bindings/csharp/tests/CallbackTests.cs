@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Native callbacks on the library's own threads: client events and log
 // messages reach C# delegates, a throwing handler does not end the process,
 // and a process whose library threads ran C# code still exits promptly.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // CheckpointPlan and its search (tests/capi/test_checkpoint_plan.c's model):
 // a BF16 (8, 16) k_proj (256 bytes) and an F32 (16) norm (64 bytes), with a
 // config.json of 2 layers, 4 KV heads and head_dim 8, on the batch=2, model=4

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Checkpoint: a safetensors file's headers (tests/capi/test_checkpoint.c's
 // file: a 144-byte header, tensors at absolute offsets 152 and 176, 178 bytes).
 using System;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The cluster API through the binding: two processes that initialize, share
 // keys, meet at a barrier and shut down; and events pushed to a C# delegate on
 // a library thread.

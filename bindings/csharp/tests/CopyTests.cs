@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Host scatter and gather (tessera/copy.h) through the binding: a 4x6 array
 // on a 2x4 mesh, rows sharded over "x", columns replicated over "y".
 using System;

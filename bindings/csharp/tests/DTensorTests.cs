@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The experimental DTensor layouts, config and mesh queries through the binding.
 namespace Tessera.Tests {
 

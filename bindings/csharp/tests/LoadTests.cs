@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // ReadPlan: process 0 of 2 of a checkpoint whose data byte i is i: w U8
 // [4, 6] (data [0, 24)) with the rule w -> (x, y) on a 2x2 mesh, and b U8 [6]
 // (data [24, 30)) with no rule (replicated). The process owns devices 0

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The framework mesh constructors and local device discovery through the
 // binding (S45: PyTorch DeviceMesh arithmetic, world size 8).
 using System;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Handles dropped without Dispose(): the garbage collector's finalizer thread
 // releases them, and memory stays flat.
 using System;

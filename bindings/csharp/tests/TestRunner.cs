@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A small test runner: every public static method marked [Test] in this
 // assembly runs once, in name order; each prints one line, then the summary
 // "N passed, N failed", and the exit code is non-zero when any failed.

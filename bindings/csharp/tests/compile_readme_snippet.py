@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Compiles the ```csharp block of README.md's "## C#" section against Tessera.dll.
 
 Usage: compile_readme_snippet.py README.md MCS Tessera.dll OUT.exe

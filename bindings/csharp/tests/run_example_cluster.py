@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Runs the example's cluster part as two processes on one free local port.
 
 Usage: run_example_cluster.py MONO TesseraExample.exe

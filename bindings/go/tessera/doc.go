@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package tessera is the Go binding of Tessera: device meshes, tensor
 // layouts, layout maps, distributions, shard math, the multi-host job
 // (initialize, key-value store, barriers, events, shutdown), and, in the

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package tessera
 
 // TF DTensor's configuration (config.py) read from DTENSOR_* variables, and

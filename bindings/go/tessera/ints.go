@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package tessera
 
 // Counts and positions are int in the Go API and int64_t or size_t in C;

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package tessera
 
 // Shardy (MLIR sdy dialect) text for meshes and layouts (experimental in the

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * The C side of the Java binding's overhead benchmark: the same layout map and
  * lookups as LayoutMapBench.java, and tessera_mesh_num_axes (a call that does no

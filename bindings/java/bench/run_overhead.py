@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Runs the layout-map lookup loop in C and through the Java binding, three
 times each, alternating, and prints per lookup the lowest of each program's
 medians (the run least disturbed by other work on the machine) and their ratio.

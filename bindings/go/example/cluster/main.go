@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command cluster is one process of a multi-host job with the Tessera Go
 // binding: initialize, exchange a value through the key-value store, meet
 // at a barrier, shut down. Start one per process, e.g. two on one machine:

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command dtensor_layout reads a layout a TF DTensor job printed (the text of
 // str(layout) or Layout.to_string()) with the Tessera Go binding and says how
 // a tensor of a global shape is split under it.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command load reads one process's shards of a safetensors checkpoint into
 // its own []byte buffers with the Tessera Go binding: the plan says which
 // bytes of the file the process's devices need (each replicated tensor read

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Command planning plans how a model's variables are spread over 8 devices
 // with the Tessera Go binding: a (4, 2) mesh, a layout map, a ModelParallel
 // distribution, and the slice of one variable each device holds.

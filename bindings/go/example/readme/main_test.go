@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package main
 
 import (
@@ -36,9 +39,18 @@ func TestReadmeShowsThisProgram(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if block != string(program) {
+	if block != withoutLicenceHeader(string(program)) {
 		t.Fatalf("the README's Go example differs from example/readme/main.go:\n%s", block)
 	}
+}
+
+// The file's leading SPDX lines (and the blank line after them) are the
+// repository's licensing, not part of the example the README shows.
+func withoutLicenceHeader(program string) string {
+	for strings.HasPrefix(program, "// SPDX-") {
+		program = program[strings.Index(program, "\n")+1:]
+	}
+	return strings.TrimPrefix(program, "\n")
 }
 
 // With no TESSERA_* variable: the program names its devices itself.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Package ctest holds the C-side helpers of the Go binding's tests and
 // benchmarks (cgo is not allowed in _test.go files): returning freed malloc
 // memory to the OS before a resident-size measurement, and the plain C loop

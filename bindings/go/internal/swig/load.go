@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package swig
 
 // The Go ends of a load's callbacks. tessera_go.i's C trampolines call

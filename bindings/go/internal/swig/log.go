@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package swig
 
 // The Go end of the library's log callback. tessera_go.i's C trampoline

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // A program of a Go user of an installed Tessera: check_install.sh builds it
 // outside the source tree, in its own module whose go.mod points
 // github.com/tessera-dev/tessera/bindings/go at the installed module

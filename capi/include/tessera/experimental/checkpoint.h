@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/checkpoint.h
  * @brief Experimental: a checkpoint's metadata (safetensors, GGUF) without its tensor data

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/checkpoint_load.h
  * @brief Experimental: read plans, and loading each process's own shards of a checkpoint

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/checkpoint_plan.h
  * @brief Experimental: will a checkpoint fit on a mesh, and on which mesh shape

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/distribution_scope.h
  * @brief Experimental: thread-local distribution scopes and the Keras 3.0 dataset mode

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/dtensor_config.h
  * @brief Experimental: TF DTensor's configuration (config.py) as a value, and the DTensor mesh creators over it

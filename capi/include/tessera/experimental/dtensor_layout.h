@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/dtensor_layout.h
  * @brief Experimental: TF DTensor's layout of every type, its transforms and queries

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/dtensor_legacy.h
  * @brief Experimental: the TF 2.9 legacy distributed DTensor mesh

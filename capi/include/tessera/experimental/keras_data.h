@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/keras_data.h
  * @brief Experimental: Keras's interleave sharding of arrays, PyDatasets and samplers, and a distribution's settings

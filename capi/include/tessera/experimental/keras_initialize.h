@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/keras_initialize.h
  * @brief Experimental: keras.distribution.initialize's argument resolution, as a pure query

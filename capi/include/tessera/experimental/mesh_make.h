@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/mesh_make.h
  * @brief Experimental: JAX's device-mesh construction (create_device_mesh, create_hybrid_device_mesh)

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates the coordinator TLS test certificates (valid for 100 years):
 #   ca.pem            test CA; server.pem (localhost, 127.0.0.1) and
 #                     client.pem (URI SAN spiffe://example.org/worker) chain to it
