@@ -8,7 +8,7 @@
  * A sharded checkpoint is a directory (docs/checkpoint-index.md):
  *   - DIR/process-PPPPP-of-NNNNN.safetensors, one per process of the saving
  *     job, holding the distinct shards ("pieces") that process stores, each
- *     a safetensors tensor named NAME@S0:E0,S1:E1,... (its global index
+ *     a safetensors tensor named NAME\@S0:E0,S1:E1,... (its global index
  *     ranges, half-open);
  *   - DIR/tessera-index.json, written last by process 0, naming for every
  *     tensor its dtype, global shape, mesh, layout, shard mode and each
