@@ -224,6 +224,21 @@ TEST(FinishSaveTest, ReadIndexGivesBackWhatFinishWrote) {
   EXPECT_TRUE(VerifyIndexFiles(read, dir).ok());
 }
 
+TEST(FindPieceTest, FindsThePieceOfEachDistinctBoxAndNoneForOtherBoxes) {
+  const std::string dir = FreshDirectory("find");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4, 6}, {"x", "y"}, Mesh2x2())};
+  const Index index = SaveAll(dir, tensors, 2, 0);
+  const IndexTensor& tensor = index.tensors[0];
+  for (int64_t device = 0; device < 4; ++device) {
+    const std::vector<IndexRange> box = Unwrap(tensor.sharding.DeviceRanges(device));
+    const IndexPiece* piece = FindPiece(tensor, box);
+    ASSERT_NE(piece, nullptr);
+    EXPECT_EQ(piece->ranges, box);
+  }
+  EXPECT_EQ(FindPiece(tensor, Box({{0, 2}, {0, 6}})), nullptr);
+  EXPECT_EQ(FindPiece(tensor, Box({{2, 4}, {3, 7}})), nullptr);
+}
+
 TEST(FinishSaveTest, IndexTextIsTheDocumentedForm) {
   const std::string dir = FreshDirectory("text");
   const MeshPtr mesh = CpuMesh({2}, {"x"});

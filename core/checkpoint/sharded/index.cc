@@ -364,6 +364,15 @@ bool PieceRangesLess(absl::Span<const IndexRange> a, absl::Span<const IndexRange
   return a.size() < b.size();
 }
 
+const IndexPiece* FindPiece(const IndexTensor& tensor, absl::Span<const IndexRange> ranges) {
+  auto it = std::lower_bound(tensor.pieces.begin(), tensor.pieces.end(), ranges,
+                             [](const IndexPiece& piece, absl::Span<const IndexRange> box) {
+                               return PieceRangesLess(piece.ranges, box);
+                             });
+  if (it == tensor.pieces.end() || absl::MakeConstSpan(it->ranges) != ranges) return nullptr;
+  return &*it;
+}
+
 std::string IndexPath(absl::string_view directory) { return Join(directory, kIndexFileName); }
 
 std::string FilePath(const Index& index, absl::string_view directory, size_t file) {

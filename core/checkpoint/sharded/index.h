@@ -15,6 +15,7 @@
 //   VerifyIndexFiles(index, directory) -> Status   files against the index
 //   PieceName(name, ranges) / ParsePieceName(text) the in-file tensor names
 //   HasElements(ranges), PieceRangesLess(a, b)     which boxes are stored, in what order
+//   FindPiece(tensor, ranges)  -> const IndexPiece* the piece of a box, O(log pieces)
 //   IndexPath(directory), FilePath(index, directory, file)
 //
 // The index is untrusted input. ParseIndex checks every field (types,
@@ -92,6 +93,11 @@ bool HasElements(absl::Span<const IndexRange> ranges);
 
 // The order of a tensor's pieces: row-major on the starts, then the stops.
 bool PieceRangesLess(absl::Span<const IndexRange> a, absl::Span<const IndexRange> b);
+
+// The piece of `tensor` whose ranges are `ranges` (a distinct shard's box:
+// restore maps a source device to its piece this way), or nullptr when
+// none is (an empty box has none). Binary search on the sorted pieces.
+const IndexPiece* FindPiece(const IndexTensor& tensor, absl::Span<const IndexRange> ranges);
 
 // DIR/tessera-index.json.
 std::string IndexPath(absl::string_view directory);
