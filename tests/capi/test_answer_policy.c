@@ -356,7 +356,16 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_plan_search_candidate_mesh_shape, "search", NULL, 0, (int64_t*)(void*)scratch, 1) \
   X(tessera_checkpoint_plan_search_candidate_layout_map, "search", NULL, 0) \
   X(tessera_checkpoint_plan_search_candidate_peak_bytes, "search", NULL, 0) \
-  X(tessera_checkpoint_plan_search_candidate_problem, "search", NULL, 0)
+  X(tessera_checkpoint_plan_search_candidate_problem, "search", NULL, 0) \
+  X(tessera_save_options_set_process, "options", NULL, 0, 1) \
+  X(tessera_save_options_set_shard_mode, "options", NULL, TESSERA_SHARD_MODE_STRICT) \
+  X(tessera_save_options_set_chunk_size, "options", NULL, 1) \
+  X(tessera_checkpoint_saver_add_tensor, "saver", NULL, "x", "x", (const tessera_layout*)(void*)scratch, NULL, 0) \
+  X(tessera_checkpoint_saver_num_tensors, "saver", NULL) \
+  X(tessera_checkpoint_saver_set_shard, "saver", NULL, 0, 0, NULL, 0) \
+  X(tessera_checkpoint_saver_write, "saver", NULL) \
+  X(tessera_checkpoint_saver_stream, "saver", NULL, NULL, NULL) \
+  X(tessera_checkpoint_saver_finish, "saver", NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
