@@ -21,6 +21,9 @@ class UringQueue final : public ReadQueue {
     std::unique_ptr<UringQueue> queue(new UringQueue());
     if (io_uring_queue_init(depth, &queue->ring_, 0) < 0) return nullptr;
     queue->initialized_ = true;
+    // The kernel's default of workers (4 per CPU) is kept: one per read in
+    // flight was slower on a loaded 2-core VM (the workers compete for the
+    // CPUs: 4.1 CPU seconds against pread's 1.4 for the same reads).
     return queue;
   }
   ~UringQueue() override {
@@ -39,6 +42,11 @@ class UringQueue final : public ReadQueue {
     // reads the rest on the short read's return).
     const unsigned n = static_cast<unsigned>(std::min<uint64_t>(size, 1u << 30));
     io_uring_prep_read(sqe, handle, into, n, offset);
+    // Straight to the kernel's workers, each reading as pread would: a
+    // buffered read that misses the page cache otherwise waits for its
+    // pages one after another (on this project's VM, exact column-shard runs
+    // at 64 in flight: 0.40 GB/s that way, 0.74 GB/s with the workers).
+    io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
     io_uring_sqe_set_data64(sqe, tag);
   }
 

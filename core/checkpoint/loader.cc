@@ -360,10 +360,11 @@ class Load {
 
   // Work with a queue: up to depth_ chunks in flight, delivered in the
   // order this thread took them (so with one thread a piece's parts still
-  // come in order of their offsets), each once it has all its bytes. No
-  // hints ahead: the queue keeps the disk busy itself. On an error or a
-  // cancel the reads in flight are still waited for, since the kernel
-  // writes into their buffers until they finish.
+  // come in order of their offsets), each once it has all its bytes. The
+  // hints ahead stay: the kernel's workers serve a queue's reads, a few at
+  // a time, and find them read ahead. On an error or a cancel the reads in
+  // flight are still waited for, since the kernel writes into their buffers
+  // until they finish.
   void WorkQueued(ReadQueue& queue) {
     struct Slot {
       size_t chunk = 0;
@@ -390,6 +391,7 @@ class Load {
           more = false;
           break;
         }
+        HintAhead(i);
         Slot& slot = slots[free_slots.back()];
         free_slots.pop_back();
         slot.chunk = i;

@@ -5,7 +5,8 @@
 // Two read paths, the same chunks and bytes. Where the reader has a queue
 // (FileReader::NewQueue: io_uring, core/checkpoint/io_uring_reader.h), each
 // thread keeps up to 64 reads in flight on its own ring and delivers them in
-// the order it took them. A column shard is one small run per row (8-32 KiB
+// the order it took them; the ring hands them to the kernel's workers
+// (IOSQE_ASYNC). A column shard is one small run per row (8-32 KiB
 // for a process's half of a row), and a disk reaches its bandwidth on small
 // reads only with many of them queued: with pread that takes a blocked
 // thread per request. Where it has none (built without liburing, a kernel
@@ -28,11 +29,11 @@
 //
 // Page cache: a file whose reads leave gaps is advised POSIX_FADV_RANDOM,
 // since the kernel's readahead would otherwise fetch the gaps too (a column
-// shard's half-rows pulled the whole file in). Without a queue, the chunks
-// up to kHintAheadBytes ahead of the threads are advised
-// POSIX_FADV_WILLNEED, so the disk has many requests in flight while a few
-// threads wait on one each (what readahead did for a dense plan, now for
-// exactly the plan's bytes); a queue has its requests in flight already.
+// shard's half-rows pulled the whole file in). The chunks up to
+// kHintAheadBytes ahead of the threads are advised POSIX_FADV_WILLNEED, so
+// the disk has many requests in flight while a few threads (or the kernel's
+// io_uring workers, a few per CPU) wait on one each (what readahead did for
+// a dense plan, now for exactly the plan's bytes).
 // The advice changes what the block layer reads, never what the loader
 // reads: the bytes read are still the plan's.
 //

@@ -252,9 +252,9 @@ typedef bool (*tessera_read_progress_fn)(int64_t bytes_done, int64_t bytes_total
  * each call, chooses pread. A read that is one contiguous run of a shard,
  * or runs of at least 64 KiB each with no gap between them, goes straight
  * into the buffers. The kernel is told what comes next (posix_fadvise:
- * RANDOM on a file whose reads leave gaps, so that its readahead does not
- * fetch them; with pread, WILLNEED on the reads up to 128 MiB ahead); this
- * changes what the disk reads, not the bytes read.
+ * WILLNEED on the reads up to 128 MiB ahead; RANDOM on a file whose reads
+ * leave gaps, so that its readahead does not fetch them); this changes what
+ * the disk reads, not the bytes read.
  * @param plan          the plan.
  * @param buffers       num_buffers pointers; one may be NULL where its size is 0.
  * @param sizes         num_buffers sizes.
