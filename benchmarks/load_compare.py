@@ -13,8 +13,10 @@ in the package. Then on a batch=2,model=4 mesh, for each of the 2 processes of a
 `.* -> ((batch, model), None)`) and column shards (`.* -> (None, (batch,
 model))`), times:
   tessera     `tessera load` of the process's shards (a child process):
-              as it is (shards read and dropped), with --sha256, and with
-              --gap-bytes 0 (no gap read; --tessera-mode chooses)
+              as it is (shards read and dropped; io_uring where the kernel
+              allows it), with --sha256, with --gap-bytes 0 (no gap read),
+              and with TESSERA_LOAD_IO=pread (--tessera-mode chooses; an
+              ARGS word NAME=VALUE before the options goes to the environment)
   get_slice   safe_open(path, "numpy").get_slice(name)[rows, cols] for every
               box of the process's devices (a child process; the time inside
               it, without the interpreter's start)
@@ -176,6 +178,15 @@ def drop_cache(path):
         os.close(fd)
 
 
+def with_environment(load, words):
+    """`load` with the mode's options; its leading NAME=VALUE words set the
+    environment (through env(1), whose exec the wall time includes)."""
+    settings = []
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        settings.append(words.pop(0))
+    return (["env"] + settings if settings else []) + load + words
+
+
 def run_measured(command):
     """(wall seconds, stdout, peak RSS bytes, bytes read from storage, CPU
     seconds): wait4 gives this child's own rusage (ru_inblock counts 512-byte
@@ -217,16 +228,18 @@ def main():
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--tensors", choices=sorted(TENSOR_SETS), default="mixed")
     parser.add_argument("--tessera-mode", action="append", metavar="LABEL=ARGS",
-                        help="a tessera reader: its label and extra arguments for tessera load "
-                             "(repeatable; default: 'tessera=', 'tessera+sha256=--sha256' and "
-                             "'tessera-gap0=--gap-bytes 0')")
+                        help="a tessera reader: its label and extra arguments for tessera load, "
+                             "environment settings NAME=VALUE first (repeatable; default: 'tessera=', "
+                             "'tessera+sha256=--sha256', 'tessera-gap0=--gap-bytes 0' and "
+                             "'tessera-pread=TESSERA_LOAD_IO=pread')")
     parser.add_argument("--staging-bytes", type=int, default=64 << 20,
                         help="the loader's staging budget, for the RSS check")
     parser.add_argument("--keep", action="store_true", help="keep the checkpoint for another run")
     args = parser.parse_args()
 
     modes = [m.split("=", 1) for m in (args.tessera_mode or ["tessera=", "tessera+sha256=--sha256",
-                                                                "tessera-gap0=--gap-bytes 0"])]
+                                                                "tessera-gap0=--gap-bytes 0",
+                                                                "tessera-pread=TESSERA_LOAD_IO=pread"])]
     labels = [label for label, _ in modes]
     os.makedirs(args.work, exist_ok=True)
     path = os.path.join(args.work, f"load_compare_{args.tensors}.safetensors")
@@ -252,7 +265,7 @@ def main():
             rules = os.path.join(args.work, f"{layout}.rules")
             load = [args.tessera, "load", "--checkpoint", path, "--mesh", MESH, "--rules", rules,
                     "--process", str(process), "--num-processes", str(PROCESSES)]
-            readers = {label: load + shlex.split(extra) for label, extra in modes}
+            readers = {label: with_environment(load, shlex.split(extra)) for label, extra in modes}
             readers.update({
                 "get_slice": [sys.executable, "-c", GET_SLICE, path, json.dumps(boxes)],
                 "sequential": [sys.executable, "-c", SEQUENTIAL, path, str(shard_bytes)],
@@ -290,7 +303,8 @@ def main():
                       f"{rss[reader] / 2**20:>13.1f}")
             budget = shard_bytes + args.staging_bytes
             print(f"{case:<12} shard bytes {shard_bytes / 2**30:.3f} GiB, shard bytes + staging "
-                  f"{budget / 2**20:.0f} MiB; file pages resident after the drops <= {max(resident):.1%}")
+                  f"{budget / 2**20:.0f} MiB; file pages resident after the drops <= {max(resident):.1%}; "
+                  f"load average {os.getloadavg()[0]:.2f}")
             for label in labels:
                 vs_sequential = medians["sequential"] / medians[label]
                 vs_get_slice = medians["get_slice"] / medians[label]

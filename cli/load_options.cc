@@ -51,6 +51,9 @@ A shard's bytes are its box of the tensor as row-major contiguous bytes in the
 checkpoint's element type (numpy: array[box].tobytes()). With a terminal on
 stderr, a progress bar is drawn there.
 
+Reads go through io_uring where the kernel allows it, else pread;
+TESSERA_LOAD_IO=pread in the environment chooses pread.
+
 Exit status: 0 on success, 2 for bad usage, input the library refuses (a
 tensor that cannot be split is named) or a read that fails.
 )";

@@ -46,6 +46,8 @@ abigail-tools         2.2-2
 doxygen               1.9.4-4
 ccache                4.8+really4.7.5-1
 valgrind              1:3.19.0-1
+# --- checkpoint loading: io_uring reads (issue 12) -------------------------
+liburing-dev          2.3-3
 "
 
 die() {

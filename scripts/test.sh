@@ -195,7 +195,7 @@ main() {
 
   say "build/: configure and build (logs in $LOG_DIR/)"
   local normal_built=0
-  configure_and_build build -Dbuildtype=debugoptimized -Dtests=enabled -Dcluster=enabled \
+  configure_and_build build -Dbuildtype=debugoptimized -Dtests=enabled -Dcluster=enabled -Dio_uring=enabled \
       -Dbindings_go=enabled -Dbindings_java=enabled -Dbindings_csharp=enabled && normal_built=1
   if ((normal_built)); then
     say "build/: tests ($((SECONDS - start)) s so far)"

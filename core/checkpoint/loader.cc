@@ -11,10 +11,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -73,6 +75,15 @@ constexpr size_t kMaxThreads = 64;
 // one POSIX_FADV_WILLNEED starts (the kernel caps it at its readahead size).
 constexpr uint64_t kHintAheadBytes = 128ull << 20;
 constexpr uint64_t kHintBytes = 4ull << 20;
+// With a read queue: reads each thread keeps in flight (deep enough that
+// the disk always has requests waiting: a column shard's runs are small),
+// and the largest read of a buffer straight into its holder's buffer
+// (several reads of one run then overlap, as readahead would).
+// A staging budget too small for kQueueDepth reads of kQueuedChunkBytes
+// has fewer in flight (down to one, as with pread), not smaller reads.
+constexpr unsigned kQueueDepth = 64;
+constexpr uint64_t kQueuedChunkBytes = 4096;
+constexpr uint64_t kQueueReadBytes = 1ull << 20;
 
 class Load {
  public:
@@ -93,36 +104,61 @@ class Load {
 
   absl::Status Run() {
     TESSERA_RETURN_IF_ERROR(OpenFiles());
+    // With a queue a thread's staging budget is shared by its reads in
+    // flight; without one, a thread has one read at a time.
+    uint64_t staged_bytes = chunk_bytes_;
+    uint64_t direct_bytes = chunk_bytes_;
+    depth_ = static_cast<unsigned>(std::clamp<uint64_t>(chunk_bytes_ / kQueuedChunkBytes, 1, kQueueDepth));
+    std::unique_ptr<ReadQueue> first = reader_.NewQueue(depth_);
+    if (first != nullptr) {
+      staged_bytes = chunk_bytes_ / depth_;
+      direct_bytes = std::min(chunk_bytes_, kQueueReadBytes);
+    }
     for (size_t r = 0; r < plan_.reads.size(); ++r) {
       const Read& read = plan_.reads[r];
       if (Direct(read)) {
         for (size_t i = read.first_run; i < read.end_run; ++i) {
           const checkpoint::Run& run = plan_.runs[i];
-          for (uint64_t at = 0; at < run.size; at += chunk_bytes_) {
-            chunks_.push_back(Chunk{r, run.file_offset + at, std::min(chunk_bytes_, run.size - at), i});
+          for (uint64_t at = 0; at < run.size; at += direct_bytes) {
+            chunks_.push_back(Chunk{r, run.file_offset + at, std::min(direct_bytes, run.size - at), i});
           }
         }
         continue;
       }
-      for (uint64_t at = 0; at < read.size; at += chunk_bytes_) {
-        chunks_.push_back(Chunk{r, read.offset + at, std::min(chunk_bytes_, read.size - at)});
+      for (uint64_t at = 0; at < read.size; at += staged_bytes) {
+        chunks_.push_back(Chunk{r, read.offset + at, std::min(staged_bytes, read.size - at)});
       }
     }
     chunk_end_.reserve(chunks_.size());
     uint64_t end = 0;
     for (const Chunk& chunk : chunks_) chunk_end_.push_back(end += chunk.size);
     AdviseGaps();
-    const size_t threads = std::min(threads_, chunks_.size());
-    if (threads <= 1) {
-      Work();
+    const size_t threads = std::max<size_t>(1, std::min(threads_, chunks_.size()));
+    std::vector<std::unique_ptr<ReadQueue>> queues;
+    if (first != nullptr) {
+      queues.push_back(std::move(first));
+      // A thread without a ring of its own is not started.
+      while (queues.size() < threads) {
+        std::unique_ptr<ReadQueue> queue = reader_.NewQueue(depth_);
+        if (queue == nullptr) break;
+        queues.push_back(std::move(queue));
+      }
+    }
+    const size_t workers = queues.empty() ? threads : queues.size();
+    auto work = [this, &queues](size_t i) {
+      if (queues.empty()) return Work();
+      WorkQueued(*queues[i]);
+    };
+    if (workers <= 1) {
+      work(0);
     } else {
       std::vector<std::thread> pool;
-      pool.reserve(threads);
+      pool.reserve(workers);
       // Without another thread the ones started still finish the work.
       try {
-        for (size_t i = 0; i < threads; ++i) pool.emplace_back([this] { Work(); });
+        for (size_t i = 0; i < workers; ++i) pool.emplace_back(work, i);
       } catch (const std::system_error&) {
-        if (pool.empty()) Work();
+        if (pool.empty()) work(0);
       }
       for (std::thread& t : pool) t.join();
     }
@@ -187,21 +223,25 @@ class Load {
     stop_.store(true);
   }
 
+  // The error of a read of [offset, offset + size) of the read's file that
+  // returned `got` (<= 0) after `done` bytes; `call` names the system call.
+  absl::Status ReadError(const Read& read, uint64_t offset, uint64_t size, uint64_t done, int64_t got,
+                         const char* call) const {
+    const File& file = plan_.files[read.file];
+    if (got < 0) {
+      return absl::ErrnoToStatus(static_cast<int>(-got), absl::StrCat(file.path, ": byte ", offset + done, ": ", call));
+    }
+    return absl::DataLossError(absl::StrCat(file.path, ": byte ", offset + done, ": the file ended after ", done,
+                                            " of the ", size, " bytes asked for; expected ", file.size,
+                                            " bytes in the file"));
+  }
+
   // Reads [offset, offset + size) of the read's file into `into`, all of it.
   absl::Status ReadFully(const Read& read, char* into, uint64_t offset, uint64_t size) {
-    const File& file = plan_.files[read.file];
     uint64_t done = 0;
     while (done < size) {
       const int64_t got = reader_.Read(handles_[read.file], into + done, size - done, offset + done);
-      if (got < 0) {
-        return absl::ErrnoToStatus(static_cast<int>(-got),
-                                   absl::StrCat(file.path, ": byte ", offset + done, ": pread"));
-      }
-      if (got == 0) {
-        return absl::DataLossError(absl::StrCat(file.path, ": byte ", offset + done, ": the file ended after ",
-                                                done, " of the ", size, " bytes asked for; expected ",
-                                                file.size, " bytes in the file"));
-      }
+      if (got <= 0) return ReadError(read, offset, size, done, got, "pread");
       bytes_read_.fetch_add(static_cast<uint64_t>(got));
       done += static_cast<uint64_t>(got);
     }
@@ -236,19 +276,33 @@ class Load {
     return true;
   }
 
-  absl::Status DoChunk(const Chunk& chunk, std::vector<char>& staging) {
-    const Read& read = plan_.reads[chunk.read];
+  // Where `chunk` is read to: a direct chunk straight into its run's first
+  // holder's buffer, a staged one into `staging`.
+  char* Target(const Chunk& chunk, std::vector<char>& staging) {
     if (chunk.run != Chunk::kStaged) {
-      const checkpoint::Run* run = &plan_.runs[chunk.run];
-      const size_t first = plan_.distinct[run->distinct].pieces.front();
-      const uint64_t piece_offset = run->piece_offset + (chunk.offset - run->file_offset);
-      char* into = static_cast<char*>(destinations_[first].data) + piece_offset;
-      TESSERA_RETURN_IF_ERROR(ReadFully(read, into, chunk.offset, chunk.size));
-      Deliver(run->distinct, piece_offset, into, chunk.size, into);
-      return absl::OkStatus();
+      const checkpoint::Run& run = plan_.runs[chunk.run];
+      const size_t first = plan_.distinct[run.distinct].pieces.front();
+      return static_cast<char*>(destinations_[first].data) + run.piece_offset + (chunk.offset - run.file_offset);
     }
     if (staging.size() < chunk.size) staging.resize(chunk.size);
-    TESSERA_RETURN_IF_ERROR(ReadFully(read, staging.data(), chunk.offset, chunk.size));
+    return staging.data();
+  }
+
+  absl::Status DoChunk(const Chunk& chunk, std::vector<char>& staging) {
+    char* bytes = Target(chunk, staging);
+    TESSERA_RETURN_IF_ERROR(ReadFully(plan_.reads[chunk.read], bytes, chunk.offset, chunk.size));
+    return Finish(chunk, bytes);
+  }
+
+  // Hands `chunk`'s bytes, read to `bytes` (its Target), to the holders of
+  // the runs it covers.
+  absl::Status Finish(const Chunk& chunk, const char* bytes) {
+    const Read& read = plan_.reads[chunk.read];
+    if (chunk.run != Chunk::kStaged) {
+      const checkpoint::Run& run = plan_.runs[chunk.run];
+      Deliver(run.distinct, run.piece_offset + (chunk.offset - run.file_offset), bytes, chunk.size, bytes);
+      return absl::OkStatus();
+    }
     const uint64_t end = chunk.offset + chunk.size;
     // The first run ending after the chunk's start.
     const auto begin = plan_.runs.begin() + static_cast<std::ptrdiff_t>(read.first_run);
@@ -258,8 +312,8 @@ class Load {
     for (; it != stop && it->file_offset < end; ++it) {
       const uint64_t lo = std::max(it->file_offset, chunk.offset);
       const uint64_t hi = std::min(it->file_offset + it->size, end);
-      if (!Deliver(it->distinct, it->piece_offset + (lo - it->file_offset), staging.data() + (lo - chunk.offset),
-                   hi - lo, nullptr)) {
+      if (!Deliver(it->distinct, it->piece_offset + (lo - it->file_offset), bytes + (lo - chunk.offset), hi - lo,
+                   nullptr)) {
         return absl::CancelledError(absl::StrCat("The piece callback cancelled the load at ",
                                                  plan_.files[read.file].path, ": byte ", lo));
       }
@@ -270,6 +324,11 @@ class Load {
   // One chunk, then its progress report.
   absl::Status Step(const Chunk& chunk, std::vector<char>& staging) {
     TESSERA_RETURN_IF_ERROR(DoChunk(chunk, staging));
+    return Progressed(chunk);
+  }
+
+  // Reports a chunk done to the progress callback.
+  absl::Status Progressed(const Chunk& chunk) {
     if (!progress_) return absl::OkStatus();
     absl::MutexLock lock(&progress_mu_);
     done_ += chunk.size;
@@ -284,17 +343,101 @@ class Load {
       const size_t i = next_.fetch_add(1);
       if (i >= chunks_.size()) return;
       HintAhead(i);
-      absl::Status status;
-      // A caller's callback may throw; on a loader thread that would end the
-      // process, so it becomes the load's error.
-      try {
-        status = Step(chunks_[i], staging);
-      } catch (const std::exception& e) {
-        status = absl::InternalError(absl::StrCat("The load stopped on an exception: ", e.what()));
-      } catch (...) {
-        status = absl::InternalError("The load stopped on an exception");
-      }
+      absl::Status status = Guarded([&] { return Step(chunks_[i], staging); });
       if (!status.ok()) return Fail(std::move(status));
+    }
+  }
+
+  // `step`'s status. A caller's callback may throw; on a loader thread that
+  // would end the process, so it becomes the load's error.
+  template <typename Step>
+  static absl::Status Guarded(const Step& step) {
+    try {
+      return step();
+    } catch (const std::exception& e) {
+      return absl::InternalError(absl::StrCat("The load stopped on an exception: ", e.what()));
+    } catch (...) {
+      return absl::InternalError("The load stopped on an exception");
+    }
+  }
+
+  // Work with a queue: up to depth_ chunks in flight, delivered in the
+  // order this thread took them (so with one thread a piece's parts still
+  // come in order of their offsets), each once it has all its bytes. The
+  // hints ahead stay: the kernel's workers serve a queue's reads, a few at
+  // a time, and find them read ahead. On an error or a cancel the reads in
+  // flight are still waited for, since the kernel writes into their buffers
+  // until they finish.
+  void WorkQueued(ReadQueue& queue) {
+    struct Slot {
+      size_t chunk = 0;
+      uint64_t done = 0;  // bytes of the chunk read so far
+      bool finished = false;
+      absl::Status error;  // of its read, reported when its turn comes
+      char* into = nullptr;
+      std::vector<char> staging;
+    };
+    std::vector<Slot> slots(depth_);
+    std::vector<size_t> free_slots;
+    for (size_t s = slots.size(); s-- > 0;) free_slots.push_back(s);
+    std::deque<size_t> taken;  // slots in flight, in the order their chunks were taken
+    auto start = [&](const Slot& slot) {
+      const Chunk& chunk = chunks_[slot.chunk];
+      queue.Start(handles_[plan_.reads[chunk.read].file], slot.into + slot.done, chunk.size - slot.done,
+                  chunk.offset + slot.done, static_cast<uint64_t>(&slot - slots.data()));
+    };
+    bool more = true;
+    while (true) {
+      while (more && !free_slots.empty() && !stop_.load()) {
+        const size_t i = next_.fetch_add(1);
+        if (i >= chunks_.size()) {
+          more = false;
+          break;
+        }
+        HintAhead(i);
+        Slot& slot = slots[free_slots.back()];
+        free_slots.pop_back();
+        slot.chunk = i;
+        slot.done = 0;
+        slot.finished = false;
+        slot.into = Target(chunks_[i], slot.staging);
+        taken.push_back(static_cast<size_t>(&slot - slots.data()));
+        start(slot);
+      }
+      if (taken.empty()) return;
+      uint64_t tag = 0;
+      int64_t got = 0;
+      if (const int rc = queue.Next(&tag, &got); rc < 0) {
+        // The kernel may still write into the staging of the reads in
+        // flight, so it is left allocated (a failed wait is rare: the
+        // interruptions are retried).
+        Fail(absl::ErrnoToStatus(-rc, "io_uring: waiting for reads"));
+        (void)new std::vector<Slot>(std::move(slots));
+        return;
+      }
+      Slot& slot = slots[tag];
+      const Chunk& chunk = chunks_[slot.chunk];
+      if (got <= 0) {
+        slot.error = ReadError(plan_.reads[chunk.read], chunk.offset, chunk.size, slot.done, got, "read (io_uring)");
+        slot.finished = true;
+      } else {
+        bytes_read_.fetch_add(static_cast<uint64_t>(got));
+        slot.done += static_cast<uint64_t>(got);
+        slot.finished = slot.done == chunk.size;
+        if (!slot.finished) start(slot);  // a short read: the rest
+      }
+      while (!taken.empty() && slots[taken.front()].finished) {
+        Slot& first = slots[taken.front()];
+        taken.pop_front();
+        free_slots.push_back(static_cast<size_t>(&first - slots.data()));
+        if (!first.error.ok()) Fail(std::exchange(first.error, absl::OkStatus()));
+        if (stop_.load()) continue;
+        absl::Status status = Guarded([&]() -> absl::Status {
+          TESSERA_RETURN_IF_ERROR(Finish(chunks_[first.chunk], first.into));
+          return Progressed(chunks_[first.chunk]);
+        });
+        if (!status.ok()) Fail(std::move(status));
+      }
     }
   }
 
@@ -304,7 +447,8 @@ class Load {
   const ProgressCallback& progress_;
   FileReader& reader_;
   size_t threads_ = 1;
-  uint64_t chunk_bytes_ = 1;
+  uint64_t chunk_bytes_ = 1;  // a thread's staging budget
+  unsigned depth_ = 1;        // a queue's reads in flight
   std::vector<int> handles_;
   std::vector<Chunk> chunks_;
   std::atomic<size_t> next_{0};

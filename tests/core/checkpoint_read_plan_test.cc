@@ -4,17 +4,32 @@
 // Read plans and their execution on Checkpoint models built in the test
 // (no file headers): the runs and reads of boxes, block-packed types, and
 // the loader's read path through a fake reader that counts, shortens or
-// fails reads. The C ABI tests (tests/capi/test_checkpoint_load.c) cover the
-// same plans on a real file.
+// fails reads, with a queue (io_uring's shape) and without (pread); the real
+// io_uring reader on a file, and its fallback where the kernel refuses it.
+// The C ABI tests (tests/capi/test_checkpoint_load.c) cover the same plans on
+// a real file.
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "core/checkpoint/io_uring_reader.h"
 #include "core/checkpoint/loader.h"
 #include "core/checkpoint/read_plan.h"
 #include "gmock/gmock.h"
@@ -108,17 +123,19 @@ TEST(ReadPlanTest, ATensorWhoseSizeDisagreesWithItsShapeIsRefused) {
 }
 
 // A reader over bytes in memory that counts what it returns, can end the
-// file early (`short_at`) or fail reads past an offset with `error`.
+// file early (`short_at`), fail reads past an offset with `error`, or return
+// at most `max_read` bytes a read. With `queued` it has a queue (FakeQueue),
+// the shape of the io_uring path; without, the loader falls back to Read.
 class FakeReader final : public FileReader {
  public:
-  explicit FakeReader(std::string bytes) : bytes_(std::move(bytes)) {}
+  explicit FakeReader(std::string bytes, bool queued = false) : queued(queued), bytes_(std::move(bytes)) {}
   int Open(const char*) override { return 3; }
   int64_t Size(int) override { return static_cast<int64_t>(bytes_.size()); }
   int64_t Read(int, void* into, uint64_t size, uint64_t offset) override {
     if (error != 0 && offset + size > fail_at) return -error;
     const uint64_t end = std::min<uint64_t>(bytes_.size(), short_at);
     if (offset >= end) return 0;
-    const uint64_t n = std::min(size, end - offset);
+    const uint64_t n = std::min({size, end - offset, max_read});
     std::memcpy(into, bytes_.data() + offset, n);
     absl::MutexLock lock(&mu_);
     offsets.push_back(offset);
@@ -132,7 +149,13 @@ class FakeReader final : public FileReader {
     absl::MutexLock lock(&mu_);
     will_read.emplace_back(offset, size);
   }
+  std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override;
 
+  const bool queued;
+  int queues_asked = 0;          // NewQueue calls
+  size_t most_in_flight = 0;     // over the queues, each on its own
+  size_t unfinished = 0;         // reads started and never waited for
+  uint64_t max_read = UINT64_MAX;
   int no_readahead = 0;
   std::vector<std::pair<uint64_t, uint64_t>> will_read;
   uint64_t short_at = UINT64_MAX;
@@ -147,6 +170,47 @@ class FakeReader final : public FileReader {
   std::string bytes_;
 };
 
+// Finishes the reads started last first, so they finish out of order.
+class FakeQueue final : public ReadQueue {
+ public:
+  explicit FakeQueue(FakeReader& reader) : reader_(reader) {}
+  ~FakeQueue() override {
+    absl::MutexLock lock(&reader_.mu_);
+    reader_.unfinished += started_.size();
+  }
+  void Start(int handle, void* into, uint64_t size, uint64_t offset, uint64_t tag) override {
+    started_.push_back({handle, into, size, offset, tag});
+    absl::MutexLock lock(&reader_.mu_);
+    reader_.most_in_flight = std::max(reader_.most_in_flight, started_.size());
+  }
+  int Next(uint64_t* tag, int64_t* result) override {
+    if (started_.empty()) return -EINVAL;  // the loader waits only for reads it started
+    const Started read = started_.back();
+    started_.pop_back();
+    *tag = read.tag;
+    *result = reader_.Read(read.handle, read.into, read.size, read.offset);
+    return 0;
+  }
+
+ private:
+  struct Started {
+    int handle;
+    void* into;
+    uint64_t size;
+    uint64_t offset;
+    uint64_t tag;
+  };
+  FakeReader& reader_;
+  std::vector<Started> started_;
+};
+
+std::unique_ptr<ReadQueue> FakeReader::NewQueue(unsigned) {
+  absl::MutexLock lock(&mu_);
+  ++queues_asked;
+  if (!queued) return nullptr;
+  return std::make_unique<FakeQueue>(*this);
+}
+
 std::string Bytes(size_t n) {
   std::string out(n, '\0');
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<char>(i * 31 + 7);
@@ -160,9 +224,30 @@ struct ColumnCase {
   ReadPlan plan = Unwrap(MakeReadPlan(checkpoint, Rules(mesh, {{"w", {"", "model"}}}), {}));
 };
 
-TEST(LoaderTest, TheReaderReturnsExactlyThePlanBytesWithManyThreadsAndASmallBudget) {
+// The loader's two paths: a reader with a queue (io_uring's shape) and one
+// without (pread on each thread, the fallback).
+class LoaderPathTest : public ::testing::TestWithParam<bool> {
+ protected:
+  bool queued() const { return GetParam(); }
+};
+
+INSTANTIATE_TEST_SUITE_P(Paths, LoaderPathTest, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "Queue" : "Pread"; });
+
+// Loads `plan` into fresh buffers, one per piece.
+std::vector<std::vector<char>> IntoBuffers(const ReadPlan& plan, const LoadOptions& options, FileReader& reader,
+                                           uint64_t* bytes_read, absl::Status* status) {
+  std::vector<std::vector<char>> buffers;
+  std::vector<Destination> destinations;
+  for (const Piece& piece : plan.pieces) buffers.emplace_back(piece.size);
+  for (auto& b : buffers) destinations.push_back({b.data(), b.size()});
+  *status = LoadIntoBuffers(plan, destinations, options, nullptr, bytes_read, reader);
+  return buffers;
+}
+
+TEST_P(LoaderPathTest, TheReaderReturnsExactlyThePlanBytesWithManyThreadsAndASmallBudget) {
   ColumnCase c;
-  FakeReader reader(Bytes(1088));
+  FakeReader reader(Bytes(1088), queued());
   uint64_t bytes_read = 0;
   std::vector<std::vector<char>> buffers;
   std::vector<Destination> destinations;
@@ -203,9 +288,25 @@ TEST(LoaderTest, NeighbouringRowShardsOf64KiBOrMoreAreReadStraightIntoTheirBuffe
   EXPECT_EQ(std::string(second.data(), second.size()), bytes.substr(131072));
 }
 
-TEST(LoaderTest, AFileEndingEarlyIsDataLossNamingFileAndOffset) {
+TEST_P(LoaderPathTest, ShortReadsAreReadOnFromWhereTheyStopped) {
   ColumnCase c;
-  FakeReader reader(Bytes(1088));
+  FakeReader reader(Bytes(1088), queued());
+  reader.max_read = 7;
+  uint64_t bytes_read = 0;
+  absl::Status status;
+  const auto buffers = IntoBuffers(c.plan, {2, 4096}, reader, &bytes_read, &status);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(bytes_read, 1088u);
+  EXPECT_EQ(reader.bytes_read, 1088u);
+  // Device 3's piece of w (piece 6) is columns 12..15: bytes 48..63 of each row of 64.
+  std::string expected;
+  for (int row = 0; row < 16; ++row) expected += Bytes(1088).substr(row * 64 + 48, 16);
+  EXPECT_EQ(std::string(buffers[6].data(), buffers[6].size()), expected);
+}
+
+TEST_P(LoaderPathTest, AFileEndingEarlyIsDataLossNamingFileAndOffset) {
+  ColumnCase c;
+  FakeReader reader(Bytes(1088), queued());
   reader.short_at = 1000;
   EXPECT_THAT(LoadWithCallback(c.plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {1, 4096},
                                nullptr, nullptr, reader),
@@ -214,22 +315,23 @@ TEST(LoaderTest, AFileEndingEarlyIsDataLossNamingFileAndOffset) {
                        "1088 bytes in the file"));
 }
 
-TEST(LoaderTest, AFailedReadCarriesItsErrnoNamingFileAndOffset) {
+TEST_P(LoaderPathTest, AFailedReadCarriesItsErrnoNamingFileOffsetAndSystemCall) {
   ColumnCase c;
-  FakeReader reader(Bytes(1088));
+  FakeReader reader(Bytes(1088), queued());
   reader.error = EIO;
   reader.fail_at = 0;
   uint64_t bytes_read = 7;
   const absl::Status status = LoadWithCallback(
       c.plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {1, 4096}, nullptr, &bytes_read, reader);
   EXPECT_EQ(status.code(), absl::ErrnoToStatusCode(EIO));
-  EXPECT_THAT(status.message(), HasSubstr("m.safetensors: byte 0: pread"));
+  EXPECT_THAT(status.message(), HasSubstr(queued() ? "m.safetensors: byte 0: read (io_uring)"
+                                                    : "m.safetensors: byte 0: pread"));
   EXPECT_EQ(bytes_read, 0u);
 }
 
-TEST(LoaderTest, ACallbackThatThrowsEndsTheLoadWithItsMessage) {
+TEST_P(LoaderPathTest, ACallbackThatThrowsEndsTheLoadWithItsMessage) {
   ColumnCase c;
-  FakeReader reader(Bytes(1088));
+  FakeReader reader(Bytes(1088), queued());
   EXPECT_THAT(LoadWithCallback(
                   c.plan, [](size_t, uint64_t, const void*, uint64_t) -> bool { throw std::runtime_error("boom"); },
                   {2, 64}, nullptr, nullptr, reader),
@@ -250,19 +352,19 @@ absl::Status Discard(const ReadPlan& plan, size_t threads, FakeReader& reader) {
                           nullptr, nullptr, reader);
 }
 
-TEST(LoaderTest, AFileWhoseReadsLeaveGapsIsAdvisedNotToReadAhead) {
+TEST_P(LoaderPathTest, AFileWhoseReadsLeaveGapsIsAdvisedNotToReadAhead) {
   const ReadPlan plan = HalfRows(0);
   ASSERT_EQ(plan.reads.size(), 16u);
-  FakeReader reader(Bytes(1024));
+  FakeReader reader(Bytes(1024), queued());
   ASSERT_TRUE(Discard(plan, 1, reader).ok());
   EXPECT_GT(reader.no_readahead, 0);
   EXPECT_EQ(reader.bytes_read, 512u);
 }
 
-TEST(LoaderTest, AFileReadWithoutGapsKeepsItsReadahead) {
+TEST_P(LoaderPathTest, AFileReadWithoutGapsKeepsItsReadahead) {
   const ReadPlan plan = HalfRows(32);
   ASSERT_EQ(plan.reads.size(), 1u);
-  FakeReader reader(Bytes(1024));
+  FakeReader reader(Bytes(1024), queued());
   ASSERT_TRUE(Discard(plan, 1, reader).ok());
   EXPECT_EQ(reader.no_readahead, 0);
   EXPECT_EQ(reader.bytes_read, 992u);
@@ -274,6 +376,166 @@ TEST(LoaderTest, TheReadsAheadAnnouncedToTheKernelAreExactlyThePlansReads) {
   ASSERT_TRUE(Discard(plan, 2, reader).ok());
   std::sort(reader.will_read.begin(), reader.will_read.end());
   EXPECT_EQ(reader.will_read, Reads(plan));
+}
+
+TEST(LoaderTest, WithoutAQueueFromTheReaderTheLoadFallsBackToPreadOnEachThread) {
+  ColumnCase c;
+  FakeReader reader(Bytes(1088));
+  uint64_t bytes_read = 0;
+  absl::Status status;
+  IntoBuffers(c.plan, {2, 4096}, reader, &bytes_read, &status);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(reader.queues_asked, 1);
+  EXPECT_EQ(reader.most_in_flight, 0u);
+  EXPECT_EQ(reader.bytes_read, 1088u);
+}
+
+TEST(LoaderTest, AQueuedThreadSharesItsStagingBudgetAmongItsReadsInFlightOfAPageEach) {
+  // One thread, 8 pages of staging: 8 of the 16 reads in flight at a time.
+  const ReadPlan plan = HalfRows(0);
+  FakeReader reader(Bytes(1024), true);
+  ASSERT_TRUE(LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {1, 8 * 4096},
+                               nullptr, nullptr, reader)
+                  .ok());
+  EXPECT_EQ(reader.most_in_flight, 8u);
+  EXPECT_EQ(reader.bytes_read, 512u);
+}
+
+TEST(LoaderTest, AQueuedThreadWithLessThanTwoPagesOfStagingHasOneReadInFlight) {
+  const ReadPlan plan = HalfRows(0);
+  FakeReader reader(Bytes(1024), true);
+  ASSERT_TRUE(LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return true; }, {1, 8191},
+                               nullptr, nullptr, reader)
+                  .ok());
+  EXPECT_EQ(reader.most_in_flight, 1u);
+  EXPECT_EQ(reader.bytes_read, 512u);
+}
+
+TEST(LoaderTest, AQueuedThreadDeliversInTheOrderItTookItsReadsThoughTheyFinishOutOfOrder) {
+  const ReadPlan plan = HalfRows(0);
+  FakeReader reader(Bytes(1024), true);
+  std::vector<std::pair<size_t, uint64_t>> parts;
+  ASSERT_TRUE(LoadWithCallback(
+                  plan,
+                  [&](size_t piece, uint64_t offset, const void*, uint64_t) {
+                    parts.emplace_back(piece, offset);
+                    return true;
+                  },
+                  {1, 16 * 4096}, nullptr, nullptr, reader)
+                  .ok());
+  // Each read is a row's 16 bytes of device 0 (piece 0) then of device 1.
+  std::vector<std::pair<size_t, uint64_t>> expected;
+  for (uint64_t row = 0; row < 16; ++row) {
+    expected.emplace_back(0, row * 16);
+    expected.emplace_back(1, row * 16);
+  }
+  EXPECT_EQ(parts, expected);
+  EXPECT_EQ(reader.offsets.front(), 15u * 64u);  // the fake finished the last read first
+}
+
+TEST(LoaderTest, ACancelledQueuedLoadStillWaitsForEveryReadInFlight) {
+  const ReadPlan plan = HalfRows(0);
+  FakeReader reader(Bytes(1024), true);
+  EXPECT_THAT(LoadWithCallback(plan, [](size_t, uint64_t, const void*, uint64_t) { return false; },
+                               {1, 16 * 4096}, nullptr, nullptr, reader),
+              StatusIs(absl::StatusCode::kCancelled,
+                       "The piece callback cancelled the load at m.safetensors: byte 0"));
+  EXPECT_EQ(reader.most_in_flight, 16u);
+  EXPECT_EQ(reader.unfinished, 0u);
+}
+
+// The ColumnCase's bytes in a file of their own, and its plan reading it.
+class ColumnFile {
+ public:
+  ColumnFile() {
+    char name[] = "/tmp/tessera_loader_XXXXXX";
+    const int fd = mkstemp(name);
+    EXPECT_GE(fd, 0);
+    path_ = name;
+    const std::string bytes = Bytes(1088);
+    EXPECT_EQ(write(fd, bytes.data(), bytes.size()), 1088);
+    close(fd);
+    c_.plan.files[0].path = path_;
+  }
+  ~ColumnFile() { std::remove(path_.c_str()); }
+  const ReadPlan& plan() const { return c_.plan; }
+
+ private:
+  ColumnCase c_;
+  std::string path_;
+};
+
+// Forwards to `inner`, counting the reads that did not go through a queue.
+class CountingReader final : public FileReader {
+ public:
+  explicit CountingReader(FileReader& inner) : inner_(inner) {}
+  int Open(const char* path) override { return inner_.Open(path); }
+  int64_t Size(int handle) override { return inner_.Size(handle); }
+  int64_t Read(int handle, void* into, uint64_t size, uint64_t offset) override {
+    reads.fetch_add(1);
+    return inner_.Read(handle, into, size, offset);
+  }
+  void Close(int handle) override { inner_.Close(handle); }
+  std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override { return inner_.NewQueue(depth); }
+  std::atomic<int> reads{0};
+
+ private:
+  FileReader& inner_;
+};
+
+TEST(IoUringReaderTest, ReadsAFileThroughItsQueueAloneWithExactlyThePlansBytes) {
+  if (IoUringFileReader().NewQueue(1) == nullptr) {
+    GTEST_SKIP() << "no io_uring here (built without liburing, or the kernel refuses a ring)";
+  }
+  ColumnFile file;
+  CountingReader reader(IoUringFileReader());
+  uint64_t bytes_read = 0;
+  absl::Status status;
+  const auto buffers = IntoBuffers(file.plan(), {2, 4096}, reader, &bytes_read, &status);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(reader.reads.load(), 0);
+  EXPECT_EQ(bytes_read, 1088u);
+  // Column 4..7 of row 1 (device 1's piece 2, bytes 16..31) is file bytes 80..95.
+  EXPECT_EQ(std::string(buffers[2].data() + 16, 16), Bytes(1088).substr(80, 16));
+}
+
+TEST(IoUringReaderTest, TesseraLoadIoPreadInTheEnvironmentChoosesThePreadReader) {
+  ASSERT_EQ(setenv("TESSERA_LOAD_IO", "pread", 1), 0);
+  EXPECT_EQ(&DefaultFileReader(), &PosixFileReader());
+  ASSERT_EQ(unsetenv("TESSERA_LOAD_IO"), 0);
+  EXPECT_EQ(&DefaultFileReader(), &IoUringFileReader());
+}
+
+// Refuses io_uring_setup with ENOSYS in this process, as a container's
+// seccomp profile does (Docker's default since 2023).
+bool RefuseIoUring() {
+  sock_filter filter[] = {
+      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+  sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+         syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &program) == 0;
+}
+
+TEST(IoUringReaderTest, WhereTheKernelRefusesARingTheLoadReadsWithPread) {
+  ColumnFile file;
+  // In a child process: the filter cannot be lifted again.
+  EXPECT_EXIT(
+      {
+        if (!RefuseIoUring()) std::_Exit(2);
+        if (IoUringFileReader().NewQueue(8) != nullptr) std::_Exit(3);
+        CountingReader reader(IoUringFileReader());
+        uint64_t bytes_read = 0;
+        absl::Status status;
+        const auto buffers = IntoBuffers(file.plan(), {2, 4096}, reader, &bytes_read, &status);
+        const bool right = status.ok() && bytes_read == 1088 && reader.reads.load() > 0 &&
+                           std::string(buffers[2].data() + 16, 16) == Bytes(1088).substr(80, 16);
+        std::_Exit(right ? 0 : 4);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

@@ -247,14 +247,17 @@ typedef bool (*tessera_read_progress_fn)(int64_t bytes_done, int64_t bytes_total
 
 /**
  * Reads the plan into the caller's buffers, one per piece: buffers[i] gets
- * piece i's shard, sizes[i] bytes (tessera_read_plan_piece_size). Reads with
- * pread on the options' threads through at most the staging budget; a read
- * that is one contiguous run of a shard, or runs of at least 64 KiB each
- * with no gap between them, goes straight into the buffers. The kernel is
- * told what comes next (posix_fadvise: WILLNEED on the reads up to 128 MiB
- * ahead; RANDOM on a file whose reads leave gaps, so that its readahead
- * does not fetch them); this changes what the disk reads, not the bytes
- * read.
+ * piece i's shard, sizes[i] bytes (tessera_read_plan_piece_size). Reads on
+ * the options' threads through at most the staging budget, with io_uring
+ * (each thread keeping up to 64 reads in flight) where the library was built
+ * with liburing and the kernel allows a ring, else with pread (one read at
+ * a time per thread); TESSERA_LOAD_IO=pread in the environment, read at
+ * each call, chooses pread. A read that is one contiguous run of a shard,
+ * or runs of at least 64 KiB each with no gap between them, goes straight
+ * into the buffers. The kernel is told what comes next (posix_fadvise:
+ * WILLNEED on the reads up to 128 MiB ahead; RANDOM on a file whose reads
+ * leave gaps, so that its readahead does not fetch them); this changes what
+ * the disk reads, not the bytes read.
  * @param plan          the plan.
  * @param buffers       num_buffers pointers; one may be NULL where its size is 0.
  * @param sizes         num_buffers sizes.
