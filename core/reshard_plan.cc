@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/numeric/int128.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "core/scatter_gather.h"
@@ -93,176 +93,38 @@ class ShardIndexWalk {
   std::vector<int64_t> index_;
 };
 
-// One non-empty source range of a dimension, and the part of the logical
-// index of its lowest holder that the dimension's mesh axes contribute.
-struct Chunk {
-  IndexRange range;
-  int64_t offset = 0;
-};
-
-// The source sharding arranged for lookups:
-//  - per dimension, its non-empty ranges sorted by start (they partition
-//    [0, n)); every combination of chunks is a source shard, because the
-//    dimensions' shard indices come from disjoint mesh axes;
-//  - a shard's replica 0 is the sum of its chunks' offsets (unused axes at
-//    coordinate 0); its other holders add the unused axes' offsets, in
-//    replica-id order.
-class SourceIndex {
- public:
-  SourceIndex(const DeviceMesh& mesh, const Splits& splits) : mesh_(mesh), splits_(splits) {
-    for (size_t d = 0; d < splits.range.size(); ++d) {
-      std::vector<Chunk> chunks;
-      for (size_t i = 0; i < splits.range[d].size(); ++i) {
-        if (splits.range[d][i].size() > 0) chunks.push_back({splits.range[d][i], splits.lowest[d][i]});
-      }
-      std::sort(chunks.begin(), chunks.end(),
-                [](const Chunk& a, const Chunk& b) { return a.range.start < b.range.start; });
-      uniform_.push_back(UniformSize(chunks));
-      chunks_.push_back(std::move(chunks));
-    }
-    unused_offsets_ = {0};
-    for (size_t j = 0; j < mesh.rank(); ++j) {
-      if (splits.axis_dim[j] >= 0) continue;
-      std::vector<int64_t> next;
-      next.reserve(unused_offsets_.size() * static_cast<size_t>(mesh.shape()[j]));
-      for (int64_t base : unused_offsets_) {
-        for (int64_t c = 0; c < mesh.shape()[j]; ++c) {
-          next.push_back(base + c * splits.axis_stride[j]);
-        }
-      }
-      unused_offsets_ = std::move(next);
-    }
+// c when chunk i is [i*c, (i+1)*c) for every chunk but a shorter last one
+// (strict and flat modes, and nested with divisible sizes), else 0.
+int64_t UniformSize(const std::vector<IndexRange>& chunks) {
+  if (chunks.empty()) return 0;
+  const int64_t c = chunks.front().size();
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    if (chunks[i].start != static_cast<int64_t>(i) * c) return 0;
+    if (chunks[i].size() != c && i + 1 != chunks.size()) return 0;
   }
+  return c;
+}
 
-  const Chunk& chunk(size_t dim, int64_t i) const { return chunks_[dim][static_cast<size_t>(i)]; }
-  const Device& device(int64_t index) const { return mesh_.devices()[static_cast<size_t>(index)]; }
-
-  // The chunks [first, last) that [start, stop) meets (stop > start): a
-  // division when the chunks are uniform, else a binary search.
-  void Overlap(size_t dim, const IndexRange& r, int64_t& first, int64_t& last) const {
-    const std::vector<Chunk>& chunks = chunks_[dim];
-    if (const int64_t c = uniform_[dim]; c > 0) {
-      first = r.start / c;
-      last = std::min<int64_t>((r.stop - 1) / c + 1, static_cast<int64_t>(chunks.size()));
-      return;
-    }
-    auto it = std::upper_bound(chunks.begin(), chunks.end(), r.start,
-                               [](int64_t v, const Chunk& c) { return v < c.range.start; });
-    first = (it - chunks.begin()) - 1;
-    last = std::lower_bound(it, chunks.end(), r.stop, [](const Chunk& c, int64_t v) {
-             return c.range.start < v;
-           }) - chunks.begin();
+// The chunks [first, last) that `r` meets (r non-empty): a division when the
+// chunks are uniform (`uniform` > 0), else a binary search.
+void ChunksMet(const std::vector<IndexRange>& chunks, int64_t uniform, const IndexRange& r,
+               int64_t& first, int64_t& last) {
+  if (uniform > 0) {
+    first = r.start / uniform;
+    last = std::min<int64_t>((r.stop - 1) / uniform + 1, static_cast<int64_t>(chunks.size()));
+    return;
   }
+  auto it = std::upper_bound(chunks.begin(), chunks.end(), r.start,
+                             [](int64_t v, const IndexRange& c) { return v < c.start; });
+  first = (it - chunks.begin()) - 1;
+  last = std::lower_bound(it, chunks.end(), r.stop,
+                          [](const IndexRange& c, int64_t v) { return c.start < v; }) -
+         chunks.begin();
+}
 
-  // `device` with its coordinates on the unused axes set to 0: the replica 0
-  // of its shard. A device holds the shard of replica 0 r exactly when this
-  // is r (the holders differ only on unused axes).
-  int64_t ReplicaZeroOf(int64_t device) const {
-    if (unused_offsets_.size() == 1) return device;  // no unused axis of size > 1
-    int64_t replica0 = device;
-    for (size_t j = 0; j < mesh_.rank(); ++j) {
-      if (splits_.axis_dim[j] >= 0) continue;
-      replica0 -= device / splits_.axis_stride[j] % mesh_.shape()[j] * splits_.axis_stride[j];
-    }
-    return replica0;
-  }
-
-  // The first holder, in mesh order, of the shard whose replica 0 is
-  // `replica0`, among the devices of `process`; replica 0 when none is.
-  int64_t FirstInProcess(int64_t replica0, int64_t process) {
-    if (device(replica0).process_index == process) return replica0;
-    // Few replicas: scanning them costs less than the memo.
-    if (unused_offsets_.size() <= kScanReplicas) return Scan(replica0, process);
-    auto [it, inserted] = first_in_process_.try_emplace({replica0, process}, replica0);
-    if (inserted) it->second = Scan(replica0, process);
-    return it->second;
-  }
-
- private:
-  static constexpr size_t kScanReplicas = 16;
-
-  // c when chunk i is [i*c, (i+1)*c) for every chunk but a shorter last one
-  // (strict and flat modes, and nested with divisible sizes), else 0.
-  static int64_t UniformSize(const std::vector<Chunk>& chunks) {
-    if (chunks.empty()) return 0;
-    const int64_t c = chunks.front().range.size();
-    for (size_t i = 0; i < chunks.size(); ++i) {
-      const IndexRange& r = chunks[i].range;
-      if (r.start != static_cast<int64_t>(i) * c) return 0;
-      if (r.size() != c && i + 1 != chunks.size()) return 0;
-    }
-    return c;
-  }
-
-  int64_t Scan(int64_t replica0, int64_t process) const {
-    for (int64_t offset : unused_offsets_) {
-      if (device(replica0 + offset).process_index == process) return replica0 + offset;
-    }
-    return replica0;
-  }
-
-  const DeviceMesh& mesh_;
-  const Splits& splits_;
-  std::vector<std::vector<Chunk>> chunks_;  // per dimension, by start
-  std::vector<int64_t> uniform_;            // per dimension: UniformSize
-  std::vector<int64_t> unused_offsets_;
-  absl::flat_hash_map<std::pair<int64_t, int64_t>, int64_t> first_in_process_;
-};
-
-// Per destination dimension and shard index, the source chunks its range
-// meets, [first, last); first == last for an empty range.
-struct Overlaps {
-  std::vector<std::vector<std::pair<int64_t, int64_t>>> of;  // [dim][shard index]
-
-  Overlaps(const SourceIndex& source, const Splits& destination) {
-    for (size_t d = 0; d < destination.range.size(); ++d) {
-      std::vector<std::pair<int64_t, int64_t>> dim;
-      for (const IndexRange& r : destination.range[d]) {
-        int64_t first = 0, last = 0;
-        if (r.size() > 0) source.Overlap(d, r, first, last);
-        dim.emplace_back(first, last);
-      }
-      of.push_back(std::move(dim));
-    }
-  }
-
-  // Pieces of the device whose shard indices are `index`: the product of
-  // the chunk counts (0 for an empty shard).
-  size_t Pieces(const std::vector<int64_t>& index) const {
-    size_t pieces = 1;
-    for (size_t d = 0; d < of.size(); ++d) {
-      const auto& [first, last] = of[d][static_cast<size_t>(index[d])];
-      pieces *= static_cast<size_t>(last - first);
-    }
-    return pieces;
-  }
-};
-
-// Destination device -> its logical index in the source mesh (same id and
-// platform), or -1. The same device list (the usual case) needs no table.
-class DeviceMatch {
- public:
-  DeviceMatch(const DeviceMesh& source, const DeviceMesh& destination)
-      : identical_(source.devices() == destination.devices()),
-        same_platform_(source.platform() == destination.platform()) {
-    if (identical_ || !same_platform_) return;
-    for (size_t i = 0; i < source.devices().size(); ++i) {
-      index_of_id_.emplace(source.devices()[i].id, static_cast<int64_t>(i));
-    }
-  }
-
-  int64_t SourceIndex(int64_t destination_index, const Device& device) const {
-    if (identical_) return destination_index;
-    if (!same_platform_) return -1;
-    auto it = index_of_id_.find(device.id);
-    return it == index_of_id_.end() ? -1 : it->second;
-  }
-
- private:
-  bool identical_;
-  bool same_platform_;
-  absl::flat_hash_map<int64_t, int64_t> index_of_id_;
-};
+int64_t OverlapSize(const IndexRange& a, const IndexRange& b) {
+  return std::max<int64_t>(0, std::min(a.stop, b.stop) - std::max(a.start, b.start));
+}
 
 TransferLocality LocalityOf(const Device& source, const Device& destination) {
   if (source.id == destination.id && source.platform == destination.platform) {
@@ -272,11 +134,284 @@ TransferLocality LocalityOf(const Device& source, const Device& destination) {
                                                             : TransferLocality::kCrossProcess;
 }
 
+// Process index -> a dense slot among the source mesh's processes: a table
+// when the indices are small (the usual 0..P-1), else a hash map.
+class ProcessSlots {
+ public:
+  explicit ProcessSlots(const std::vector<Device>& devices) {
+    int64_t low = std::numeric_limits<int64_t>::max(), high = -1;
+    for (const Device& d : devices) {
+      low = std::min(low, d.process_index);
+      high = std::max(high, d.process_index);
+    }
+    dense_ = low >= 0 && high < 4 * static_cast<int64_t>(devices.size()) + 1024;
+    if (dense_) table_.assign(static_cast<size_t>(high) + 1, -1);
+    for (const Device& d : devices) {
+      int32_t& slot = dense_ ? table_[static_cast<size_t>(d.process_index)]
+                             : map_.try_emplace(d.process_index, -1).first->second;
+      if (slot < 0) slot = count_++;
+    }
+  }
+
+  int32_t count() const { return count_; }
+  // The slot of `process`, or -1 when no source device belongs to it.
+  int32_t Find(int64_t process) const {
+    if (dense_) {
+      return process >= 0 && process < static_cast<int64_t>(table_.size())
+                 ? table_[static_cast<size_t>(process)]
+                 : -1;
+    }
+    auto it = map_.find(process);
+    return it == map_.end() ? -1 : it->second;
+  }
+
+ private:
+  bool dense_ = true;
+  std::vector<int32_t> table_;
+  absl::flat_hash_map<int64_t, int32_t> map_;
+  int32_t count_ = 0;
+};
+
 }  // namespace
 
-absl::StatusOr<ReshardPlan> ReshardPlan::Create(const Sharding& source,
-                                                const Sharding& destination,
-                                                size_t element_size) {
+// The factored plan. "Chunk position": a source range's index among its
+// dimension's sorted non-empty ranges. Every combination of positions is a
+// source shard (the dimensions' shard indices come from disjoint mesh
+// axes); its first holder ("replica 0", the devices holding it differ only
+// on unused axes, set to 0 there) is the sum of its chunks' offsets.
+struct ReshardIntervals::Data {
+  // Per destination dimension and shard index: its range and the chunks it
+  // meets, [first, last) (first == last for an empty range).
+  struct Cell {
+    IndexRange range;
+    int64_t first = 0;
+    int64_t last = 0;
+  };
+  // The source shards the devices of one process hold: `box` when they are
+  // every combination of positions lo..hi per dimension; `held` entries
+  // [held_begin, held_end) when listed.
+  struct Process {
+    int64_t shards = 0;  // distinct source shards held
+    bool box = true;
+    size_t held_begin = 0;
+    size_t held_end = 0;
+  };
+  // A listed source shard of a process: replica 0 and its first holder in
+  // the process (mesh order).
+  struct Held {
+    int64_t replica0 = 0;
+    int64_t holder = 0;
+  };
+
+  size_t rank = 0;
+  size_t element_size = 0;
+  MeshPtr source_mesh;
+  MeshPtr destination_mesh;
+
+  std::vector<std::vector<IndexRange>> chunks;   // [dim][position]
+  std::vector<std::vector<int64_t>> offsets;     // [dim][position]: replica 0's part
+  std::vector<std::vector<Cell>> cells;          // [dim][destination shard index]
+  std::vector<int> destination_axis_dim;         // per destination mesh axis
+  std::vector<int64_t> destination_axis_weight;
+  std::vector<int64_t> destination_axis_stride;
+
+  // Per source device, rank positions; -1 everywhere for a device whose shard
+  // is empty (it holds no chunk).
+  std::vector<int32_t> source_position;
+  bool source_replicated = false;  // some shard has several holders
+
+  bool identical_devices = false;
+  bool same_platform = false;
+  absl::flat_hash_map<int64_t, int64_t> source_index_of_id;  // when not identical
+
+  ProcessSlots slots{{}};
+  std::vector<Process> processes;       // per slot
+  std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions
+  std::vector<Held> held;               // per slot, sorted by replica0
+
+  std::vector<size_t> first_piece;  // per destination device, and the total
+  int64_t totals[3] = {0, 0, 0};
+
+  const Device& source_device(int64_t i) const {
+    return source_mesh->devices()[static_cast<size_t>(i)];
+  }
+  const int32_t* PositionsOf(int64_t source) const {
+    return source_position.data() + static_cast<size_t>(source) * rank;
+  }
+
+  // The destination device's logical index in the source mesh (same id and
+  // platform), or -1.
+  int64_t SelfOf(int64_t destination) const {
+    if (identical_devices) return destination;
+    if (!same_platform) return -1;
+    const Device& d = destination_mesh->devices()[static_cast<size_t>(destination)];
+    auto it = source_index_of_id.find(d.id);
+    return it == source_index_of_id.end() ? -1 : it->second;
+  }
+
+  int64_t Replica0(const int64_t* position) const {
+    int64_t replica0 = 0;
+    for (size_t d = 0; d < rank; ++d) replica0 += offsets[d][static_cast<size_t>(position[d])];
+    return replica0;
+  }
+
+  const Held* FindHeld(int32_t slot, int64_t replica0) const {
+    const Process& p = processes[static_cast<size_t>(slot)];
+    auto begin = held.begin() + static_cast<ptrdiff_t>(p.held_begin);
+    auto end = held.begin() + static_cast<ptrdiff_t>(p.held_end);
+    auto it = std::lower_bound(begin, end, replica0,
+                               [](const Held& h, int64_t v) { return h.replica0 < v; });
+    return it != end && it->replica0 == replica0 ? &*it : nullptr;
+  }
+
+  // Whether a device of process `slot` holds the shard at `position`.
+  template <typename Position>
+  bool Holds(int32_t slot, const Position* position) const {
+    const Process& p = processes[static_cast<size_t>(slot)];
+    if (p.shards == 0) return false;
+    if (p.box) {
+      const int64_t* lo = &box_lo[static_cast<size_t>(slot) * rank];
+      const int64_t* hi = &box_hi[static_cast<size_t>(slot) * rank];
+      for (size_t d = 0; d < rank; ++d) {
+        if (position[d] < lo[d] || position[d] > hi[d]) return false;
+      }
+      return true;
+    }
+    int64_t replica0 = 0;
+    for (size_t d = 0; d < rank; ++d) replica0 += offsets[d][static_cast<size_t>(position[d])];
+    return FindHeld(slot, replica0) != nullptr;
+  }
+
+  // The holder a piece of the shard `replica0` comes from for a destination
+  // device of process `process` that is not itself a holder: the first holder
+  // in that process, else replica 0.
+  int64_t HolderFor(int64_t replica0, int64_t process) const {
+    if (!source_replicated || source_device(replica0).process_index == process) return replica0;
+    const int32_t slot = slots.Find(process);
+    if (slot < 0) return replica0;
+    const Held* h = FindHeld(slot, replica0);
+    return h != nullptr ? h->holder : replica0;
+  }
+
+  // Elements of the destination box `cell[d]` (one per dimension) that the
+  // source shards held in process `slot` cover; `pieces` is the box's piece
+  // count.
+  absl::uint128 HeldElements(int32_t slot, const Cell* const* cell, size_t pieces) const;
+
+  // What every piece of one destination device shares.
+  struct View {
+    const Device* target = nullptr;
+    int64_t device = 0;
+    int64_t self = -1;           // the device in the source mesh, or -1
+    int64_t self_replica0 = -1;  // the shard it holds there, or -1
+    absl::InlinedVector<const Cell*, 4> cell;
+  };
+  // O(mesh rank + rank).
+  void ViewOf(int64_t destination, View& view) const;
+  // The piece of `view` at chunk positions `position`.
+  void Fill(const View& view, const int64_t* position, ReshardPiece& out) const;
+};
+
+absl::uint128 ReshardIntervals::Data::HeldElements(int32_t slot, const Cell* const* cell,
+                                                   size_t pieces) const {
+  const Process& p = processes[static_cast<size_t>(slot)];
+  if (p.shards == 0) return 0;
+  if (p.box) {
+    const int64_t* lo = &box_lo[static_cast<size_t>(slot) * rank];
+    const int64_t* hi = &box_hi[static_cast<size_t>(slot) * rank];
+    absl::uint128 elements = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      const IndexRange covered{chunks[d][static_cast<size_t>(lo[d])].start,
+                               chunks[d][static_cast<size_t>(hi[d])].stop};
+      elements *= static_cast<uint64_t>(OverlapSize(covered, cell[d]->range));
+    }
+    return elements;
+  }
+  absl::uint128 total = 0;
+  if (p.held_end - p.held_begin <= pieces) {
+    for (size_t i = p.held_begin; i < p.held_end; ++i) {
+      const int32_t* position = PositionsOf(held[i].holder);
+      absl::uint128 elements = 1;
+      for (size_t d = 0; d < rank; ++d) {
+        elements *= static_cast<uint64_t>(
+            OverlapSize(chunks[d][static_cast<size_t>(position[d])], cell[d]->range));
+      }
+      total += elements;
+    }
+    return total;
+  }
+  absl::InlinedVector<int64_t, 4> position(rank);
+  for (size_t d = 0; d < rank; ++d) position[d] = cell[d]->first;
+  while (true) {
+    if (FindHeld(slot, Replica0(position.data())) != nullptr) {
+      absl::uint128 elements = 1;
+      for (size_t d = 0; d < rank; ++d) {
+        elements *= static_cast<uint64_t>(
+            OverlapSize(chunks[d][static_cast<size_t>(position[d])], cell[d]->range));
+      }
+      total += elements;
+    }
+    size_t d = rank;
+    while (d-- > 0) {
+      if (++position[d] < cell[d]->last) break;
+      position[d] = cell[d]->first;
+    }
+    if (d == static_cast<size_t>(-1)) return total;
+  }
+}
+
+void ReshardIntervals::Data::ViewOf(int64_t destination, View& view) const {
+  absl::InlinedVector<int64_t, 4> index(rank, 0);
+  const std::vector<int64_t>& shape = destination_mesh->shape();
+  for (size_t j = 0; j < shape.size(); ++j) {
+    const int dim = destination_axis_dim[j];
+    if (dim < 0) continue;
+    index[static_cast<size_t>(dim)] +=
+        destination / destination_axis_stride[j] % shape[j] * destination_axis_weight[j];
+  }
+  view.cell.resize(rank);
+  for (size_t d = 0; d < rank; ++d) view.cell[d] = &cells[d][static_cast<size_t>(index[d])];
+  view.device = destination;
+  view.target = &destination_mesh->devices()[static_cast<size_t>(destination)];
+  view.self = SelfOf(destination);
+  view.self_replica0 = -1;
+  if (view.self >= 0) {
+    const int32_t* position = PositionsOf(view.self);
+    if (rank == 0 || position[0] >= 0) {
+      view.self_replica0 = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        view.self_replica0 += offsets[d][static_cast<size_t>(position[d])];
+      }
+    }
+  }
+}
+
+void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
+                                  ReshardPiece& out) const {
+  out.destination = view.device;
+  out.box.resize(rank);
+  out.source_ranges.resize(rank);
+  out.source_chunk.assign(position, position + rank);
+  int64_t replica0 = 0;
+  int64_t elements = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    const IndexRange& chunk = chunks[d][static_cast<size_t>(position[d])];
+    const IndexRange& range = view.cell[d]->range;
+    out.source_ranges[d] = chunk;
+    out.box[d] = {std::max(chunk.start, range.start), std::min(chunk.stop, range.stop)};
+    elements *= out.box[d].size();
+    replica0 += offsets[d][static_cast<size_t>(position[d])];
+  }
+  out.source_shard = replica0;
+  out.source = replica0 == view.self_replica0 ? view.self
+                                              : HolderFor(replica0, view.target->process_index);
+  out.bytes = elements * static_cast<int64_t>(element_size);
+  out.locality = LocalityOf(source_device(out.source), *view.target);
+}
+
+absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source,
+                                                          const Sharding& destination,
+                                                          size_t element_size) {
   if (source.shape() != destination.shape()) {
     return absl::InvalidArgumentError(absl::StrCat(
         "Argument 'destination' has global shape ", ShapeToString(destination.shape()),
@@ -286,72 +421,322 @@ absl::StatusOr<ReshardPlan> ReshardPlan::Create(const Sharding& source,
   TESSERA_RETURN_IF_ERROR(GlobalBytes(source, element_size).status());
   TESSERA_ASSIGN_OR_RETURN(const Splits source_splits, SplitsOf(source));
   TESSERA_ASSIGN_OR_RETURN(const Splits destination_splits, SplitsOf(destination));
-  SourceIndex index(source.mesh(), source_splits);
-  const Overlaps overlaps(index, destination_splits);
-  const DeviceMatch match(source.mesh(), destination.mesh());
-  const DeviceMesh& mesh = destination.mesh();
   const size_t rank = source.rank();
+  auto data = std::make_shared<Data>();
+  data->rank = rank;
+  data->element_size = element_size;
+  data->source_mesh = source.layout().mesh();
+  data->destination_mesh = destination.layout().mesh();
+  const DeviceMesh& source_mesh = *data->source_mesh;
+  const DeviceMesh& destination_mesh = *data->destination_mesh;
 
-  // Sized once: regrowing a plan of a million transfers costs more than a
-  // second walk.
-  size_t transfers = 0;
-  ShardIndexWalk count(mesh, destination_splits, rank);
-  for (int64_t device = 0; device < mesh.size(); ++device, count.Next()) {
-    transfers += overlaps.Pieces(count.index());
-  }
-  ReshardPlan plan;
-  plan.rank_ = rank;
-  plan.transfers_.reserve(transfers);
-  plan.ranges_.reserve(transfers * rank);
-
-  std::vector<int64_t> first(rank), last(rank), chunk(rank);
-  const int64_t size = static_cast<int64_t>(element_size);
-  ShardIndexWalk walk(mesh, destination_splits, rank);
-  for (int64_t device = 0; device < mesh.size(); ++device, walk.Next()) {
-    if (overlaps.Pieces(walk.index()) == 0) continue;  // an empty shard needs nothing
-    for (size_t d = 0; d < rank; ++d) {
-      std::tie(first[d], last[d]) = overlaps.of[d][static_cast<size_t>(walk.index()[d])];
+  // Per dimension: the chunks by start, each shard index's position, the
+  // destination cells.
+  std::vector<std::vector<int32_t>> position_of(rank);  // [dim][source shard index] or -1
+  for (size_t d = 0; d < rank; ++d) {
+    const std::vector<IndexRange>& ranges = source_splits.range[d];
+    std::vector<int32_t> order;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      if (ranges[i].size() > 0) order.push_back(static_cast<int32_t>(i));
     }
-    const Device& target = mesh.devices()[static_cast<size_t>(device)];
-    const int64_t self = match.SourceIndex(device, target);
-    const int64_t self_replica0 = self >= 0 ? index.ReplicaZeroOf(self) : -1;
-    // The cartesian product of the chunks, row-major.
-    chunk = first;
-    while (true) {
-      int64_t replica0 = 0;
-      int64_t elements = 1;
+    std::sort(order.begin(), order.end(),
+              [&ranges](int32_t a, int32_t b) { return ranges[a].start < ranges[b].start; });
+    position_of[d].assign(ranges.size(), -1);
+    std::vector<IndexRange> chunks;
+    std::vector<int64_t> offsets;
+    for (int32_t i : order) {
+      position_of[d][static_cast<size_t>(i)] = static_cast<int32_t>(chunks.size());
+      chunks.push_back(ranges[static_cast<size_t>(i)]);
+      offsets.push_back(source_splits.lowest[d][static_cast<size_t>(i)]);
+    }
+    const int64_t uniform = UniformSize(chunks);
+    std::vector<Data::Cell> cells;
+    for (const IndexRange& r : destination_splits.range[d]) {
+      Data::Cell cell;
+      cell.range = r;
+      if (r.size() > 0) ChunksMet(chunks, uniform, r, cell.first, cell.last);
+      cells.push_back(cell);
+    }
+    data->chunks.push_back(std::move(chunks));
+    data->offsets.push_back(std::move(offsets));
+    data->cells.push_back(std::move(cells));
+  }
+  data->destination_axis_dim = destination_splits.axis_dim;
+  data->destination_axis_weight = destination_splits.axis_weight;
+  data->destination_axis_stride = destination_splits.axis_stride;
+  for (size_t j = 0; j < source_mesh.rank(); ++j) {
+    if (source_splits.axis_dim[j] < 0 && source_mesh.shape()[j] > 1) data->source_replicated = true;
+  }
+
+  data->identical_devices = source_mesh.devices() == destination_mesh.devices();
+  data->same_platform = source_mesh.platform() == destination_mesh.platform();
+  if (!data->identical_devices && data->same_platform) {
+    for (size_t i = 0; i < source_mesh.devices().size(); ++i) {
+      data->source_index_of_id.emplace(source_mesh.devices()[i].id, static_cast<int64_t>(i));
+    }
+  }
+
+  // The source pass: each device's positions, and per process the box of
+  // positions its devices hold.
+  data->slots = ProcessSlots(source_mesh.devices());
+  const size_t num_slots = static_cast<size_t>(data->slots.count());
+  const size_t source_devices = source_mesh.devices().size();
+  data->source_position.assign(source_devices * rank, -1);
+  data->box_lo.assign(num_slots * rank, std::numeric_limits<int64_t>::max());
+  data->box_hi.assign(num_slots * rank, -1);
+  std::vector<int64_t> held_count(num_slots, 0);  // devices holding a non-empty shard
+  std::vector<int32_t> slot_of(source_devices, -1);
+  {
+    ShardIndexWalk walk(source_mesh, source_splits, rank);
+    int64_t last_process = -1;
+    int32_t last_slot = -1;
+    for (size_t i = 0; i < source_devices; ++i, walk.Next()) {
+      int32_t* position = &data->source_position[i * rank];
+      bool empty = false;
       for (size_t d = 0; d < rank; ++d) {
-        const Chunk& c = index.chunk(d, chunk[d]);
-        const IndexRange& box = destination_splits.range[d][static_cast<size_t>(walk.index()[d])];
-        const IndexRange piece{std::max(c.range.start, box.start), std::min(c.range.stop, box.stop)};
-        plan.ranges_.push_back(piece);
-        elements *= piece.size();
-        replica0 += c.offset;
+        position[d] = position_of[d][static_cast<size_t>(walk.index()[d])];
+        empty = empty || position[d] < 0;
       }
-      Transfer transfer;
-      transfer.source = replica0 == self_replica0
-                            ? self
-                            : index.FirstInProcess(replica0, target.process_index);
-      transfer.destination = device;
-      transfer.bytes = elements * size;
-      transfer.locality = LocalityOf(index.device(transfer.source), target);
-      int64_t& total = plan.totals_[static_cast<int>(transfer.locality)];
-      if (total > std::numeric_limits<int64_t>::max() - transfer.bytes) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "Argument 'element_size': the plan moves more than ",
-            std::numeric_limits<int64_t>::max(), " bytes (int64 overflow)"));
+      if (empty) {
+        std::fill(position, position + rank, -1);
+        continue;
       }
-      total += transfer.bytes;
-      plan.transfers_.push_back(transfer);
-      size_t d = rank;
-      while (d-- > 0) {
-        if (++chunk[d] < last[d]) break;
-        chunk[d] = first[d];
+      const int64_t process = source_mesh.devices()[i].process_index;
+      if (process != last_process || last_slot < 0) {
+        last_process = process;
+        last_slot = data->slots.Find(process);
       }
-      if (d == static_cast<size_t>(-1)) break;
+      slot_of[i] = last_slot;
+      const size_t s = static_cast<size_t>(last_slot);
+      ++held_count[s];
+      for (size_t d = 0; d < rank; ++d) {
+        data->box_lo[s * rank + d] = std::min<int64_t>(data->box_lo[s * rank + d], position[d]);
+        data->box_hi[s * rank + d] = std::max<int64_t>(data->box_hi[s * rank + d], position[d]);
+      }
     }
   }
+  // Without replicas each device holds its own shard, so a process's count
+  // of devices is its count of shards and the box test needs no list. With
+  // replicas (or a process that is not a box) list each process's shards:
+  // the holder choice and the totals look them up.
+  data->processes.assign(num_slots, Data::Process{});
+  const auto volume = [&](size_t s) {
+    int64_t v = 1;
+    for (size_t d = 0; d < rank; ++d) v *= data->box_hi[s * rank + d] - data->box_lo[s * rank + d] + 1;
+    return v;
+  };
+  bool listed = data->source_replicated;
+  for (size_t s = 0; s < num_slots && !listed; ++s) {
+    if (held_count[s] > 0 && held_count[s] != volume(s)) listed = true;
+  }
+  if (listed) {
+    std::vector<size_t> begin(num_slots + 1, 0);
+    for (size_t s = 0; s < num_slots; ++s) begin[s + 1] = begin[s] + static_cast<size_t>(held_count[s]);
+    std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
+    data->held.resize(begin[num_slots]);
+    for (size_t i = 0; i < source_devices; ++i) {
+      if (slot_of[i] < 0) continue;
+      const int32_t* position = data->PositionsOf(static_cast<int64_t>(i));
+      int64_t replica0 = 0;
+      for (size_t d = 0; d < rank; ++d) replica0 += data->offsets[d][static_cast<size_t>(position[d])];
+      data->held[cursor[static_cast<size_t>(slot_of[i])]++] = {replica0, static_cast<int64_t>(i)};
+    }
+    // Sorted by shard, then holder: the first of each shard is its first
+    // holder in mesh order.
+    std::vector<Data::Held> compact;
+    compact.reserve(data->held.size());
+    for (size_t s = 0; s < num_slots; ++s) {
+      auto first = data->held.begin() + static_cast<ptrdiff_t>(begin[s]);
+      auto last = data->held.begin() + static_cast<ptrdiff_t>(begin[s + 1]);
+      std::sort(first, last, [](const Data::Held& a, const Data::Held& b) {
+        return a.replica0 != b.replica0 ? a.replica0 < b.replica0 : a.holder < b.holder;
+      });
+      Data::Process& p = data->processes[s];
+      p.held_begin = compact.size();
+      for (auto it = first; it != last; ++it) {
+        if (compact.size() == p.held_begin || compact.back().replica0 != it->replica0) {
+          compact.push_back(*it);
+        }
+      }
+      p.held_end = compact.size();
+      p.shards = static_cast<int64_t>(p.held_end - p.held_begin);
+      p.box = p.shards > 0 && p.shards == volume(s);
+    }
+    data->held = std::move(compact);
+  } else {
+    for (size_t s = 0; s < num_slots; ++s) data->processes[s].shards = held_count[s];
+  }
+
+  // The destination pass: pieces per device and the bytes by locality.
+  const size_t destination_devices = destination_mesh.devices().size();
+  data->first_piece.resize(destination_devices + 1);
+  absl::uint128 same_device = 0, same_process = 0, cross_process = 0;
+  size_t pieces_so_far = 0;
+  absl::InlinedVector<const Data::Cell*, 4> cell(rank);
+  ShardIndexWalk walk(destination_mesh, destination_splits, rank);
+  int64_t last_process = -1;
+  int32_t last_slot = -1;
+  bool have_last = false;
+  for (size_t device = 0; device < destination_devices; ++device, walk.Next()) {
+    data->first_piece[device] = pieces_so_far;
+    size_t pieces = 1;
+    uint64_t elements = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      cell[d] = &data->cells[d][static_cast<size_t>(walk.index()[d])];
+      pieces *= static_cast<size_t>(cell[d]->last - cell[d]->first);
+      elements *= static_cast<uint64_t>(cell[d]->range.size());
+    }
+    pieces_so_far += pieces;
+    if (pieces == 0) continue;  // an empty shard needs nothing
+    const Device& target = destination_mesh.devices()[device];
+    if (!have_last || target.process_index != last_process) {
+      have_last = true;
+      last_process = target.process_index;
+      last_slot = data->slots.Find(last_process);
+    }
+    // The piece from the device itself, if it holds a source shard.
+    uint64_t self_elements = 0;
+    bool self_held = false;
+    const int64_t self = data->SelfOf(static_cast<int64_t>(device));
+    if (self >= 0) {
+      const int32_t* position = data->PositionsOf(self);
+      if (rank == 0 || position[0] >= 0) {
+        self_elements = 1;
+        for (size_t d = 0; d < rank; ++d) {
+          self_elements *= static_cast<uint64_t>(
+              OverlapSize(data->chunks[d][static_cast<size_t>(position[d])], cell[d]->range));
+        }
+        self_held = self_elements > 0 &&
+                    (data->source_device(self).process_index == target.process_index ||
+                     (last_slot >= 0 && data->Holds(last_slot, position)));
+      }
+    }
+    const absl::uint128 held =
+        last_slot >= 0 ? data->HeldElements(last_slot, cell.data(), pieces) : 0;
+    const absl::uint128 in_process = held - (self_held ? self_elements : 0);
+    same_device += self_elements;
+    same_process += in_process;
+    cross_process += elements - self_elements - in_process;
+  }
+  data->first_piece[destination_devices] = pieces_so_far;
+  const absl::uint128 totals[3] = {same_device, same_process, cross_process};
+  for (int i = 0; i < 3; ++i) {
+    const absl::uint128 bytes = totals[i] * element_size;
+    if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'element_size': the plan moves more than ",
+                       std::numeric_limits<int64_t>::max(), " bytes (int64 overflow)"));
+    }
+    data->totals[i] = static_cast<int64_t>(bytes);
+  }
+  return ReshardIntervals(std::move(data));
+}
+
+size_t ReshardIntervals::rank() const { return data_->rank; }
+size_t ReshardIntervals::element_size() const { return data_->element_size; }
+int64_t ReshardIntervals::num_destination_devices() const {
+  return data_->destination_mesh->size();
+}
+size_t ReshardIntervals::num_pieces() const { return data_->first_piece.back(); }
+const std::vector<IndexRange>& ReshardIntervals::source_chunks(size_t dim) const {
+  return data_->chunks[dim];
+}
+int64_t ReshardIntervals::same_device_bytes() const { return data_->totals[0]; }
+int64_t ReshardIntervals::same_process_bytes() const { return data_->totals[1]; }
+int64_t ReshardIntervals::cross_process_bytes() const { return data_->totals[2]; }
+
+namespace {
+
+absl::Status CheckDestination(int64_t destination, int64_t devices) {
+  if (destination < 0 || destination >= devices) {
+    return absl::OutOfRangeError(absl::StrCat("Argument 'destination' is ", destination,
+                                              "; expected 0 to ", devices - 1));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<size_t> ReshardIntervals::NumPieces(int64_t destination) const {
+  TESSERA_RETURN_IF_ERROR(CheckDestination(destination, num_destination_devices()));
+  const size_t d = static_cast<size_t>(destination);
+  return data_->first_piece[d + 1] - data_->first_piece[d];
+}
+
+absl::Status ReshardIntervals::ForEachPiece(
+    int64_t destination, absl::FunctionRef<void(const ReshardPiece&)> fn) const {
+  TESSERA_RETURN_IF_ERROR(CheckDestination(destination, num_destination_devices()));
+  const Data& data = *data_;
+  const size_t d = static_cast<size_t>(destination);
+  if (data.first_piece[d + 1] == data.first_piece[d]) return absl::OkStatus();
+  Data::View view;
+  data.ViewOf(destination, view);
+  const size_t rank = data.rank;
+  absl::InlinedVector<int64_t, 4> position(rank);
+  for (size_t i = 0; i < rank; ++i) position[i] = view.cell[i]->first;
+  ReshardPiece piece;
+  while (true) {
+    data.Fill(view, position.data(), piece);
+    fn(piece);
+    size_t i = rank;
+    while (i-- > 0) {
+      if (++position[i] < view.cell[i]->last) break;
+      position[i] = view.cell[i]->first;
+    }
+    if (i == static_cast<size_t>(-1)) return absl::OkStatus();
+  }
+}
+
+absl::Status ReshardIntervals::Piece(size_t index, ReshardPiece& out) const {
+  const Data& data = *data_;
+  if (index >= num_pieces()) {
+    return absl::OutOfRangeError(absl::StrCat("Argument 'index' is ", index,
+                                              "; expected below the number of pieces, ",
+                                              num_pieces()));
+  }
+  // The last device whose first piece is at or before `index` (devices
+  // without pieces share their successor's first piece).
+  const size_t device = static_cast<size_t>(
+      std::upper_bound(data.first_piece.begin(), data.first_piece.end(), index) -
+      data.first_piece.begin() - 1);
+  Data::View view;
+  data.ViewOf(static_cast<int64_t>(device), view);
+  const size_t rank = data.rank;
+  absl::InlinedVector<int64_t, 4> position(rank);
+  size_t rest = index - data.first_piece[device];
+  for (size_t i = rank; i-- > 0;) {
+    const size_t count = static_cast<size_t>(view.cell[i]->last - view.cell[i]->first);
+    position[i] = view.cell[i]->first + static_cast<int64_t>(rest % count);
+    rest /= count;
+  }
+  data.Fill(view, position.data(), out);
+  return absl::OkStatus();
+}
+
+ReshardPlan ReshardPlan::Expand(const ReshardIntervals& intervals) {
+  ReshardPlan plan;
+  plan.rank_ = intervals.rank();
+  plan.transfers_.reserve(intervals.num_pieces());
+  plan.ranges_.reserve(intervals.num_pieces() * plan.rank_);
+  for (int64_t device = 0; device < intervals.num_destination_devices(); ++device) {
+    // In range by construction.
+    (void)intervals.ForEachPiece(device, [&plan](const ReshardPiece& piece) {
+      plan.transfers_.push_back({piece.source, piece.destination, piece.bytes, piece.locality});
+      plan.ranges_.insert(plan.ranges_.end(), piece.box.begin(), piece.box.end());
+    });
+  }
+  plan.totals_[0] = intervals.same_device_bytes();
+  plan.totals_[1] = intervals.same_process_bytes();
+  plan.totals_[2] = intervals.cross_process_bytes();
   return plan;
+}
+
+absl::StatusOr<ReshardPlan> ReshardPlan::Create(const Sharding& source,
+                                                const Sharding& destination,
+                                                size_t element_size) {
+  TESSERA_ASSIGN_OR_RETURN(const ReshardIntervals intervals,
+                           ReshardIntervals::Create(source, destination, element_size));
+  return Expand(intervals);
 }
 
 }  // namespace tessera
