@@ -41,7 +41,6 @@ absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
   s.axis_weight.assign(m, 0);
   s.range.resize(sharding.rank());
   s.lowest.resize(sharding.rank());
-  std::vector<IndexRange> ranges(sharding.rank());
   for (size_t d = 0; d < sharding.rank(); ++d) {
     std::vector<size_t> group;
     for (const std::string& name : sharding.layout().axes()[d]) {
@@ -54,13 +53,13 @@ absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
       s.axis_weight[group[g]] = shards;
       shards *= mesh.shape()[group[g]];
     }
+    s.range[d] = sharding.DimensionRanges(d);
+    s.lowest[d].reserve(static_cast<size_t>(shards));
     for (int64_t i = 0; i < shards; ++i) {
       int64_t device = 0;
       for (size_t axis : group) {
         device += i / s.axis_weight[axis] % mesh.shape()[axis] * s.axis_stride[axis];
       }
-      TESSERA_RETURN_IF_ERROR(sharding.DeviceRanges(device, absl::MakeSpan(ranges)));
-      s.range[d].push_back(ranges[d]);
       s.lowest[d].push_back(device);
     }
   }
@@ -134,10 +133,11 @@ TransferLocality LocalityOf(const Device& source, const Device& destination) {
                                                             : TransferLocality::kCrossProcess;
 }
 
-// Process index -> a dense slot among the source mesh's processes: a table
-// when the indices are small (the usual 0..P-1), else a hash map.
+// Process index -> a slot among the source mesh's processes: the index
+// itself when the indices are small (the usual 0..P-1), else a hash map.
 class ProcessSlots {
  public:
+  ProcessSlots() = default;
   explicit ProcessSlots(const std::vector<Device>& devices) {
     int64_t low = std::numeric_limits<int64_t>::max(), high = -1;
     for (const Device& d : devices) {
@@ -145,29 +145,25 @@ class ProcessSlots {
       high = std::max(high, d.process_index);
     }
     dense_ = low >= 0 && high < 4 * static_cast<int64_t>(devices.size()) + 1024;
-    if (dense_) table_.assign(static_cast<size_t>(high) + 1, -1);
+    if (dense_) {
+      count_ = static_cast<int32_t>(high + 1);
+      return;
+    }
     for (const Device& d : devices) {
-      int32_t& slot = dense_ ? table_[static_cast<size_t>(d.process_index)]
-                             : map_.try_emplace(d.process_index, -1).first->second;
-      if (slot < 0) slot = count_++;
+      if (map_.try_emplace(d.process_index, count_).second) ++count_;
     }
   }
 
   int32_t count() const { return count_; }
   // The slot of `process`, or -1 when no source device belongs to it.
   int32_t Find(int64_t process) const {
-    if (dense_) {
-      return process >= 0 && process < static_cast<int64_t>(table_.size())
-                 ? table_[static_cast<size_t>(process)]
-                 : -1;
-    }
+    if (dense_) return process >= 0 && process < count_ ? static_cast<int32_t>(process) : -1;
     auto it = map_.find(process);
     return it == map_.end() ? -1 : it->second;
   }
 
  private:
   bool dense_ = true;
-  std::vector<int32_t> table_;
   absl::flat_hash_map<int64_t, int32_t> map_;
   int32_t count_ = 0;
 };
@@ -186,10 +182,12 @@ struct ReshardIntervals::Data {
     IndexRange range;
     int64_t first = 0;
     int64_t last = 0;
+    int64_t count() const { return last - first; }
   };
-  // The source shards the devices of one process hold: `box` when they are
-  // every combination of positions lo..hi per dimension; `held` entries
-  // [held_begin, held_end) when listed.
+  // The source shards the devices of one process hold: when `box`, every
+  // combination of positions lo..hi per dimension (box_lo, box_hi; the
+  // elements they cover: covered); else, or when shards have replicas, the
+  // `held` entries [held_begin, held_end).
   struct Process {
     int64_t shards = 0;  // distinct source shards held
     bool box = true;
@@ -220,13 +218,17 @@ struct ReshardIntervals::Data {
   std::vector<int32_t> source_position;
   bool source_replicated = false;  // some shard has several holders
 
-  bool identical_devices = false;
+  // Device i of both meshes is one device (id and platform): the usual case,
+  // without a lookup; and in one process in both.
+  bool same_order = false;
+  bool same_processes = false;
   bool same_platform = false;
-  absl::flat_hash_map<int64_t, int64_t> source_index_of_id;  // when not identical
+  absl::flat_hash_map<int64_t, int64_t> source_index_of_id;  // otherwise
 
-  ProcessSlots slots{{}};
+  ProcessSlots slots;
   std::vector<Process> processes;       // per slot
   std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions
+  std::vector<IndexRange> covered;      // per slot, rank ranges
   std::vector<Held> held;               // per slot, sorted by replica0
 
   std::vector<size_t> first_piece;  // per destination device, and the total
@@ -242,14 +244,15 @@ struct ReshardIntervals::Data {
   // The destination device's logical index in the source mesh (same id and
   // platform), or -1.
   int64_t SelfOf(int64_t destination) const {
-    if (identical_devices) return destination;
+    if (same_order) return destination;
     if (!same_platform) return -1;
     const Device& d = destination_mesh->devices()[static_cast<size_t>(destination)];
     auto it = source_index_of_id.find(d.id);
     return it == source_index_of_id.end() ? -1 : it->second;
   }
 
-  int64_t Replica0(const int64_t* position) const {
+  template <typename Position>
+  int64_t Replica0(const Position* position) const {
     int64_t replica0 = 0;
     for (size_t d = 0; d < rank; ++d) replica0 += offsets[d][static_cast<size_t>(position[d])];
     return replica0;
@@ -265,8 +268,7 @@ struct ReshardIntervals::Data {
   }
 
   // Whether a device of process `slot` holds the shard at `position`.
-  template <typename Position>
-  bool Holds(int32_t slot, const Position* position) const {
+  bool Holds(int32_t slot, const int32_t* position) const {
     const Process& p = processes[static_cast<size_t>(slot)];
     if (p.shards == 0) return false;
     if (p.box) {
@@ -277,9 +279,7 @@ struct ReshardIntervals::Data {
       }
       return true;
     }
-    int64_t replica0 = 0;
-    for (size_t d = 0; d < rank; ++d) replica0 += offsets[d][static_cast<size_t>(position[d])];
-    return FindHeld(slot, replica0) != nullptr;
+    return FindHeld(slot, Replica0(position)) != nullptr;
   }
 
   // The holder a piece of the shard `replica0` comes from for a destination
@@ -294,9 +294,9 @@ struct ReshardIntervals::Data {
   }
 
   // Elements of the destination box `cell[d]` (one per dimension) that the
-  // source shards held in process `slot` cover; `pieces` is the box's piece
-  // count.
-  absl::uint128 HeldElements(int32_t slot, const Cell* const* cell, size_t pieces) const;
+  // source shards listed for process `slot` cover, in min(pieces, shards)
+  // steps; `pieces` is the box's piece count.
+  uint64_t ListedElements(int32_t slot, const Cell* const* cell, size_t pieces) const;
 
   // What every piece of one destination device shares.
   struct View {
@@ -310,28 +310,21 @@ struct ReshardIntervals::Data {
   void ViewOf(int64_t destination, View& view) const;
   // The piece of `view` at chunk positions `position`.
   void Fill(const View& view, const int64_t* position, ReshardPiece& out) const;
+
+  // The passes of Create.
+  void ReadSource(const Splits& splits, const std::vector<std::vector<int32_t>>& position_of);
+  void ListHeldShards(const std::vector<int64_t>& devices_holding);
+  absl::Status WalkDestination(const Splits& splits);
 };
 
-absl::uint128 ReshardIntervals::Data::HeldElements(int32_t slot, const Cell* const* cell,
-                                                   size_t pieces) const {
+uint64_t ReshardIntervals::Data::ListedElements(int32_t slot, const Cell* const* cell,
+                                                size_t pieces) const {
   const Process& p = processes[static_cast<size_t>(slot)];
-  if (p.shards == 0) return 0;
-  if (p.box) {
-    const int64_t* lo = &box_lo[static_cast<size_t>(slot) * rank];
-    const int64_t* hi = &box_hi[static_cast<size_t>(slot) * rank];
-    absl::uint128 elements = 1;
-    for (size_t d = 0; d < rank; ++d) {
-      const IndexRange covered{chunks[d][static_cast<size_t>(lo[d])].start,
-                               chunks[d][static_cast<size_t>(hi[d])].stop};
-      elements *= static_cast<uint64_t>(OverlapSize(covered, cell[d]->range));
-    }
-    return elements;
-  }
-  absl::uint128 total = 0;
+  uint64_t total = 0;
   if (p.held_end - p.held_begin <= pieces) {
     for (size_t i = p.held_begin; i < p.held_end; ++i) {
       const int32_t* position = PositionsOf(held[i].holder);
-      absl::uint128 elements = 1;
+      uint64_t elements = 1;
       for (size_t d = 0; d < rank; ++d) {
         elements *= static_cast<uint64_t>(
             OverlapSize(chunks[d][static_cast<size_t>(position[d])], cell[d]->range));
@@ -344,7 +337,7 @@ absl::uint128 ReshardIntervals::Data::HeldElements(int32_t slot, const Cell* con
   for (size_t d = 0; d < rank; ++d) position[d] = cell[d]->first;
   while (true) {
     if (FindHeld(slot, Replica0(position.data())) != nullptr) {
-      absl::uint128 elements = 1;
+      uint64_t elements = 1;
       for (size_t d = 0; d < rank; ++d) {
         elements *= static_cast<uint64_t>(
             OverlapSize(chunks[d][static_cast<size_t>(position[d])], cell[d]->range));
@@ -377,12 +370,7 @@ void ReshardIntervals::Data::ViewOf(int64_t destination, View& view) const {
   view.self_replica0 = -1;
   if (view.self >= 0) {
     const int32_t* position = PositionsOf(view.self);
-    if (rank == 0 || position[0] >= 0) {
-      view.self_replica0 = 0;
-      for (size_t d = 0; d < rank; ++d) {
-        view.self_replica0 += offsets[d][static_cast<size_t>(position[d])];
-      }
-    }
+    if (rank == 0 || position[0] >= 0) view.self_replica0 = Replica0(position);
   }
 }
 
@@ -392,7 +380,6 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
   out.box.resize(rank);
   out.source_ranges.resize(rank);
   out.source_chunk.assign(position, position + rank);
-  int64_t replica0 = 0;
   int64_t elements = 1;
   for (size_t d = 0; d < rank; ++d) {
     const IndexRange& chunk = chunks[d][static_cast<size_t>(position[d])];
@@ -400,13 +387,254 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
     out.source_ranges[d] = chunk;
     out.box[d] = {std::max(chunk.start, range.start), std::min(chunk.stop, range.stop)};
     elements *= out.box[d].size();
-    replica0 += offsets[d][static_cast<size_t>(position[d])];
   }
+  const int64_t replica0 = Replica0(position);
   out.source_shard = replica0;
   out.source = replica0 == view.self_replica0 ? view.self
                                               : HolderFor(replica0, view.target->process_index);
   out.bytes = elements * static_cast<int64_t>(element_size);
   out.locality = LocalityOf(source_device(out.source), *view.target);
+}
+
+// One walk over the source mesh: each device's chunk positions, whether the
+// two device lists agree, and per process the box of positions its devices
+// hold.
+void ReshardIntervals::Data::ReadSource(const Splits& splits,
+                                        const std::vector<std::vector<int32_t>>& position_of) {
+  const std::vector<Device>& devices = source_mesh->devices();
+  const std::vector<Device>& others = destination_mesh->devices();
+  const size_t n = devices.size();
+  slots = ProcessSlots(devices);
+  const size_t num_slots = static_cast<size_t>(slots.count());
+  source_position.resize(n * rank);
+  box_lo.assign(num_slots * rank, std::numeric_limits<int64_t>::max());
+  box_hi.assign(num_slots * rank, -1);
+  std::vector<int64_t> devices_holding(num_slots, 0);  // with a non-empty shard
+  same_order = source_mesh == destination_mesh || n == others.size();
+  same_processes = same_order;
+  same_platform = source_mesh->platform() == destination_mesh->platform();
+  const bool compare = source_mesh != destination_mesh && same_order;
+  absl::InlinedVector<const int32_t*, 4> position_table(rank);
+  for (size_t d = 0; d < rank; ++d) position_table[d] = position_of[d].data();
+
+  ShardIndexWalk walk(*source_mesh, splits, rank);
+  int64_t last_process = -1;
+  int32_t slot = -1;
+  for (size_t i = 0; i < n; ++i, walk.Next()) {
+    const Device& device = devices[i];
+    if (compare) {
+      const Device& other = others[i];
+      same_order = same_order && device.id == other.id && device.platform == other.platform;
+      same_processes = same_processes && device.process_index == other.process_index;
+    }
+    int32_t* position = &source_position[i * rank];
+    const int64_t* index = walk.index().data();
+    bool empty = false;
+    for (size_t d = 0; d < rank; ++d) {
+      position[d] = position_table[d][index[d]];
+      empty = empty || position[d] < 0;
+    }
+    if (empty) {
+      std::fill(position, position + rank, -1);
+      continue;
+    }
+    if (slot < 0 || device.process_index != last_process) {
+      last_process = device.process_index;
+      slot = slots.Find(last_process);
+    }
+    ++devices_holding[static_cast<size_t>(slot)];
+    int64_t* lo = &box_lo[static_cast<size_t>(slot) * rank];
+    int64_t* hi = &box_hi[static_cast<size_t>(slot) * rank];
+    for (size_t d = 0; d < rank; ++d) {
+      lo[d] = std::min<int64_t>(lo[d], position[d]);
+      hi[d] = std::max<int64_t>(hi[d], position[d]);
+    }
+  }
+  same_processes = same_processes && same_order;
+  if (!same_order && same_platform) {
+    for (size_t i = 0; i < n; ++i) source_index_of_id.emplace(devices[i].id, static_cast<int64_t>(i));
+  }
+  ListHeldShards(devices_holding);
+}
+
+// Per process: its distinct shards, and whether they are a box. Without
+// replicas each device holds its own shard, so a process's devices count its
+// shards and the box test needs no list; with replicas (or a process that is
+// not a box) each process lists its shards, which the holder choice and the
+// totals look up.
+void ReshardIntervals::Data::ListHeldShards(const std::vector<int64_t>& devices_holding) {
+  const size_t num_slots = devices_holding.size();
+  processes.assign(num_slots, Process{});
+  const auto volume = [&](size_t s) {
+    int64_t v = 1;
+    for (size_t d = 0; d < rank; ++d) v *= box_hi[s * rank + d] - box_lo[s * rank + d] + 1;
+    return v;
+  };
+  bool listed = source_replicated;
+  for (size_t s = 0; s < num_slots && !listed; ++s) {
+    if (devices_holding[s] > 0 && devices_holding[s] != volume(s)) listed = true;
+  }
+  if (!listed) {
+    for (size_t s = 0; s < num_slots; ++s) processes[s].shards = devices_holding[s];
+  } else {
+    std::vector<size_t> begin(num_slots + 1, 0);
+    for (size_t s = 0; s < num_slots; ++s) {
+      begin[s + 1] = begin[s] + static_cast<size_t>(devices_holding[s]);
+    }
+    std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
+    std::vector<Held> all(begin[num_slots]);
+    const std::vector<Device>& devices = source_mesh->devices();
+    for (size_t i = 0; i < devices.size(); ++i) {
+      const int32_t* position = PositionsOf(static_cast<int64_t>(i));
+      if (rank > 0 && position[0] < 0) continue;
+      const size_t s = static_cast<size_t>(slots.Find(devices[i].process_index));
+      all[cursor[s]++] = {Replica0(position), static_cast<int64_t>(i)};
+    }
+    // Sorted by shard, then holder: the first of each shard is its first
+    // holder in mesh order.
+    held.reserve(all.size());
+    for (size_t s = 0; s < num_slots; ++s) {
+      auto first = all.begin() + static_cast<ptrdiff_t>(begin[s]);
+      auto last = all.begin() + static_cast<ptrdiff_t>(begin[s + 1]);
+      std::sort(first, last, [](const Held& a, const Held& b) {
+        return a.replica0 != b.replica0 ? a.replica0 < b.replica0 : a.holder < b.holder;
+      });
+      Process& p = processes[s];
+      p.held_begin = held.size();
+      for (auto it = first; it != last; ++it) {
+        if (held.size() == p.held_begin || held.back().replica0 != it->replica0) held.push_back(*it);
+      }
+      p.held_end = held.size();
+      p.shards = static_cast<int64_t>(p.held_end - p.held_begin);
+      p.box = p.shards == volume(s);
+    }
+  }
+  covered.resize(num_slots * rank);
+  for (size_t s = 0; s < num_slots; ++s) {
+    if (processes[s].shards == 0) processes[s].box = false;
+    if (!processes[s].box) continue;
+    for (size_t d = 0; d < rank; ++d) {
+      covered[s * rank + d] = {chunks[d][static_cast<size_t>(box_lo[s * rank + d])].start,
+                               chunks[d][static_cast<size_t>(box_hi[s * rank + d])].stop};
+    }
+  }
+}
+
+// One walk over the destination mesh, a run of devices along its last axis
+// at a time (only one dimension's shard index moves in a run): each device's
+// first piece, and the bytes by locality. A device's bytes split into those
+// of the piece it holds itself (same device), those its process's devices
+// hold (same process) and the rest (cross process).
+absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
+  const DeviceMesh& mesh = *destination_mesh;
+  const std::vector<Device>& devices = mesh.devices();
+  const size_t m = mesh.rank();
+  const int64_t run = mesh.shape()[m - 1];
+  const int run_dim = splits.axis_dim[m - 1];
+  const int64_t run_step = run_dim >= 0 ? splits.axis_weight[m - 1] : 0;
+  absl::InlinedVector<const Cell*, 4> cell(rank);
+  absl::InlinedVector<const IndexRange*, 4> chunk(rank);
+  for (size_t d = 0; d < rank; ++d) chunk[d] = chunks[d].data();
+  absl::InlinedVector<int64_t, 4> index(rank, 0);
+  absl::InlinedVector<int64_t, 4> coords(m, 0);
+  first_piece.resize(devices.size() + 1);
+  absl::uint128 all = 0, same_device = 0, same_process = 0;
+  size_t pieces_so_far = 0;
+  int64_t last_process = -1;
+  int32_t slot = -1;
+  bool have_slot = false;
+  size_t device = 0;
+  for (int64_t outer = mesh.size() / run; outer > 0; --outer) {
+    for (size_t d = 0; d < rank; ++d) cell[d] = &cells[d][static_cast<size_t>(index[d])];
+    // The dimensions other than the run's, once per run.
+    size_t rest_pieces = 1;
+    uint64_t rest_elements = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      if (static_cast<int>(d) == run_dim) continue;
+      rest_pieces *= static_cast<size_t>(cell[d]->count());
+      rest_elements *= static_cast<uint64_t>(cell[d]->range.size());
+    }
+    const Cell* run_cell = run_dim >= 0 ? cell[static_cast<size_t>(run_dim)] : nullptr;
+    int32_t rest_slot = -1;  // rest_held is for this process
+    uint64_t rest_held = 0;
+    for (int64_t t = 0; t < run; ++t, ++device) {
+      first_piece[device] = pieces_so_far;
+      const Cell* moving = run_cell != nullptr ? run_cell + t * run_step : nullptr;
+      const size_t pieces =
+          moving != nullptr ? rest_pieces * static_cast<size_t>(moving->count()) : rest_pieces;
+      pieces_so_far += pieces;
+      if (pieces == 0) continue;  // an empty shard needs nothing
+      uint64_t elements = rest_elements;
+      if (moving != nullptr) {
+        cell[static_cast<size_t>(run_dim)] = moving;
+        elements *= static_cast<uint64_t>(moving->range.size());
+      }
+      const Device& target = devices[device];
+      if (!have_slot || target.process_index != last_process) {
+        have_slot = true;
+        last_process = target.process_index;
+        slot = slots.Find(last_process);
+      }
+      // What the process holds.
+      uint64_t in_process = 0;
+      if (slot >= 0 && processes[static_cast<size_t>(slot)].box) {
+        const IndexRange* box = &covered[static_cast<size_t>(slot) * rank];
+        if (slot != rest_slot) {
+          rest_slot = slot;
+          rest_held = 1;
+          for (size_t d = 0; d < rank; ++d) {
+            if (static_cast<int>(d) == run_dim) continue;
+            rest_held *= static_cast<uint64_t>(OverlapSize(box[d], cell[d]->range));
+          }
+        }
+        in_process = moving != nullptr
+                         ? rest_held * static_cast<uint64_t>(OverlapSize(
+                                           box[run_dim], moving->range))
+                         : rest_held;
+      } else if (slot >= 0 && processes[static_cast<size_t>(slot)].shards > 0) {
+        in_process = ListedElements(slot, cell.data(), pieces);
+      }
+      // What the device holds itself.
+      uint64_t self_elements = 0;
+      const int64_t self = SelfOf(static_cast<int64_t>(device));
+      if (self >= 0) {
+        const int32_t* position = PositionsOf(self);
+        if (rank == 0 || position[0] >= 0) {
+          self_elements = 1;
+          for (size_t d = 0; d < rank; ++d) {
+            self_elements *=
+                static_cast<uint64_t>(OverlapSize(chunk[d][position[d]], cell[d]->range));
+          }
+          const bool self_in_process =
+              same_processes || source_device(self).process_index == target.process_index ||
+              (slot >= 0 && Holds(slot, position));
+          if (self_in_process) in_process -= self_elements;
+        }
+      }
+      all += elements;
+      same_device += self_elements;
+      same_process += in_process;
+    }
+    for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
+      const int dim = splits.axis_dim[j];
+      if (dim >= 0) index[static_cast<size_t>(dim)] += splits.axis_weight[j];
+      if (++coords[j] < mesh.shape()[j]) break;
+      coords[j] = 0;
+      if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
+    }
+  }
+  first_piece[devices.size()] = pieces_so_far;
+  const absl::uint128 by_locality[3] = {same_device, same_process, all - same_device - same_process};
+  for (int i = 0; i < 3; ++i) {
+    const absl::uint128 bytes = by_locality[i] * element_size;
+    if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'element_size': the plan moves more than ",
+                       std::numeric_limits<int64_t>::max(), " bytes (int64 overflow)"));
+    }
+    totals[i] = static_cast<int64_t>(bytes);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source,
@@ -427,8 +655,6 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   data->element_size = element_size;
   data->source_mesh = source.layout().mesh();
   data->destination_mesh = destination.layout().mesh();
-  const DeviceMesh& source_mesh = *data->source_mesh;
-  const DeviceMesh& destination_mesh = *data->destination_mesh;
 
   // Per dimension: the chunks by start, each shard index's position, the
   // destination cells.
@@ -436,26 +662,32 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   for (size_t d = 0; d < rank; ++d) {
     const std::vector<IndexRange>& ranges = source_splits.range[d];
     std::vector<int32_t> order;
+    order.reserve(ranges.size());
     for (size_t i = 0; i < ranges.size(); ++i) {
       if (ranges[i].size() > 0) order.push_back(static_cast<int32_t>(i));
     }
-    std::sort(order.begin(), order.end(),
-              [&ranges](int32_t a, int32_t b) { return ranges[a].start < ranges[b].start; });
+    const auto by_start = [&ranges](int32_t a, int32_t b) {
+      return ranges[static_cast<size_t>(a)].start < ranges[static_cast<size_t>(b)].start;
+    };
+    if (!std::is_sorted(order.begin(), order.end(), by_start)) {
+      std::sort(order.begin(), order.end(), by_start);
+    }
     position_of[d].assign(ranges.size(), -1);
     std::vector<IndexRange> chunks;
     std::vector<int64_t> offsets;
+    chunks.reserve(order.size());
+    offsets.reserve(order.size());
     for (int32_t i : order) {
       position_of[d][static_cast<size_t>(i)] = static_cast<int32_t>(chunks.size());
       chunks.push_back(ranges[static_cast<size_t>(i)]);
       offsets.push_back(source_splits.lowest[d][static_cast<size_t>(i)]);
     }
     const int64_t uniform = UniformSize(chunks);
-    std::vector<Data::Cell> cells;
-    for (const IndexRange& r : destination_splits.range[d]) {
-      Data::Cell cell;
-      cell.range = r;
-      if (r.size() > 0) ChunksMet(chunks, uniform, r, cell.first, cell.last);
-      cells.push_back(cell);
+    std::vector<Data::Cell> cells(destination_splits.range[d].size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const IndexRange& r = destination_splits.range[d][i];
+      cells[i].range = r;
+      if (r.size() > 0) ChunksMet(chunks, uniform, r, cells[i].first, cells[i].last);
     }
     data->chunks.push_back(std::move(chunks));
     data->offsets.push_back(std::move(offsets));
@@ -464,171 +696,13 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   data->destination_axis_dim = destination_splits.axis_dim;
   data->destination_axis_weight = destination_splits.axis_weight;
   data->destination_axis_stride = destination_splits.axis_stride;
-  for (size_t j = 0; j < source_mesh.rank(); ++j) {
-    if (source_splits.axis_dim[j] < 0 && source_mesh.shape()[j] > 1) data->source_replicated = true;
-  }
-
-  data->identical_devices = source_mesh.devices() == destination_mesh.devices();
-  data->same_platform = source_mesh.platform() == destination_mesh.platform();
-  if (!data->identical_devices && data->same_platform) {
-    for (size_t i = 0; i < source_mesh.devices().size(); ++i) {
-      data->source_index_of_id.emplace(source_mesh.devices()[i].id, static_cast<int64_t>(i));
+  for (size_t j = 0; j < source.mesh().rank(); ++j) {
+    if (source_splits.axis_dim[j] < 0 && source.mesh().shape()[j] > 1) {
+      data->source_replicated = true;
     }
   }
-
-  // The source pass: each device's positions, and per process the box of
-  // positions its devices hold.
-  data->slots = ProcessSlots(source_mesh.devices());
-  const size_t num_slots = static_cast<size_t>(data->slots.count());
-  const size_t source_devices = source_mesh.devices().size();
-  data->source_position.assign(source_devices * rank, -1);
-  data->box_lo.assign(num_slots * rank, std::numeric_limits<int64_t>::max());
-  data->box_hi.assign(num_slots * rank, -1);
-  std::vector<int64_t> held_count(num_slots, 0);  // devices holding a non-empty shard
-  std::vector<int32_t> slot_of(source_devices, -1);
-  {
-    ShardIndexWalk walk(source_mesh, source_splits, rank);
-    int64_t last_process = -1;
-    int32_t last_slot = -1;
-    for (size_t i = 0; i < source_devices; ++i, walk.Next()) {
-      int32_t* position = &data->source_position[i * rank];
-      bool empty = false;
-      for (size_t d = 0; d < rank; ++d) {
-        position[d] = position_of[d][static_cast<size_t>(walk.index()[d])];
-        empty = empty || position[d] < 0;
-      }
-      if (empty) {
-        std::fill(position, position + rank, -1);
-        continue;
-      }
-      const int64_t process = source_mesh.devices()[i].process_index;
-      if (process != last_process || last_slot < 0) {
-        last_process = process;
-        last_slot = data->slots.Find(process);
-      }
-      slot_of[i] = last_slot;
-      const size_t s = static_cast<size_t>(last_slot);
-      ++held_count[s];
-      for (size_t d = 0; d < rank; ++d) {
-        data->box_lo[s * rank + d] = std::min<int64_t>(data->box_lo[s * rank + d], position[d]);
-        data->box_hi[s * rank + d] = std::max<int64_t>(data->box_hi[s * rank + d], position[d]);
-      }
-    }
-  }
-  // Without replicas each device holds its own shard, so a process's count
-  // of devices is its count of shards and the box test needs no list. With
-  // replicas (or a process that is not a box) list each process's shards:
-  // the holder choice and the totals look them up.
-  data->processes.assign(num_slots, Data::Process{});
-  const auto volume = [&](size_t s) {
-    int64_t v = 1;
-    for (size_t d = 0; d < rank; ++d) v *= data->box_hi[s * rank + d] - data->box_lo[s * rank + d] + 1;
-    return v;
-  };
-  bool listed = data->source_replicated;
-  for (size_t s = 0; s < num_slots && !listed; ++s) {
-    if (held_count[s] > 0 && held_count[s] != volume(s)) listed = true;
-  }
-  if (listed) {
-    std::vector<size_t> begin(num_slots + 1, 0);
-    for (size_t s = 0; s < num_slots; ++s) begin[s + 1] = begin[s] + static_cast<size_t>(held_count[s]);
-    std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
-    data->held.resize(begin[num_slots]);
-    for (size_t i = 0; i < source_devices; ++i) {
-      if (slot_of[i] < 0) continue;
-      const int32_t* position = data->PositionsOf(static_cast<int64_t>(i));
-      int64_t replica0 = 0;
-      for (size_t d = 0; d < rank; ++d) replica0 += data->offsets[d][static_cast<size_t>(position[d])];
-      data->held[cursor[static_cast<size_t>(slot_of[i])]++] = {replica0, static_cast<int64_t>(i)};
-    }
-    // Sorted by shard, then holder: the first of each shard is its first
-    // holder in mesh order.
-    std::vector<Data::Held> compact;
-    compact.reserve(data->held.size());
-    for (size_t s = 0; s < num_slots; ++s) {
-      auto first = data->held.begin() + static_cast<ptrdiff_t>(begin[s]);
-      auto last = data->held.begin() + static_cast<ptrdiff_t>(begin[s + 1]);
-      std::sort(first, last, [](const Data::Held& a, const Data::Held& b) {
-        return a.replica0 != b.replica0 ? a.replica0 < b.replica0 : a.holder < b.holder;
-      });
-      Data::Process& p = data->processes[s];
-      p.held_begin = compact.size();
-      for (auto it = first; it != last; ++it) {
-        if (compact.size() == p.held_begin || compact.back().replica0 != it->replica0) {
-          compact.push_back(*it);
-        }
-      }
-      p.held_end = compact.size();
-      p.shards = static_cast<int64_t>(p.held_end - p.held_begin);
-      p.box = p.shards > 0 && p.shards == volume(s);
-    }
-    data->held = std::move(compact);
-  } else {
-    for (size_t s = 0; s < num_slots; ++s) data->processes[s].shards = held_count[s];
-  }
-
-  // The destination pass: pieces per device and the bytes by locality.
-  const size_t destination_devices = destination_mesh.devices().size();
-  data->first_piece.resize(destination_devices + 1);
-  absl::uint128 same_device = 0, same_process = 0, cross_process = 0;
-  size_t pieces_so_far = 0;
-  absl::InlinedVector<const Data::Cell*, 4> cell(rank);
-  ShardIndexWalk walk(destination_mesh, destination_splits, rank);
-  int64_t last_process = -1;
-  int32_t last_slot = -1;
-  bool have_last = false;
-  for (size_t device = 0; device < destination_devices; ++device, walk.Next()) {
-    data->first_piece[device] = pieces_so_far;
-    size_t pieces = 1;
-    uint64_t elements = 1;
-    for (size_t d = 0; d < rank; ++d) {
-      cell[d] = &data->cells[d][static_cast<size_t>(walk.index()[d])];
-      pieces *= static_cast<size_t>(cell[d]->last - cell[d]->first);
-      elements *= static_cast<uint64_t>(cell[d]->range.size());
-    }
-    pieces_so_far += pieces;
-    if (pieces == 0) continue;  // an empty shard needs nothing
-    const Device& target = destination_mesh.devices()[device];
-    if (!have_last || target.process_index != last_process) {
-      have_last = true;
-      last_process = target.process_index;
-      last_slot = data->slots.Find(last_process);
-    }
-    // The piece from the device itself, if it holds a source shard.
-    uint64_t self_elements = 0;
-    bool self_held = false;
-    const int64_t self = data->SelfOf(static_cast<int64_t>(device));
-    if (self >= 0) {
-      const int32_t* position = data->PositionsOf(self);
-      if (rank == 0 || position[0] >= 0) {
-        self_elements = 1;
-        for (size_t d = 0; d < rank; ++d) {
-          self_elements *= static_cast<uint64_t>(
-              OverlapSize(data->chunks[d][static_cast<size_t>(position[d])], cell[d]->range));
-        }
-        self_held = self_elements > 0 &&
-                    (data->source_device(self).process_index == target.process_index ||
-                     (last_slot >= 0 && data->Holds(last_slot, position)));
-      }
-    }
-    const absl::uint128 held =
-        last_slot >= 0 ? data->HeldElements(last_slot, cell.data(), pieces) : 0;
-    const absl::uint128 in_process = held - (self_held ? self_elements : 0);
-    same_device += self_elements;
-    same_process += in_process;
-    cross_process += elements - self_elements - in_process;
-  }
-  data->first_piece[destination_devices] = pieces_so_far;
-  const absl::uint128 totals[3] = {same_device, same_process, cross_process};
-  for (int i = 0; i < 3; ++i) {
-    const absl::uint128 bytes = totals[i] * element_size;
-    if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'element_size': the plan moves more than ",
-                       std::numeric_limits<int64_t>::max(), " bytes (int64 overflow)"));
-    }
-    data->totals[i] = static_cast<int64_t>(bytes);
-  }
+  data->ReadSource(source_splits, position_of);
+  TESSERA_RETURN_IF_ERROR(data->WalkDestination(destination_splits));
   return ReshardIntervals(std::move(data));
 }
 

@@ -450,16 +450,19 @@ class ShardIndexWalk {
 
 }  // namespace
 
+std::vector<IndexRange> Sharding::DimensionRanges(size_t dim) const {
+  const DimSplit& split = splits_[dim];
+  std::vector<IndexRange> ranges;
+  ranges.reserve(static_cast<size_t>(split.shards));
+  for (int64_t index = 0; index < split.shards; ++index) {
+    ranges.push_back(RangeOf(split, [&](size_t i) { return GroupCoordinate(split, index, i); }));
+  }
+  return ranges;
+}
+
 std::vector<std::vector<IndexRange>> Sharding::RangeTable() const {
   std::vector<std::vector<IndexRange>> table(rank());
-  for (size_t d = 0; d < rank(); ++d) {
-    const DimSplit& split = splits_[d];
-    table[d].reserve(static_cast<size_t>(split.shards));
-    for (int64_t index = 0; index < split.shards; ++index) {
-      table[d].push_back(
-          RangeOf(split, [&](size_t i) { return GroupCoordinate(split, index, i); }));
-    }
-  }
+  for (size_t d = 0; d < rank(); ++d) table[d] = DimensionRanges(d);
   return table;
 }
 
