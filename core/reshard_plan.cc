@@ -184,15 +184,25 @@ struct ReshardIntervals::Data {
     int64_t last = 0;
     int64_t count() const { return last - first; }
   };
-  // The source shards the devices of one process hold: when `box`, every
-  // combination of positions lo..hi per dimension (box_lo, box_hi; the
-  // elements they cover: covered); else, or when shards have replicas, the
-  // `held` entries [held_begin, held_end).
+  // The source shards the devices of one process hold: when `product`,
+  // every combination of one position per dimension from that dimension's
+  // set (dim_sets); and, when shards have replicas or are no product, listed:
+  // the `held` entries [held_begin, held_end).
   struct Process {
     int64_t shards = 0;  // distinct source shards held
-    bool box = true;
+    bool product = true;
     size_t held_begin = 0;
     size_t held_end = 0;
+  };
+  // One dimension's positions in a process's product: lo..hi when
+  // `contiguous` (covering the elements `covered`), else the sorted
+  // set_position entries [begin, end), with set_size their chunk sizes summed
+  // from `begin` (inclusive).
+  struct DimSet {
+    bool contiguous = true;
+    int64_t lo = 0, hi = -1;
+    IndexRange covered;
+    size_t begin = 0, end = 0;
   };
   // A listed source shard of a process: replica 0 and its first holder in
   // the process (mesh order).
@@ -227,8 +237,9 @@ struct ReshardIntervals::Data {
 
   ProcessSlots slots;
   std::vector<Process> processes;       // per slot
-  std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions
-  std::vector<IndexRange> covered;      // per slot, rank ranges
+  std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions: the bounds held
+  std::vector<DimSet> dim_sets;         // per slot, rank
+  std::vector<int64_t> set_position, set_size;
   std::vector<Held> held;               // per slot, sorted by replica0
 
   std::vector<size_t> first_piece;  // per destination device, and the total
@@ -271,15 +282,45 @@ struct ReshardIntervals::Data {
   bool Holds(int32_t slot, const int32_t* position) const {
     const Process& p = processes[static_cast<size_t>(slot)];
     if (p.shards == 0) return false;
-    if (p.box) {
-      const int64_t* lo = &box_lo[static_cast<size_t>(slot) * rank];
-      const int64_t* hi = &box_hi[static_cast<size_t>(slot) * rank];
-      for (size_t d = 0; d < rank; ++d) {
-        if (position[d] < lo[d] || position[d] > hi[d]) return false;
+    if (!p.product) return FindHeld(slot, Replica0(position)) != nullptr;
+    const DimSet* set = &dim_sets[static_cast<size_t>(slot) * rank];
+    for (size_t d = 0; d < rank; ++d) {
+      if (set[d].contiguous) {
+        if (position[d] < set[d].lo || position[d] > set[d].hi) return false;
+      } else if (!std::binary_search(set_position.begin() + static_cast<ptrdiff_t>(set[d].begin),
+                                     set_position.begin() + static_cast<ptrdiff_t>(set[d].end),
+                                     int64_t{position[d]})) {
+        return false;
       }
-      return true;
     }
-    return FindHeld(slot, Replica0(position)) != nullptr;
+    return true;
+  }
+
+  // Elements of `cell`'s range that the chunks of `set` cover: O(1) for a
+  // contiguous set, else O(log): the chunks strictly inside the cell's chunk
+  // interval lie wholly in its range, only its two ends are cut.
+  uint64_t SetElements(size_t dim, const DimSet& set, const Cell& cell) const {
+    if (set.contiguous) return static_cast<uint64_t>(OverlapSize(set.covered, cell.range));
+    if (cell.first >= cell.last) return 0;
+    const auto begin = set_position.begin() + static_cast<ptrdiff_t>(set.begin);
+    const auto end = set_position.begin() + static_cast<ptrdiff_t>(set.end);
+    const auto ends = [&](int64_t position) {
+      return static_cast<uint64_t>(
+          OverlapSize(chunks[dim][static_cast<size_t>(position)], cell.range));
+    };
+    const auto inner_begin = std::upper_bound(begin, end, cell.first);
+    const auto inner_end = std::lower_bound(inner_begin, end, cell.last - 1);
+    uint64_t total = 0;
+    if (inner_begin != begin && *(inner_begin - 1) == cell.first) total += ends(cell.first);
+    if (inner_end != inner_begin) {
+      const size_t a = static_cast<size_t>(inner_begin - set_position.begin());
+      const size_t b = static_cast<size_t>(inner_end - set_position.begin());
+      total += static_cast<uint64_t>(set_size[b - 1] - (a > set.begin ? set_size[a - 1] : 0));
+    }
+    if (cell.last - 1 != cell.first && inner_end != end && *inner_end == cell.last - 1) {
+      total += ends(cell.last - 1);
+    }
+    return total;
   }
 
   // The holder a piece of the shard `replica0` comes from for a destination
@@ -294,8 +335,8 @@ struct ReshardIntervals::Data {
   }
 
   // Elements of the destination box `cell[d]` (one per dimension) that the
-  // source shards listed for process `slot` cover, in min(pieces, shards)
-  // steps; `pieces` is the box's piece count.
+  // source shards listed for process `slot` cover (not a product), in
+  // min(pieces, shards) steps; `pieces` is the box's piece count.
   uint64_t ListedElements(int32_t slot, const Cell* const* cell, size_t pieces) const;
 
   // What every piece of one destination device shares.
@@ -396,12 +437,15 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
   out.locality = LocalityOf(source_device(out.source), *view.target);
 }
 
-// One walk over the source mesh: each device's chunk positions, whether the
-// two device lists agree, and per process the box of positions its devices
-// hold.
+// One walk over the source mesh, a run of devices along its last axis at a
+// time: each device's chunk positions, whether the two device lists agree,
+// and per process the box of positions its devices hold (in a run only one
+// dimension's position moves, so the others update the box once per run and
+// process).
 void ReshardIntervals::Data::ReadSource(const Splits& splits,
                                         const std::vector<std::vector<int32_t>>& position_of) {
-  const std::vector<Device>& devices = source_mesh->devices();
+  const DeviceMesh& mesh = *source_mesh;
+  const std::vector<Device>& devices = mesh.devices();
   const std::vector<Device>& others = destination_mesh->devices();
   const size_t n = devices.size();
   slots = ProcessSlots(devices);
@@ -412,111 +456,187 @@ void ReshardIntervals::Data::ReadSource(const Splits& splits,
   std::vector<int64_t> devices_holding(num_slots, 0);  // with a non-empty shard
   same_order = source_mesh == destination_mesh || n == others.size();
   same_processes = same_order;
-  same_platform = source_mesh->platform() == destination_mesh->platform();
-  const bool compare = source_mesh != destination_mesh && same_order;
-  absl::InlinedVector<const int32_t*, 4> position_table(rank);
-  for (size_t d = 0; d < rank; ++d) position_table[d] = position_of[d].data();
-
-  ShardIndexWalk walk(*source_mesh, splits, rank);
-  int64_t last_process = -1;
-  int32_t slot = -1;
-  for (size_t i = 0; i < n; ++i, walk.Next()) {
-    const Device& device = devices[i];
-    if (compare) {
-      const Device& other = others[i];
-      same_order = same_order && device.id == other.id && device.platform == other.platform;
-      same_processes = same_processes && device.process_index == other.process_index;
-    }
-    int32_t* position = &source_position[i * rank];
-    const int64_t* index = walk.index().data();
-    bool empty = false;
-    for (size_t d = 0; d < rank; ++d) {
-      position[d] = position_table[d][index[d]];
-      empty = empty || position[d] < 0;
-    }
-    if (empty) {
-      std::fill(position, position + rank, -1);
-      continue;
-    }
-    if (slot < 0 || device.process_index != last_process) {
-      last_process = device.process_index;
-      slot = slots.Find(last_process);
-    }
-    ++devices_holding[static_cast<size_t>(slot)];
-    int64_t* lo = &box_lo[static_cast<size_t>(slot) * rank];
-    int64_t* hi = &box_hi[static_cast<size_t>(slot) * rank];
-    for (size_t d = 0; d < rank; ++d) {
-      lo[d] = std::min<int64_t>(lo[d], position[d]);
-      hi[d] = std::max<int64_t>(hi[d], position[d]);
+  same_platform = mesh.platform() == destination_mesh->platform();
+  if (source_mesh != destination_mesh && same_order) {
+    for (size_t i = 0; i < n && same_order; ++i) {
+      same_order = devices[i].id == others[i].id && devices[i].platform == others[i].platform;
+      same_processes = same_processes && devices[i].process_index == others[i].process_index;
     }
   }
   same_processes = same_processes && same_order;
+
+  const size_t m = mesh.rank();
+  const int64_t run = mesh.shape()[m - 1];
+  const int run_dim = splits.axis_dim[m - 1];
+  const int64_t run_step = run_dim >= 0 ? splits.axis_weight[m - 1] : 0;
+  absl::InlinedVector<int64_t, 4> index(rank, 0);
+  absl::InlinedVector<int64_t, 4> coords(m, 0);
+  absl::InlinedVector<int32_t, 4> base(rank);
+  // The devices of one process within a run: the range of the moving
+  // position, applied to the process's box with the fixed ones.
+  int32_t segment_slot = -1;
+  int64_t segment_lo = 0, segment_hi = 0;
+  const auto flush = [&]() {
+    if (segment_slot < 0) return;
+    int64_t* lo = &box_lo[static_cast<size_t>(segment_slot) * rank];
+    int64_t* hi = &box_hi[static_cast<size_t>(segment_slot) * rank];
+    for (size_t d = 0; d < rank; ++d) {
+      const bool moving = static_cast<int>(d) == run_dim;
+      lo[d] = std::min<int64_t>(lo[d], moving ? segment_lo : base[d]);
+      hi[d] = std::max<int64_t>(hi[d], moving ? segment_hi : base[d]);
+    }
+    segment_slot = -1;
+  };
+  int64_t last_process = -1;
+  int32_t slot = -1;
+  int32_t* position = source_position.data();
+  size_t i = 0;
+  for (int64_t outer = mesh.size() / run; outer > 0; --outer) {
+    bool fixed_empty = false;
+    for (size_t d = 0; d < rank; ++d) {
+      base[d] = position_of[d][static_cast<size_t>(index[d])];
+      fixed_empty = fixed_empty || (base[d] < 0 && static_cast<int>(d) != run_dim);
+    }
+    const int32_t* moving =
+        run_dim >= 0 ? position_of[static_cast<size_t>(run_dim)].data() + index[static_cast<size_t>(run_dim)]
+                     : nullptr;
+    for (int64_t t = 0; t < run; ++t, ++i, position += rank) {
+      std::copy(base.begin(), base.end(), position);
+      int32_t p = 0;
+      if (moving != nullptr) p = position[run_dim] = moving[t * run_step];
+      if (fixed_empty || p < 0) {
+        std::fill(position, position + rank, -1);
+        continue;
+      }
+      const int64_t process = devices[i].process_index;
+      if (slot < 0 || process != last_process) {
+        last_process = process;
+        slot = slots.Find(process);
+      }
+      if (slot != segment_slot) {
+        flush();
+        segment_slot = slot;
+        segment_lo = segment_hi = p;
+      }
+      segment_lo = std::min<int64_t>(segment_lo, p);
+      segment_hi = std::max<int64_t>(segment_hi, p);
+      ++devices_holding[static_cast<size_t>(slot)];
+    }
+    flush();
+    for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
+      const int dim = splits.axis_dim[j];
+      if (dim >= 0) index[static_cast<size_t>(dim)] += splits.axis_weight[j];
+      if (++coords[j] < mesh.shape()[j]) break;
+      coords[j] = 0;
+      if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
+    }
+  }
   if (!same_order && same_platform) {
-    for (size_t i = 0; i < n; ++i) source_index_of_id.emplace(devices[i].id, static_cast<int64_t>(i));
+    for (size_t k = 0; k < n; ++k) source_index_of_id.emplace(devices[k].id, static_cast<int64_t>(k));
   }
   ListHeldShards(devices_holding);
 }
 
-// Per process: its distinct shards, and whether they are a box. Without
-// replicas each device holds its own shard, so a process's devices count its
-// shards and the box test needs no list; with replicas (or a process that is
-// not a box) each process lists its shards, which the holder choice and the
-// totals look up.
+// Per process: its distinct shards, and whether they are a product of
+// per-dimension position sets. Without replicas each device holds its own
+// shard, so a process whose device count is the volume of its bounds holds
+// that whole box, with no list. Otherwise each process lists its shards
+// (the holder choice and the totals look them up) and its sets are read from
+// the list.
 void ReshardIntervals::Data::ListHeldShards(const std::vector<int64_t>& devices_holding) {
   const size_t num_slots = devices_holding.size();
   processes.assign(num_slots, Process{});
+  dim_sets.assign(num_slots * rank, DimSet{});
   const auto volume = [&](size_t s) {
     int64_t v = 1;
     for (size_t d = 0; d < rank; ++d) v *= box_hi[s * rank + d] - box_lo[s * rank + d] + 1;
     return v;
+  };
+  const auto set_bounds = [&](size_t s) {
+    for (size_t d = 0; d < rank; ++d) {
+      DimSet& set = dim_sets[s * rank + d];
+      set.lo = box_lo[s * rank + d];
+      set.hi = box_hi[s * rank + d];
+      set.covered = {chunks[d][static_cast<size_t>(set.lo)].start,
+                     chunks[d][static_cast<size_t>(set.hi)].stop};
+    }
   };
   bool listed = source_replicated;
   for (size_t s = 0; s < num_slots && !listed; ++s) {
     if (devices_holding[s] > 0 && devices_holding[s] != volume(s)) listed = true;
   }
   if (!listed) {
-    for (size_t s = 0; s < num_slots; ++s) processes[s].shards = devices_holding[s];
-  } else {
-    std::vector<size_t> begin(num_slots + 1, 0);
     for (size_t s = 0; s < num_slots; ++s) {
-      begin[s + 1] = begin[s] + static_cast<size_t>(devices_holding[s]);
+      processes[s].shards = devices_holding[s];
+      if (devices_holding[s] > 0) set_bounds(s);
     }
-    std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
-    std::vector<Held> all(begin[num_slots]);
-    const std::vector<Device>& devices = source_mesh->devices();
-    for (size_t i = 0; i < devices.size(); ++i) {
-      const int32_t* position = PositionsOf(static_cast<int64_t>(i));
-      if (rank > 0 && position[0] < 0) continue;
-      const size_t s = static_cast<size_t>(slots.Find(devices[i].process_index));
-      all[cursor[s]++] = {Replica0(position), static_cast<int64_t>(i)};
-    }
-    // Sorted by shard, then holder: the first of each shard is its first
-    // holder in mesh order.
-    held.reserve(all.size());
-    for (size_t s = 0; s < num_slots; ++s) {
-      auto first = all.begin() + static_cast<ptrdiff_t>(begin[s]);
-      auto last = all.begin() + static_cast<ptrdiff_t>(begin[s + 1]);
-      std::sort(first, last, [](const Held& a, const Held& b) {
-        return a.replica0 != b.replica0 ? a.replica0 < b.replica0 : a.holder < b.holder;
-      });
-      Process& p = processes[s];
-      p.held_begin = held.size();
-      for (auto it = first; it != last; ++it) {
-        if (held.size() == p.held_begin || held.back().replica0 != it->replica0) held.push_back(*it);
-      }
-      p.held_end = held.size();
-      p.shards = static_cast<int64_t>(p.held_end - p.held_begin);
-      p.box = p.shards == volume(s);
-    }
+    return;
   }
-  covered.resize(num_slots * rank);
+  std::vector<size_t> begin(num_slots + 1, 0);
   for (size_t s = 0; s < num_slots; ++s) {
-    if (processes[s].shards == 0) processes[s].box = false;
-    if (!processes[s].box) continue;
-    for (size_t d = 0; d < rank; ++d) {
-      covered[s * rank + d] = {chunks[d][static_cast<size_t>(box_lo[s * rank + d])].start,
-                               chunks[d][static_cast<size_t>(box_hi[s * rank + d])].stop};
+    begin[s + 1] = begin[s] + static_cast<size_t>(devices_holding[s]);
+  }
+  std::vector<size_t> cursor(begin.begin(), begin.end() - 1);
+  std::vector<Held> all(begin[num_slots]);
+  const std::vector<Device>& devices = source_mesh->devices();
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const int32_t* position = PositionsOf(static_cast<int64_t>(i));
+    if (rank > 0 && position[0] < 0) continue;
+    const size_t s = static_cast<size_t>(slots.Find(devices[i].process_index));
+    all[cursor[s]++] = {Replica0(position), static_cast<int64_t>(i)};
+  }
+  // Sorted by shard, then holder: the first of each shard is its first
+  // holder in mesh order.
+  held.reserve(all.size());
+  std::vector<int64_t> values;
+  for (size_t s = 0; s < num_slots; ++s) {
+    auto first = all.begin() + static_cast<ptrdiff_t>(begin[s]);
+    auto last = all.begin() + static_cast<ptrdiff_t>(begin[s + 1]);
+    std::sort(first, last, [](const Held& a, const Held& b) {
+      return a.replica0 != b.replica0 ? a.replica0 < b.replica0 : a.holder < b.holder;
+    });
+    Process& p = processes[s];
+    p.held_begin = held.size();
+    for (auto it = first; it != last; ++it) {
+      if (held.size() == p.held_begin || held.back().replica0 != it->replica0) held.push_back(*it);
     }
+    p.held_end = held.size();
+    p.shards = static_cast<int64_t>(p.held_end - p.held_begin);
+    if (p.shards == 0) continue;
+    if (p.shards == volume(s)) {
+      set_bounds(s);
+      continue;
+    }
+    // Each dimension's distinct positions; a product when their counts
+    // multiply to the shard count.
+    int64_t combinations = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      values.clear();
+      for (size_t k = p.held_begin; k < p.held_end; ++k) {
+        values.push_back(PositionsOf(held[k].holder)[d]);
+      }
+      std::sort(values.begin(), values.end());
+      values.erase(std::unique(values.begin(), values.end()), values.end());
+      combinations *= static_cast<int64_t>(values.size());
+      DimSet& set = dim_sets[s * rank + d];
+      set.lo = values.front();
+      set.hi = values.back();
+      set.contiguous = set.hi - set.lo + 1 == static_cast<int64_t>(values.size());
+      if (set.contiguous) {
+        set.covered = {chunks[d][static_cast<size_t>(set.lo)].start,
+                       chunks[d][static_cast<size_t>(set.hi)].stop};
+        continue;
+      }
+      set.begin = set_position.size();
+      int64_t sum = 0;
+      for (int64_t v : values) {
+        set_position.push_back(v);
+        sum += chunks[d][static_cast<size_t>(v)].size();
+        set_size.push_back(sum);
+      }
+      set.end = set_position.size();
+    }
+    p.product = combinations == p.shards;
   }
 }
 
@@ -577,21 +697,22 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
       }
       // What the process holds.
       uint64_t in_process = 0;
-      if (slot >= 0 && processes[static_cast<size_t>(slot)].box) {
-        const IndexRange* box = &covered[static_cast<size_t>(slot) * rank];
+      const Process* process = slot >= 0 ? &processes[static_cast<size_t>(slot)] : nullptr;
+      if (process != nullptr && process->shards > 0 && process->product) {
+        const DimSet* set = &dim_sets[static_cast<size_t>(slot) * rank];
         if (slot != rest_slot) {
           rest_slot = slot;
           rest_held = 1;
           for (size_t d = 0; d < rank; ++d) {
-            if (static_cast<int>(d) == run_dim) continue;
-            rest_held *= static_cast<uint64_t>(OverlapSize(box[d], cell[d]->range));
+            if (static_cast<int>(d) != run_dim) rest_held *= SetElements(d, set[d], *cell[d]);
           }
         }
-        in_process = moving != nullptr
-                         ? rest_held * static_cast<uint64_t>(OverlapSize(
-                                           box[run_dim], moving->range))
-                         : rest_held;
-      } else if (slot >= 0 && processes[static_cast<size_t>(slot)].shards > 0) {
+        in_process = rest_held;
+        if (moving != nullptr) {
+          const size_t r = static_cast<size_t>(run_dim);
+          in_process *= SetElements(r, set[r], *moving);
+        }
+      } else if (process != nullptr && process->shards > 0) {
         in_process = ListedElements(slot, cell.data(), pieces);
       }
       // What the device holds itself.
