@@ -54,13 +54,20 @@ absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
       shards *= mesh.shape()[group[g]];
     }
     s.range[d] = sharding.DimensionRanges(d);
+    // Shard index i's device, counting i up on the group's coordinates
+    // (last axis fastest) instead of dividing.
     s.lowest[d].reserve(static_cast<size_t>(shards));
+    std::vector<int64_t> coords(group.size(), 0);
+    int64_t device = 0;
     for (int64_t i = 0; i < shards; ++i) {
-      int64_t device = 0;
-      for (size_t axis : group) {
-        device += i / s.axis_weight[axis] % mesh.shape()[axis] * s.axis_stride[axis];
-      }
       s.lowest[d].push_back(device);
+      for (size_t g = group.size(); g-- > 0;) {
+        const size_t axis = group[g];
+        device += s.axis_stride[axis];
+        if (++coords[g] < mesh.shape()[axis]) break;
+        coords[g] = 0;
+        device -= mesh.shape()[axis] * s.axis_stride[axis];
+      }
     }
   }
   return s;
@@ -640,6 +647,23 @@ void ReshardIntervals::Data::ListHeldShards(const std::vector<int64_t>& devices_
   }
 }
 
+namespace {
+
+// A sum of uint64 values that may pass 2^64: a uint64 and its carries.
+class Sum {
+ public:
+  void Add(uint64_t v) {
+    if (__builtin_add_overflow(low_, v, &low_)) ++carries_;
+  }
+  absl::uint128 value() const { return absl::MakeUint128(carries_, low_); }
+
+ private:
+  uint64_t low_ = 0;
+  uint64_t carries_ = 0;
+};
+
+}  // namespace
+
 // One walk over the destination mesh, a run of devices along its last axis
 // at a time (only one dimension's shard index moves in a run): each device's
 // first piece, and the bytes by locality. A device's bytes split into those
@@ -658,7 +682,7 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
   absl::InlinedVector<int64_t, 4> index(rank, 0);
   absl::InlinedVector<int64_t, 4> coords(m, 0);
   first_piece.resize(devices.size() + 1);
-  absl::uint128 all = 0, same_device = 0, same_process = 0;
+  Sum all, same_device, same_process;
   size_t pieces_so_far = 0;
   int64_t last_process = -1;
   int32_t slot = -1;
@@ -709,8 +733,10 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
         }
         in_process = rest_held;
         if (moving != nullptr) {
-          const size_t r = static_cast<size_t>(run_dim);
-          in_process *= SetElements(r, set[r], *moving);
+          const DimSet& r = set[run_dim];
+          in_process *= r.contiguous
+                            ? static_cast<uint64_t>(OverlapSize(r.covered, moving->range))
+                            : SetElements(static_cast<size_t>(run_dim), r, *moving);
         }
       } else if (process != nullptr && process->shards > 0) {
         in_process = ListedElements(slot, cell.data(), pieces);
@@ -732,9 +758,9 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
           if (self_in_process) in_process -= self_elements;
         }
       }
-      all += elements;
-      same_device += self_elements;
-      same_process += in_process;
+      all.Add(elements);
+      same_device.Add(self_elements);
+      same_process.Add(in_process);
     }
     for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
       const int dim = splits.axis_dim[j];
@@ -745,7 +771,8 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
     }
   }
   first_piece[devices.size()] = pieces_so_far;
-  const absl::uint128 by_locality[3] = {same_device, same_process, all - same_device - same_process};
+  const absl::uint128 by_locality[3] = {same_device.value(), same_process.value(),
+                                        all.value() - same_device.value() - same_process.value()};
   for (int i = 0; i < 3; ++i) {
     const absl::uint128 bytes = by_locality[i] * element_size;
     if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
