@@ -14,17 +14,24 @@
 // destination's process, the holder with the lowest replica id.
 //
 // Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts *
-// rank)), walks each mesh once (O(devices * rank), no devices x devices
-// loop) and sums the bytes by locality without listing the pieces: per
-// process, the source shards its devices hold are (almost always) a box of
-// chunk positions, so a destination device's same-process bytes are one
-// intersection per dimension; otherwise min(pieces, shards the process holds)
-// per device. On 4,096 devices that is a few times one index map whatever the
-// number of pieces (benchmarks/reshard_bench.cc). Listing one device's pieces
-// (ForEachPiece) costs O(rank) per piece plus O(log) per piece when source
-// shards have replicas; piece i of the plan (Piece) costs O(log devices +
-// rank). ReshardPlan::Create lists every piece of every device: that, and only
-// that, costs the number of transfers.
+// rank), no device visited), walks each mesh once (O(devices * rank), a run
+// along the last mesh axis at a time; no devices x devices loop) and sums
+// the bytes by locality without listing a piece: per process, the source
+// shards its devices hold are almost always a product of per-dimension
+// position sets (a box for blocks of devices), so a destination device's
+// same-process bytes are one intersection per dimension (O(log) for a
+// non-contiguous set); otherwise min(pieces, shards the process holds) per
+// device. The number of pieces no longer matters: on 4,096 devices
+// (benchmarks/reshard_bench.cc, a shared 2-core machine) the plan costs 9x
+// one index map for one piece per device, 12x at 16 pieces per device, 16x
+// with two or three dimensions gathered whole (1M and 16.7M pieces), where
+// listing them cost about 2,000x and more; the worst pair tried is 28x
+// (processes of strided devices: listed per process). Listing one device's
+// pieces (ForEachPiece) costs O(mesh rank) plus O(rank) per piece, plus a
+// binary search per piece not held in the destination's own process when
+// source shards have replicas; piece i of the plan (Piece) costs O(log
+// devices + rank). ReshardPlan::Create lists every piece of every device:
+// that, and only that, costs the number of transfers.
 #ifndef TESSERA_CORE_RESHARD_PLAN_H_
 #define TESSERA_CORE_RESHARD_PLAN_H_
 
