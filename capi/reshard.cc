@@ -9,8 +9,10 @@
 #include "capi/sharding_handle.h"
 #include "core/reshard_plan.h"
 
+// The factored plan: counts and totals come without listing transfers, and
+// transfer i is computed when asked (O(log devices + rank)).
 struct tessera_reshard_plan {
-  tessera::ReshardPlan impl;
+  tessera::ReshardIntervals impl;
 };
 
 using tessera::capi::CheckIndex;
@@ -29,7 +31,14 @@ static_assert(TESSERA_TRANSFER_CROSS_PROCESS ==
               static_cast<int>(tessera::TransferLocality::kCrossProcess));
 
 absl::Status CheckTransfer(const tessera_reshard_plan* plan, size_t index) {
-  return CheckIndex(index, plan->impl.size(), "index", "the number of transfers");
+  return CheckIndex(index, plan->impl.num_pieces(), "index", "the number of transfers");
+}
+
+absl::StatusOr<tessera::ReshardPiece> TransferAt(const tessera_reshard_plan* plan, size_t index) {
+  TESSERA_RETURN_IF_ERROR(CheckTransfer(plan, index));
+  tessera::ReshardPiece piece;
+  TESSERA_RETURN_IF_ERROR(plan->impl.Piece(index, piece));
+  return piece;
 }
 
 }  // namespace
@@ -42,8 +51,8 @@ tessera_reshard_plan* tessera_reshard_plan_create(const tessera_sharding* source
     TESSERA_CAPI_REQUIRE(source);
     TESSERA_CAPI_REQUIRE(destination);
     TESSERA_ASSIGN_OR_RETURN(
-        tessera::ReshardPlan plan,
-        tessera::ReshardPlan::Create(source->impl, destination->impl, element_size));
+        tessera::ReshardIntervals plan,
+        tessera::ReshardIntervals::Create(source->impl, destination->impl, element_size));
     return new tessera_reshard_plan{std::move(plan)};
   });
 }
@@ -52,7 +61,7 @@ void tessera_reshard_plan_destroy(tessera_reshard_plan* plan) noexcept { delete 
 
 size_t tessera_reshard_plan_num_transfers(const tessera_reshard_plan* plan,
                                           tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_GET(plan, plan->impl.size());
+  return TESSERA_CAPI_GET(plan, plan->impl.num_pieces());
 }
 
 size_t tessera_reshard_plan_num_dims(const tessera_reshard_plan* plan,
@@ -70,8 +79,7 @@ bool tessera_reshard_plan_transfer(const tessera_reshard_plan* plan, size_t inde
     TESSERA_CAPI_REQUIRE(out_destination);
     TESSERA_CAPI_REQUIRE(out_bytes);
     TESSERA_CAPI_REQUIRE(out_locality);
-    TESSERA_RETURN_IF_ERROR(CheckTransfer(plan, index));
-    const tessera::Transfer& transfer = plan->impl.transfers()[index];
+    TESSERA_ASSIGN_OR_RETURN(const tessera::ReshardPiece transfer, TransferAt(plan, index));
     *out_source = static_cast<size_t>(transfer.source);
     *out_destination = static_cast<size_t>(transfer.destination);
     *out_bytes = transfer.bytes;
@@ -86,9 +94,8 @@ size_t tessera_reshard_plan_transfer_ranges(const tessera_reshard_plan* plan, si
   return Guard(out_error, [&]() -> absl::StatusOr<size_t> {
     TESSERA_CAPI_REQUIRE(plan);
     TESSERA_CAPI_REQUIRE_ARRAY(out, capacity);
-    TESSERA_RETURN_IF_ERROR(CheckTransfer(plan, index));
-    return tessera::capi::CopyOut(out, capacity,
-                                  tessera::capi::StartStopPairs(plan->impl.ranges(index)));
+    TESSERA_ASSIGN_OR_RETURN(const tessera::ReshardPiece transfer, TransferAt(plan, index));
+    return tessera::capi::CopyOut(out, capacity, tessera::capi::StartStopPairs(transfer.box));
   });
 }
 

@@ -6,23 +6,47 @@
 // (a checkpoint restored onto another mesh, a layout change).
 //
 // Each destination device's box is cut by the source's shard boundaries:
-// per dimension the distinct non-empty source ranges partition [0, n) and are
-// sorted, so the source chunks a destination range meets are an interval
-// (one division for uniform chunks, else a binary search), found once per
-// destination shard index; the pieces are the cartesian product of those
-// intervals. Each piece comes from one holder of its source shard, chosen in
-// this order: the destination device itself (same id and platform), the
-// first holder in the destination's process, the holder with the lowest
-// replica id. The cost is O(sum of shard counts * rank) to read both splits,
-// one walk over the destination mesh, and the transfers produced; no
-// devices x devices loop.
+// per dimension the distinct non-empty source ranges ("chunks") partition
+// [0, n) and are sorted, so the chunks a destination range meets are an
+// interval, found once per destination shard index (one division for uniform
+// chunks, else a binary search). A device's pieces are the cartesian product
+// of those intervals, one per dimension: the plan is per-dimension interval
+// intersections, and a device's pieces are listed only when asked. Each piece
+// comes from one holder of its source shard, chosen in this order: the
+// destination device itself (same id and platform), the first holder in the
+// destination's process, the holder with the lowest replica id.
+//
+// Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts *
+// rank), no device visited), walks each mesh once (O(devices * rank), a run
+// along the last mesh axis at a time; no devices x devices loop) and sums
+// the bytes by locality without listing a piece: per process, the source
+// shards its devices hold are almost always a product of per-dimension
+// position sets (a box for blocks of devices), so a destination device's
+// same-process bytes are one intersection per dimension (O(log) for a
+// non-contiguous set); otherwise min(pieces, shards the process holds) per
+// device. The number of pieces no longer matters: on 4,096 devices
+// (benchmarks/reshard_bench.cc, a shared 2-core machine) the plan costs 9x
+// one index map for one piece per device, 12x at 16 pieces per device, 16x
+// with two or three dimensions gathered whole (1M and 16.7M pieces), where
+// listing them cost about 2,000x and more; the worst pair tried is 28x
+// (processes of strided devices: listed per process). Listing one device's
+// pieces (ForEachPiece) costs O(mesh rank) plus O(rank) per piece, plus a
+// binary search per piece not held in the destination's own process when
+// source shards have replicas; piece i of the plan (Piece) costs O(log
+// devices + rank). ReshardPlan::Create lists every piece of every device:
+// that, and only that, costs the number of transfers.
 #ifndef TESSERA_CORE_RESHARD_PLAN_H_
 #define TESSERA_CORE_RESHARD_PLAN_H_
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "core/shard.h"
@@ -43,6 +67,68 @@ struct Transfer {
   TransferLocality locality = TransferLocality::kSameDevice;
 };
 
+// One piece of a destination device's shard: its overlap with one distinct
+// source shard.
+struct ReshardPiece {
+  int64_t destination = 0;   // logical index in the destination mesh
+  int64_t source = 0;        // the holder it comes from (the rule above), in the source mesh
+  int64_t source_shard = 0;  // the source shard's first holder in mesh order (replica id 0):
+                             // names the distinct shard (DistinctShard::devices[0])
+  int64_t bytes = 0;         // elements of the box times the element size
+  TransferLocality locality = TransferLocality::kSameDevice;
+  absl::InlinedVector<IndexRange, 4> box;            // the overlap, global ranges (rank entries)
+  absl::InlinedVector<IndexRange, 4> source_ranges;  // the whole source shard
+  // Per dimension, the source shard's position among source_chunks(d).
+  absl::InlinedVector<int64_t, 4> source_chunk;
+};
+
+// The plan in factored form: per dimension, the sorted source chunks and,
+// per destination shard index, the interval of chunks its range meets; per
+// device only what the totals need. Immutable; copies share the data; safe to
+// use from several threads; keeps the meshes (shared), not the shardings.
+//
+// The restore of one process's devices asks ForEachPiece for each of them:
+// the cost is that process's pieces, not the mesh's.
+class ReshardIntervals {
+ public:
+  // As ReshardPlan::Create (same errors), without listing the pieces.
+  static absl::StatusOr<ReshardIntervals> Create(const Sharding& source,
+                                                 const Sharding& destination,
+                                                 size_t element_size);
+
+  size_t rank() const;
+  size_t element_size() const;
+  int64_t num_destination_devices() const;
+  // Pieces of every destination device: ReshardPlan::size().
+  size_t num_pieces() const;
+  // The sorted non-empty source ranges of dimension `dim` (< rank()): they
+  // partition [0, n) unless the tensor is empty there.
+  const std::vector<IndexRange>& source_chunks(size_t dim) const;
+
+  // The pieces of `destination` (OUT_OF_RANGE outside [0, devices)), in plan
+  // order (row-major over source chunks); none for an empty shard.
+  absl::StatusOr<size_t> NumPieces(int64_t destination) const;
+  // Calls `fn` on each piece of `destination`, in plan order; the piece is
+  // valid during the call only. OUT_OF_RANGE as NumPieces. O(mesh rank) plus
+  // O(rank) per piece, plus a binary search per piece that does not come from
+  // the destination device's own process when source shards have replicas.
+  absl::Status ForEachPiece(int64_t destination,
+                            absl::FunctionRef<void(const ReshardPiece&)> fn) const;
+  // Piece `index` (< num_pieces()) in plan order, ReshardPlan's transfer
+  // `index`: O(log devices + rank). OUT_OF_RANGE otherwise.
+  absl::Status Piece(size_t index, ReshardPiece& out) const;
+
+  // Bytes per locality over every piece.
+  int64_t same_device_bytes() const;
+  int64_t same_process_bytes() const;
+  int64_t cross_process_bytes() const;
+
+ private:
+  struct Data;
+  explicit ReshardIntervals(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
+  std::shared_ptr<const Data> data_;
+};
+
 class ReshardPlan {
  public:
   // The plan from `source` to `destination` for elements of `element_size`
@@ -52,6 +138,8 @@ class ReshardPlan {
   // order of the source chunks.
   static absl::StatusOr<ReshardPlan> Create(const Sharding& source, const Sharding& destination,
                                             size_t element_size);
+  // Every piece of `intervals`, listed.
+  static ReshardPlan Expand(const ReshardIntervals& intervals);
 
   size_t rank() const { return rank_; }
   size_t size() const { return transfers_.size(); }

@@ -453,16 +453,34 @@ class ShardIndexWalk {
 
 }  // namespace
 
-std::vector<std::vector<IndexRange>> Sharding::RangeTable() const {
-  std::vector<std::vector<IndexRange>> table(rank());
-  for (size_t d = 0; d < rank(); ++d) {
-    const DimSplit& split = splits_[d];
-    table[d].reserve(static_cast<size_t>(split.shards));
+std::vector<IndexRange> Sharding::DimensionRanges(size_t dim) const {
+  const DimSplit& split = splits_[dim];
+  std::vector<IndexRange> ranges;
+  ranges.reserve(static_cast<size_t>(split.shards));
+  if (mode_ != ShardMode::kChunkNested || !split.torch_ranges.empty()) {
+    // The shard index is RangeOf's mixed-radix index: look it up directly.
     for (int64_t index = 0; index < split.shards; ++index) {
-      table[d].push_back(
-          RangeOf(split, [&](size_t i) { return GroupCoordinate(split, index, i); }));
+      ranges.push_back(split.torch_ranges.empty()
+                           ? ChunkOf(split.size, split.chunk, index)
+                           : split.torch_ranges[static_cast<size_t>(index)]);
+    }
+    return ranges;
+  }
+  // Nested chunks need the group's coordinates: counted up, last fastest.
+  std::vector<int64_t> coords(split.axes.size(), 0);
+  for (int64_t index = 0; index < split.shards; ++index) {
+    ranges.push_back(RangeOf(split, [&](size_t i) { return coords[i]; }));
+    for (size_t i = coords.size(); i-- > 0;) {
+      if (++coords[i] < mesh().shape()[split.axes[i]]) break;
+      coords[i] = 0;
     }
   }
+  return ranges;
+}
+
+std::vector<std::vector<IndexRange>> Sharding::RangeTable() const {
+  std::vector<std::vector<IndexRange>> table(rank());
+  for (size_t d = 0; d < rank(); ++d) table[d] = DimensionRanges(d);
   return table;
 }
 

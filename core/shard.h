@@ -148,6 +148,10 @@ class Sharding {
   // INVALID_ARGUMENT).
   absl::StatusOr<bool> DeviceInProcess(int64_t device_index, int64_t process_index) const;
 
+  // The range of each of dimension `dim`'s k_d shard indices (dim < rank()),
+  // by index: O(k_d), no device visited.
+  std::vector<IndexRange> DimensionRanges(size_t dim) const;
+
   // --- Bulk: each visits every device.
 
   // rank() * 2 * num_devices(), or INVALID_ARGUMENT when that overflows.

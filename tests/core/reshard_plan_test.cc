@@ -3,9 +3,12 @@
 
 // The resharding plan (core/reshard_plan.h): exact transfers and the source
 // preference on small meshes, and, on random pairs of shardings, a plan that
-// applied to host buffers builds every destination shard exactly once.
+// applied to host buffers builds every destination shard exactly once; the
+// factored plan (ReshardIntervals): exact pieces, chunks and totals, and on
+// random pairs pieces whose overlap equals a brute-force element count.
 #include "core/reshard_plan.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -31,6 +34,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::IsEmpty;
 using testing::CpuMesh;
 using testing::IsOk;
 using testing::Layout;
@@ -38,6 +42,7 @@ using testing::StatusIs;
 using testing::Unwrap;
 
 constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+constexpr absl::StatusCode kOutOfRange = absl::StatusCode::kOutOfRange;
 constexpr TransferLocality kSameDevice = TransferLocality::kSameDevice;
 constexpr TransferLocality kSameProcess = TransferLocality::kSameProcess;
 constexpr TransferLocality kCrossProcess = TransferLocality::kCrossProcess;
@@ -320,6 +325,305 @@ TEST(ReshardPlanApplyTest, RandomPlansBuildEveryDestinationElementOnce) {
                 IsOk());
     ASSERT_EQ(back, global);
   }
+}
+
+// ---------------------------------------------------------------------------
+// The factored plan.
+
+// (source, source_shard, box, locality) of one piece, for compact checks.
+struct PieceRow {
+  int64_t source, source_shard;
+  std::vector<IndexRange> box;
+  TransferLocality locality;
+  friend bool operator==(const PieceRow& a, const PieceRow& b) {
+    return a.source == b.source && a.source_shard == b.source_shard && a.box == b.box &&
+           a.locality == b.locality;
+  }
+  friend void PrintTo(const PieceRow& r, std::ostream* os) {
+    *os << r.source << " (shard of " << r.source_shard << ") box";
+    for (const IndexRange& x : r.box) *os << " [" << x.start << ":" << x.stop << "]";
+    *os << " loc" << static_cast<int>(r.locality);
+  }
+};
+
+std::vector<PieceRow> PiecesOf(const ReshardIntervals& plan, int64_t destination) {
+  std::vector<PieceRow> rows;
+  EXPECT_THAT(plan.ForEachPiece(destination,
+                                [&rows](const ReshardPiece& p) {
+                                  rows.push_back({p.source, p.source_shard,
+                                                  {p.box.begin(), p.box.end()}, p.locality});
+                                }),
+              IsOk());
+  return rows;
+}
+
+// Devices 0..n-1 on cpu with the given processes.
+std::vector<Device> Devices(const std::vector<int64_t>& processes) {
+  std::vector<Device> devices;
+  for (size_t i = 0; i < processes.size(); ++i) {
+    devices.push_back(Dev(static_cast<int64_t>(i), processes[i]));
+  }
+  return devices;
+}
+
+TEST(ReshardIntervalsTest, SourceChunksAreTheNonEmptyRangesByStart) {
+  // (5,) flat over 4: [0,2) [2,4) [4,5) [5,5).
+  const MeshPtr mesh = CpuMesh({4}, {"x"});
+  const ReshardIntervals plan = Unwrap(
+      ReshardIntervals::Create(Make({"x"}, mesh, {5}), Make({""}, mesh, {5}), 4));
+  EXPECT_THAT(plan.source_chunks(0), ElementsAre(IndexRange{0, 2}, IndexRange{2, 4},
+                                                 IndexRange{4, 5}));
+  EXPECT_EQ(plan.num_pieces(), 12u);
+}
+
+TEST(ReshardIntervalsTest, GroupAgainstMeshOrderSortsChunksByStart) {
+  // (8,) over ('b', 'a') on (2, 2): device (a, b) holds shard 2b + a.
+  const MeshPtr mesh = CpuMesh({2, 2}, {"a", "b"});
+  const ReshardIntervals plan = Unwrap(
+      ReshardIntervals::Create(Make({"b+a"}, mesh, {8}), Make({""}, mesh, {8}), 1));
+  EXPECT_THAT(plan.source_chunks(0), ElementsAre(IndexRange{0, 2}, IndexRange{2, 4},
+                                                 IndexRange{4, 6}, IndexRange{6, 8}));
+  // Device 0 gathers chunks 0..3 from devices 0, 2, 1, 3.
+  EXPECT_THAT(PiecesOf(plan, 0),
+              ElementsAre(PieceRow{0, 0, {{0, 2}}, kSameDevice},
+                          PieceRow{2, 2, {{2, 4}}, kSameProcess},
+                          PieceRow{1, 1, {{4, 6}}, kSameProcess},
+                          PieceRow{3, 3, {{6, 8}}, kSameProcess}));
+}
+
+TEST(ReshardIntervalsTest, UnevenBoxIsCutByTheSourceRows) {
+  // (7, 5): rows flat over 4 ([0,2) [2,4) [4,6) [6,7)) -> (3, 2) mesh y, z:
+  // rows [0,3) [3,6) [6,7), columns [0,3) [3,5). Device 1 is (y 0, z 1).
+  const Sharding source = Make({"x", ""}, CpuMesh({4}, {"x"}), {7, 5});
+  const Sharding destination = Make({"y", "z"}, CpuMesh({3, 2}, {"y", "z"}), {7, 5});
+  const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(source, destination, 2));
+  EXPECT_EQ(Unwrap(plan.NumPieces(1)), 2u);
+  EXPECT_THAT(PiecesOf(plan, 1),
+              ElementsAre(PieceRow{0, 0, {{0, 2}, {3, 5}}, kSameProcess},
+                          PieceRow{1, 1, {{2, 3}, {3, 5}}, kSameDevice}));
+  EXPECT_THAT(PiecesOf(plan, 5), ElementsAre(PieceRow{3, 3, {{6, 7}, {3, 5}}, kSameProcess}));
+}
+
+TEST(ReshardIntervalsTest, ReplicatedSourceNamesReplicaZeroAndTakesTheHolderInTheProcess) {
+  // (4,) over 'b' on (2, 2) a, b: devices 0 and 2 hold [0,2), 1 and 3 hold
+  // [2,4); processes 0, 0, 1, 1. A device of process 1 reads from 2 and 3.
+  const Sharding source =
+      Make({"b"}, Unwrap(DeviceMesh::Create({2, 2}, {"a", "b"}, Devices({0, 0, 1, 1}))), {4});
+  const Sharding destination = Make({""}, Mesh1d({Dev(9, 1)}), {4});
+  const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(source, destination, 4));
+  EXPECT_THAT(PiecesOf(plan, 0), ElementsAre(PieceRow{2, 0, {{0, 2}}, kSameProcess},
+                                             PieceRow{3, 1, {{2, 4}}, kSameProcess}));
+}
+
+TEST(ReshardIntervalsTest, EmptyDestinationShardHasNoPieces) {
+  // (3,) flat over 4: device 3 holds [3, 3).
+  const MeshPtr mesh = CpuMesh({4}, {"x"});
+  const ReshardIntervals plan =
+      Unwrap(ReshardIntervals::Create(Make({""}, mesh, {3}), Make({"x"}, mesh, {3}), 4));
+  EXPECT_EQ(Unwrap(plan.NumPieces(3)), 0u);
+  EXPECT_THAT(PiecesOf(plan, 3), IsEmpty());
+  EXPECT_EQ(plan.num_pieces(), 3u);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenNoProcessHoldsABoxOfShards) {
+  // (4,) over x on 4 devices of processes 0, 1, 0, 1 gathered whole: each
+  // device keeps 1 element, reads 1 from its process and 2 from the other.
+  const MeshPtr mesh = Unwrap(DeviceMesh::Create({4}, {"x"}, Devices({0, 1, 0, 1})));
+  const ReshardIntervals plan =
+      Unwrap(ReshardIntervals::Create(Make({"x"}, mesh, {4}), Make({""}, mesh, {4}), 1));
+  EXPECT_EQ(plan.same_device_bytes(), 4);
+  EXPECT_EQ(plan.same_process_bytes(), 4);
+  EXPECT_EQ(plan.cross_process_bytes(), 8);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenReplicasSpreadOverProcesses) {
+  // (4,) over 'b' on (2, 2) a, b with processes 0, 1, 1, 0: each shard has a
+  // holder in both processes, so gathering whole crosses no process.
+  const MeshPtr mesh = Unwrap(DeviceMesh::Create({2, 2}, {"a", "b"}, Devices({0, 1, 1, 0})));
+  const ReshardIntervals plan =
+      Unwrap(ReshardIntervals::Create(Make({"b"}, mesh, {4}), Make({""}, mesh, {4}), 2));
+  EXPECT_EQ(plan.same_device_bytes(), 16);
+  EXPECT_EQ(plan.same_process_bytes(), 16);
+  EXPECT_EQ(plan.cross_process_bytes(), 0);
+}
+
+TEST(ReshardIntervalsTest, PieceIsTheListedPlansTransfer) {
+  const MeshPtr mesh = CpuMesh({2, 2}, {"x", "y"});
+  const Sharding a = Make({"x", "y"}, mesh, {5, 3});
+  const Sharding b = Make({"y", ""}, mesh, {5, 3});
+  const ReshardIntervals intervals = Unwrap(ReshardIntervals::Create(a, b, 4));
+  const ReshardPlan plan = Unwrap(ReshardPlan::Create(a, b, 4));
+  ASSERT_EQ(intervals.num_pieces(), plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) {
+    ReshardPiece piece;
+    ASSERT_THAT(intervals.Piece(i, piece), IsOk());
+    EXPECT_EQ((Row{piece.source, piece.destination, piece.bytes, piece.locality}),
+              Rows(plan)[i]);
+    EXPECT_THAT(std::vector<IndexRange>(piece.box.begin(), piece.box.end()),
+                ::testing::ElementsAreArray(plan.ranges(i)));
+  }
+}
+
+TEST(ReshardIntervalsTest, DestinationOutsideTheMeshIsOutOfRange) {
+  const MeshPtr mesh = CpuMesh({4}, {"x"});
+  const ReshardIntervals plan =
+      Unwrap(ReshardIntervals::Create(Make({"x"}, mesh, {4}), Make({""}, mesh, {4}), 4));
+  EXPECT_THAT(plan.NumPieces(4),
+              StatusIs(kOutOfRange, HasSubstr("Argument 'destination' is 4; expected 0 to 3")));
+  EXPECT_THAT(plan.ForEachPiece(-1, [](const ReshardPiece&) {}),
+              StatusIs(kOutOfRange, HasSubstr("Argument 'destination' is -1; expected 0 to 3")));
+}
+
+TEST(ReshardIntervalsTest, PieceIndexPastTheLastIsOutOfRange) {
+  const MeshPtr mesh = CpuMesh({4}, {"x"});
+  const ReshardIntervals plan =
+      Unwrap(ReshardIntervals::Create(Make({"x"}, mesh, {4}), Make({""}, mesh, {4}), 4));
+  ReshardPiece piece;
+  EXPECT_THAT(plan.Piece(16, piece),
+              StatusIs(kOutOfRange,
+                       HasSubstr("Argument 'index' is 16; expected below the number of "
+                                 "pieces, 16")));
+}
+
+TEST(ReshardIntervalsTest, CreateRejectsWhatReshardPlanRejects) {
+  const MeshPtr mesh = CpuMesh({2}, {"x"});
+  EXPECT_THAT(ReshardIntervals::Create(Make({"x"}, mesh, {4}), Make({"x"}, mesh, {6}), 4),
+              StatusIs(kInvalid, HasSubstr("Argument 'destination' has global shape (6,); "
+                                           "expected the source's shape (4,)")));
+  EXPECT_THAT(ReshardIntervals::Create(Make({"x"}, mesh, {4}), Make({"x"}, mesh, {4}), 17),
+              StatusIs(kInvalid, HasSubstr("Argument 'element_size' is 17; expected 1 to 16")));
+}
+
+TEST(ReshardIntervalsTest, BytesPastInt64AreRefused) {
+  // 2^62 one-byte elements replicated on 2 devices: each keeps its copy,
+  // 2^63 bytes in all, one past int64.
+  const MeshPtr mesh = CpuMesh({2}, {"x"});
+  const int64_t n = int64_t{1} << 62;
+  EXPECT_THAT(ReshardIntervals::Create(Make({""}, mesh, {n}), Make({""}, mesh, {n}), 1),
+              StatusIs(kInvalid, HasSubstr("the plan moves more than 9223372036854775807 bytes")));
+}
+
+// A mesh of rank 1-3 (sizes 1-4) on cpu devices from `first_id`, processes
+// of 1-3 devices in blocks or strided; a layout using each axis at most once,
+// groups in random order; any mode (strict only where it divides).
+Sharding RandomGroupedSharding(std::mt19937& rng, const std::vector<int64_t>& shape,
+                               int64_t first_id) {
+  while (true) {
+    const size_t mesh_rank = 1 + rng() % 3;
+    std::vector<int64_t> mesh_shape;
+    std::vector<std::string> names;
+    int64_t count = 1;
+    for (size_t j = 0; j < mesh_rank; ++j) {
+      mesh_shape.push_back(1 + static_cast<int64_t>(rng() % 4));
+      count *= mesh_shape.back();
+      names.push_back(std::string(1, static_cast<char>('a' + j)));
+    }
+    const int64_t per_process = 1 + static_cast<int64_t>(rng() % 3);
+    const bool strided = rng() % 2 == 0;
+    std::vector<Device> devices;
+    for (int64_t i = 0; i < count; ++i) {
+      devices.push_back(Dev(first_id + i, strided ? i % per_process : (first_id + i) / per_process));
+    }
+    const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
+    std::shuffle(names.begin(), names.end(), rng);
+    std::vector<std::string> spec(shape.size());
+    for (const std::string& name : names) {
+      const size_t dim = rng() % (shape.size() + 1);
+      if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
+    }
+    const ShardMode mode = static_cast<ShardMode>(rng() % 3);
+    absl::StatusOr<Sharding> s = Sharding::Create(Layout(spec, mesh), shape, mode);
+    if (s.ok()) return *std::move(s);  // strict refuses what it cannot divide; draw again
+  }
+}
+
+// Elements of `shape` (row-major) inside both boxes, counted one by one.
+int64_t BruteForceOverlap(const std::vector<int64_t>& shape, absl::Span<const IndexRange> a,
+                          absl::Span<const IndexRange> b) {
+  int64_t total = 1;
+  for (int64_t n : shape) total *= n;
+  int64_t count = 0;
+  for (int64_t flat = 0; flat < total; ++flat) {
+    int64_t rest = flat;
+    bool inside = true;
+    for (size_t d = shape.size(); d-- > 0;) {
+      const int64_t i = rest % shape[d];
+      rest /= shape[d];
+      inside = inside && i >= a[d].start && i < a[d].stop && i >= b[d].start && i < b[d].stop;
+    }
+    count += inside ? 1 : 0;
+  }
+  return count;
+}
+
+TEST(ReshardIntervalsTest, RandomPiecesAreTheBruteForceOverlapOfEachSourceShard) {
+  std::mt19937 rng(131313);
+  int64_t pieces_checked = 0;
+  for (int trial = 0; trial < 1000; ++trial) {
+    const size_t rank = rng() % 4;
+    std::vector<int64_t> shape;
+    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+    const Sharding a = RandomGroupedSharding(rng, shape, 0);
+    const Sharding b = RandomGroupedSharding(rng, shape, static_cast<int64_t>(rng() % 20));
+    SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
+                              a.mesh().ToString(), " B ", b.mesh().ToString()));
+    const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 2));
+    const std::vector<DistinctShard> shards = a.DistinctShards();
+    int64_t totals[3] = {0, 0, 0};
+    size_t index = 0;
+    for (int64_t device = 0; device < b.num_devices(); ++device) {
+      const std::vector<IndexRange> to = Unwrap(b.DeviceRanges(device));
+      std::vector<uint8_t> counts(static_cast<size_t>(Unwrap(ShardBytes(b, device, 1))), 0);
+      // The overlap with each distinct source shard, by its replica 0.
+      std::vector<std::pair<int64_t, int64_t>> overlap;  // (replica 0, elements)
+      size_t listed = 0;
+      ASSERT_THAT(plan.ForEachPiece(device, [&](const ReshardPiece& p) {
+        ASSERT_EQ(p.destination, device);
+        const std::vector<IndexRange> from = Unwrap(a.DeviceRanges(p.source));
+        ASSERT_THAT(from, ::testing::ElementsAreArray(p.source_ranges)) << "the source holds it";
+        ASSERT_THAT(Unwrap(a.DeviceRanges(p.source_shard)),
+                    ::testing::ElementsAreArray(p.source_ranges));
+        ASSERT_EQ(Unwrap(a.ReplicaId(p.source_shard)), 0);
+        ASSERT_TRUE(Contains(from, p.box));
+        ASSERT_TRUE(Contains(to, p.box));
+        int64_t elements = 1;
+        for (size_t d = 0; d < rank; ++d) {
+          ASSERT_EQ(plan.source_chunks(d)[static_cast<size_t>(p.source_chunk[d])],
+                    p.source_ranges[d]);
+          elements *= p.box[d].size();
+        }
+        ASSERT_EQ(p.bytes, elements * 2);
+        Count(p.box, to, counts);
+        overlap.emplace_back(p.source_shard, elements);
+        totals[static_cast<int>(p.locality)] += p.bytes;
+        ReshardPiece same;
+        ASSERT_THAT(plan.Piece(index++, same), IsOk());
+        ASSERT_EQ(same.source, p.source);
+        ASSERT_THAT(same.box, ::testing::ElementsAreArray(p.box));
+        ++listed;
+      }), IsOk());
+      ASSERT_EQ(Unwrap(plan.NumPieces(device)), listed);
+      for (uint8_t c : counts) ASSERT_EQ(c, 1) << "destination device " << device;
+      for (const DistinctShard& shard : shards) {
+        int64_t expected = BruteForceOverlap(shape, shard.ranges, to);
+        bool empty = false;
+        for (const IndexRange& r : shard.ranges) empty = empty || r.size() == 0;
+        if (empty) continue;
+        int64_t planned = 0;
+        for (const auto& [replica0, elements] : overlap) {
+          if (replica0 == shard.devices.front()) planned += elements;
+        }
+        ASSERT_EQ(planned, expected) << "destination " << device << " source shard of "
+                                     << shard.devices.front();
+      }
+      pieces_checked += static_cast<int64_t>(listed);
+    }
+    ASSERT_EQ(index, plan.num_pieces());
+    EXPECT_EQ(totals[0], plan.same_device_bytes());
+    EXPECT_EQ(totals[1], plan.same_process_bytes());
+    EXPECT_EQ(totals[2], plan.cross_process_bytes());
+  }
+  EXPECT_GT(pieces_checked, 5000);  // the draw reaches many pieces
 }
 
 }  // namespace

@@ -15,7 +15,10 @@
  * device, then row-major by box. Devices are logical indices in their mesh
  * (tessera/shard.h).
  *
- * Cost: one pass over each mesh plus the transfers produced.
+ * Cost: tessera_reshard_plan_create walks each mesh once and lists no
+ * transfer (the plan is kept per dimension, as interval intersections); the
+ * counts and totals are then read in O(1) and each transfer is computed when
+ * asked, in O(log devices + rank).
  *
  * A plan is immutable and safe to share across threads; it does not keep the
  * shardings it was made from.
