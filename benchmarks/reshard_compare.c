@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /*
  * Tessera's side of benchmarks/torch_reshard_compare.py: the restore plan of
  * a whole model through the C ABI. For every tensor, the plan from its saved

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 """Planning the restore of a 70B Llama checkpoint saved on 64 devices onto
 128: torch.distributed.checkpoint's DefaultLoadPlanner against Tessera's
 resharding plan through the C ABI, side by side in one run (issue 13).

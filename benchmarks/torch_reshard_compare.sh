@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Side by side: planning the restore of a 70B Llama saved on 64 devices onto
 # 128, with torch.distributed.checkpoint's DefaultLoadPlanner (torch CPU from
 # PyPI, pinned) and with Tessera's resharding plan through the C ABI

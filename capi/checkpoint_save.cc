@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/experimental/checkpoint_save.h: sharded saves through the C ABI.
 #include "tessera/experimental/checkpoint_save.h"
 

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The loader's read path through io_uring: many reads in flight from one
 // thread, where the kernel and its sandbox allow it.
 //

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera/experimental/checkpoint_save.h: sharded saves through the C ABI.
  *
  * Three F32 tensors on the 2x4 mesh (batch=2, model=4; devices 0-7 in

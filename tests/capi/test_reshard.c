@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* The resharding plan through the C ABI (tessera/reshard.h) on meshes with
  * several processes: an exact plan with an uneven chunk layout, a replicated
  * dimension and an axis group against mesh order, and on random small cases

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Crash safety of sharded saves with real processes: a writer process is
 // killed with SIGKILL at a point of its save (it reports the point through a
 // pipe and waits there), then the directory is read as a restore would. A

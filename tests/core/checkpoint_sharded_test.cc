@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Sharded checkpoints (docs/checkpoint-index.md): which process stores
 // which piece, the process files and the index a save writes, the index
 // reader's checks of untrusted text, and generations of re-saves.

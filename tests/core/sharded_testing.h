@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Helpers of the sharded-checkpoint tests: tensors whose bytes say where
 // they are, the fill that saves them, a fresh directory per test, and
 // reading a stored piece back.

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Sharded saves (tessera/experimental/checkpoint_save.h, through ctypes)
 read by the `safetensors` package: random meshes of 8 CPU devices, layouts,
 shard modes, dtypes and process counts; every process of the job saves its

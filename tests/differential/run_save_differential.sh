@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The sharded-save differential test: checkpoints saved through
 # tessera/experimental/checkpoint_save.h, opened by the `safetensors` package
 # and compared with numpy's slices; fails on any difference.

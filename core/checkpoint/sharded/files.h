@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The file operations of a crash-safe save: a file is written under a
 // temporary name, made durable (fsync), renamed to its final name, and the
 // rename made durable (fsync of the directory), so that after a crash the

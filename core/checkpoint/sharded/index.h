@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The index of a sharded Tessera checkpoint (docs/checkpoint-index.md): the
 // model, its JSON text, and the checks a reader makes before trusting it.
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Saving a sharded checkpoint (docs/checkpoint-index.md): each process of a
 // job writes the distinct shards it stores to its own safetensors file, then
 // process 0 writes the index, last.

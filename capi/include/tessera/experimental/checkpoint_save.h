@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/checkpoint_save.h
  * @brief Experimental: saving a sharded checkpoint, each process its own shards
