@@ -5,7 +5,9 @@
 # (dpkg-buildpackage -us -uc -b, tests off), runs lintian on them (no error or
 # warning allowed), installs them with apt-get, builds README.md's C example
 # with nothing but `pkg-config --cflags --libs tessera` against the installed
-# copy, runs it, checks its output, and removes the packages again.
+# copy, runs it, checks its output, compiles and runs README.md's Java example
+# against the installed libtessera-java (same output), and removes the
+# packages again.
 #
 # Usage (as root, or with sudo available; on Debian 12 or later):
 #   scripts/package-check.sh [WORKDIR]
@@ -39,7 +41,7 @@ else
 fi
 workdir=$(cd "$workdir" && pwd)
 
-packages=(libtessera0 libtessera-dev tessera-tools)
+packages=(libtessera0 libtessera-dev tessera-tools libtessera-java)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
 
 # dpkg-buildpackage writes into the source tree's parent: the copy keeps the
@@ -135,6 +137,22 @@ if [[ $actual != "$expected" ]]; then
 fi
 printf '%s\n' "$actual" | sed 's/^/  /'
 tessera --version >/dev/null || fail "the installed tessera command does not run"
+
+step "README.md's Java example against the installed libtessera-java"
+# The block after the `readme-test: java` marker; no -D option: the JVM's
+# default library path has Debian's /usr/lib/<multiarch>/jni.
+awk '/<!-- readme-test: java /{marked=1; next} marked && /^```java$/{inside=1; next}
+     inside && /^```$/{exit} inside' "$root/README.md" >"$example/ReadmeExample.java"
+[[ -s $example/ReadmeExample.java ]] || fail "README.md has no Java example"
+javac -d "$example" -cp /usr/share/java/tessera.jar "$example/ReadmeExample.java" ||
+  fail "README.md's Java example does not compile against /usr/share/java/tessera.jar"
+java_actual=$(java -cp "/usr/share/java/tessera.jar:$example" ReadmeExample) ||
+  fail "the Java example exited with status $? (output: $java_actual)"
+if [[ $java_actual != "$actual" ]]; then
+  diff <(printf '%s\n' "$actual") <(printf '%s\n' "$java_actual") >&2 || true
+  fail "the Java example's output differs from the C example's (diff above: C < > Java)"
+fi
+echo "  the Java example prints what the C example does"
 man -w tessera-plan >/dev/null 2>&1 || [[ -f /usr/share/man/man1/tessera-plan.1.gz ]] ||
   fail "no man page for tessera plan"
 
