@@ -386,4 +386,83 @@ absl::StatusOr<Value> Parse(absl::string_view text, uint64_t base_offset, Error*
   return Parser(text, base_offset, error, max_depth).ParseDocument();
 }
 
+std::string Quote(absl::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          absl::StrAppendFormat(&out, "\\u%04x", static_cast<unsigned char>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+namespace {
+
+void SerializeTo(const Value& value, std::string* out) {
+  switch (value.kind) {
+    case Value::Kind::kNull:
+      *out += "null";
+      return;
+    case Value::Kind::kBool:
+      *out += value.boolean ? "true" : "false";
+      return;
+    case Value::Kind::kInteger:
+      absl::StrAppend(out, value.integer);
+      return;
+    case Value::Kind::kNumber:
+      absl::StrAppendFormat(out, "%.17g", value.number);
+      return;
+    case Value::Kind::kString:
+      *out += Quote(value.string);
+      return;
+    case Value::Kind::kArray:
+      *out += '[';
+      for (size_t i = 0; i < value.array.size(); ++i) {
+        if (i > 0) *out += ',';
+        SerializeTo(value.array[i], out);
+      }
+      *out += ']';
+      return;
+    case Value::Kind::kObject:
+      *out += '{';
+      for (size_t i = 0; i < value.object.size(); ++i) {
+        if (i > 0) *out += ',';
+        *out += Quote(value.object[i].key);
+        *out += ':';
+        SerializeTo(value.object[i].value, out);
+      }
+      *out += '}';
+      return;
+  }
+}
+
+}  // namespace
+
+std::string Serialize(const Value& value) {
+  std::string out;
+  SerializeTo(value, &out);
+  return out;
+}
+
 }  // namespace tessera::checkpoint::json

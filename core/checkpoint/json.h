@@ -2,7 +2,8 @@
 // and indexes, which are untrusted input: it keeps every value's byte offset
 // so a reader can say where a file is wrong, refuses what RFC 8259 leaves to
 // the implementation (duplicate object keys, unpaired \u surrogates, nesting
-// deeper than a limit) and never recurses past that limit. No writer.
+// deeper than a limit) and never recurses past that limit. The writer is
+// the small part a checkpoint's own index needs: values back to compact text.
 #ifndef TESSERA_CORE_CHECKPOINT_JSON_H_
 #define TESSERA_CORE_CHECKPOINT_JSON_H_
 
@@ -68,6 +69,14 @@ absl::StatusOr<Value> Parse(absl::string_view text, uint64_t base_offset = 0, Er
 // (overlong forms, surrogates and code points past U+10FFFF are invalid), or
 // text.size() when all of it is valid.
 size_t FirstInvalidUtf8(absl::string_view text);
+
+// `text` (UTF-8) as a JSON string: quoted, with '"', '\\' and the control
+// characters escaped.
+std::string Quote(absl::string_view text);
+
+// `value` as compact JSON text (no whitespace), members in their order;
+// kNumber with 17 significant digits, which reads back to the same double.
+std::string Serialize(const Value& value);
 
 }  // namespace tessera::checkpoint::json
 

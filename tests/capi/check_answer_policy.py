@@ -47,6 +47,7 @@ OPTIONAL_HANDLES = {
     "tessera_dtensor_config_create", "tessera_dtensor_mesh_create_from_ids",
     "tessera_mesh_create_device_mesh", "tessera_mesh_tpu_axis_assignment",
     "tessera_keras_initialize_resolve", "tessera_keras_initialize_resolve_from_env",
+    "tessera_checkpoint_saver_create",
 }
 
 FUNC_RE = re.compile(r"TESSERA_API\b([^;{]*?)\b(tessera_\w+)\s*\(([^;]*?)\)\s*(?:TESSERA_NOEXCEPT)?\s*;", re.S)

@@ -25,6 +25,7 @@ NOUNS = sorted("""
     checkpoint
     read_options read_plan
     job_status
+    save_options
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.
@@ -32,6 +33,7 @@ BYTE_SIZES = {"tessera_buffer_size", "tessera_sharding_shard_size",
               "tessera_checkpoint_file_size", "tessera_checkpoint_tensor_block_size",
               "tessera_checkpoint_tensor_size"}
 BYTE_SIZES |= {"tessera_read_plan_piece_size"}
+BYTE_SIZES |= {"tessera_save_options_set_chunk_size"}
 # PyTorch's get_local_rank: a rank there is a position along an axis, not a count.
 POSITION_RANKS = {"tessera_mesh_local_rank"}
 

@@ -354,6 +354,15 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_plan_search_candidate_layout_map, "search", NULL, 0) \
   X(tessera_checkpoint_plan_search_candidate_peak_bytes, "search", NULL, 0) \
   X(tessera_checkpoint_plan_search_candidate_problem, "search", NULL, 0) \
+  X(tessera_save_options_set_process, "options", NULL, 0, 1) \
+  X(tessera_save_options_set_shard_mode, "options", NULL, TESSERA_SHARD_MODE_STRICT) \
+  X(tessera_save_options_set_chunk_size, "options", NULL, 1) \
+  X(tessera_checkpoint_saver_add_tensor, "saver", NULL, "x", "x", (const tessera_layout*)(void*)scratch, NULL, 0) \
+  X(tessera_checkpoint_saver_num_tensors, "saver", NULL) \
+  X(tessera_checkpoint_saver_set_shard, "saver", NULL, 0, 0, NULL, 0) \
+  X(tessera_checkpoint_saver_write, "saver", NULL) \
+  X(tessera_checkpoint_saver_stream, "saver", NULL, NULL, NULL) \
+  X(tessera_checkpoint_saver_finish, "saver", NULL) \
   X(tessera_checkpoint_index_open, "path", NULL) \
   X(tessera_checkpoint_index_num_processes, "index", NULL) \
   X(tessera_checkpoint_index_num_files, "index", NULL) \
@@ -900,7 +909,8 @@ static char index_piece_path[320];
 
 static tessera_checkpoint_index* open_checkpoint_index(void) {
   static const char header[] =
-      "{\"w@0:2,0:3\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
+      "{\"__metadata__\":{\"format\":\"tessera.checkpoint\",\"tessera.process\":\"0\","
+      "\"tessera.num_processes\":\"1\"},\"w@0:2,0:3\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
   static const unsigned char data[24];
   unsigned char length[8] = {0};
   FILE* f;

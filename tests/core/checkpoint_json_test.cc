@@ -191,5 +191,14 @@ TEST(FirstInvalidUtf8Test, CodePointPastU10FFFFIsInvalid) { EXPECT_EQ(FirstInval
 
 TEST(FirstInvalidUtf8Test, TruncatedSequenceIsInvalid) { EXPECT_EQ(FirstInvalidUtf8("x\xE2\x82"), 1u); }
 
+TEST(JsonQuoteTest, EscapesQuotesBackslashesAndControlCharacters) {
+  EXPECT_EQ(Quote("a\"b\\c\n\x01\xC3\xA9"), "\"a\\\"b\\\\c\\n\\u0001\xC3\xA9\"");
+}
+
+TEST(JsonSerializeTest, WritesParsedTextBackCompactly) {
+  EXPECT_EQ(Serialize(Unwrap(Parse(R"( {"a": [1, -2.5, "x\"", true, null], "b": {}} )"))),
+            R"({"a":[1,-2.5,"x\"",true,null],"b":{}})");
+}
+
 }  // namespace
 }  // namespace tessera::checkpoint::json

@@ -108,7 +108,8 @@ def save_process(directory, tensors, process, num_processes):
         layouts[name] = {"mesh": mesh.json(), "layout": layout_json(layout, mesh)}
         for ranges, holder in distinct(layout, mesh, array.shape, mode):
             if holder // per == process:
-                pieces[piece_name(name, ranges)] = np.ascontiguousarray(array[tuple(slice(s, e) for s, e in ranges)])
+                # np.array keeps a rank-0 piece rank 0 (ascontiguousarray makes it [1]).
+                pieces[piece_name(name, ranges)] = np.array(array[tuple(slice(s, e) for s, e in ranges)], order="C")
     final = os.path.join(directory, file_name(process, num_processes))
     tmp = f"{final}.tmp.{os.getpid()}"
     save_file(pieces, tmp, metadata={"format": "tessera.checkpoint", "tessera.process": str(process),

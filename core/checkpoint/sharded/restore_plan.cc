@@ -128,8 +128,6 @@ absl::StatusOr<ReadPlan> MakeRestorePlan(const RestoreSource& source, const Layo
       auto [it, inserted] = transfers_of.emplace(transfers[i].destination, std::make_pair(i, i + 1));
       if (!inserted) it->second.second = i + 1;
     }
-    absl::flat_hash_map<std::vector<int64_t>, const IndexPiece*> piece_of;
-    for (const IndexPiece& piece : tensor.pieces) piece_of.emplace(RangesKey(piece.ranges), &piece);
     std::vector<IndexRange> source(saved.rank());
     TESSERA_RETURN_IF_ERROR(AddTensorPieces(
         t, num_tensors, tensor.name, tensor.type, target, &plan,
@@ -138,14 +136,14 @@ absl::StatusOr<ReadPlan> MakeRestorePlan(const RestoreSource& source, const Layo
           if (span == transfers_of.end()) return absl::OkStatus();
           for (size_t i = span->second.first; i < span->second.second; ++i) {
             TESSERA_RETURN_IF_ERROR(saved.DeviceRanges(transfers[i].source, absl::MakeSpan(source)));
-            auto stored = piece_of.find(RangesKey(source));
-            if (stored == piece_of.end()) {
+            const IndexPiece* stored = FindPiece(tensor, source);
+            if (stored == nullptr) {
               // ReadIndex checked the tiling, so only an index built by hand
               // gets here.
               return absl::DataLossError(absl::StrCat("tensor '", tensor.name, "': elements ",
                                                       RangesText(reshard->ranges(i)), " are in no piece"));
             }
-            const IndexPiece& piece = *stored->second;
+            const IndexPiece& piece = *stored;
             AppendBoxRuns(tensor.type, reshard->ranges(i), piece.ranges, piece.offset, box, distinct,
                           &file_runs[piece.file]);
           }

@@ -1,0 +1,454 @@
+// Sharded checkpoints (docs/checkpoint-index.md): which process stores
+// which piece, the process files and the index a save writes, the index
+// reader's checks of untrusted text, and generations of re-saves.
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "core/checkpoint/safetensors.h"
+#include "core/checkpoint/sharded/files.h"
+#include "core/checkpoint/sharded/index.h"
+#include "core/checkpoint/sharded/writer.h"
+#include "core/formats/tessera_proto.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/core/sharded_testing.h"
+#include "tests/core/testing.h"
+
+namespace tessera::checkpoint::sharded {
+namespace {
+
+using ::tessera::checkpoint::sharded::testing::BoxBytes;
+using ::tessera::checkpoint::sharded::testing::FillFrom;
+using ::tessera::checkpoint::sharded::testing::FreshDirectory;
+using ::tessera::checkpoint::sharded::testing::ListDirectory;
+using ::tessera::checkpoint::sharded::testing::PiecesHoldData;
+using ::tessera::checkpoint::sharded::testing::ReadBytes;
+using ::tessera::checkpoint::sharded::testing::SaveAll;
+using ::tessera::checkpoint::sharded::testing::U8Tensor;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::tessera::testing::CpuMesh;
+using ::tessera::testing::StatusIs;
+using ::tessera::testing::Unwrap;
+
+constexpr absl::StatusCode kInvalid = absl::StatusCode::kInvalidArgument;
+constexpr absl::StatusCode kPrecondition = absl::StatusCode::kFailedPrecondition;
+constexpr absl::StatusCode kDataLoss = absl::StatusCode::kDataLoss;
+
+MeshPtr Mesh2x2() { return CpuMesh({2, 2}, {"x", "y"}); }
+
+std::vector<IndexRange> Box(std::vector<IndexRange> ranges) { return ranges; }
+
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+std::string ReadText(const std::string& path) { return Unwrap(ReadWholeFile(path, 1 << 30)); }
+
+// ---- Piece names
+
+TEST(PieceNameTest, JoinsNameAndRanges) {
+  EXPECT_EQ(PieceName("w", Box({{0, 2}, {4, 8}})), "w@0:2,4:8");
+}
+
+TEST(PieceNameTest, RankZeroTensorHasNothingAfterTheAt) { EXPECT_EQ(PieceName("step", {}), "step@"); }
+
+TEST(PieceNameTest, ParseSplitsAtTheLastAt) {
+  const ParsedPieceName parsed = Unwrap(ParsePieceName("a@b@1:3"));
+  EXPECT_EQ(parsed.name, "a@b");
+  EXPECT_THAT(parsed.ranges, ElementsAre(IndexRange{1, 3}));
+}
+
+TEST(PieceNameTest, ParseRefusesAReversedRange) {
+  EXPECT_THAT(ParsePieceName("w@3:1"), StatusIs(kInvalid, "Piece name \"w@3:1\" has the range \"3:1\"; "
+                                                          "expected NAME@START:STOP,..."));
+}
+
+// ---- Which process stores what
+
+TEST(ProcessPiecesTest, EachRowShardIsStoredByTheProcessOfItsFirstHolder) {
+  // Rows split over x; y replicates: shard [0:2] on devices 0, 1; [2:4] on 2, 3.
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4, 6}, {"x", ""}, Mesh2x2())};
+  const std::vector<SavePiece> p0 = Unwrap(ProcessPieces(tensors, 0, 2));
+  const std::vector<SavePiece> p1 = Unwrap(ProcessPieces(tensors, 1, 2));
+  ASSERT_EQ(p0.size(), 1u);
+  EXPECT_EQ(p0[0].device, 0);
+  EXPECT_EQ(p0[0].ranges, Box({{0, 2}, {0, 6}}));
+  EXPECT_EQ(p0[0].size, 12u);
+  ASSERT_EQ(p1.size(), 1u);
+  EXPECT_EQ(p1[0].device, 2);
+  EXPECT_EQ(p1[0].ranges, Box({{2, 4}, {0, 6}}));
+}
+
+TEST(ProcessPiecesTest, AReplicatedTensorIsStoredOnceByProcessZero) {
+  const std::vector<SaveTensor> tensors = {U8Tensor("b", {6}, {""}, Mesh2x2())};
+  EXPECT_EQ(Unwrap(ProcessPieces(tensors, 0, 4)).size(), 1u);
+  EXPECT_TRUE(Unwrap(ProcessPieces(tensors, 1, 4)).empty());
+  EXPECT_TRUE(Unwrap(ProcessPieces(tensors, 3, 4)).empty());
+}
+
+TEST(ProcessPiecesTest, ColumnShardsOfOneProcessComeSortedByRanges) {
+  // Columns split over y: process 0 (devices 0, 1) holds both column shards.
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {2, 4}, {"", "y"}, Mesh2x2())};
+  const std::vector<SavePiece> pieces = Unwrap(ProcessPieces(tensors, 0, 2));
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].ranges, Box({{0, 2}, {0, 2}}));
+  EXPECT_EQ(pieces[1].ranges, Box({{0, 2}, {2, 4}}));
+  EXPECT_EQ(pieces[1].device, 1);
+  EXPECT_TRUE(Unwrap(ProcessPieces(tensors, 1, 2)).empty());
+}
+
+TEST(ProcessPiecesTest, EmptyChunkShardsAreNotStored) {
+  // 3 rows over 4 shards in chunk-flat: [0:1], [1:2], [2:3], [3:3].
+  const std::vector<SaveTensor> tensors = {
+      U8Tensor("w", {3}, {"x+y"}, Mesh2x2(), ShardMode::kChunkFlat)};
+  EXPECT_EQ(Unwrap(ProcessPieces(tensors, 0, 1)).size(), 3u);
+}
+
+TEST(ProcessPiecesTest, RefusesAProcessCountThatDoesNotDivideTheDevices) {
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  EXPECT_THAT(ProcessPieces(tensors, 0, 3),
+              StatusIs(kInvalid, "Argument 'num_processes' is 3; expected a divisor of 4, the devices of the "
+                                 "mesh of tensor \"w\""));
+}
+
+TEST(CheckSaveTensorTest, RefusesABlockPackedDtype) {
+  SaveTensor tensor = U8Tensor("w", {4}, {"x"}, Mesh2x2());
+  tensor.type = Unwrap(SafetensorsElementType("F4"));
+  EXPECT_THAT(CheckSaveTensor(tensor), StatusIs(kInvalid, HasSubstr("packs elements in blocks")));
+}
+
+// ---- Writing
+
+TEST(WriteProcessFileTest, FileIsSafetensorsWithOnePieceTensorPerStoredShard) {
+  const std::string dir = FreshDirectory("write");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4, 6}, {"x", ""}, Mesh2x2())};
+  const std::vector<IndexPiece> pieces =
+      Unwrap(WriteProcessFile(dir, tensors, WriteOptions{1, 2, 0}, FillFrom(tensors, 3)));
+  const std::string path = dir + "/process-00001-of-00002.safetensors";
+  const Checkpoint file = Unwrap(ReadSafetensorsFile(path));
+  ASSERT_EQ(file.tensors.size(), 1u);
+  EXPECT_EQ(file.tensors[0].name, "w@2:4,0:6");
+  EXPECT_EQ(file.tensors[0].type.name, "U8");
+  EXPECT_EQ(file.tensors[0].shape, std::vector<int64_t>({2, 6}));
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_EQ(pieces[0], (IndexPiece{1, file.tensors[0].offset, 12, Box({{2, 4}, {0, 6}})}));
+  EXPECT_EQ(ReadBytes(path, pieces[0].offset, 12), BoxBytes({4, 6}, pieces[0].ranges, 3));
+}
+
+TEST(WriteProcessFileTest, DataStartsOnAMultipleOfEight) {
+  const std::string dir = FreshDirectory("align");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  const std::vector<IndexPiece> pieces =
+      Unwrap(WriteProcessFile(dir, tensors, WriteOptions{0, 1, 0}, FillFrom(tensors, 0)));
+  EXPECT_EQ(pieces[0].offset % 8, 0u);
+}
+
+TEST(WriteProcessFileTest, MetadataNamesFormatProcessAndLayouts) {
+  const std::string dir = FreshDirectory("metadata");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  Unwrap(WriteProcessFile(dir, tensors, WriteOptions{0, 2, 0}, FillFrom(tensors, 0)));
+  const Checkpoint file = Unwrap(ReadSafetensorsFile(dir + "/process-00000-of-00002.safetensors"));
+  ASSERT_EQ(file.metadata.size(), 4u);
+  EXPECT_EQ(file.metadata[0].key, "format");
+  EXPECT_EQ(file.metadata[0].value, "tessera.checkpoint");
+  EXPECT_EQ(file.metadata[1].key, "tessera.process");
+  EXPECT_EQ(file.metadata[1].value, "0");
+  EXPECT_EQ(file.metadata[2].key, "tessera.num_processes");
+  EXPECT_EQ(file.metadata[2].value, "2");
+  EXPECT_EQ(file.metadata[3].key, "tessera.layouts");
+  EXPECT_EQ(file.metadata[3].value,
+            absl::StrCat("{\"w\":{\"mesh\":", Unwrap(MeshToJson(*Mesh2x2())),
+                         ",\"layout\":", Unwrap(LayoutToJson(tensors[0].sharding.layout())), "}}"));
+}
+
+TEST(WriteProcessFileTest, SmallChunksGiveTheSameBytes) {
+  const std::string dir = FreshDirectory("chunks");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {8, 5}, {"x", ""}, Mesh2x2())};
+  std::vector<uint64_t> offsets;
+  const FillPiece fill = [&](const SavePiece& piece, uint64_t offset, absl::Span<char> out) {
+    offsets.push_back(offset);
+    return FillFrom(tensors, 1)(piece, offset, out);
+  };
+  const std::vector<IndexPiece> pieces = Unwrap(WriteProcessFile(dir, tensors, WriteOptions{0, 1, 0, 8}, fill));
+  EXPECT_THAT(offsets, ElementsAre(0, 8, 16, 0, 8, 16));
+  EXPECT_EQ(ReadBytes(dir + "/process-00000-of-00001.safetensors", pieces[1].offset, 20),
+            BoxBytes({8, 5}, Box({{4, 8}, {0, 5}}), 1));
+}
+
+TEST(WriteProcessFileTest, AFillErrorLeavesNoFile) {
+  const std::string dir = FreshDirectory("fill-error");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  const FillPiece fail = [](const SavePiece&, uint64_t, absl::Span<char>) {
+    return absl::CancelledError("stop");
+  };
+  EXPECT_THAT(WriteProcessFile(dir, tensors, WriteOptions{0, 1, 0}, fail),
+              StatusIs(absl::StatusCode::kCancelled, "stop"));
+  EXPECT_TRUE(ListDirectory(dir).empty());
+}
+
+// ---- Finish and the index
+
+TEST(FinishSaveTest, IndexListsEveryPieceWithItsFileOffsetAndRanges) {
+  const std::string dir = FreshDirectory("finish");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4, 6}, {"x", ""}, Mesh2x2()),
+                                           U8Tensor("b", {6}, {""}, Mesh2x2())};
+  const Index index = SaveAll(dir, tensors, 2, 5);
+  EXPECT_EQ(index.num_processes, 2);
+  EXPECT_THAT(index.files, ElementsAre("process-00000-of-00002.safetensors", "process-00001-of-00002.safetensors"));
+  ASSERT_EQ(index.tensors.size(), 2u);
+  ASSERT_EQ(index.tensors[0].pieces.size(), 2u);
+  EXPECT_EQ(index.tensors[0].pieces[0].file, 0u);
+  EXPECT_EQ(index.tensors[0].pieces[1].file, 1u);
+  EXPECT_EQ(index.tensors[0].pieces[1].ranges, Box({{2, 4}, {0, 6}}));
+  ASSERT_EQ(index.tensors[1].pieces.size(), 1u);
+  EXPECT_EQ(index.tensors[1].pieces[0].file, 0u);
+  EXPECT_TRUE(PiecesHoldData(index, dir, 5));
+}
+
+TEST(FinishSaveTest, ReadIndexGivesBackWhatFinishWrote) {
+  const std::string dir = FreshDirectory("read-back");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {5, 2}, {"x+y", ""}, Mesh2x2(), ShardMode::kChunkFlat)};
+  const Index written = SaveAll(dir, tensors, 4, 0);
+  const Index read = Unwrap(ReadIndex(dir));
+  ASSERT_EQ(read.tensors.size(), 1u);
+  EXPECT_EQ(read.files, written.files);
+  EXPECT_EQ(read.tensors[0].pieces, written.tensors[0].pieces);
+  EXPECT_EQ(read.tensors[0].sharding.mode(), ShardMode::kChunkFlat);
+  EXPECT_EQ(read.tensors[0].sharding.layout(), tensors[0].sharding.layout());
+  EXPECT_EQ(Unwrap(IndexToJson(read)), ReadText(IndexPath(dir)));
+  EXPECT_TRUE(VerifyIndexFiles(read, dir).ok());
+}
+
+TEST(FindPieceTest, FindsThePieceOfEachDistinctBoxAndNoneForOtherBoxes) {
+  const std::string dir = FreshDirectory("find");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4, 6}, {"x", "y"}, Mesh2x2())};
+  const Index index = SaveAll(dir, tensors, 2, 0);
+  const IndexTensor& tensor = index.tensors[0];
+  for (int64_t device = 0; device < 4; ++device) {
+    const std::vector<IndexRange> box = Unwrap(tensor.sharding.DeviceRanges(device));
+    const IndexPiece* piece = FindPiece(tensor, box);
+    ASSERT_NE(piece, nullptr);
+    EXPECT_EQ(piece->ranges, box);
+  }
+  EXPECT_EQ(FindPiece(tensor, Box({{0, 2}, {0, 6}})), nullptr);
+  EXPECT_EQ(FindPiece(tensor, Box({{2, 4}, {3, 7}})), nullptr);
+}
+
+TEST(FinishSaveTest, IndexTextIsTheDocumentedForm) {
+  const std::string dir = FreshDirectory("text");
+  const MeshPtr mesh = CpuMesh({2}, {"x"});
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, mesh)};
+  SaveAll(dir, tensors, 1, 0);
+  const std::string mesh_json = Unwrap(MeshToJson(*mesh));
+  const std::string layout_json = Unwrap(LayoutToJson(tensors[0].sharding.layout()));
+  const Index index = Unwrap(ReadIndex(dir));
+  const uint64_t offset = index.tensors[0].pieces[0].offset;
+  EXPECT_EQ(ReadText(IndexPath(dir)),
+            absl::StrCat("{\"format\": \"tessera.checkpoint\", \"version\": 1,\n"
+                         " \"num_processes\": 1,\n"
+                         " \"files\": [\"process-00000-of-00001.safetensors\"],\n"
+                         " \"tensors\": [\n"
+                         "  {\"name\": \"w\", \"dtype\": \"U8\", \"shape\": [4], \"mesh\": ",
+                         mesh_json, ", \"layout\": ", layout_json,
+                         ", \"shard_mode\": \"strict\", \"pieces\": [{\"file\": 0, \"offset\": ", offset,
+                         ", \"size\": 2, \"ranges\": [[0, 2]]}, {\"file\": 0, \"offset\": ", offset + 2,
+                         ", \"size\": 2, \"ranges\": [[2, 4]]}]}\n ]}\n"));
+}
+
+TEST(FinishSaveTest, RefusesWhenAProcessFileIsMissing) {
+  const std::string dir = FreshDirectory("missing");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  Unwrap(WriteProcessFile(dir, tensors, WriteOptions{0, 2, 0}, FillFrom(tensors, 0)));
+  EXPECT_THAT(FinishSave(dir, tensors, 2, 0),
+              StatusIs(kPrecondition, absl::StrCat(dir, "/process-00001-of-00002.safetensors: missing; process 1 "
+                                                        "has not written its file (finish after every process's "
+                                                        "write)")));
+  EXPECT_THAT(ListDirectory(dir), ElementsAre("process-00000-of-00002.safetensors"));
+}
+
+TEST(FinishSaveTest, RefusesProcessFilesThatLeaveElementsUnstored) {
+  // Process 1 saved a tensor list without "w": its rows [2:4] are nowhere.
+  const std::string dir = FreshDirectory("unstored");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  Unwrap(WriteProcessFile(dir, tensors, WriteOptions{0, 2, 0}, FillFrom(tensors, 0)));
+  Unwrap(WriteProcessFile(dir, {}, WriteOptions{1, 2, 0}, FillFrom(tensors, 0)));
+  EXPECT_THAT(FinishSave(dir, tensors, 2, 0),
+              StatusIs(kPrecondition, HasSubstr("tensor 'w': elements [2:4] are in no piece")));
+  EXPECT_THAT(ReadIndex(dir), StatusIs(kPrecondition, HasSubstr("no tessera-index.json")));
+}
+
+// ---- Re-saving: generations
+
+TEST(GenerationTest, ASaveIntoAnEmptyDirectoryIsGenerationZero) {
+  EXPECT_EQ(Unwrap(NextGeneration(FreshDirectory("gen0"))), 0);
+  EXPECT_EQ(Unwrap(NextGeneration(FreshDirectory("gen0") + "/absent")), 0);
+}
+
+TEST(GenerationTest, AReSaveWritesNewNamesAndRemovesTheOldFilesAfterTheIndex) {
+  const std::string dir = FreshDirectory("resave");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  SaveAll(dir, tensors, 2, 1);
+  EXPECT_EQ(Unwrap(NextGeneration(dir)), 1);
+  const Index second = SaveAll(dir, tensors, 2, 2);
+  EXPECT_THAT(second.files, ElementsAre("process-00000-of-00002.g1.safetensors",
+                                        "process-00001-of-00002.g1.safetensors"));
+  EXPECT_THAT(ListDirectory(dir), ElementsAre("process-00000-of-00002.g1.safetensors",
+                                              "process-00001-of-00002.g1.safetensors", "tessera-index.json"));
+  EXPECT_TRUE(PiecesHoldData(Unwrap(ReadIndex(dir)), dir, 2));
+  EXPECT_EQ(Unwrap(NextGeneration(dir)), 2);
+}
+
+TEST(GenerationTest, AnUnfinishedReSaveLeavesTheOldCheckpointWhole) {
+  const std::string dir = FreshDirectory("unfinished");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  SaveAll(dir, tensors, 1, 1);
+  Unwrap(WriteProcessFile(dir, tensors, WriteOptions{0, 1, 1}, FillFrom(tensors, 2)));
+  const Index index = Unwrap(ReadIndex(dir));
+  EXPECT_TRUE(VerifyIndexFiles(index, dir).ok());
+  EXPECT_TRUE(PiecesHoldData(index, dir, 1));
+}
+
+TEST(GenerationTest, ADamagedIndexStopsASave) {
+  const std::string dir = FreshDirectory("damaged");
+  WriteText(IndexPath(dir), "{");
+  EXPECT_THAT(NextGeneration(dir), StatusIs(kInvalid, HasSubstr("remove its index to save anyway")));
+}
+
+// ---- The reader's checks
+
+class ParseIndexTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = FreshDirectory("parse");
+    tensors_ = {U8Tensor("w", {4, 2}, {"x", ""}, Mesh2x2())};
+    SaveAll(dir_, tensors_, 2, 0);
+    text_ = ReadText(IndexPath(dir_));
+  }
+  // The index with `from` replaced by `to` (once), parsed.
+  absl::StatusOr<Index> ParseWith(const std::string& from, const std::string& to) {
+    std::string text = text_;
+    const size_t at = text.find(from);
+    if (at == std::string::npos) return absl::InternalError(absl::StrCat("no ", from, " in the index"));
+    text.replace(at, from.size(), to);
+    return ParseIndex(text, "i.json");
+  }
+
+  std::string dir_;
+  std::vector<SaveTensor> tensors_;
+  std::string text_;
+};
+
+TEST_F(ParseIndexTest, TheSavedIndexParses) { EXPECT_TRUE(ParseIndex(text_, "i.json").ok()); }
+
+TEST_F(ParseIndexTest, RefusesAnotherFormat) {
+  EXPECT_THAT(ParseWith("\"tessera.checkpoint\"", "\"x\""),
+              StatusIs(kInvalid, "i.json: byte 11: field 'format' is \"x\"; expected \"tessera.checkpoint\""));
+}
+
+TEST_F(ParseIndexTest, RefusesANewerVersionAsAPrecondition) {
+  EXPECT_THAT(ParseWith("\"version\": 1", "\"version\": 2"),
+              StatusIs(kPrecondition, HasSubstr("field 'version' is 2; this Tessera reads version 1")));
+}
+
+TEST_F(ParseIndexTest, RefusesAnUnknownField) {
+  EXPECT_THAT(ParseWith("\"num_processes\"", "\"extra\": 0, \"num_processes\""),
+              StatusIs(kInvalid, HasSubstr("field 'extra' is unknown")));
+}
+
+TEST_F(ParseIndexTest, RefusesFilesOfAnotherCountThanTheProcesses) {
+  EXPECT_THAT(ParseWith("\"num_processes\": 2", "\"num_processes\": 3"),
+              StatusIs(kInvalid, HasSubstr("field 'files' is an array; expected an array of 3 file names")));
+}
+
+TEST_F(ParseIndexTest, RefusesAFileNameWithASlash) {
+  EXPECT_THAT(ParseWith("\"process-00001-of-00002.safetensors\"", "\"../x\""),
+              StatusIs(kInvalid, HasSubstr("field 'files[1]' is \"../x\"; expected a file name inside")));
+}
+
+TEST_F(ParseIndexTest, RefusesAnUnknownDtype) {
+  EXPECT_THAT(ParseWith("\"U8\"", "\"U7\""),
+              StatusIs(kInvalid, HasSubstr("field 'tensors[0] ('w').dtype' is \"U7\"; expected a safetensors")));
+}
+
+TEST_F(ParseIndexTest, RefusesAPieceSizeOtherThanItsElements) {
+  EXPECT_THAT(ParseWith("\"size\": 4", "\"size\": 5"),
+              StatusIs(kInvalid, HasSubstr("field 'tensors[0] ('w').pieces[0].size' is 5; expected 4 "
+                                           "(4 elements of U8)")));
+}
+
+TEST_F(ParseIndexTest, RefusesARangeOutsideTheShape) {
+  EXPECT_THAT(ParseWith("[[2, 4], [0, 2]]", "[[2, 4], [0, 3]]"),
+              StatusIs(kInvalid, HasSubstr("field 'tensors[0] ('w').pieces[1].ranges[1]' is [0, 3]; expected "
+                                           "0 <= start <= stop <= 2 (dimension 1 of the shape)")));
+}
+
+TEST_F(ParseIndexTest, RefusesAPieceThatIsNoShard) {
+  EXPECT_THAT(ParseWith("[[2, 4], [0, 2]]", "[[1, 3], [0, 2]]"),
+              StatusIs(kInvalid, HasSubstr("tensor 'w': field 'tensors[0] ('w').pieces[1].ranges' is "
+                                           "[1:3, 0:2]; expected the ranges of a shard of its layout")));
+}
+
+TEST_F(ParseIndexTest, RefusesATensorWhosePiecesLeaveElementsOut) {
+  const size_t second = text_.find(", {\"file\": 1");
+  const size_t end = text_.find("]]}", second) + 3;  // the piece's closing brace
+  std::string text = text_;
+  text.erase(second, end - second);
+  EXPECT_THAT(ParseIndex(text, "i.json"), StatusIs(kInvalid, HasSubstr("tensor 'w': elements [2:4, 0:2] are in "
+                                                                       "no piece")));
+}
+
+TEST_F(ParseIndexTest, RefusesAShardStoredTwice) {
+  EXPECT_THAT(ParseWith("[[2, 4], [0, 2]]", "[[0, 2], [0, 2]]"),
+              StatusIs(kInvalid, HasSubstr("tensor 'w': pieces 0 and 1 both hold [0:2, 0:2]")));
+}
+
+TEST_F(ParseIndexTest, RefusesAPieceInAFileThatDoesNotExist) {
+  EXPECT_THAT(ParseWith("\"file\": 1", "\"file\": 2"),
+              StatusIs(kInvalid, HasSubstr("field 'tensors[0] ('w').pieces[1].file' is 2; expected less than 2, "
+                                           "the number of files")));
+}
+
+TEST_F(ParseIndexTest, RefusesALayoutItsShapeCannotTake) {
+  EXPECT_THAT(ParseWith("\"shape\": [4, 2]", "\"shape\": [3, 2]"),
+              StatusIs(kInvalid, HasSubstr("tensor 'w': ")));
+}
+
+TEST_F(ParseIndexTest, ReadIndexOfADirectoryWithoutOneSaysTheSaveDidNotFinish) {
+  const std::string dir = FreshDirectory("none");
+  EXPECT_THAT(ReadIndex(dir), StatusIs(kPrecondition, absl::StrCat(dir, ": no tessera-index.json; the save did not "
+                                                                   "finish, or ", dir,
+                                                                   " is no Tessera checkpoint")));
+}
+
+TEST_F(ParseIndexTest, VerifyNamesAMissingFile) {
+  const Index index = Unwrap(ReadIndex(dir_));
+  std::remove((dir_ + "/process-00001-of-00002.safetensors").c_str());
+  EXPECT_THAT(VerifyIndexFiles(index, dir_),
+              StatusIs(kPrecondition, absl::StrCat(dir_, "/process-00001-of-00002.safetensors: missing; "
+                                                         "tessera-index.json names it as file 1")));
+}
+
+TEST_F(ParseIndexTest, VerifyCallsAShortFileDataLoss) {
+  const Index index = Unwrap(ReadIndex(dir_));
+  const std::string path = dir_ + "/process-00001-of-00002.safetensors";
+  ASSERT_EQ(truncate(path.c_str(), static_cast<off_t>(index.tensors[0].pieces[1].offset + 1)), 0);
+  EXPECT_THAT(VerifyIndexFiles(index, dir_), StatusIs(kDataLoss, HasSubstr(path)));
+}
+
+TEST_F(ParseIndexTest, VerifyCallsAFileOfAnotherProcessDataLoss) {
+  const Index index = Unwrap(ReadIndex(dir_));
+  const std::string path = dir_ + "/process-00001-of-00002.safetensors";
+  std::filesystem::copy_file(dir_ + "/process-00000-of-00002.safetensors", path,
+                             std::filesystem::copy_options::overwrite_existing);
+  EXPECT_THAT(VerifyIndexFiles(index, dir_),
+              StatusIs(kDataLoss, absl::StrCat(path, ": __metadata__ 'tessera.process' is \"0\"; expected \"1\" "
+                                                     "(file 1 of tessera-index.json)")));
+}
+
+}  // namespace
+}  // namespace tessera::checkpoint::sharded
