@@ -32,6 +32,21 @@ SIGNATURES = {
     "tessera_read_plan_execute": (C.c_bool, [_P, C.POINTER(_P), C.POINTER(C.c_size_t), C.c_size_t, _P, _P,
                                              C.POINTER(C.c_int64), _ERR]),
 }
+SAVE_SIGNATURES = {
+    "tessera_layout_from_json": (_P, [C.c_char_p, _ERR]),
+    "tessera_layout_destroy": (None, [_P]),
+    "tessera_save_options_create": (_P, []),
+    "tessera_save_options_destroy": (None, [_P]),
+    "tessera_save_options_set_process": (C.c_bool, [_P, C.c_size_t, C.c_size_t, _ERR]),
+    "tessera_save_options_set_shard_mode": (C.c_bool, [_P, C.c_int, _ERR]),
+    "tessera_checkpoint_saver_create": (_P, [C.c_char_p, _P, _ERR]),
+    "tessera_checkpoint_saver_destroy": (None, [_P]),
+    "tessera_checkpoint_saver_add_tensor": (C.c_bool, [_P, C.c_char_p, C.c_char_p, _P, _I64S, C.c_size_t, _ERR]),
+    "tessera_checkpoint_saver_set_shard": (C.c_bool, [_P, C.c_size_t, C.c_size_t, C.c_void_p, C.c_size_t, _ERR]),
+    "tessera_checkpoint_saver_write": (C.c_bool, [_P, _ERR]),
+    "tessera_checkpoint_saver_finish": (C.c_bool, [_P, _ERR]),
+}
+SIGNATURES.update(SAVE_SIGNATURES)
 MODES = {"strict": 0, "chunk-flat": 1, "chunk-nested": 2}
 
 
@@ -44,6 +59,39 @@ def layout_map_json(mesh, rules):
     return json.dumps({"mesh": mesh.json(), "match": "KEY_MATCH_FULL",
                        "rules": [{"key": name, "layout": {"dims": [{"axes": list(g)} if g else {} for g in layout]}}
                                  for name, layout in rules.items()]})
+
+
+def save_process(lib, directory, tensors, mode, process, num_processes, finish):
+    """One process of a save through the C ABI (checkpoint_save.h):
+    tensors [(name, array, mesh, layout)] under one shard mode, each device's
+    shard handed as a buffer; with `finish` (process 0, once every other
+    process wrote) it then writes the index."""
+    import numpy as np
+    import sharded_writer as sw
+    options = lib.lib.tessera_save_options_create()
+    lib.call("tessera_save_options_set_process", options, process, num_processes)
+    lib.call("tessera_save_options_set_shard_mode", options, MODES[mode])
+    saver = lib.call("tessera_checkpoint_saver_create", directory.encode(), options)
+    keep = []
+    try:
+        for t, (name, array, mesh, layout) in enumerate(tensors):
+            layout_handle = lib.call("tessera_layout_from_json", json.dumps(sw.layout_json(layout, mesh)).encode())
+            dims = (C.c_int64 * max(array.ndim, 1))(*array.shape)
+            lib.call("tessera_checkpoint_saver_add_tensor", saver, name.encode(), sw.DTYPES[array.dtype].encode(),
+                     layout_handle, dims, array.ndim)
+            lib.lib.tessera_layout_destroy(layout_handle)
+            per = mesh.size // num_processes
+            for device in range(process * per, (process + 1) * per):
+                box = sw.box(layout, mesh, array.shape, mode, device)
+                shard = np.array(array[tuple(slice(s, e) for s, e in box)], order="C")
+                keep.append(shard)
+                lib.call("tessera_checkpoint_saver_set_shard", saver, t, device, shard.ctypes.data, shard.nbytes)
+        lib.call("tessera_checkpoint_saver_write", saver)
+        if finish:
+            lib.call("tessera_checkpoint_saver_finish", saver)
+    finally:
+        lib.lib.tessera_checkpoint_saver_destroy(saver)
+        lib.lib.tessera_save_options_destroy(options)
 
 
 def rchar():

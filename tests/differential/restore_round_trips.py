@@ -1,6 +1,7 @@
 """Randomized round trips of sharded checkpoints (issue 13): save random
-tensors under layout A on mesh M with N processes (sharded_writer, real
-forked processes), restore them through libtessera under layout B on mesh
+tensors under layout A on mesh M with N processes (real forked processes;
+half the pairs through libtessera's save, checkpoint_save.h, the others
+through the independent writer sharded_writer), restore them through libtessera under layout B on mesh
 M' with N' processes (each a real forked process, restore_lib), and compare
 every restored shard with numpy's slice of the original array, byte for
 byte. Layouts include uneven (chunk-flat) splits, replicated dimensions,
@@ -135,6 +136,10 @@ def one_pair(lib, rng, root, pair):
     mesh_a, mesh_b = random_mesh(rng), random_mesh(rng)
     arrays, saved = {}, []
     mode_b = rng.choice(["strict", "chunk-flat"])
+    # Odd pairs save through the C ABI (checkpoint_save.h: one shard mode per
+    # save), even ones through the independent Python writer.
+    via_c = pair % 2 == 1
+    mode_c = rng.choice(["strict", "chunk-flat"])
     rules_b = {}
     for t in range(rng.randint(1, 3)):
         rank = rng.choice([0, 1, 2, 2, 3])
@@ -143,13 +148,23 @@ def one_pair(lib, rng, root, pair):
         array = (np.random.default_rng(rng.randrange(1 << 30)).integers(-100, 100, size=shape)).astype(dtype)
         name = f"t{t}"
         arrays[name] = array
-        mode_a = rng.choice(["strict", "chunk-flat"])
+        mode_a = mode_c if via_c else rng.choice(["strict", "chunk-flat"])
         saved.append((name, array, mesh_a, random_layout(rng, mesh_a, shape, mode_a == "strict"), mode_a))
         if rng.random() < 0.85:
             rules_b[name] = random_layout(rng, mesh_b, shape, mode_b == "strict")
     num_a = random_processes(rng, mesh_a.size)
     num_b = random_processes(rng, mesh_b.size)
-    sw.save(directory, saved, num_a)
+    if via_c:
+        tensors = [(n, a, m, l) for n, a, m, l, _ in saved]
+        # Processes 1..N-1 write first; process 0 writes, then finishes (the index).
+        save_failures = run_forked([lambda p=p: restore_lib.save_process(lib, directory, tensors, mode_c, p, num_a,
+                                                                         False) or 0 for p in range(1, num_a)])
+        save_failures += run_forked([lambda: restore_lib.save_process(lib, directory, tensors, mode_c, 0, num_a,
+                                                                      True) or 0])
+        if save_failures:
+            print(f"pair {pair}: {save_failures} saving processes failed")
+    else:
+        sw.save(directory, saved, num_a)
     failures = run_forked([lambda p=p: check_restore(lib, directory, arrays, mesh_b, rules_b, mode_b, p, num_b)
                            for p in range(num_b)])
     if failures:
@@ -161,7 +176,7 @@ def one_pair(lib, rng, root, pair):
              "grouped": any(len(g) > 1 for _, _, _, l, _ in saved for g in l) or
                         any(len(g) > 1 for l in rules_b.values() for g in l),
              "replicated dims": any(not g for _, _, _, l, _ in saved for g in l)}
-    return failures, num_a, num_b, kinds
+    return failures, num_a, num_b, kinds, via_c
 
 
 def main():
@@ -176,9 +191,11 @@ def main():
     failed = 0
     counts = {"uneven": 0, "grouped": 0, "replicated dims": 0}
     processes = set()
+    saved_by_c = 0
     try:
         for pair in range(args.pairs):
-            failures, num_a, num_b, kinds = one_pair(lib, rng, root, pair)
+            failures, num_a, num_b, kinds, via_c = one_pair(lib, rng, root, pair)
+            saved_by_c += via_c
             failed += failures > 0
             processes.add((num_a, num_b))
             for k, v in kinds.items():
@@ -186,7 +203,7 @@ def main():
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(f"{args.pairs - failed} of {args.pairs} (A, M, B, M') pairs restored exactly "
-          f"({counts['uneven']} uneven, {counts['grouped']} with axis groups, {counts['replicated dims']} with "
+          f"({saved_by_c} saved through the C ABI, the others by the Python writer; {counts['uneven']} uneven, {counts['grouped']} with axis groups, {counts['replicated dims']} with "
           f"replicated dimensions; {len(processes)} (saving, restoring) process counts)")
     return 1 if failed else 0
 
