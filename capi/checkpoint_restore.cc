@@ -28,21 +28,23 @@ using tessera::capi::Guard;
 
 namespace {
 
-const tessera::checkpoint::sharded::IndexTensor& TensorAt(const tessera_checkpoint_index* index, size_t tensor) {
-  return index->impl.index.tensors[tensor];
+const tessera::checkpoint::sharded::IndexTensor& TensorAt(const tessera_checkpoint_index* checkpoint, size_t index) {
+  return checkpoint->impl.index.tensors[index];
 }
 
-// NULL index, then the tensor, then the piece of that tensor.
-absl::Status CheckPiece(const tessera_checkpoint_index* index, size_t tensor, size_t piece) {
+// NULL checkpoint, then the tensor, then the piece of that tensor.
+absl::Status CheckPiece(const tessera_checkpoint_index* checkpoint, size_t index, size_t piece) {
   TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-      index, "index", tensor, "tensor", [&] { return index->impl.index.tensors.size(); }, "the checkpoint's tensors"));
-  return tessera::capi::CheckIndex(piece, TensorAt(index, tensor).pieces.size(), "piece", "the tensor's pieces");
+      checkpoint, "checkpoint", index, "index", [&] { return checkpoint->impl.index.tensors.size(); },
+      "the checkpoint's tensors"));
+  return tessera::capi::CheckIndex(piece, TensorAt(checkpoint, index).pieces.size(), "piece", "the tensor's pieces");
 }
 
 }  // namespace
 
-#define TESSERA_INDEX_TENSOR(...)                                                                              \
-  TESSERA_CAPI_GET_AT(index, tensor, index->impl.index.tensors.size(), "the checkpoint's tensors", __VA_ARGS__)
+#define TESSERA_INDEX_TENSOR(...)                                                                      \
+  TESSERA_CAPI_GET_AT(checkpoint, index, checkpoint->impl.index.tensors.size(), "the checkpoint's tensors", \
+                      __VA_ARGS__)
 
 tessera_checkpoint_index* tessera_checkpoint_index_open(const char* path, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_checkpoint_index*> {
@@ -53,69 +55,69 @@ tessera_checkpoint_index* tessera_checkpoint_index_open(const char* path, tesser
   });
 }
 
-void tessera_checkpoint_index_destroy(tessera_checkpoint_index* index) noexcept { delete index; }
+void tessera_checkpoint_index_destroy(tessera_checkpoint_index* checkpoint) noexcept { delete checkpoint; }
 
-size_t tessera_checkpoint_index_num_processes(const tessera_checkpoint_index* index,
+size_t tessera_checkpoint_index_num_processes(const tessera_checkpoint_index* checkpoint,
                                               tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_GET(index, static_cast<size_t>(index->impl.index.num_processes));
+  return TESSERA_CAPI_GET(checkpoint, static_cast<size_t>(checkpoint->impl.index.num_processes));
 }
 
-size_t tessera_checkpoint_index_num_files(const tessera_checkpoint_index* index, tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_GET(index, index->impl.files.size());
+size_t tessera_checkpoint_index_num_files(const tessera_checkpoint_index* checkpoint, tessera_error** out_error) noexcept {
+  return TESSERA_CAPI_GET(checkpoint, checkpoint->impl.files.size());
 }
 
-const char* tessera_checkpoint_index_file_path(const tessera_checkpoint_index* index, size_t file,
+const char* tessera_checkpoint_index_file_path(const tessera_checkpoint_index* checkpoint, size_t index,
                                                tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_GET_AT(index, file, index->impl.files.size(), "the checkpoint's files",
-                             index->impl.files[file].path.c_str());
+  return TESSERA_CAPI_GET_AT(checkpoint, index, checkpoint->impl.files.size(), "the checkpoint's files",
+                             checkpoint->impl.files[index].path.c_str());
 }
 
-size_t tessera_checkpoint_index_num_tensors(const tessera_checkpoint_index* index,
+size_t tessera_checkpoint_index_num_tensors(const tessera_checkpoint_index* checkpoint,
                                             tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_GET(index, index->impl.index.tensors.size());
+  return TESSERA_CAPI_GET(checkpoint, checkpoint->impl.index.tensors.size());
 }
 
-const char* tessera_checkpoint_index_tensor_name(const tessera_checkpoint_index* index, size_t tensor,
+const char* tessera_checkpoint_index_tensor_name(const tessera_checkpoint_index* checkpoint, size_t index,
                                                  tessera_error** out_error) noexcept {
-  return TESSERA_INDEX_TENSOR(TensorAt(index, tensor).name.c_str());
+  return TESSERA_INDEX_TENSOR(TensorAt(checkpoint, index).name.c_str());
 }
 
-const char* tessera_checkpoint_index_tensor_dtype(const tessera_checkpoint_index* index, size_t tensor,
+const char* tessera_checkpoint_index_tensor_dtype(const tessera_checkpoint_index* checkpoint, size_t index,
                                                   tessera_error** out_error) noexcept {
-  return TESSERA_INDEX_TENSOR(TensorAt(index, tensor).type.name.c_str());
+  return TESSERA_INDEX_TENSOR(TensorAt(checkpoint, index).type.name.c_str());
 }
 
-size_t tessera_checkpoint_index_tensor_shape(const tessera_checkpoint_index* index, size_t tensor, int64_t* out,
+size_t tessera_checkpoint_index_tensor_shape(const tessera_checkpoint_index* checkpoint, size_t index, int64_t* out,
                                              size_t capacity, tessera_error** out_error) noexcept {
   return TESSERA_CAPI_ARRAY_IF(
       tessera::capi::CheckNotNullAndIndex(
-          index, "index", tensor, "tensor", [&] { return index->impl.index.tensors.size(); },
+          checkpoint, "checkpoint", index, "index", [&] { return checkpoint->impl.index.tensors.size(); },
           "the checkpoint's tensors"),
-      TensorAt(index, tensor).sharding.shape());
+      TensorAt(checkpoint, index).sharding.shape());
 }
 
-tessera_sharding* tessera_checkpoint_index_tensor_sharding(const tessera_checkpoint_index* index, size_t tensor,
+tessera_sharding* tessera_checkpoint_index_tensor_sharding(const tessera_checkpoint_index* checkpoint, size_t index,
                                                            tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_sharding*> {
     TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-        index, "index", tensor, "tensor", [&] { return index->impl.index.tensors.size(); },
+        checkpoint, "checkpoint", index, "index", [&] { return checkpoint->impl.index.tensors.size(); },
         "the checkpoint's tensors"));
-    tessera_sharding* sharding = new (std::nothrow) tessera_sharding(TensorAt(index, tensor).sharding);
+    tessera_sharding* sharding = new (std::nothrow) tessera_sharding(TensorAt(checkpoint, index).sharding);
     if (sharding == nullptr) return absl::ResourceExhaustedError("out of memory for a sharding");
     return sharding;
   });
 }
 
-size_t tessera_checkpoint_index_tensor_num_pieces(const tessera_checkpoint_index* index, size_t tensor,
+size_t tessera_checkpoint_index_tensor_num_pieces(const tessera_checkpoint_index* checkpoint, size_t index,
                                                   tessera_error** out_error) noexcept {
-  return TESSERA_INDEX_TENSOR(TensorAt(index, tensor).pieces.size());
+  return TESSERA_INDEX_TENSOR(TensorAt(checkpoint, index).pieces.size());
 }
 
-size_t tessera_checkpoint_index_piece_ranges(const tessera_checkpoint_index* index, size_t tensor, size_t piece,
+size_t tessera_checkpoint_index_piece_ranges(const tessera_checkpoint_index* checkpoint, size_t index, size_t piece,
                                              int64_t* out, size_t capacity, tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_ARRAY_IF(CheckPiece(index, tensor, piece), [&] {
+  return TESSERA_CAPI_ARRAY_IF(CheckPiece(checkpoint, index, piece), [&] {
     std::vector<int64_t> ranges;
-    for (const tessera::IndexRange& range : TensorAt(index, tensor).pieces[piece].ranges) {
+    for (const tessera::IndexRange& range : TensorAt(checkpoint, index).pieces[piece].ranges) {
       ranges.push_back(range.start);
       ranges.push_back(range.stop);
     }
@@ -123,9 +125,9 @@ size_t tessera_checkpoint_index_piece_ranges(const tessera_checkpoint_index* ind
   }());
 }
 
-size_t tessera_checkpoint_index_piece_file(const tessera_checkpoint_index* index, size_t tensor, size_t piece,
+size_t tessera_checkpoint_index_piece_file(const tessera_checkpoint_index* checkpoint, size_t index, size_t piece,
                                            tessera_error** out_error) noexcept {
-  return TESSERA_CAPI_GET_IF(CheckPiece(index, tensor, piece), TensorAt(index, tensor).pieces[piece].file);
+  return TESSERA_CAPI_GET_IF(CheckPiece(checkpoint, index, piece), TensorAt(checkpoint, index).pieces[piece].file);
 }
 
 tessera_restore_request* tessera_restore_request_create(void) noexcept {
@@ -156,20 +158,20 @@ bool tessera_restore_request_add_tensor(tessera_restore_request* request, const 
   });
 }
 
-tessera_read_plan* tessera_restore_plan_create(const tessera_checkpoint_index* index,
+tessera_read_plan* tessera_restore_plan_create(const tessera_checkpoint_index* checkpoint,
                                                const tessera_layout_map* layout_map,
                                                const tessera_restore_request* request,
                                                const tessera_read_options* options,
                                                tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::StatusOr<tessera_read_plan*> {
-    TESSERA_CAPI_REQUIRE(index);
+    TESSERA_CAPI_REQUIRE(checkpoint);
     TESSERA_CAPI_REQUIRE(layout_map);
     const tessera_read_options defaults;
     const tessera_read_options& o = options != nullptr ? *options : defaults;
     auto plan = std::make_unique<tessera_read_plan>();
     static const std::vector<tessera::checkpoint::sharded::RestoreRequest> kEverything;
     TESSERA_ASSIGN_OR_RETURN(plan->impl, tessera::checkpoint::sharded::MakeRestorePlan(
-                                             index->impl, layout_map->impl, o.plan,
+                                             checkpoint->impl, layout_map->impl, o.plan,
                                              request != nullptr ? request->tensors : kEverything));
     plan->load = o.load;
     return plan.release();

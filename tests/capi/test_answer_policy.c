@@ -363,20 +363,19 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_saver_write, "saver", NULL) \
   X(tessera_checkpoint_saver_stream, "saver", NULL, NULL, NULL) \
   X(tessera_checkpoint_saver_finish, "saver", NULL) \
-  X(tessera_checkpoint_index_open, "path", NULL) \
-  X(tessera_checkpoint_index_num_processes, "index", NULL) \
-  X(tessera_checkpoint_index_num_files, "index", NULL) \
-  X(tessera_checkpoint_index_file_path, "index", NULL, 0) \
-  X(tessera_checkpoint_index_num_tensors, "index", NULL) \
-  X(tessera_checkpoint_index_tensor_name, "index", NULL, 0) \
-  X(tessera_checkpoint_index_tensor_dtype, "index", NULL, 0) \
-  X(tessera_checkpoint_index_tensor_shape, "index", NULL, 0, (int64_t*)(void*)scratch, 1) \
-  X(tessera_checkpoint_index_tensor_sharding, "index", NULL, 0) \
-  X(tessera_checkpoint_index_tensor_num_pieces, "index", NULL, 0) \
-  X(tessera_checkpoint_index_piece_ranges, "index", NULL, 0, 0, (int64_t*)(void*)scratch, 1) \
-  X(tessera_checkpoint_index_piece_file, "index", NULL, 0, 0) \
+  X(tessera_checkpoint_index_num_processes, "checkpoint", NULL) \
+  X(tessera_checkpoint_index_num_files, "checkpoint", NULL) \
+  X(tessera_checkpoint_index_file_path, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_num_tensors, "checkpoint", NULL) \
+  X(tessera_checkpoint_index_tensor_name, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_tensor_dtype, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_tensor_shape, "checkpoint", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_index_tensor_sharding, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_tensor_num_pieces, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_piece_ranges, "checkpoint", NULL, 0, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_index_piece_file, "checkpoint", NULL, 0, 0) \
   X(tessera_restore_request_add_tensor, "request", NULL, "x", NULL, NULL, 0) \
-  X(tessera_restore_plan_create, "index", NULL, (const tessera_layout_map*)(void*)scratch, NULL, NULL)
+  X(tessera_restore_plan_create, "checkpoint", NULL, (const tessera_layout_map*)(void*)scratch, NULL, NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -633,14 +632,14 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_checkpoint_plan_search_candidate_layout_map, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
   X(tessera_checkpoint_plan_search_candidate_peak_bytes, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
   X(tessera_checkpoint_plan_search_candidate_problem, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
-  X(tessera_checkpoint_index_file_path, "file", tessera_checkpoint_index_num_files(o.checkpoint_index, NULL), o.checkpoint_index, index) \
-  X(tessera_checkpoint_index_tensor_name, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
-  X(tessera_checkpoint_index_tensor_dtype, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
-  X(tessera_checkpoint_index_tensor_shape, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, o.i64s, 8) \
-  X(tessera_checkpoint_index_tensor_sharding, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
-  X(tessera_checkpoint_index_tensor_num_pieces, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
-  X(tessera_checkpoint_index_piece_ranges, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, 0, o.i64s, 8) \
-  X(tessera_checkpoint_index_piece_file, "tensor", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, 0)
+  X(tessera_checkpoint_index_file_path, "index", tessera_checkpoint_index_num_files(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_name, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_dtype, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_shape, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, o.i64s, 8) \
+  X(tessera_checkpoint_index_tensor_sharding, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_num_pieces, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_piece_ranges, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, 0, o.i64s, 8) \
+  X(tessera_checkpoint_index_piece_file, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \

@@ -78,15 +78,15 @@ typedef struct tessera_checkpoint_index tessera_checkpoint_index;
 TESSERA_API tessera_checkpoint_index* tessera_checkpoint_index_open(const char* path,
                                                                     tessera_error** out_error) TESSERA_NOEXCEPT;
 
-/** Frees `index`. NULL is allowed. @since 0.3 */
-TESSERA_API void tessera_checkpoint_index_destroy(tessera_checkpoint_index* index) TESSERA_NOEXCEPT;
+/** Frees `checkpoint`. NULL is allowed. @since 0.3 */
+TESSERA_API void tessera_checkpoint_index_destroy(tessera_checkpoint_index* checkpoint) TESSERA_NOEXCEPT;
 
 /**
  * How many processes wrote the checkpoint.
  * @return the count; 0 on failure.
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_num_processes(const tessera_checkpoint_index* index,
+TESSERA_API size_t tessera_checkpoint_index_num_processes(const tessera_checkpoint_index* checkpoint,
                                                           tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -95,16 +95,16 @@ TESSERA_API size_t tessera_checkpoint_index_num_processes(const tessera_checkpoi
  * @return the count; 0 on failure.
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_num_files(const tessera_checkpoint_index* index,
+TESSERA_API size_t tessera_checkpoint_index_num_files(const tessera_checkpoint_index* checkpoint,
                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * Path of file `file` (the directory joined with the index's name for it);
- * has the lifetime of `index`.
- * @return the path; NULL on failure (OUT_OF_RANGE when file >= num_files).
+ * Path of file `index` (the directory joined with the index's name for it);
+ * has the lifetime of `checkpoint`.
+ * @return the path; NULL on failure (OUT_OF_RANGE when index >= num_files).
  * @since 0.3
  */
-TESSERA_API const char* tessera_checkpoint_index_file_path(const tessera_checkpoint_index* index, size_t file,
+TESSERA_API const char* tessera_checkpoint_index_file_path(const tessera_checkpoint_index* checkpoint, size_t index,
                                                            tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -112,64 +112,64 @@ TESSERA_API const char* tessera_checkpoint_index_file_path(const tessera_checkpo
  * @return the count; 0 on failure.
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_num_tensors(const tessera_checkpoint_index* index,
+TESSERA_API size_t tessera_checkpoint_index_num_tensors(const tessera_checkpoint_index* checkpoint,
                                                         tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * Name of tensor `tensor`, in save order; has the lifetime of `index`.
- * @return the name; NULL on failure (OUT_OF_RANGE when tensor >= num_tensors).
+ * Name of tensor `index`, in save order; has the lifetime of `checkpoint`.
+ * @return the name; NULL on failure (OUT_OF_RANGE when index >= num_tensors).
  * @since 0.3
  */
-TESSERA_API const char* tessera_checkpoint_index_tensor_name(const tessera_checkpoint_index* index, size_t tensor,
+TESSERA_API const char* tessera_checkpoint_index_tensor_name(const tessera_checkpoint_index* checkpoint, size_t index,
                                                              tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The safetensors dtype of tensor `tensor` ("F32", "BF16", ...); has the
+ * The safetensors dtype of tensor `index` ("F32", "BF16", ...); has the
  * lifetime of `index`.
- * @return the dtype; NULL on failure (OUT_OF_RANGE when tensor >= num_tensors).
+ * @return the dtype; NULL on failure (OUT_OF_RANGE when index >= num_tensors).
  * @since 0.3
  */
-TESSERA_API const char* tessera_checkpoint_index_tensor_dtype(const tessera_checkpoint_index* index, size_t tensor,
+TESSERA_API const char* tessera_checkpoint_index_tensor_dtype(const tessera_checkpoint_index* checkpoint, size_t index,
                                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The global shape of tensor `tensor`. Output array (tessera.h, Vocabulary).
- * @return the rank; 0 on failure (OUT_OF_RANGE when tensor >= num_tensors).
+ * The global shape of tensor `index`. Output array (tessera.h, Vocabulary).
+ * @return the rank; 0 on failure (OUT_OF_RANGE when index >= num_tensors).
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_tensor_shape(const tessera_checkpoint_index* index, size_t tensor,
+TESSERA_API size_t tessera_checkpoint_index_tensor_shape(const tessera_checkpoint_index* checkpoint, size_t index,
                                                          int64_t* out, size_t capacity,
                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The sharding tensor `tensor` was saved under: its mesh, layout, global
+ * The sharding tensor `index` was saved under: its mesh, layout, global
  * shape and shard mode (tessera/shard.h answers about it).
  * @return a new sharding owned by the caller; NULL on failure (OUT_OF_RANGE
- *         when tensor >= num_tensors).
+ *         when index >= num_tensors).
  * @since 0.3
  */
-TESSERA_API tessera_sharding* tessera_checkpoint_index_tensor_sharding(const tessera_checkpoint_index* index,
-                                                                       size_t tensor,
+TESSERA_API tessera_sharding* tessera_checkpoint_index_tensor_sharding(const tessera_checkpoint_index* checkpoint,
+                                                                       size_t index,
                                                                        tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * How many pieces tensor `tensor` is stored in (its distinct shards with
+ * How many pieces tensor `index` is stored in (its distinct shards with
  * elements).
- * @return the count; 0 on failure (OUT_OF_RANGE when tensor >= num_tensors).
+ * @return the count; 0 on failure (OUT_OF_RANGE when index >= num_tensors).
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_tensor_num_pieces(const tessera_checkpoint_index* index, size_t tensor,
+TESSERA_API size_t tessera_checkpoint_index_tensor_num_pieces(const tessera_checkpoint_index* checkpoint, size_t index,
                                                               tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
- * The index ranges of piece `piece` of tensor `tensor` as [start0, stop0,
+ * The index ranges of piece `piece` of tensor `index` as [start0, stop0,
  * start1, stop1, ...] (2 * rank entries). Pieces are sorted by ranges.
  * Output array (tessera.h, Vocabulary).
- * @return 2 * rank; 0 on failure (OUT_OF_RANGE when tensor >= num_tensors
+ * @return 2 * rank; 0 on failure (OUT_OF_RANGE when index >= num_tensors
  *         or piece >= the tensor's pieces).
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_piece_ranges(const tessera_checkpoint_index* index, size_t tensor,
+TESSERA_API size_t tessera_checkpoint_index_piece_ranges(const tessera_checkpoint_index* checkpoint, size_t index,
                                                          size_t piece, int64_t* out, size_t capacity,
                                                          tessera_error** out_error) TESSERA_NOEXCEPT;
 
@@ -180,7 +180,7 @@ TESSERA_API size_t tessera_checkpoint_index_piece_ranges(const tessera_checkpoin
  *         tessera_checkpoint_index_piece_ranges).
  * @since 0.3
  */
-TESSERA_API size_t tessera_checkpoint_index_piece_file(const tessera_checkpoint_index* index, size_t tensor,
+TESSERA_API size_t tessera_checkpoint_index_piece_file(const tessera_checkpoint_index* checkpoint, size_t index,
                                                        size_t piece, tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
@@ -224,7 +224,7 @@ TESSERA_API bool tessera_restore_request_add_tensor(tessera_restore_request* req
  * in the index without one.
  * Cost: the resharding plan between the saved and the target sharding of
  * each restored tensor, plus the runs; no tensor data is read.
- * @param index       the checkpoint; the plan copies what it needs.
+ * @param checkpoint  the checkpoint; the plan copies what it needs.
  * @param layout_map  the rules, looked up with each tensor's name; must have
  *                    a mesh, which is the mesh restored onto (any mesh).
  * @param request     the tensors to restore; NULL: every tensor of the index.
@@ -232,7 +232,7 @@ TESSERA_API bool tessera_restore_request_add_tensor(tessera_restore_request* req
  *                    NULL for the defaults (tessera_read_options_create).
  * @param out_error   receives a new error on failure (see error.h); may be NULL.
  * @return a new read plan owned by the caller, or NULL: INVALID_ARGUMENT for
- *         a NULL index or layout map, a process count that does not divide
+ *         a NULL checkpoint or layout map, a process count that does not divide
  *         the mesh's devices, a tensor that cannot be split under its rule
  *         (tessera_read_plan_create's errors), a requested dtype or shape
  *         other than the stored one ("Tensor 'w' is requested with shape
@@ -242,7 +242,7 @@ TESSERA_API bool tessera_restore_request_add_tensor(tessera_restore_request* req
  *         without a mesh.
  * @since 0.3
  */
-TESSERA_API tessera_read_plan* tessera_restore_plan_create(const tessera_checkpoint_index* index,
+TESSERA_API tessera_read_plan* tessera_restore_plan_create(const tessera_checkpoint_index* checkpoint,
                                                            const tessera_layout_map* layout_map,
                                                            const tessera_restore_request* request,
                                                            const tessera_read_options* options,
