@@ -14,18 +14,9 @@
 #include "capi/enums.h"
 #include "capi/guard.h"
 #include "capi/handles.h"
+#include "capi/read_plan_handle.h"
 #include "core/checkpoint/loader.h"
 #include "core/checkpoint/read_plan.h"
-
-struct tessera_read_options {
-  tessera::checkpoint::ReadPlanOptions plan;
-  tessera::checkpoint::LoadOptions load;
-};
-
-struct tessera_read_plan {
-  tessera::checkpoint::ReadPlan impl;
-  tessera::checkpoint::LoadOptions load;
-};
 
 using tessera::capi::Guard;
 using tessera::capi::SetOption;

@@ -25,9 +25,6 @@ namespace tessera_cli {
 namespace {
 
 using Checkpoint = std::unique_ptr<tessera_checkpoint, Destroyer<tessera_checkpoint, tessera_checkpoint_destroy>>;
-using ReadOptions =
-    std::unique_ptr<tessera_read_options, Destroyer<tessera_read_options, tessera_read_options_destroy>>;
-using ReadPlan = std::unique_ptr<tessera_read_plan, Destroyer<tessera_read_plan, tessera_read_plan_destroy>>;
 using DigestContext = std::unique_ptr<EVP_MD_CTX, Destroyer<EVP_MD_CTX, EVP_MD_CTX_free>>;
 
 void Print(std::FILE* stream, const std::string& text) { std::fwrite(text.data(), 1, text.size(), stream); }
@@ -35,28 +32,6 @@ void Print(std::FILE* stream, const std::string& text) { std::fwrite(text.data()
 // Throws InputError with the library's message unless `ok`.
 void Check(bool ok, tessera_error* error, const std::string& where = "") {
   if (!ok) throw InputError(where + TakeMessage(error));
-}
-
-ReadOptions MakeReadOptions(const LoadOptions& options) {
-  ReadOptions read(tessera_read_options_create());
-  if (!read) throw InputError("out of memory");
-  tessera_error* error = nullptr;
-  Check(tessera_read_options_set_process(read.get(), static_cast<size_t>(options.process),
-                                         static_cast<size_t>(options.num_processes), &error),
-        error, "--process: ");
-  Check(tessera_read_options_set_shard_mode(read.get(), options.shard_mode, &error), error, "--shard-mode: ");
-  if (options.threads > 0) {
-    Check(tessera_read_options_set_threads(read.get(), static_cast<size_t>(options.threads), &error), error,
-          "--threads: ");
-  }
-  if (options.staging_bytes > 0) {
-    Check(tessera_read_options_set_staging_bytes(read.get(), options.staging_bytes, &error), error,
-          "--staging-bytes: ");
-  }
-  if (options.gap_bytes >= 0) {
-    Check(tessera_read_options_set_coalesce_gap(read.get(), options.gap_bytes, &error), error, "--gap-bytes: ");
-  }
-  return read;
 }
 
 // The piece's box, [start0, stop0, start1, stop1, ...].
@@ -190,6 +165,28 @@ struct ProgressBar {
 };
 
 }  // namespace
+
+ReadOptions MakeReadOptions(const LoadOptions& options) {
+  ReadOptions read(tessera_read_options_create());
+  if (!read) throw InputError("out of memory");
+  tessera_error* error = nullptr;
+  Check(tessera_read_options_set_process(read.get(), static_cast<size_t>(options.process),
+                                         static_cast<size_t>(options.num_processes), &error),
+        error, "--process: ");
+  Check(tessera_read_options_set_shard_mode(read.get(), options.shard_mode, &error), error, "--shard-mode: ");
+  if (options.threads > 0) {
+    Check(tessera_read_options_set_threads(read.get(), static_cast<size_t>(options.threads), &error), error,
+          "--threads: ");
+  }
+  if (options.staging_bytes > 0) {
+    Check(tessera_read_options_set_staging_bytes(read.get(), options.staging_bytes, &error), error,
+          "--staging-bytes: ");
+  }
+  if (options.gap_bytes >= 0) {
+    Check(tessera_read_options_set_coalesce_gap(read.get(), options.gap_bytes, &error), error, "--gap-bytes: ");
+  }
+  return read;
+}
 
 int RunLoad(const std::vector<std::string>& args) {
   const LoadOptions options = ParseLoadOptions(args);

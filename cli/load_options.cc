@@ -60,6 +60,12 @@ tensor that cannot be split is named) or a read that fails.
 
 namespace {
 
+const OptionTable kOptions = {"load", {"--sha256"}, {"--checkpoint", "--mesh",    "--rules",         "--match",
+                                         "--shard-mode", "--process", "--num-processes", "--threads",
+                                         "--staging-bytes", "--gap-bytes"}};
+
+}  // namespace
+
 tessera_shard_mode_t ParseShardMode(const std::string& text) {
   if (text == "strict") return TESSERA_SHARD_MODE_STRICT;
   if (text == "chunk-flat") return TESSERA_SHARD_MODE_CHUNK_FLAT;
@@ -67,11 +73,7 @@ tessera_shard_mode_t ParseShardMode(const std::string& text) {
   throw InputError("--shard-mode '" + text + "': expected 'strict', 'chunk-flat' or 'chunk-nested'");
 }
 
-const OptionTable kOptions = {"load", {"--sha256"}, {"--checkpoint", "--mesh",    "--rules",         "--match",
-                                         "--shard-mode", "--process", "--num-processes", "--threads",
-                                         "--staging-bytes", "--gap-bytes"}};
-
-void SetOption(const std::string& name, const std::string& value, LoadOptions* options) {
+void SetLoadOption(const std::string& name, const std::string& value, LoadOptions* options) {
   if (name == "--checkpoint") {
     if (value.empty()) throw InputError("--checkpoint '': expected a file name");
     options->checkpoint_path = value;
@@ -98,15 +100,13 @@ void SetOption(const std::string& name, const std::string& value, LoadOptions* o
   }
 }
 
-}  // namespace
-
 LoadOptions ParseLoadOptions(const std::vector<std::string>& args) {
   LoadOptions options;
   options.mesh = ParseMeshSpec("batch=2,model=4");
   ScanOptions(
       args, kOptions,
       [&](const std::string& flag) { (flag == "--help" ? options.help : options.sha256) = true; },
-      [&](const std::string& name, const std::string& value) { SetOption(name, value, &options); });
+      [&](const std::string& name, const std::string& value) { SetLoadOption(name, value, &options); });
   if (!options.help && options.checkpoint_path.empty()) {
     throw InputError("--checkpoint is required (see 'tessera load --help')");
   }

@@ -11,6 +11,7 @@
 #include "cli/handles.h"
 #include "cli/html_report.h"
 #include "cli/load.h"
+#include "cli/reshard.h"
 #include "cli/capacity.h"
 #include "cli/plan.h"
 #include "cli/plan_checkpoint.h"
@@ -45,6 +46,7 @@ Commands:
   devices     list this process's devices and how they were found
   show        draw how one tensor is split over a device mesh
   load        read one process's shards of a checkpoint (safetensors, GGUF)
+  reshard     plan (and --verify) restoring a sharded checkpoint on another mesh
 )"
 #if TESSERA_HAS_CLUSTER
                      R"(  coordinator serve a multi-host job's coordinator until the job ends
@@ -132,6 +134,14 @@ int Run(const std::vector<std::string>& args) {
       return RunLoad(std::vector<std::string>(args.begin() + 1, args.end()));
     } catch (const InputError& e) {
       Print(stderr, std::string("tessera load: ") + e.what() + "\n");
+      return kExitUsage;
+    }
+  }
+  if (command == "reshard") {
+    try {
+      return RunReshard(std::vector<std::string>(args.begin() + 1, args.end()));
+    } catch (const InputError& e) {
+      Print(stderr, std::string("tessera reshard: ") + e.what() + "\n");
       return kExitUsage;
     }
   }

@@ -35,9 +35,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "core/checkpoint/checkpoint.h"
 #include "core/layout_map.h"
 #include "core/mesh.h"
@@ -111,6 +115,39 @@ struct ReadPlan {
 // and type.
 absl::StatusOr<ReadPlan> MakeReadPlan(const Checkpoint& checkpoint, const LayoutMap& layouts,
                                       const ReadPlanOptions& options);
+
+// --- The steps of a plan, shared with plans over other stored forms (a
+// sharded checkpoint's restore plan, core/checkpoint/sharded/restore_plan.h).
+
+// The devices of process options.process_index (errors as MakeReadPlan's).
+absl::StatusOr<std::vector<int64_t>> ProcessDevices(int64_t num_devices, const ReadPlanOptions& options);
+
+// The sharding of tensor `name` of `shape` under the map's rule for its name
+// on the map's mesh (which must be set); no rule: replicated. Errors as
+// MakeReadPlan's per tensor.
+absl::StatusOr<Sharding> ShardingOf(absl::string_view name, const std::vector<int64_t>& shape,
+                                    const LayoutMap& layouts, ShardMode mode);
+
+// INVALID_ARGUMENT unless `inner` (device `device`'s range of the innermost
+// dimension) starts and stops on a block boundary of `type`.
+absl::Status CheckBlockBoundary(absl::string_view name, const ElementType& type, const std::vector<int64_t>& shape,
+                                const IndexRange& inner, int64_t device);
+
+// Called once per new distinct piece with its index, its first holder and
+// its box; its error stops the plan.
+using NewDistinctFn =
+    std::function<absl::Status(size_t distinct, int64_t device, absl::Span<const IndexRange> box)>;
+
+// Fills plan->pieces[l * num_tensors + tensor] for each device l of
+// plan->devices (pieces must already hold devices x tensors entries) and
+// appends the tensor's distinct pieces, calling `new_distinct` for each.
+absl::Status AddTensorPieces(size_t tensor, size_t num_tensors, absl::string_view name, const ElementType& type,
+                             const Sharding& sharding, ReadPlan* plan, const NewDistinctFn& new_distinct);
+
+// Sorts each file's runs by offset, appends them to plan->runs and
+// coalesces them into plan->reads (gaps up to `coalesce_gap_bytes`); sets
+// total_bytes.
+void AddReads(std::vector<std::vector<Run>> file_runs, uint64_t coalesce_gap_bytes, ReadPlan* plan);
 
 }  // namespace tessera::checkpoint
 

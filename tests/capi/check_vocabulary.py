@@ -28,6 +28,7 @@ NOUNS = sorted("""
     read_options read_plan
     job_status
     save_options
+    restore_request restore_plan
 """.split(), key=len, reverse=True)
 
 # Functions whose _size is a byte count, the one meaning _size keeps.

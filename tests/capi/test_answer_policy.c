@@ -365,7 +365,20 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_saver_set_shard, "saver", NULL, 0, 0, NULL, 0) \
   X(tessera_checkpoint_saver_write, "saver", NULL) \
   X(tessera_checkpoint_saver_stream, "saver", NULL, NULL, NULL) \
-  X(tessera_checkpoint_saver_finish, "saver", NULL)
+  X(tessera_checkpoint_saver_finish, "saver", NULL) \
+  X(tessera_checkpoint_index_num_processes, "checkpoint", NULL) \
+  X(tessera_checkpoint_index_num_files, "checkpoint", NULL) \
+  X(tessera_checkpoint_index_file_path, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_num_tensors, "checkpoint", NULL) \
+  X(tessera_checkpoint_index_tensor_name, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_tensor_dtype, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_tensor_shape, "checkpoint", NULL, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_index_tensor_sharding, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_tensor_num_pieces, "checkpoint", NULL, 0) \
+  X(tessera_checkpoint_index_piece_ranges, "checkpoint", NULL, 0, 0, (int64_t*)(void*)scratch, 1) \
+  X(tessera_checkpoint_index_piece_file, "checkpoint", NULL, 0, 0) \
+  X(tessera_restore_request_add_tensor, "request", NULL, "x", NULL, NULL, 0) \
+  X(tessera_restore_plan_create, "checkpoint", NULL, (const tessera_layout_map*)(void*)scratch, NULL, NULL)
 
 #if TESSERA_HAS_CLUSTER
 #define NULL_CASES_CLUSTER(X) \
@@ -517,6 +530,7 @@ static struct objects {
   tessera_read_plan* read_plan;
   tessera_checkpoint_plan* checkpoint_plan;
   tessera_checkpoint_plan_search* plan_search;
+  tessera_checkpoint_index* checkpoint_index;
 #if TESSERA_HAS_CLUSTER
   tessera_client* client;
   tessera_kv_list* kv_list;
@@ -620,7 +634,15 @@ static const tessera_dtensor_layout* dtensor_layout(void) {
   X(tessera_checkpoint_plan_search_candidate_mesh_shape, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index, o.i64s, 8) \
   X(tessera_checkpoint_plan_search_candidate_layout_map, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
   X(tessera_checkpoint_plan_search_candidate_peak_bytes, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
-  X(tessera_checkpoint_plan_search_candidate_problem, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index)
+  X(tessera_checkpoint_plan_search_candidate_problem, "index", tessera_checkpoint_plan_search_num_candidates(o.plan_search, NULL), o.plan_search, index) \
+  X(tessera_checkpoint_index_file_path, "index", tessera_checkpoint_index_num_files(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_name, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_dtype, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_shape, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, o.i64s, 8) \
+  X(tessera_checkpoint_index_tensor_sharding, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_tensor_num_pieces, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index) \
+  X(tessera_checkpoint_index_piece_ranges, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, 0, o.i64s, 8) \
+  X(tessera_checkpoint_index_piece_file, "index", tessera_checkpoint_index_num_tensors(o.checkpoint_index, NULL), o.checkpoint_index, index, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define INDEX_CASES_CLUSTER(X) \
@@ -713,7 +735,9 @@ static const int64_t mesh_1x16x4[] = {1, 16, 4};
   X(tessera_read_plan_piece_shape, 2, int64_t, o.read_plan, 0) \
   X(tessera_read_plan_file_ranges, 2, int64_t, o.read_plan, 0) \
   X(tessera_checkpoint_plan_tensor_shard_shape, 2, int64_t, o.checkpoint_plan, 0) \
-  X(tessera_checkpoint_plan_search_candidate_mesh_shape, 2, int64_t, o.plan_search, 0)
+  X(tessera_checkpoint_plan_search_candidate_mesh_shape, 2, int64_t, o.plan_search, 0) \
+  X(tessera_checkpoint_index_tensor_shape, 2, int64_t, o.checkpoint_index, 0) \
+  X(tessera_checkpoint_index_piece_ranges, 4, int64_t, o.checkpoint_index, 0, 0)
 
 #if TESSERA_HAS_CLUSTER
 #define ARRAY_CASES_CLUSTER(X) \
@@ -834,6 +858,7 @@ static void every_object_of_the_index_table_exists(void) {
   ASSERT_NOT_NULL(o.read_plan);
   ASSERT_NOT_NULL(o.checkpoint_plan);
   ASSERT_NOT_NULL(o.plan_search);
+  ASSERT_NOT_NULL(o.checkpoint_index);
   ASSERT_EQ(2, tessera_dtensor_config_num_jobs(o.dtensor_config, NULL));
   ASSERT_EQ(2, tessera_dtensor_config_num_local_devices(o.dtensor_config, "GPU", NULL));
   ASSERT_EQ(8, tessera_mesh_num_devices(o.mesh, NULL));
@@ -879,6 +904,45 @@ static void remove_checkpoint(void) {
   rmdir(checkpoint_dir);
 }
 
+/* A sharded checkpoint (issue 13) of one tensor w, F32 [2, 3], saved whole on
+ * a 1-device mesh by one process, beside the safetensors file above. */
+static char index_file_path[320];
+static char index_piece_path[320];
+
+static tessera_checkpoint_index* open_checkpoint_index(void) {
+  static const char header[] =
+      "{\"__metadata__\":{\"format\":\"tessera.checkpoint\",\"tessera.process\":\"0\","
+      "\"tessera.num_processes\":\"1\"},\"w@0:2,0:3\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}";
+  static const unsigned char data[24];
+  unsigned char length[8] = {0};
+  FILE* f;
+  snprintf(index_piece_path, sizeof index_piece_path, "%s/process-00000-of-00001.safetensors", checkpoint_dir);
+  snprintf(index_file_path, sizeof index_file_path, "%s/tessera-index.json", checkpoint_dir);
+  f = fopen(index_piece_path, "wb");
+  if (f == NULL) return NULL;
+  length[0] = (unsigned char)(sizeof header - 1);
+  fwrite(length, 1, sizeof length, f);
+  fwrite(header, 1, sizeof header - 1, f);
+  fwrite(data, 1, sizeof data, f);
+  fclose(f);
+  f = fopen(index_file_path, "w");
+  if (f == NULL) return NULL;
+  fprintf(f, "{\"format\":\"tessera.checkpoint\",\"version\":1,\"num_processes\":1,"
+             "\"files\":[\"process-00000-of-00001.safetensors\"],\"tensors\":[{\"name\":\"w\",\"dtype\":\"F32\","
+             "\"shape\":[2,3],\"mesh\":{\"shape\":[\"1\"],\"axisNames\":[\"x\"],\"devices\":[{}]},"
+             "\"layout\":{\"dims\":[{},{}],\"mesh\":{\"shape\":[\"1\"],\"axisNames\":[\"x\"],\"devices\":[{}]}},"
+             "\"shard_mode\":\"strict\",\"pieces\":[{\"file\":0,\"offset\":%d,\"size\":24,"
+             "\"ranges\":[[0,2],[0,3]]}]}]}",
+          (int)(8 + sizeof header - 1));
+  fclose(f);
+  return tessera_checkpoint_index_open(checkpoint_dir, NULL);
+}
+
+static void remove_checkpoint_index(void) {
+  unlink(index_piece_path);
+  unlink(index_file_path);
+}
+
 static void make_objects(void) {
   const int64_t dims[] = {8, 8};
   const char* const dtensor_text =
@@ -917,6 +981,7 @@ static void make_objects(void) {
   o.hlo_sharding = tessera_hlo_sharding_parse("{devices=[2,2,2]<=[8] last_tile_dims={manual}}", NULL);
   o.checkpoint = open_checkpoint();
   o.read_plan = tessera_read_plan_create(o.checkpoint, o.layout_map, NULL, NULL);
+  o.checkpoint_index = open_checkpoint_index();
   o.checkpoint_plan = tessera_checkpoint_plan_create(o.checkpoint, o.layout_map, NULL, NULL);
   {
     const tessera_layout_map* maps[1];
@@ -967,6 +1032,8 @@ static void destroy_objects(void) {
   tessera_read_plan_destroy(o.read_plan);
   tessera_checkpoint_plan_search_destroy(o.plan_search);
   tessera_checkpoint_plan_destroy(o.checkpoint_plan);
+  tessera_checkpoint_index_destroy(o.checkpoint_index);
+  remove_checkpoint_index();
   tessera_checkpoint_destroy(o.checkpoint);
   remove_checkpoint();
   tessera_reshard_plan_destroy(o.reshard_plan);

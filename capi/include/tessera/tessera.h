@@ -178,6 +178,7 @@
 #include "tessera/experimental/checkpoint_load.h"
 #include "tessera/experimental/checkpoint_plan.h"
 #include "tessera/experimental/checkpoint_save.h"
+#include "tessera/experimental/checkpoint_restore.h"
 #if TESSERA_HAS_CLUSTER
 #include "tessera/experimental/cluster.h"
 #include "tessera/experimental/keras_initialize.h"
