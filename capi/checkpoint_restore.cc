@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // tessera/experimental/checkpoint_restore.h: sharded checkpoints' indexes and
 // restore plans through the C ABI.
 #include "tessera/experimental/checkpoint_restore.h"

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The definitions behind tessera_read_options and tessera_read_plan, shared
 // by the glue that makes read plans (checkpoint_load.h, checkpoint_restore.h).
 // Private to capi/.

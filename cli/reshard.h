@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // `tessera reshard`: what restoring a sharded Tessera checkpoint onto a mesh
 // and layouts costs each process (bytes, files, ranges), and with --verify
 // whether the restore gives every shard the stored bytes; through the C ABI

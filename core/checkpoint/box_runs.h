@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The contiguous byte runs of a box copied from one row-major array into
 // another: a box of a tensor read out of a stored array (the whole tensor in
 // a file, or a stored piece of it) into a destination shard's bytes. Both

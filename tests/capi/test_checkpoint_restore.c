@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /* tessera/experimental/checkpoint_restore.h: restoring a sharded checkpoint
  * on another mesh and layout through the C ABI.
  *

@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Restore against jax (issue 13): random tensors saved by sharded_writer under
 a random layout A on a random mesh (1 to 8 processes), restored through
 libtessera under a random layout B on an 8-device mesh for every process of

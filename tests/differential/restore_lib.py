@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Restoring sharded checkpoints through libtessera's C ABI (ctypes), shared
 by the round-trip and jax tests: one process's restore into buffers, with
 the bytes read counted twice (the loader's count and the kernel's rchar)."""

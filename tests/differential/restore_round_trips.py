@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """Randomized round trips of sharded checkpoints (issue 13): save random
 tensors under layout A on mesh M with N processes (real forked processes;
 half the pairs through libtessera's save, checkpoint_save.h, the others

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # The restore tests of issue 13, in the jax + safetensors environment
 # (load_requirements.txt, pinned; scripts/jax-venv.sh):
 #   round_trips  save (sharded_writer, real processes) under random layouts and

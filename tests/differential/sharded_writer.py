@@ -1,3 +1,6 @@
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
+
 """An independent writer of sharded Tessera checkpoints (issue 13, contracts
 1-3 of the index format), in Python with numpy and the `safetensors`
 package: the round-trip and jax tests save with it, so restore is checked

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Restoring a sharded checkpoint (core/checkpoint/sharded/index.h)
 // on any mesh and layout: the read plan of one process, which the loader
 // (core/checkpoint/loader.h) executes like any other.

@@ -1,3 +1,6 @@
+/* SPDX-FileCopyrightText: 2026 The Tessera Authors */
+/* SPDX-License-Identifier: Apache-2.0 */
+
 /**
  * @file tessera/experimental/checkpoint_restore.h
  * @brief Experimental: restoring a sharded Tessera checkpoint on any mesh and layout
