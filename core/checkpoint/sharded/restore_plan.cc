@@ -118,39 +118,31 @@ absl::StatusOr<ReadPlan> MakeRestorePlan(const RestoreSource& source, const Layo
     const IndexTensor& tensor = *tensors[t];
     const Sharding& saved = tensor.sharding;
     TESSERA_ASSIGN_OR_RETURN(const Sharding target, ShardingOf(tensor.name, saved.shape(), layouts, options.mode));
-    absl::StatusOr<ReshardPlan> reshard = ReshardPlan::Create(saved, target, 1);
+    // The factored plan: each device asks for its own pieces, so the cost is
+    // the process's pieces, not the whole mesh's.
+    absl::StatusOr<ReshardIntervals> reshard = ReshardIntervals::Create(saved, target, 1);
     if (!reshard.ok()) {
       return absl::Status(reshard.status().code(),
                           absl::StrCat("Tensor '", tensor.name, "': ", reshard.status().message()));
     }
-    // Transfers come ordered by destination device: each device's are a
-    // contiguous span.
-    absl::flat_hash_map<int64_t, std::pair<size_t, size_t>> transfers_of;
-    const std::vector<Transfer>& transfers = reshard->transfers();
-    for (size_t i = 0; i < transfers.size(); ++i) {
-      auto [it, inserted] = transfers_of.emplace(transfers[i].destination, std::make_pair(i, i + 1));
-      if (!inserted) it->second.second = i + 1;
-    }
-    std::vector<IndexRange> source(saved.rank());
     TESSERA_RETURN_IF_ERROR(AddTensorPieces(
         t, num_tensors, tensor.name, tensor.type, target, &plan,
         [&](size_t distinct, int64_t device, absl::Span<const IndexRange> box) -> absl::Status {
-          auto span = transfers_of.find(device);
-          if (span == transfers_of.end()) return absl::OkStatus();
-          for (size_t i = span->second.first; i < span->second.second; ++i) {
-            TESSERA_RETURN_IF_ERROR(saved.DeviceRanges(transfers[i].source, absl::MakeSpan(source)));
-            const IndexPiece* stored = FindPiece(tensor, source);
+          absl::Status missing = absl::OkStatus();
+          TESSERA_RETURN_IF_ERROR(reshard->ForEachPiece(device, [&](const ReshardPiece& piece) {
+            if (!missing.ok()) return;
+            const IndexPiece* stored = FindPiece(tensor, piece.source_ranges);
             if (stored == nullptr) {
               // ReadIndex checked the tiling, so only an index built by hand
               // gets here.
-              return absl::DataLossError(absl::StrCat("tensor '", tensor.name, "': elements ",
-                                                      RangesText(reshard->ranges(i)), " are in no piece"));
+              missing = absl::DataLossError(absl::StrCat("tensor '", tensor.name, "': elements ",
+                                                         RangesText(piece.box), " are in no piece"));
+              return;
             }
-            const IndexPiece& piece = *stored;
-            AppendBoxRuns(tensor.type, reshard->ranges(i), piece.ranges, piece.offset, box, distinct,
-                          &file_runs[piece.file]);
-          }
-          return absl::OkStatus();
+            AppendBoxRuns(tensor.type, piece.box, stored->ranges, stored->offset, box, distinct,
+                          &file_runs[stored->file]);
+          }));
+          return missing;
         }));
   }
   AddReads(std::move(file_runs), options.coalesce_gap_bytes, &plan);
