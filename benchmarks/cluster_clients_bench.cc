@@ -15,6 +15,13 @@
 // path); --threads runs the blocking Connect and Barrier on one thread per
 // client instead, for comparison. Targets (issue 4): 1,000 own connections
 // < 2 s; 10,000 over 100 connections < 3 s.
+//
+// The floor (issue 14): each run also times a bare gRPC callback service of
+// the same shape in the same process (Register, then one barrier answered
+// when every client has arrived; the same messages, the same channels, no
+// bookkeeping: no job state, heartbeats, event streams or topology), and the
+// summary prints Tessera's median as a multiple of the floor's. Target: at
+// most 2x.
 #include <pthread.h>
 
 #include <algorithm>
@@ -34,6 +41,7 @@
 #include "core/cluster/coordinator_server.h"
 #include "core/cluster/local_host.h"
 #include "grpcpp/grpcpp.h"
+#include "tessera/v1/coordinator.grpc.pb.h"
 
 namespace {
 
@@ -225,6 +233,141 @@ double RunOnce(int64_t clients, int64_t connections, bool threads, int64_t heart
   return static_cast<double>(shared.last_past_ns.load()) * 1e-9;
 }
 
+// The floor's service: Register answers at once; Barrier holds every call
+// until the last client arrives, then answers them all.
+class BareService final : public tessera::v1::Coordinator::CallbackService {
+ public:
+  explicit BareService(int64_t clients) : remaining_(clients) {}
+
+  grpc::ServerUnaryReactor* Register(grpc::CallbackServerContext* ctx, const tessera::v1::RegisterRequest*,
+                                     tessera::v1::RegisterResponse*) override {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    reactor->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+  grpc::ServerUnaryReactor* Barrier(grpc::CallbackServerContext* ctx, const tessera::v1::BarrierRequest*,
+                                    tessera::v1::BarrierResponse*) override {
+    grpc::ServerUnaryReactor* reactor = ctx->DefaultReactor();
+    std::vector<grpc::ServerUnaryReactor*> release;
+    {
+      absl::MutexLock lock(&mu_);
+      waiting_.push_back(reactor);
+      if (--remaining_ == 0) release.swap(waiting_);
+    }
+    for (grpc::ServerUnaryReactor* r : release) r->Finish(grpc::Status::OK);
+    return reactor;
+  }
+
+ private:
+  absl::Mutex mu_;
+  int64_t remaining_;
+  std::vector<grpc::ServerUnaryReactor*> waiting_;
+};
+
+// One client of the floor: its stub and the two calls' state.
+struct BareClient {
+  std::unique_ptr<tessera::v1::Coordinator::Stub> stub;
+  grpc::ClientContext register_ctx, barrier_ctx;
+  tessera::v1::RegisterRequest register_request;
+  tessera::v1::RegisterResponse register_response;
+  tessera::v1::BarrierRequest barrier_request;
+  tessera::v1::BarrierResponse barrier_response;
+};
+
+// One run of the floor, as RunAsync starts Tessera's clients: every call
+// started from this thread or from the previous call's callback. Returns
+// seconds to the last client past the barrier, or < 0.
+double RunBareOnce(int64_t clients, int64_t connections) {
+  BareService service(clients);
+  int port = 0;
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || port == 0) {
+    std::fprintf(stderr, "bare service: could not start\n");
+    return -1;
+  }
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  // The arguments Tessera's own connections use (client_connect.cc), and
+  // distinct ones per shared channel so that each is its own connection.
+  auto channel = [&address](int64_t index, bool own) {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
+    args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
+    args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
+    if (own) {
+      args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+    } else {
+      args.SetInt("tessera.bench.connection", static_cast<int>(index));
+    }
+    return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  };
+  std::vector<std::shared_ptr<grpc::Channel>> shared_channels;
+  if (connections < clients) {
+    for (int64_t c = 0; c < connections; ++c) shared_channels.push_back(channel(c, false));
+  }
+  const tessera::v1::HostInfo host = tessera::cluster::LocalHostInfo();
+  std::vector<BareClient> bare(static_cast<size_t>(clients));
+  std::atomic<int> failures{0};
+  std::atomic<int64_t> last_past_ns{0};
+  absl::Mutex mu;
+  int64_t remaining = clients;
+  auto one_done = [&mu, &remaining] {
+    absl::MutexLock lock(&mu);
+    --remaining;
+  };
+  const Clock::time_point start = Clock::now();
+  for (int64_t i = 0; i < clients; ++i) {
+    BareClient& c = bare[static_cast<size_t>(i)];
+    c.stub = tessera::v1::Coordinator::NewStub(shared_channels.empty()
+                                                   ? channel(i, true)
+                                                   : shared_channels[static_cast<size_t>(i) % shared_channels.size()]);
+    c.register_request.mutable_header()->set_job_id("bench");
+    c.register_request.mutable_header()->set_process_id(static_cast<int32_t>(i));
+    c.register_request.set_num_processes(static_cast<int32_t>(clients));
+    *c.register_request.mutable_host() = host;
+    c.register_request.add_devices()->set_platform("cpu");
+    c.register_ctx.set_wait_for_ready(true);
+    c.stub->async()->Register(
+        &c.register_ctx, &c.register_request, &c.register_response,
+        [&c, &failures, &last_past_ns, &start, one_done](grpc::Status status) {
+          if (!status.ok()) {
+            failures.fetch_add(1);
+            return one_done();
+          }
+          *c.barrier_request.mutable_header() = c.register_request.header();
+          c.barrier_request.set_barrier_id("first");
+          c.barrier_request.set_timeout_ms(120000);
+          c.stub->async()->Barrier(&c.barrier_ctx, &c.barrier_request, &c.barrier_response,
+                                   [&failures, &last_past_ns, &start, one_done](grpc::Status status) {
+                                     if (status.ok()) {
+                                       RecordLatest(last_past_ns, start);
+                                     } else {
+                                       failures.fetch_add(1);
+                                     }
+                                     one_done();
+                                   });
+        });
+  }
+  {
+    absl::MutexLock lock(&mu);
+    mu.Await(absl::Condition(+[](int64_t* left) { return *left == 0; }, &remaining));
+  }
+  server->Shutdown();
+  if (failures.load() > 0) {
+    std::fprintf(stderr, "bare service: %d clients failed\n", failures.load());
+    return -1;
+  }
+  return static_cast<double>(last_past_ns.load()) * 1e-9;
+}
+
+double Median(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 int64_t Flag(int argc, char** argv, const char* name, int64_t fallback) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::strcmp(argv[i], name) == 0) return std::strtoll(argv[i + 1], nullptr, 10);
@@ -250,16 +393,23 @@ int main(int argc, char** argv) {
   int64_t heartbeat_ms = Flag(argc, argv, "--heartbeat-ms", 2000);
   bool threads = false;
   for (int i = 1; i < argc; ++i) threads = threads || std::strcmp(argv[i], "--threads") == 0;
-  std::vector<double> times;
+  std::vector<double> times, floors;
   for (int64_t r = 0; r < runs; ++r) {
     double seconds = RunOnce(clients, connections, threads, heartbeat_ms);
     if (seconds < 0) return 1;
-    std::printf("run %lld: %.3f s\n", (long long)r, seconds);
+    double floor = RunBareOnce(clients, connections);
+    if (floor < 0) return 1;
+    std::printf("run %lld: %.3f s, bare gRPC floor %.3f s (%.2fx)\n", (long long)r, seconds, floor,
+                seconds / floor);
     times.push_back(seconds);
+    floors.push_back(floor);
   }
-  std::sort(times.begin(), times.end());
+  const double median = Median(times), floor = Median(floors);
   std::printf("%lld clients over %lld connections (%s): register + first barrier, median %.3f s (%lld runs)\n",
               (long long)clients, (long long)connections, threads ? "a thread per client" : "async, one thread",
-              times[times.size() / 2], (long long)runs);
+              median, (long long)runs);
+  std::printf("bare gRPC floor (register + barrier, no bookkeeping): median %.3f s; Tessera %.2fx the floor "
+              "(target: at most 2x)\n",
+              floor, median / floor);
   return 0;
 }

@@ -34,18 +34,6 @@ API_RE = re.compile(r"TESSERA_API\b[^;{]*?\b(\w+)\s*\(", re.S)
 # each entry says why a binding user does not need it, or that it is a known
 # gap. An entry that is bound, or no longer declared, is an error.
 ALLOWED = {}
-_METRICS_GAP = "experimental; binding is a known gap (issue 14 follow-up)"
-ALLOWED.update({
-    "tessera_cluster_options_set_metrics_bind": _METRICS_GAP,
-    "tessera_coordinator_metrics_port": _METRICS_GAP,
-    "tessera_job_status_query": _METRICS_GAP,
-    "tessera_job_status_destroy": _METRICS_GAP,
-    "tessera_job_status_job_state": _METRICS_GAP,
-    "tessera_job_status_num_processes": _METRICS_GAP,
-    "tessera_job_status_process_state": _METRICS_GAP,
-    "tessera_job_status_process_ms_since_heartbeat": _METRICS_GAP,
-    "tessera_job_status_process_waiting_on": _METRICS_GAP,
-})
 _SAVE_GAP = "experimental; binding is a known gap (issue 13 follow-up)"
 ALLOWED.update({
     "tessera_save_options_create": _SAVE_GAP,

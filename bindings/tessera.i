@@ -2318,3 +2318,48 @@ typedef struct {} CheckpointPlanSearch;
   /* Why the candidate is rejected; "" when it fits. */
   const char* candidate_problem(size_t index, tessera_error** out_error);
 }
+
+/* ---- issue 14: the coordinator as a service (experimental/coordinator_service.h) */
+
+/* The /metrics address and port, and "who is stuck where": a job's state as
+ * its coordinator sees it, queried by an operator (a snapshot handle). */
+#if !defined(TESSERA_SWIG_NO_CLUSTER)
+%include "tessera/experimental/coordinator_service.h"
+%{
+typedef tessera_job_status JobStatus;
+#define ClusterOptions_query_job_status(...) tessera_job_status_query(__VA_ARGS__)
+#define Coordinator_metrics_port(...) tessera_coordinator_metrics_port(__VA_ARGS__)
+#define JobStatus_job_state(...) tessera_job_status_job_state(__VA_ARGS__)
+#define JobStatus_num_processes(...) tessera_job_status_num_processes(__VA_ARGS__)
+#define JobStatus_process_state(...) tessera_job_status_process_state(__VA_ARGS__)
+#define JobStatus_process_ms_since_heartbeat(...) tessera_job_status_process_ms_since_heartbeat(__VA_ARGS__)
+#define JobStatus_process_waiting_on(...) tessera_job_status_process_waiting_on(__VA_ARGS__)
+%}
+%newobject ClusterOptions::query_job_status;
+typedef struct {} JobStatus;
+%extend ClusterOptions {
+  /* Serve /metrics on "HOST:PORT" (port 0: any free one); off by default. */
+  void set_metrics_bind(const char* address, tessera_error** out_error) {
+    tessera_cluster_options_set_metrics_bind($self, address, out_error);
+  }
+  /* Asks the coordinator at these options' address for its job's state, as
+   * an operator (job id, token and TLS from these options). */
+  JobStatus* query_job_status(int64_t timeout_ms, tessera_error** out_error);
+}
+%extend Coordinator {
+  /* The port /metrics listens on; FAILED_PRECONDITION without set_metrics_bind. */
+  int metrics_port(tessera_error** out_error);
+}
+%extend JobStatus {
+  ~JobStatus() { tessera_job_status_destroy($self); }
+  /* "REGISTERING", "RUNNING", "SHUTTING_DOWN", "STOPPED" or "FAILED". */
+  const char* job_state(tessera_error** out_error);
+  size_t num_processes(tessera_error** out_error);
+  /* "never connected", "pending", "running", "disconnected" or "failed". */
+  const char* process_state(size_t index, tessera_error** out_error);
+  /* -1 when it never sent one. */
+  int64_t process_ms_since_heartbeat(size_t index, tessera_error** out_error);
+  /* "barrier ID#COUNTER" and "key KEY" parts joined by ", "; "" when nothing. */
+  const char* process_waiting_on(size_t index, tessera_error** out_error);
+}
+#endif

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 
 # shellcheck shell=bash
-# Shared by plan.sh and test.sh (sourced, not run): the repository root as the
-# working directory, and one way to configure and build a build directory.
+# Shared by plan.sh, test.sh, coverage.sh and tsan.sh (sourced, not run): the
+# repository root as the working directory, and one way to configure and build
+# a build directory.
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -50,4 +51,31 @@ build() {
   local dir=$1
   shift
   logged "$dir-build" ninja -C "$dir" "$@"
+}
+
+# build_suites DIR NAME...: builds only what the tests of those suites (or
+# with those test names) run (their programs and the targets they depend
+# on), not the whole tree.
+build_suites() {
+  local dir=$1 targets
+  shift
+  targets=$(meson introspect "$dir" --tests --targets | python3 -c '
+import json, os, sys
+info = json.load(sys.stdin)
+suites = set(sys.argv[2:])
+build = os.path.realpath(sys.argv[1])
+files = {t["id"]: t["filename"] for t in info["targets"]}
+wanted = set()
+for test in info["tests"]:
+    if test["name"] not in suites and not suites & {s.split(":")[-1] for s in test["suite"]}:
+        continue
+    for dep in test["depends"]:
+        wanted.update(files.get(dep, []))
+    if test["cmd"] and os.path.realpath(test["cmd"][0]).startswith(build + os.sep):
+        wanted.add(test["cmd"][0])
+print("\n".join(sorted(os.path.relpath(f, build) for f in wanted)))
+' "$dir" "$@") || return 1
+  [[ -n $targets ]] || return 1
+  # shellcheck disable=SC2086  # one target a word
+  build "$dir" -j"${JOBS:-2}" $targets
 }

@@ -110,32 +110,6 @@ configure_and_build() {
   build "$dir" -j"$JOBS" || { broken "build $dir"; return 1; }
 }
 
-# build_suites DIR SUITE...: builds only what the tests of those suites run
-# (their programs and the targets they depend on), not the whole tree.
-build_suites() {
-  local dir=$1 targets
-  shift
-  targets=$(meson introspect "$dir" --tests --targets | python3 -c '
-import json, os, sys
-info = json.load(sys.stdin)
-suites = set(sys.argv[2:])
-build = os.path.realpath(sys.argv[1])
-files = {t["id"]: t["filename"] for t in info["targets"]}
-wanted = set()
-for test in info["tests"]:
-    if not suites & {s.split(":")[-1] for s in test["suite"]}:
-        continue
-    for dep in test["depends"]:
-        wanted.update(files.get(dep, []))
-    if test["cmd"] and os.path.realpath(test["cmd"][0]).startswith(build + os.sep):
-        wanted.add(test["cmd"][0])
-print("\n".join(sorted(os.path.relpath(f, build) for f in wanted)))
-' "$dir" "$@") || return 1
-  [[ -n $targets ]] || return 1
-  # shellcheck disable=SC2086  # one target a word
-  build "$dir" -j"$JOBS" $targets
-}
-
 normal_tests() {
   local suite args=()
   while read -r suite; do

@@ -215,7 +215,14 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   void End(const grpc::Status& status);
 
   void OnWriteDone(bool ok) override;
-  void OnCancel() override { End(grpc::Status::CANCELLED); }
+  // gRPC runs OnDone (the last Unref) only after OnCancel returns, but orders
+  // the two through its own atomics; a reference held here puts the order in
+  // the count itself, where ThreadSanitizer sees it.
+  void OnCancel() override {
+    Ref();
+    End(grpc::Status::CANCELLED);
+    Unref();
+  }
   void OnDone() override;
 
   // Counts the stream as `header`'s (CoordinatorState::WatcherOpened) until
@@ -349,7 +356,13 @@ class CoordinatorServerImpl final : public CoordinatorServer {
     });
   }
 
-  ~CoordinatorServerImpl() override { Stop(); }
+  ~CoordinatorServerImpl() override {
+    Stop();
+    // Every stream's OnDone (RemoveWatcher) ended before Stop's Wait
+    // returned, as gRPC orders it; taking the lock once more orders it for
+    // ThreadSanitizer too before watchers_ is destroyed.
+    absl::MutexLock lock(&watch_mu_);
+  }
 
   absl::Status Serve(const HostPort& bind) {
     absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =

@@ -436,14 +436,14 @@ static void barrier_timeout_lists_arrived_and_missing_processes(void) {
 typedef struct wait_args {
   tessera_client* client;
   tessera_error* error;
-  volatile int done;
+  int done; /* polled across threads: __atomic loads and stores (volatile orders nothing) */
 } wait_args;
 
 static void* next_event_thread(void* raw) {
   wait_args* args = (wait_args*)raw;
   tessera_event* event = tessera_client_event_wait(args->client, 30000, &args->error);
   tessera_event_destroy(event);
-  args->done = 1;
+  __atomic_store_n(&args->done, 1, __ATOMIC_RELEASE);
   return NULL;
 }
 
@@ -458,7 +458,7 @@ static void cancel_all_unblocks_next_event(void) {
   ASSERT_NOT_NULL(args.client);
   pthread_create(&thread, NULL, next_event_thread, &args);
   /* Bounded: 3000 x 10 ms; the waiter may not have started at the first cancel. */
-  for (rounds = 0; rounds < 3000 && !args.done; ++rounds) {
+  for (rounds = 0; rounds < 3000 && !__atomic_load_n(&args.done, __ATOMIC_ACQUIRE); ++rounds) {
     tessera_client_cancel_all(args.client);
     nanosleep(&pause, NULL);
   }

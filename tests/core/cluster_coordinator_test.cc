@@ -72,6 +72,7 @@ TEST_F(CoordinatorServerTest, WaitForJobOmittingDevicesCarriesTheFingerprintOnly
 
 TEST_F(CoordinatorServerTest, WaitForJobBlocksUntilTheLastProcessRegisters) {
   Start();
+  StubFor(1);  // before the waiter starts: StubFor grows stubs_, which it reads
   ASSERT_THAT(Register(0), IsOk());
   v1::GlobalTopology topology;
   auto waiting = std::async(std::launch::async, [&] { return WaitForJob(0, &topology); });
@@ -90,6 +91,8 @@ TEST_F(CoordinatorServerTest, ConcurrentJoinersAllReceiveTheWholeTopology) {
     stubs_.clear();
     Start();
     std::vector<v1::GlobalTopology> topologies(2);
+    // Both stubs before the threads start: StubFor grows stubs_, which they share.
+    for (int p = 0; p < 2; ++p) StubFor(p);
     std::vector<std::future<absl::Status>> joins;
     for (int p = 0; p < 2; ++p) {
       joins.push_back(std::async(std::launch::async, [&, p] {
