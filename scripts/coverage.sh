@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # Line and branch coverage of the core (core/) and the C ABI (capi/), measured
 # with gcovr over the normal test suites (issue 14). Not part of
 # scripts/test.sh: the instrumented -O0 build and its slower test run would

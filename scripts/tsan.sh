@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The Tessera Authors
+# SPDX-License-Identifier: Apache-2.0
 # ThreadSanitizer over the threaded code (issue 14): the cluster client, the
 # coordinator and its state, TLS reloads, the coordinator's health, readiness,
 # status and metrics services, the checkpoint loader's threads and the layout

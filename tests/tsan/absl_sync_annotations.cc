@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // Makes Debian's Abseil synchronization visible to ThreadSanitizer
 // (scripts/tsan.sh preloads this library into every test it runs).
 //

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 // The coordinator as an operated service (experimental, issue 14) through
 // the binding: /metrics on the chosen port, and the job's status as an
 // operator queries it.

@@ -1,3 +1,6 @@
+// SPDX-FileCopyrightText: 2026 The Tessera Authors
+// SPDX-License-Identifier: Apache-2.0
+
 package tessera
 
 // The coordinator as an operated service (tessera/experimental/
