@@ -4,6 +4,7 @@
 """Restoring sharded checkpoints through libtessera's C ABI (ctypes), shared
 by the round-trip and jax tests: one process's restore into buffers, with
 the bytes read counted twice (the loader's count and the kernel's rchar)."""
+import os
 import ctypes as C
 import json
 
@@ -128,6 +129,10 @@ def restore(lib, directory, mesh, rules, mode, process, num_processes, gap=0):
         pointers = (_P * n)(*[C.cast(b, _P) for b in buffers])
         csizes = (C.c_size_t * n)(*sizes)
         read = C.c_int64(0)
+        # The kernel's rchar counts read(2) and pread(2), not io_uring's
+        # reads: this load takes the pread path (the loader reads the
+        # variable at every load).
+        os.environ["TESSERA_LOAD_IO"] = "pread"
         # Reading /proc/self/io counts in rchar too, after the value it shows.
         before, own = rchar()
         lib.call("tessera_read_plan_execute", plan, pointers, csizes, n, None, None, C.byref(read))
