@@ -293,7 +293,7 @@ struct ReshardIntervals::Data {
     const Process& p = processes[static_cast<size_t>(slot)];
     if (p.shards == 0) return false;
     if (!p.product) return FindHeld(slot, Replica0(position)) != nullptr;
-    const DimSet* set = &dim_sets[static_cast<size_t>(slot) * rank];
+    const DimSet* set = dim_sets.data() + static_cast<size_t>(slot) * rank;
     for (size_t d = 0; d < rank; ++d) {
       if (set[d].contiguous) {
         if (position[d] < set[d].lo || position[d] > set[d].hi) return false;
@@ -488,8 +488,10 @@ void ReshardIntervals::Data::ReadSource(const Splits& splits,
   int64_t segment_lo = 0, segment_hi = 0;
   const auto flush = [&]() {
     if (segment_slot < 0) return;
-    int64_t* lo = &box_lo[static_cast<size_t>(segment_slot) * rank];
-    int64_t* hi = &box_hi[static_cast<size_t>(segment_slot) * rank];
+    // data() + offset: for a scalar (rank 0) the vectors are empty, and
+    // v[0] of an empty vector is undefined even unread.
+    int64_t* lo = box_lo.data() + static_cast<size_t>(segment_slot) * rank;
+    int64_t* hi = box_hi.data() + static_cast<size_t>(segment_slot) * rank;
     for (size_t d = 0; d < rank; ++d) {
       const bool moving = static_cast<int>(d) == run_dim;
       lo[d] = std::min<int64_t>(lo[d], moving ? segment_lo : base[d]);
@@ -726,7 +728,7 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
       uint64_t in_process = 0;
       const Process* process = slot >= 0 ? &processes[static_cast<size_t>(slot)] : nullptr;
       if (process != nullptr && process->shards > 0 && process->product) {
-        const DimSet* set = &dim_sets[static_cast<size_t>(slot) * rank];
+        const DimSet* set = dim_sets.data() + static_cast<size_t>(slot) * rank;
         if (slot != rest_slot) {
           rest_slot = slot;
           rest_held = 1;
