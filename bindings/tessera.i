@@ -2319,6 +2319,136 @@ typedef struct {} CheckpointPlanSearch;
   const char* candidate_problem(size_t index, tessera_error** out_error);
 }
 
+/* ---- issue 13: sharded save (experimental/checkpoint_save.h) --------------- */
+
+/* Each process writes the distinct shards it holds; process 0 then writes the
+ * index. The shards cross as write_shards' buffers (the TESSERA_BUFFERS_OUT
+ * typemap: Go [][]byte, Java direct ByteBuffers, C# PinnedBuffers), pinned
+ * for that call only, so a language's moving memory is never kept by the
+ * saver. tessera_checkpoint_saver_set_shard keeps the caller's pointer until
+ * the write: each language's layer collects its shards and hands them to
+ * write_shards in one call instead. The fill callback
+ * (tessera_checkpoint_saver_stream) is bound in each language's file. */
+%include "tessera/experimental/checkpoint_save.h"
+%{
+typedef tessera_save_options SaveOptions;
+typedef tessera_checkpoint_saver CheckpointSaver;
+#define CheckpointSaver_num_tensors(...) tessera_checkpoint_saver_num_tensors(__VA_ARGS__)
+%}
+%apply (const int64_t* TESSERA_INT64_IN, size_t TESSERA_INT64_IN_COUNT) {
+  (const int64_t* shard_tensors, size_t num_shard_tensors),
+  (const int64_t* shard_devices, size_t num_shard_devices)
+};
+typedef struct {} SaveOptions;
+typedef struct {} CheckpointSaver;
+/* Defaults: process 0 of 1, strict shards, 64 MiB parts. */
+%extend SaveOptions {
+  SaveOptions() { return tessera_save_options_create(); }
+  ~SaveOptions() { tessera_save_options_destroy($self); }
+  /* Process `process_index` of `num_processes`: logical devices [P*D/N, (P+1)*D/N). */
+  void set_process(size_t process_index, size_t num_processes, tessera_error** out_error) {
+    tessera_save_options_set_process($self, process_index, num_processes, out_error);
+  }
+  void set_shard_mode(tessera_shard_mode_t mode, tessera_error** out_error) {
+    tessera_save_options_set_shard_mode($self, mode, out_error);
+  }
+  /* The largest part a fill callback is asked for, in bytes. */
+  void set_chunk_size(int64_t chunk_size, tessera_error** out_error) {
+    tessera_save_options_set_chunk_size($self, chunk_size, out_error);
+  }
+}
+%extend CheckpointSaver {
+  /* A save of one process into `directory` (tessera_checkpoint_saver_create);
+   * options NULL: the defaults. */
+  CheckpointSaver(const char* directory, const SaveOptions* options, tessera_error** out_error) {
+    return tessera_checkpoint_saver_create(directory, options, out_error);
+  }
+  ~CheckpointSaver() { tessera_checkpoint_saver_destroy($self); }
+  /* Tensor `name` of safetensors dtype `dtype` ("F32"), global shape `dims`,
+   * saved under `layout` (its mesh is the saving mesh). */
+  void add_tensor(const char* name, const char* dtype, const Layout* layout, const int64_t* dims, size_t num_dims,
+                  tessera_error** out_error) {
+    tessera_checkpoint_saver_add_tensor($self, name, dtype, layout, dims, num_dims, out_error);
+  }
+  size_t num_tensors(tessera_error** out_error);
+  /* Writes the process's file: shard i is tensor shard_tensors[i] on device
+   * shard_devices[i], buffers[i] its box as row-major bytes. */
+  void write_shards(const int64_t* shard_tensors, size_t num_shard_tensors, const int64_t* shard_devices,
+                    size_t num_shard_devices, void* const* buffers, const size_t* sizes, size_t num_buffers,
+                    tessera_error** out_error) {
+    tessera_checkpoint_saver_write_shards($self, (const size_t*)(const void*)shard_tensors, num_shard_tensors,
+                                          (const size_t*)(const void*)shard_devices, num_shard_devices,
+                                          (const void* const*)buffers, sizes, num_buffers, out_error);
+  }
+  /* Process 0, after every process wrote: checks the files and writes the index. */
+  void finish(tessera_error** out_error) { tessera_checkpoint_saver_finish($self, out_error); }
+}
+
+/* ---- issue 13: restore on any mesh (experimental/checkpoint_restore.h) ------ */
+
+/* A saved checkpoint's index, and the read plan of one process restoring it
+ * under a layout map: the plan is a ReadPlan, executed as a loaded one. */
+%include "tessera/experimental/checkpoint_restore.h"
+%{
+typedef tessera_checkpoint_index CheckpointIndex;
+typedef tessera_restore_request RestoreRequest;
+#define CheckpointIndex_num_processes(...) tessera_checkpoint_index_num_processes(__VA_ARGS__)
+#define CheckpointIndex_num_files(...) tessera_checkpoint_index_num_files(__VA_ARGS__)
+#define CheckpointIndex_file_path(...) tessera_checkpoint_index_file_path(__VA_ARGS__)
+#define CheckpointIndex_num_tensors(...) tessera_checkpoint_index_num_tensors(__VA_ARGS__)
+#define CheckpointIndex_tensor_name(...) tessera_checkpoint_index_tensor_name(__VA_ARGS__)
+#define CheckpointIndex_tensor_dtype(...) tessera_checkpoint_index_tensor_dtype(__VA_ARGS__)
+#define CheckpointIndex_tensor_sharding(...) tessera_checkpoint_index_tensor_sharding(__VA_ARGS__)
+#define CheckpointIndex_tensor_num_pieces(...) tessera_checkpoint_index_tensor_num_pieces(__VA_ARGS__)
+#define CheckpointIndex_piece_file(...) tessera_checkpoint_index_piece_file(__VA_ARGS__)
+%}
+%newobject CheckpointIndex::tensor_sharding;
+%newobject CheckpointIndex::restore_plan;
+typedef struct {} CheckpointIndex;
+typedef struct {} RestoreRequest;
+%extend CheckpointIndex {
+  /* Reads the index at `path` (the directory or its tessera-index.json). */
+  CheckpointIndex(const char* path, tessera_error** out_error) { return tessera_checkpoint_index_open(path, out_error); }
+  ~CheckpointIndex() { tessera_checkpoint_index_destroy($self); }
+  size_t num_processes(tessera_error** out_error);
+  size_t num_files(tessera_error** out_error);
+  const char* file_path(size_t index, tessera_error** out_error);
+  size_t num_tensors(tessera_error** out_error);
+  const char* tensor_name(size_t index, tessera_error** out_error);
+  const char* tensor_dtype(size_t index, tessera_error** out_error);
+  TESSERA_INT64S_METHOD(tensor_shape, (size_t index, tessera_error** out_error),
+                        tessera_checkpoint_index_tensor_shape, $self, index)
+  /* The sharding it was saved under. */
+  Sharding* tensor_sharding(size_t index, tessera_error** out_error);
+  size_t tensor_num_pieces(size_t index, tessera_error** out_error);
+  /* [start0, stop0, ...]: the stored piece's box. */
+  TESSERA_INT64S_METHOD(piece_ranges, (size_t index, size_t piece, tessera_error** out_error),
+                        tessera_checkpoint_index_piece_ranges, $self, index, piece)
+  size_t piece_file(size_t index, size_t piece, tessera_error** out_error);
+  /* The reads of one process restoring onto the layout map's mesh
+   * (tessera_restore_plan_create); request NULL: every tensor; options
+   * NULL: the defaults. */
+  ReadPlan* restore_plan(const LayoutMap* layout_map, const RestoreRequest* request, const ReadOptions* options,
+                         tessera_error** out_error) {
+    return tessera_restore_plan_create($self, layout_map, request, options, out_error);
+  }
+}
+%extend RestoreRequest {
+  RestoreRequest() { return tessera_restore_request_create(); }
+  ~RestoreRequest() { tessera_restore_request_destroy($self); }
+  /* Asks for `name`; dtype NULL: any; `dims` empty: any shape (a scalar's
+   * shape is checked with add_scalar). */
+  void add_tensor(const char* name, const char* dtype, const int64_t* dims, size_t num_dims,
+                  tessera_error** out_error) {
+    tessera_restore_request_add_tensor($self, name, dtype, num_dims == 0 ? NULL : dims, num_dims, out_error);
+  }
+  /* Asks for the rank-0 tensor `name`. */
+  void add_scalar(const char* name, const char* dtype, tessera_error** out_error) {
+    static const int64_t no_dims[1] = {0};
+    tessera_restore_request_add_tensor($self, name, dtype, no_dims, 0, out_error);
+  }
+}
+
 /* ---- issue 14: the coordinator as a service (experimental/coordinator_service.h) */
 
 /* The /metrics address and port, and "who is stuck where": a job's state as

@@ -181,52 +181,104 @@ size_t tessera_checkpoint_saver_num_tensors(const tessera_checkpoint_saver* save
   return TESSERA_CAPI_GET(saver, saver->tensors.size());
 }
 
+namespace {
+
+// Hands one shard's buffer to `saver` (tessera_checkpoint_saver_set_shard's
+// checks); the saver keeps the pointer.
+absl::Status SetShard(tessera_checkpoint_saver& saver, size_t tensor, size_t device, const void* data, size_t size) {
+  TESSERA_RETURN_IF_ERROR(
+      tessera::capi::CheckIndex(tensor, saver.tensors.size(), "tensor", "the saver's tensors"));
+  TESSERA_CAPI_REQUIRE_ARRAY(data, size);
+  const sharded::SaveTensor& t = saver.tensors[tensor];
+  const tessera::Sharding& sharding = t.sharding;
+  TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(device, static_cast<size_t>(sharding.num_devices()), "device",
+                                                    "the mesh's devices"));
+  const int64_t per_process = sharding.num_devices() / saver.options.num_processes;
+  const int64_t first = saver.options.process_index * per_process;
+  const auto d = static_cast<int64_t>(device);
+  if (d < first || d >= first + per_process) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'device' is ", d, "; expected a device of process ",
+                                                   saver.options.process_index, ", [", first, ", ",
+                                                   first + per_process, ")"));
+  }
+  TESSERA_ASSIGN_OR_RETURN(const std::vector<int64_t> shape, sharding.ShardShape(d));
+  uint64_t bytes = static_cast<uint64_t>(t.type.block_bytes);
+  for (const int64_t n : shape) bytes *= static_cast<uint64_t>(n);
+  if (size != bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("Argument 'size' is ", size, "; expected ", bytes,
+                                                   ", the bytes of device ", d, "'s shard of tensor ",
+                                                   tessera::checkpoint::json::Quote(t.name)));
+  }
+  saver.buffers[tensor][d] = absl::string_view(static_cast<const char*>(data), size);
+  return absl::OkStatus();
+}
+
+// Writes the process's file from the buffers handed to `saver`.
+absl::Status WriteBuffers(tessera_checkpoint_saver& saver) {
+  return Write(saver, [&saver](const sharded::SavePiece& piece, uint64_t offset, absl::Span<char> out) {
+    const auto& buffers = saver.buffers[piece.tensor];
+    auto it = buffers.find(piece.device);
+    if (it == buffers.end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "tensor ", tessera::checkpoint::json::Quote(saver.tensors[piece.tensor].name), ": no buffer for device ",
+          piece.device, ", which stores ", RangesText(piece.ranges),
+          "; expected tessera_checkpoint_saver_set_shard for it"));
+    }
+    std::memcpy(out.data(), it->second.data() + offset, out.size());
+    return absl::OkStatus();
+  });
+}
+
+// The count of a parallel array of tessera_checkpoint_saver_write_shards
+// against the first one's.
+absl::Status CheckParallelCount(size_t count, const char* name, size_t expected) {
+  if (count == expected) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("Argument '", name, "' is ", count, "; expected ", expected,
+                                                 ", the entries of 'shard_tensors'"));
+}
+
+}  // namespace
+
 bool tessera_checkpoint_saver_set_shard(tessera_checkpoint_saver* saver, size_t tensor, size_t device,
                                         const void* data, size_t size, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckNotNullAndIndex(
-        saver, "saver", tensor, "tensor", [&]() -> size_t { return saver->tensors.size(); }, "the saver's tensors"));
-    TESSERA_CAPI_REQUIRE_ARRAY(data, size);
-    const sharded::SaveTensor& t = saver->tensors[tensor];
-    const tessera::Sharding& sharding = t.sharding;
-    TESSERA_RETURN_IF_ERROR(tessera::capi::CheckIndex(device, static_cast<size_t>(sharding.num_devices()), "device",
-                                                      "the mesh's devices"));
-    const int64_t per_process = sharding.num_devices() / saver->options.num_processes;
-    const int64_t first = saver->options.process_index * per_process;
-    const auto d = static_cast<int64_t>(device);
-    if (d < first || d >= first + per_process) {
-      return absl::InvalidArgumentError(absl::StrCat("Argument 'device' is ", d, "; expected a device of process ",
-                                                     saver->options.process_index, ", [", first, ", ",
-                                                     first + per_process, ")"));
-    }
-    TESSERA_ASSIGN_OR_RETURN(const std::vector<int64_t> shape, sharding.ShardShape(d));
-    uint64_t bytes = static_cast<uint64_t>(t.type.block_bytes);
-    for (const int64_t n : shape) bytes *= static_cast<uint64_t>(n);
-    if (size != bytes) {
-      return absl::InvalidArgumentError(absl::StrCat("Argument 'size' is ", size, "; expected ", bytes,
-                                                     ", the bytes of device ", d, "'s shard of tensor ",
-                                                     tessera::checkpoint::json::Quote(t.name)));
-    }
-    saver->buffers[tensor][d] = absl::string_view(static_cast<const char*>(data), size);
-    return absl::OkStatus();
+    TESSERA_CAPI_REQUIRE(saver);
+    return SetShard(*saver, tensor, device, data, size);
   });
 }
 
 bool tessera_checkpoint_saver_write(tessera_checkpoint_saver* saver, tessera_error** out_error) noexcept {
   return Guard(out_error, [&]() -> absl::Status {
     TESSERA_CAPI_REQUIRE(saver);
-    return Write(*saver, [saver](const sharded::SavePiece& piece, uint64_t offset, absl::Span<char> out) {
-      const auto& buffers = saver->buffers[piece.tensor];
-      auto it = buffers.find(piece.device);
-      if (it == buffers.end()) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "tensor ", tessera::checkpoint::json::Quote(saver->tensors[piece.tensor].name), ": no buffer for device ",
-            piece.device, ", which stores ", RangesText(piece.ranges),
-            "; expected tessera_checkpoint_saver_set_shard for it"));
-      }
-      std::memcpy(out.data(), it->second.data() + offset, out.size());
-      return absl::OkStatus();
-    });
+    return WriteBuffers(*saver);
+  });
+}
+
+bool tessera_checkpoint_saver_write_shards(tessera_checkpoint_saver* saver, const size_t* shard_tensors,
+                                           size_t num_shard_tensors, const size_t* shard_devices,
+                                           size_t num_shard_devices, const void* const* buffers,
+                                           const size_t* sizes, size_t num_buffers,
+                                           tessera_error** out_error) noexcept {
+  return Guard(out_error, [&]() -> absl::Status {
+    TESSERA_CAPI_REQUIRE(saver);
+    TESSERA_RETURN_IF_ERROR(CheckNotWritten(*saver));
+    TESSERA_CAPI_REQUIRE_ARRAY(shard_tensors, num_shard_tensors);
+    TESSERA_CAPI_REQUIRE_ARRAY(shard_devices, num_shard_devices);
+    TESSERA_CAPI_REQUIRE_ARRAY(buffers, num_buffers);
+    TESSERA_CAPI_REQUIRE_ARRAY(sizes, num_buffers);
+    TESSERA_RETURN_IF_ERROR(CheckParallelCount(num_shard_devices, "num_shard_devices", num_shard_tensors));
+    TESSERA_RETURN_IF_ERROR(CheckParallelCount(num_buffers, "num_buffers", num_shard_tensors));
+    // The buffers are valid for this call only: whatever happens, the saver
+    // is left holding none of them.
+    const auto saved = saver->buffers;
+    absl::Status status = absl::OkStatus();
+    for (size_t i = 0; i < num_shard_tensors && status.ok(); ++i) {
+      status = SetShard(*saver, shard_tensors[i], shard_devices[i], buffers[i], sizes[i]);
+      if (!status.ok()) status = absl::Status(status.code(), absl::StrCat("shard ", i, ": ", status.message()));
+    }
+    if (status.ok()) status = WriteBuffers(*saver);
+    saver->buffers = saved;
+    return status;
   });
 }
 

@@ -792,6 +792,9 @@ TESSERA_CS_PROPERTY(DTensorConfig, accelerators_initialized, GetAcceleratorsInit
 /* src/Load.cs: Execute(byte[][]) and Execute(Memory<byte>[]) pin, then call this. */
 %csmethodmodifiers ReadPlan::execute "internal";
 %rename(ExecutePinned) ReadPlan::execute;
+/* src/Save.cs collects the shards, pins them and calls this. */
+%csmethodmodifiers CheckpointSaver::write_shards "internal";
+%rename(WriteShardsPinned) CheckpointSaver::write_shards;
 
 /* The callback forms: two static C# delegates (src/Load.cs, registered once)
    behind C trampolines that pass the load's GCHandle as user_data; through

@@ -364,6 +364,7 @@ static void expect_error(const char* function, tessera_error* err, tessera_code_
   X(tessera_checkpoint_saver_num_tensors, "saver", NULL) \
   X(tessera_checkpoint_saver_set_shard, "saver", NULL, 0, 0, NULL, 0) \
   X(tessera_checkpoint_saver_write, "saver", NULL) \
+  X(tessera_checkpoint_saver_write_shards, "saver", NULL, NULL, 0, NULL, 0, NULL, NULL, 0) \
   X(tessera_checkpoint_saver_stream, "saver", NULL, NULL, NULL) \
   X(tessera_checkpoint_saver_finish, "saver", NULL) \
   X(tessera_checkpoint_index_num_processes, "checkpoint", NULL) \

@@ -342,6 +342,104 @@ static void a_streamed_save_writes_the_same_file_as_buffers(void) {
   free(tb);
 }
 
+/* Every (tensor, device) shard of process 0 of 1, as write_shards' arrays. */
+typedef struct {
+  size_t tensors[NUM_TENSORS * 8];
+  size_t devices[NUM_TENSORS * 8];
+  const void* buffers[NUM_TENSORS * 8];
+  size_t sizes[NUM_TENSORS * 8];
+  size_t count;
+} shard_arrays;
+
+static void all_shard_arrays(shard_arrays* out) {
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  size_t t, d;
+  out->count = 0;
+  for (t = 0; t < NUM_TENSORS; ++t) {
+    tessera_layout* layout = layout_of(t, mesh);
+    tessera_sharding* sharding = tessera_sharding_create(layout, kShapes[t], kRanks[t], TESSERA_SHARD_MODE_STRICT, NULL);
+    for (d = 0; d < 8; ++d) {
+      int64_t ranges[4];
+      tessera_sharding_device_ranges(sharding, d, ranges, 4, NULL);
+      out->tensors[out->count] = t;
+      out->devices[out->count] = d;
+      out->sizes[out->count] = box_bytes(t, ranges, shards[t][d]);
+      out->buffers[out->count] = shards[t][d];
+      ++out->count;
+    }
+    tessera_sharding_destroy(sharding);
+    tessera_layout_destroy(layout);
+  }
+  tessera_mesh_destroy(mesh);
+}
+
+static void write_shards_saves_the_same_checkpoint_as_set_shard_and_write(void) {
+  char a[300], b[300], pa[400], pb[400];
+  char *ta, *tb;
+  shard_arrays arrays;
+  tessera_checkpoint_saver* saver;
+  tessera_error* err = NULL;
+  new_dir(a, sizeof a);
+  new_dir(b, sizeof b);
+  ASSERT_TRUE(save_job(a, 1));
+  all_shard_arrays(&arrays);
+  ASSERT_EQ(24, arrays.count);
+  saver = make_saver(b, 0, 1);
+  ASSERT_TRUE(tessera_checkpoint_saver_write_shards(saver, arrays.tensors, arrays.count, arrays.devices, arrays.count,
+                                                    arrays.buffers, arrays.sizes, arrays.count, &err));
+  ASSERT_OK(err);
+  ASSERT_TRUE(tessera_checkpoint_saver_finish(saver, &err));
+  ASSERT_OK(err);
+  tessera_checkpoint_saver_destroy(saver);
+  snprintf(pa, sizeof pa, "%s/tessera-index.json", a);
+  snprintf(pb, sizeof pb, "%s/tessera-index.json", b);
+  ta = read_text(pa);
+  tb = read_text(pb);
+  ASSERT_STREQ(ta, tb);
+  free(ta);
+  free(tb);
+}
+
+static void write_shards_names_the_refused_shard_and_keeps_none_of_its_buffers(void) {
+  char dir[300];
+  shard_arrays arrays;
+  tessera_checkpoint_saver* saver;
+  tessera_error* err = NULL;
+  new_dir(dir, sizeof dir);
+  all_shard_arrays(&arrays);
+  arrays.sizes[9] = 8; /* tensor 1 ("col"), device 1: 128 bytes */
+  saver = make_saver(dir, 0, 1);
+  ASSERT_FALSE(tessera_checkpoint_saver_write_shards(saver, arrays.tensors, arrays.count, arrays.devices,
+                                                     arrays.count, arrays.buffers, arrays.sizes, arrays.count, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "shard 9: Argument 'size' is 8; expected 128, the bytes of device 1's shard of tensor \"col\"");
+  /* The shards before it were handed for that call only. */
+  ASSERT_FALSE(tessera_checkpoint_saver_write(saver, &err));
+  ASSERT_ERROR(err, TESSERA_FAILED_PRECONDITION, "tensor \"row\": no buffer for device 0");
+  tessera_checkpoint_saver_destroy(saver);
+}
+
+static void write_shards_refuses_parallel_arrays_of_different_lengths(void) {
+  char dir[300];
+  shard_arrays arrays;
+  tessera_checkpoint_saver* saver;
+  tessera_error* err = NULL;
+  new_dir(dir, sizeof dir);
+  all_shard_arrays(&arrays);
+  saver = make_saver(dir, 0, 1);
+  ASSERT_FALSE(tessera_checkpoint_saver_write_shards(saver, arrays.tensors, 2, arrays.devices, 2, arrays.buffers,
+                                                     arrays.sizes, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'num_buffers' is 1; expected 2, the entries of 'shard_tensors'");
+  ASSERT_FALSE(tessera_checkpoint_saver_write_shards(saver, arrays.tensors, 2, arrays.devices, 3, arrays.buffers,
+                                                     arrays.sizes, 2, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'num_shard_devices' is 3; expected 2, the entries of 'shard_tensors'");
+  ASSERT_FALSE(tessera_checkpoint_saver_write_shards(saver, NULL, 2, arrays.devices, 2, arrays.buffers, arrays.sizes,
+                                                     2, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'shard_tensors' is NULL");
+  tessera_checkpoint_saver_destroy(saver);
+}
+
 static void a_small_chunk_size_asks_for_each_piece_in_parts(void) {
   char dir[300];
   fill_log log = {0, -1, 2};
@@ -514,6 +612,9 @@ int main(int argc, char** argv) {
       HARNESS_TEST(replicas_are_stored_once_across_the_job_by_the_first_holder),
       HARNESS_TEST(the_index_is_written_with_every_field_exact),
       HARNESS_TEST(a_streamed_save_writes_the_same_file_as_buffers),
+      HARNESS_TEST(write_shards_saves_the_same_checkpoint_as_set_shard_and_write),
+      HARNESS_TEST(write_shards_names_the_refused_shard_and_keeps_none_of_its_buffers),
+      HARNESS_TEST(write_shards_refuses_parallel_arrays_of_different_lengths),
       HARNESS_TEST(a_small_chunk_size_asks_for_each_piece_in_parts),
       HARNESS_TEST(a_fill_returning_false_cancels_and_leaves_no_file),
       HARNESS_TEST(a_shard_of_another_process_device_is_refused),

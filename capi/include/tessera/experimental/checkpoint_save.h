@@ -204,6 +204,45 @@ TESSERA_API bool tessera_checkpoint_saver_write(tessera_checkpoint_saver* saver,
                                                 tessera_error** out_error) TESSERA_NOEXCEPT;
 
 /**
+ * Writes the process's file from buffers that are valid during this call
+ * only: shard i is tensor `shard_tensors[i]` on device `shard_devices[i]`,
+ * `sizes[i]` bytes at `buffers[i]` (as tessera_checkpoint_saver_set_shard
+ * for each, then tessera_checkpoint_saver_write). This is the form for
+ * callers whose memory may move after a call returns (a garbage-collected
+ * language pins its buffers for the call); the saver keeps no pointer
+ * afterwards, whether the write succeeded or not, and buffers handed
+ * earlier with tessera_checkpoint_saver_set_shard still count. A saver
+ * writes once.
+ * @param saver             the saver.
+ * @param shard_tensors     `num_shard_tensors` tensor indices.
+ * @param num_shard_tensors the shards handed.
+ * @param shard_devices     one device per shard; `num_shard_devices` must
+ *                          equal `num_shard_tensors`.
+ * @param num_shard_devices entries of `shard_devices`.
+ * @param buffers           one buffer per shard, each its device's box as
+ *                          row-major bytes.
+ * @param sizes             the bytes of each buffer.
+ * @param num_buffers       entries of `buffers` and `sizes`; must equal
+ *                          `num_shard_tensors`.
+ * @param out_error         receives a new error on failure (see error.h);
+ *                          may be NULL.
+ * @return true on success; false: INVALID_ARGUMENT for a NULL saver, a NULL
+ *         array with a count above 0, counts that differ ("Argument
+ *         'num_buffers' is 1; expected 2, the entries of 'shard_tensors'")
+ *         or a shard tessera_checkpoint_saver_set_shard refuses, prefixed
+ *         with its position ("shard 1: Argument 'size' is 8; expected 12,
+ *         ..."); OUT_OF_RANGE as set_shard, prefixed the same way;
+ *         FAILED_PRECONDITION and I/O errors as tessera_checkpoint_saver_write.
+ *         On failure no file of this save is left.
+ * @since 0.3
+ */
+TESSERA_API bool tessera_checkpoint_saver_write_shards(tessera_checkpoint_saver* saver, const size_t* shard_tensors,
+                                                       size_t num_shard_tensors, const size_t* shard_devices,
+                                                       size_t num_shard_devices, const void* const* buffers,
+                                                       const size_t* sizes, size_t num_buffers,
+                                                       tessera_error** out_error) TESSERA_NOEXCEPT;
+
+/**
  * Called by tessera_checkpoint_saver_stream for each part of each piece the
  * process stores, in file order: fill `out` with `size` bytes starting at
  * byte `offset` of the shard of tensor `tensor` on device `device`, whose
