@@ -17,6 +17,7 @@
 #include "capi/enums.h"
 #include "capi/guard.h"
 #include "capi/handles.h"
+#include "core/checkpoint/box_runs.h"
 #include "core/checkpoint/json.h"
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/sharded/writer.h"
@@ -201,9 +202,8 @@ absl::Status SetShard(tessera_checkpoint_saver& saver, size_t tensor, size_t dev
                                                    saver.options.process_index, ", [", first, ", ",
                                                    first + per_process, ")"));
   }
-  TESSERA_ASSIGN_OR_RETURN(const std::vector<int64_t> shape, sharding.ShardShape(d));
-  uint64_t bytes = static_cast<uint64_t>(t.type.block_bytes);
-  for (const int64_t n : shape) bytes *= static_cast<uint64_t>(n);
+  TESSERA_ASSIGN_OR_RETURN(const std::vector<tessera::IndexRange> ranges, sharding.DeviceRanges(d));
+  const uint64_t bytes = tessera::checkpoint::BoxBytes(t.type, ranges);
   if (size != bytes) {
     return absl::InvalidArgumentError(absl::StrCat("Argument 'size' is ", size, "; expected ", bytes,
                                                    ", the bytes of device ", d, "'s shard of tensor ",

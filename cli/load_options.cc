@@ -5,6 +5,7 @@
 
 #include "cli/command_line.h"
 #include "cli/handles.h"
+#include "cli/shard_mode.h"
 #include "cli/text_input.h"
 
 namespace tessera_cli {
@@ -65,13 +66,6 @@ const OptionTable kOptions = {"load", {"--sha256"}, {"--checkpoint", "--mesh",  
                                          "--staging-bytes", "--gap-bytes"}};
 
 }  // namespace
-
-tessera_shard_mode_t ParseShardMode(const std::string& text) {
-  if (text == "strict") return TESSERA_SHARD_MODE_STRICT;
-  if (text == "chunk-flat") return TESSERA_SHARD_MODE_CHUNK_FLAT;
-  if (text == "chunk-nested") return TESSERA_SHARD_MODE_CHUNK_NESTED;
-  throw InputError("--shard-mode '" + text + "': expected 'strict', 'chunk-flat' or 'chunk-nested'");
-}
 
 void SetLoadOption(const std::string& name, const std::string& value, LoadOptions* options) {
   if (name == "--checkpoint") {

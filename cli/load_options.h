@@ -35,9 +35,6 @@ extern const char kLoadHelp[];
 
 // --- Shared with `tessera reshard`, which takes the same options.
 
-// "strict", "chunk-flat" or "chunk-nested"; InputError otherwise.
-tessera_shard_mode_t ParseShardMode(const std::string& text);
-
 // Sets the option `name` of load's table (the value options but --sha256;
 // any other name is --gap-bytes) from `value`. InputError naming the option.
 void SetLoadOption(const std::string& name, const std::string& value, LoadOptions* options);

@@ -3,6 +3,7 @@
 
 #include "cli/plan_checkpoint.h"
 
+#include "cli/shard_mode.h"
 #include "cli/text_input.h"
 #include "cli/variables.h"
 
@@ -19,18 +20,8 @@ void Require(bool ok, const std::string& option, const std::string& value, tesse
 }
 
 tessera_shard_mode_t ShardMode(const PlanOptions& options) {
-  if (options.shard_mode == "chunk-nested") return TESSERA_SHARD_MODE_CHUNK_NESTED;
-  if (options.shard_mode == "chunk-flat") return TESSERA_SHARD_MODE_CHUNK_FLAT;
-  if (options.shard_mode.empty() && options.check == TESSERA_SHAPE_CHECK_CHUNK) return TESSERA_SHARD_MODE_CHUNK_FLAT;
-  return TESSERA_SHARD_MODE_STRICT;
-}
-
-std::string ShardModeName(const PlanOptions& options) {
-  switch (ShardMode(options)) {
-    case TESSERA_SHARD_MODE_CHUNK_FLAT: return "chunk-flat";
-    case TESSERA_SHARD_MODE_CHUNK_NESTED: return "chunk-nested";
-    default: return "strict";
-  }
+  if (options.shard_mode) return *options.shard_mode;
+  return options.check == TESSERA_SHAPE_CHECK_CHUNK ? TESSERA_SHARD_MODE_CHUNK_FLAT : TESSERA_SHARD_MODE_STRICT;
 }
 
 const tessera_plan_term_t kInferenceTerms[] = {TESSERA_PLAN_TERM_WEIGHTS, TESSERA_PLAN_TERM_KV_CACHE};
@@ -117,7 +108,7 @@ CheckpointPlanOptions MakeCheckpointPlanOptions(const PlanOptions& options, cons
             "--attention", "", error);
   }
   Require(tessera_checkpoint_plan_options_set_shard_mode(o, ShardMode(options), &error), "--shard-mode",
-          options.shard_mode, error);
+          ShardModeName(ShardMode(options)), error);
   if (capacities.bytes.size() == 1) {
     Require(tessera_checkpoint_plan_options_set_capacity(o, capacities.bytes[0], &error), "--capacity",
             options.capacity_text, error);
@@ -164,7 +155,7 @@ Plan MakeCheckpointPlan(const PlanOptions& options) {
                    tessera_checkpoint_format(checkpoint.get(), nullptr) + ", " + std::to_string(num_files) +
                    (num_files == 1 ? " file)" : " files)") +
                    (options.dtype.empty() ? "" : ", cast to " + options.dtype);
-  plan.shard_mode = ShardModeName(options);
+  plan.shard_mode = ShardModeName(ShardMode(options));
   plan.check = plan.shard_mode + (plan.shard_mode == "strict" ? " (shards must divide)" : " (uneven shards allowed)");
   plan.recipe = options.recipe;
   plan.term_names = TermNames(options);

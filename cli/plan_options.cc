@@ -7,6 +7,7 @@
 
 #include "cli/command_line.h"
 #include "cli/handles.h"
+#include "cli/shard_mode.h"
 #include "cli/text_input.h"
 
 namespace tessera_cli {
@@ -165,10 +166,7 @@ void SetMemoryOption(const std::string& name, const std::string& value, PlanOpti
   } else if (name == "--kv-dtype") {
     options->kv_dtype = value;
   } else if (name == "--shard-mode") {
-    if (value != "strict" && value != "chunk-flat" && value != "chunk-nested") {
-      throw InputError("--shard-mode '" + value + "': expected 'strict', 'chunk-flat' or 'chunk-nested'");
-    }
-    options->shard_mode = value;
+    options->shard_mode = ParseShardMode(value);
   } else if (name == "--capacity") {
     options->capacity = ParseByteSize(value, name);
     options->capacity_text = value;
@@ -214,7 +212,7 @@ void SetOption(const std::string& name, const std::string& value, PlanOptions* o
 void CheckCombinations(const PlanOptions& options) {
   const bool memory = options.recipe != "inference" || options.batch > 0 || options.seq_len > 0 ||
                       !options.attention.empty() || !options.dtype.empty() || !options.kv_dtype.empty() ||
-                      !options.shard_mode.empty() || options.search > 0;
+                      options.shard_mode.has_value() || options.search > 0;
   if (memory && options.checkpoint_path.empty()) {
     throw InputError("--recipe, --batch, --seq-len, --attention, --dtype, --kv-dtype, --shard-mode and --search "
                      "need --checkpoint (the built-in model and --vars plan weights only)");

@@ -6,6 +6,7 @@
 #define TESSERA_CLI_PLAN_OPTIONS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,7 @@ struct PlanOptions {
   std::string dtype;     // a planned cast, "" for none
   std::string kv_dtype;  // "" for the default
   std::vector<int64_t> attention;  // --attention LAYERS,KV_HEADS,HEAD_DIM, or empty
-  std::string shard_mode;  // --shard-mode, "" to follow --check
+  std::optional<tessera_shard_mode_t> shard_mode;  // --shard-mode, none to follow --check
   // Capacity: --capacity (one value), --inventory (a file), else NVML.
   int64_t capacity = -1;
   std::string capacity_text;

@@ -141,6 +141,14 @@ std::string Sha256Hex(const std::string& bytes) {
   return hex;
 }
 
+// How a tensor's type lays out its bytes: `elements` consecutive elements of
+// the innermost dimension in `bytes` bytes (1 element for whole-byte types;
+// F4 packs 2 in 1, F6_* 4 in 3).
+struct Blocks {
+  int64_t elements = 1;
+  int64_t bytes = 0;
+};
+
 // The stored bytes of one tensor, reassembled whole (row-major) from its
 // pieces as the process files hold them: the files are read as safetensors
 // files of their own (tessera_checkpoint_open), never through a restore plan.
@@ -157,14 +165,14 @@ class StoredTensors {
     }
   }
 
-  // Element size, shape and whole bytes of index tensor `tensor`.
-  void Reassemble(size_t tensor, int64_t* element_size, std::vector<int64_t>* shape, std::string* whole) {
+  // Block layout, shape and whole bytes of index tensor `tensor`.
+  void Reassemble(size_t tensor, Blocks* blocks, std::vector<int64_t>* shape, std::string* whole) {
     const std::string name = tessera_checkpoint_index_tensor_name(index_, tensor, nullptr);
     shape->assign(tessera_checkpoint_index_tensor_shape(index_, tensor, nullptr, 0, nullptr), 0);
     if (!shape->empty()) tessera_checkpoint_index_tensor_shape(index_, tensor, shape->data(), shape->size(), nullptr);
     int64_t elements = 1;
     for (int64_t n : *shape) elements *= n;
-    *element_size = 0;
+    *blocks = Blocks{};
     whole->clear();
     const size_t pieces = tessera_checkpoint_index_tensor_num_pieces(index_, tensor, nullptr);
     for (size_t p = 0; p < pieces; ++p) {
@@ -181,21 +189,28 @@ class StoredTensors {
       tessera_error* error = nullptr;
       Check(tessera_checkpoint_tensor_lookup(files_[file].get(), key.c_str(), &position, &error), error,
             "--verify: ");
-      if (tessera_checkpoint_tensor_block_num_elements(files_[file].get(), position, nullptr) != 1) {
-        throw InputError("--verify: tensor '" + name + "' is of a type packed in blocks; expected whole bytes");
-      }
-      *element_size = tessera_checkpoint_tensor_block_size(files_[file].get(), position, nullptr);
-      if (whole->empty()) whole->assign(static_cast<size_t>(elements * *element_size), '\0');
+      blocks->elements = tessera_checkpoint_tensor_block_num_elements(files_[file].get(), position, nullptr);
+      blocks->bytes = tessera_checkpoint_tensor_block_size(files_[file].get(), position, nullptr);
+      if (whole->empty()) whole->assign(static_cast<size_t>(elements / blocks->elements * blocks->bytes), '\0');
       const std::string bytes = ReadBytes(paths_[file], tessera_checkpoint_tensor_offset(files_[file].get(), position, nullptr),
                                           tessera_checkpoint_tensor_size(files_[file].get(), position, nullptr));
-      CopyBox(*shape, ranges, *element_size, bytes, whole, /*into_whole=*/true);
+      CopyBox(*shape, ranges, *blocks, bytes, whole, /*into_whole=*/true);
     }
   }
 
   // The box `ranges` of a whole row-major tensor into `box` bytes, or back.
-  static void CopyBox(const std::vector<int64_t>& shape, const std::vector<int64_t>& ranges, int64_t element_size,
+  // A sub-byte type's row-major bytes count the innermost dimension in
+  // blocks (the loader's bytes of a box); the restore plan and the index
+  // refuse a box that splits a block, so every range here holds whole ones.
+  static void CopyBox(std::vector<int64_t> shape, std::vector<int64_t> ranges, Blocks blocks,
                       const std::string& box, std::string* whole, bool into_whole, std::string* out = nullptr) {
     const size_t rank = shape.size();
+    if (rank > 0) {
+      shape[rank - 1] /= blocks.elements;
+      ranges[2 * rank - 2] /= blocks.elements;
+      ranges[2 * rank - 1] /= blocks.elements;
+    }
+    const size_t size = static_cast<size_t>(blocks.bytes);
     int64_t count = 1;
     for (size_t d = 0; d < rank; ++d) count *= ranges[2 * d + 1] - ranges[2 * d];
     if (count == 0) return;
@@ -203,12 +218,12 @@ class StoredTensors {
     for (int64_t e = 0; e < count; ++e) {
       int64_t at = 0;
       for (size_t d = 0; d < rank; ++d) at = at * shape[d] + ranges[2 * d] + index[d];
-      const size_t whole_at = static_cast<size_t>(at * element_size);
-      const size_t box_at = static_cast<size_t>(e * element_size);
+      const size_t whole_at = static_cast<size_t>(at) * size;
+      const size_t box_at = static_cast<size_t>(e) * size;
       if (into_whole) {
-        whole->replace(whole_at, static_cast<size_t>(element_size), box, box_at, static_cast<size_t>(element_size));
+        whole->replace(whole_at, size, box, box_at, size);
       } else {
-        out->replace(box_at, static_cast<size_t>(element_size), *whole, whole_at, static_cast<size_t>(element_size));
+        out->replace(box_at, size, *whole, whole_at, size);
       }
       for (size_t d = rank; d-- > 0;) {
         if (++index[d] < ranges[2 * d + 1] - ranges[2 * d]) break;
@@ -273,15 +288,15 @@ void Verify(const tessera_checkpoint_index* index, const tessera_read_plan* plan
         error, "--verify: ");
   const size_t tensors = tessera_checkpoint_index_num_tensors(index, nullptr);
   for (size_t t = 0; t < tensors; ++t) {
-    int64_t element_size = 0;
+    Blocks blocks;
     std::vector<int64_t> shape;
     std::string whole;
-    stored.Reassemble(t, &element_size, &shape, &whole);
+    stored.Reassemble(t, &blocks, &shape, &whole);
     for (size_t i = 0; i < pieces; ++i) {
       if (tessera_read_plan_piece_tensor(plan, i, nullptr) != t) continue;
       const std::vector<int64_t> ranges = PieceRanges(plan, i);
       std::string expected(sizes[i], '\0');
-      StoredTensors::CopyBox(shape, ranges, element_size, {}, &whole, /*into_whole=*/false, &expected);
+      StoredTensors::CopyBox(shape, ranges, blocks, {}, &whole, /*into_whole=*/false, &expected);
       const std::string restored_hash = Sha256Hex(buffers[i]);
       const std::string stored_hash = Sha256Hex(expected);
       if (restored_hash == stored_hash) {

@@ -17,6 +17,7 @@
 #include "cli/plan.h"
 #include "cli/rules.h"
 #include "cli/shard_grid.h"
+#include "cli/shard_mode.h"
 #include "cli/show_options.h"
 #include "cli/text_input.h"
 #include "cli/variables.h"

@@ -8,6 +8,7 @@
 
 #include "cli/command_line.h"
 #include "cli/handles.h"
+#include "cli/shard_mode.h"
 #include "cli/text_input.h"
 
 namespace tessera_cli {
@@ -83,11 +84,7 @@ void Apply(const std::string& name, const std::string& value, ShowOptions* optio
   } else if (name == "--checkpoint") {
     options->checkpoint = NonEmpty(name, value, "a checkpoint path");
   } else if (name == "--shard-mode") {
-    options->mode = ParseChoice<tessera_shard_mode_t>(
-        name, value,
-        {{ShardModeName(TESSERA_SHARD_MODE_STRICT), TESSERA_SHARD_MODE_STRICT},
-         {ShardModeName(TESSERA_SHARD_MODE_CHUNK_FLAT), TESSERA_SHARD_MODE_CHUNK_FLAT},
-         {ShardModeName(TESSERA_SHARD_MODE_CHUNK_NESTED), TESSERA_SHARD_MODE_CHUNK_NESTED}});
+    options->mode = ParseShardMode(value);
   } else if (name == "--width") {
     options->width = ParseBounded(name, value, 1, 10000, "columns");
   } else {
@@ -116,14 +113,6 @@ void CheckComplete(const ShowOptions& options) {
 }
 
 }  // namespace
-
-const char* ShardModeName(tessera_shard_mode_t mode) {
-  switch (mode) {
-    case TESSERA_SHARD_MODE_CHUNK_FLAT: return "chunk-flat";
-    case TESSERA_SHARD_MODE_CHUNK_NESTED: return "chunk-nested";
-    default: return "strict";
-  }
-}
 
 ShowOptions ParseShowOptions(const std::vector<std::string>& args) {
   ShowOptions options;

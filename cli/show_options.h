@@ -34,9 +34,6 @@ struct ShowOptions {
 // one shape. InputError naming the option and value.
 ShowOptions ParseShowOptions(const std::vector<std::string>& args);
 
-// "strict", "chunk-flat" or "chunk-nested".
-const char* ShardModeName(tessera_shard_mode_t mode);
-
 extern const char kShowHelp[];
 
 }  // namespace tessera_cli

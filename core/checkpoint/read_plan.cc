@@ -35,12 +35,8 @@ absl::Status CheckSize(const Tensor& tensor) {
   const size_t rank = tensor.shape.size();
   uint64_t expected = static_cast<uint64_t>(type.block_bytes);
   if (rank > 0) {
+    TESSERA_RETURN_IF_ERROR(CheckInnermostBlocks(tensor.name, type, tensor.shape));
     const int64_t inner = tensor.shape[rank - 1];
-    if (inner % type.block_elements != 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "Tensor '", tensor.name, "' has innermost dimension ", inner, " (shape ", ShapeText(tensor.shape),
-          "); expected a multiple of ", type.block_elements, ", the elements per block of ", type.name));
-    }
     expected = static_cast<uint64_t>(inner / type.block_elements) * static_cast<uint64_t>(type.block_bytes);
     for (size_t d = rank - 1; d-- > 0;) expected *= static_cast<uint64_t>(tensor.shape[d]);
   }
@@ -53,6 +49,29 @@ absl::Status CheckSize(const Tensor& tensor) {
 }
 
 }  // namespace
+
+absl::Status CheckInnermostBlocks(absl::string_view name, const ElementType& type,
+                                  const std::vector<int64_t>& shape) {
+  if (shape.empty() || shape.back() % type.block_elements == 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "Tensor '", name, "' has innermost dimension ", shape.back(), " (shape ", ShapeText(shape),
+      "); expected a multiple of ", type.block_elements, ", the elements per block of ", type.name));
+}
+
+absl::Status CheckWholeBlocks(absl::string_view name, const ElementType& type, const Sharding& sharding) {
+  if (type.block_elements == 1) return absl::OkStatus();
+  const std::vector<int64_t>& shape = sharding.shape();
+  if (shape.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("Tensor '", name, "' of type ", type.name,
+                                                   " has rank 0; expected at least one dimension (", type.name,
+                                                   " packs ", type.block_elements, " elements in a block)"));
+  }
+  TESSERA_RETURN_IF_ERROR(CheckInnermostBlocks(name, type, shape));
+  for (const DistinctShard& shard : sharding.DistinctShards()) {
+    TESSERA_RETURN_IF_ERROR(CheckBlockBoundary(name, type, shape, shard.ranges.back(), shard.devices.front()));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::vector<int64_t>> ProcessDevices(int64_t num_devices, const ReadPlanOptions& options) {
   if (options.num_processes < 1) {

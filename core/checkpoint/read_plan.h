@@ -133,6 +133,20 @@ absl::StatusOr<Sharding> ShardingOf(absl::string_view name, const std::vector<in
 absl::Status CheckBlockBoundary(absl::string_view name, const ElementType& type, const std::vector<int64_t>& shape,
                                 const IndexRange& inner, int64_t device);
 
+// INVALID_ARGUMENT unless the innermost dimension of `shape` (if any) is a
+// multiple of `type`'s elements per block ("Tensor 'w' has innermost
+// dimension 3 (shape [2, 3]); expected a multiple of 2, the elements per
+// block of F4").
+absl::Status CheckInnermostBlocks(absl::string_view name, const ElementType& type,
+                                  const std::vector<int64_t>& shape);
+
+// INVALID_ARGUMENT unless every shard of `sharding` is whole blocks of
+// `type`, as a plan reads them: a rank of at least 1, the innermost dimension
+// a multiple of the block (CheckInnermostBlocks) and each distinct shard's
+// range of it on block boundaries (CheckBlockBoundary, naming its first
+// holder). Visits every device for a block-packed type; nothing otherwise.
+absl::Status CheckWholeBlocks(absl::string_view name, const ElementType& type, const Sharding& sharding);
+
 // Called once per new distinct piece with its index, its first holder and
 // its box; its error stops the plan.
 using NewDistinctFn =

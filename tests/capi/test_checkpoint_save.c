@@ -551,12 +551,107 @@ static void a_repeated_tensor_name_or_unknown_dtype_is_refused(void) {
                "Argument 'name' is \"bias\"; expected a name no other tensor of the save has");
   ASSERT_FALSE(tessera_checkpoint_saver_add_tensor(saver, "b2", "F31", layout, kShapes[2], 1, &err));
   ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "Argument 'dtype' is \"F31\"; unknown safetensors dtype");
-  ASSERT_FALSE(tessera_checkpoint_saver_add_tensor(saver, "b3", "F4", layout, kShapes[2], 1, &err));
-  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT, "packs elements in blocks");
   ASSERT_EQ(3, tessera_checkpoint_saver_num_tensors(saver, NULL));
   tessera_checkpoint_saver_destroy(saver);
   tessera_layout_destroy(layout);
   tessera_mesh_destroy(mesh);
+}
+
+/* F4 packs 2 elements in a byte: a save stores and a restore reads whole
+ * bytes, so shards that split a byte are refused, in the loader's words. */
+static void a_sub_byte_tensor_whose_shards_split_a_byte_is_refused(void) {
+  static const int64_t odd[1] = {3};
+  static const int64_t four[2] = {2, 4};
+  char dir[300];
+  tessera_checkpoint_saver* saver;
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* replicated = layout_of(2, mesh);
+  tessera_layout* columns = fixture_layout_2d(NULL, "model", mesh);
+  tessera_error* err = NULL;
+  new_dir(dir, sizeof dir);
+  saver = make_saver(dir, 0, 1);
+  ASSERT_FALSE(tessera_checkpoint_saver_add_tensor(saver, "b3", "F4", replicated, odd, 1, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Tensor 'b3' has innermost dimension 3 (shape [3]); expected a multiple of 2, the elements per "
+               "block of F4");
+  /* Over model=4, each device holds one column of 4: half a byte. */
+  ASSERT_FALSE(tessera_checkpoint_saver_add_tensor(saver, "q", "F4", columns, four, 2, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Tensor 'q' of type F4: the shard of device 0 covers [0, 1) of dimension 1 (size 4); expected a "
+               "start and stop on a multiple of 2, the elements per block");
+  ASSERT_EQ(3, tessera_checkpoint_saver_num_tensors(saver, NULL));
+  tessera_checkpoint_saver_destroy(saver);
+  tessera_layout_destroy(columns);
+  tessera_layout_destroy(replicated);
+  tessera_mesh_destroy(mesh);
+}
+
+/* q, F4 [2, 16], packed byte i = (i * 31 + 5) mod 256 (row r is bytes
+ * [8r, 8r + 8)), saved by one process under (None, model): model index m
+ * holds columns [4m, 4m + 4), bytes [2m, 2m + 2) of each row, 4 bytes. It is
+ * restored under (batch, None): device d gets row d / 4, its 8 packed bytes
+ * exactly. */
+static void a_sub_byte_tensor_is_saved_and_restored_as_whole_bytes(void) {
+  static const int64_t shape[2] = {2, 16};
+  unsigned char packed[16];
+  unsigned char saved[8][4];
+  unsigned char restored[8][8];
+  void* buffers[8];
+  size_t sizes[8];
+  char dir[300];
+  tessera_save_options* options = tessera_save_options_create();
+  tessera_mesh* mesh = fixture_mesh_2x4();
+  tessera_layout* columns = fixture_layout_2d(NULL, "model", mesh);
+  tessera_layout* rows = fixture_layout_2d("batch", NULL, mesh);
+  tessera_layout_map* map = tessera_layout_map_create(mesh, TESSERA_KEY_MATCH_FULL, NULL);
+  tessera_read_options* read_options = tessera_read_options_create();
+  tessera_checkpoint_saver* saver;
+  tessera_checkpoint_index* index;
+  tessera_read_plan* plan;
+  tessera_error* err = NULL;
+  size_t d, i;
+  for (i = 0; i < sizeof packed; ++i) packed[i] = (unsigned char)(i * 31 + 5);
+  new_dir(dir, sizeof dir);
+  tessera_save_options_set_process(options, 0, 1, NULL);
+  saver = tessera_checkpoint_saver_create(dir, options, NULL);
+  ASSERT_TRUE(tessera_checkpoint_saver_add_tensor(saver, "q", "F4", columns, shape, 2, NULL));
+  ASSERT_FALSE(tessera_checkpoint_saver_set_shard(saver, 0, 0, saved[0], 8, &err));
+  ASSERT_ERROR(err, TESSERA_INVALID_ARGUMENT,
+               "Argument 'size' is 8; expected 4, the bytes of device 0's shard of tensor \"q\"");
+  for (d = 0; d < 8; ++d) {
+    const size_t m = d % 4;
+    memcpy(saved[d], packed + 2 * m, 2);
+    memcpy(saved[d] + 2, packed + 8 + 2 * m, 2);
+    ASSERT_TRUE(tessera_checkpoint_saver_set_shard(saver, 0, d, saved[d], 4, NULL));
+  }
+  ASSERT_TRUE(tessera_checkpoint_saver_write(saver, NULL));
+  ASSERT_TRUE(tessera_checkpoint_saver_finish(saver, NULL));
+  index = tessera_checkpoint_index_open(dir, &err);
+  ASSERT_NULL(err);
+  tessera_layout_map_set(map, "q", rows, NULL);
+  tessera_read_options_set_process(read_options, 0, 1, NULL);
+  plan = tessera_restore_plan_create(index, map, NULL, read_options, &err);
+  ASSERT_NULL(err);
+  ASSERT_EQ(8, tessera_read_plan_num_pieces(plan, NULL));
+  for (d = 0; d < 8; ++d) {
+    ASSERT_EQ(8, tessera_read_plan_piece_size(plan, d, NULL));
+    buffers[d] = restored[d];
+    sizes[d] = 8;
+  }
+  ASSERT_TRUE(tessera_read_plan_execute(plan, buffers, sizes, 8, NULL, NULL, NULL, NULL));
+  for (d = 0; d < 8; ++d) {
+    ASSERT_EQ(d, tessera_read_plan_piece_device(plan, d, NULL));
+    ASSERT_EQ(0, memcmp(restored[d], packed + 8 * (d / 4), 8));
+  }
+  tessera_read_plan_destroy(plan);
+  tessera_checkpoint_index_destroy(index);
+  tessera_checkpoint_saver_destroy(saver);
+  tessera_read_options_destroy(read_options);
+  tessera_layout_map_destroy(map);
+  tessera_layout_destroy(rows);
+  tessera_layout_destroy(columns);
+  tessera_mesh_destroy(mesh);
+  tessera_save_options_destroy(options);
 }
 
 static void finish_is_process_zeros_and_needs_every_process_file(void) {
@@ -623,6 +718,8 @@ int main(int argc, char** argv) {
       HARNESS_TEST(a_stored_shard_without_a_buffer_is_a_failed_precondition),
       HARNESS_TEST(a_saver_writes_once),
       HARNESS_TEST(a_repeated_tensor_name_or_unknown_dtype_is_refused),
+      HARNESS_TEST(a_sub_byte_tensor_whose_shards_split_a_byte_is_refused),
+      HARNESS_TEST(a_sub_byte_tensor_is_saved_and_restored_as_whole_bytes),
       HARNESS_TEST(finish_is_process_zeros_and_needs_every_process_file),
       HARNESS_TEST(option_values_out_of_their_domain_are_refused),
       HARNESS_TEST(a_null_fill_callback_is_refused),

@@ -707,6 +707,13 @@ def gguf_metadata_sizes_the_kv_cache(ctx):
     expect(row(done.stdout, "cpu:0")[2:5], ["1,024", "1,024", "2,048"], "cpu:0 weights, kv_cache, peak")
 
 
+@case
+def every_command_refuses_an_unknown_shard_mode_in_the_same_words(ctx):
+    for command in ("load", "reshard", "show", "plan"):
+        expect_usage_error(ctx.run(command, "--shard-mode", "chunk"),
+                           f"tessera {command}: --shard-mode 'chunk': expected strict, chunk-flat or chunk-nested")
+
+
 def main(argv):
     return cases.main(argv, __doc__, Ctx)
 

@@ -15,6 +15,10 @@ in process-00001-of-00002.safetensors, data byte i of w being
 device d gets columns [2d, 2d + 2), 8 bytes of each of the 4 rows, so a
 process of 2 (two devices, columns [0, 4) or [4, 8)) reads 16 bytes of each
 row: one range per row, two rows in each file.
+
+The sub-byte cases write tensor q, F4 [4, 8] (2 elements a byte, so 4 bytes
+a row), saved the same way; restored on y=4 under q -> (None, y), device d
+gets columns [2d, 2d + 2): one byte of each row.
 """
 import json
 import os
@@ -42,29 +46,33 @@ class Ctx:
     def path(self, name):
         return os.path.join(self.directory, name)
 
-    def checkpoint(self, pieces=2):
-        """Writes the files and an index listing the first `pieces` pieces."""
-        data = data_bytes(128)
+    def checkpoint(self, pieces=2, name="w", dtype="F32", row_bytes=32):
+        """Writes the files and an index listing the first `pieces` pieces
+        of `name` [4, 8], rows of `row_bytes` bytes."""
+        size = 2 * row_bytes
+        data = data_bytes(2 * size)
         entries = []
         for p in range(2):
-            name = f"w@{2 * p}:{2 * p + 2},0:8"
+            key = f"{name}@{2 * p}:{2 * p + 2},0:8"
             header = json.dumps({"__metadata__": {"format": "tessera.checkpoint", "tessera.process": str(p),
                                                   "tessera.num_processes": "2"},
-                                 name: {"dtype": "F32", "shape": [2, 8], "data_offsets": [0, 64]}}).encode()
+                                 key: {"dtype": dtype, "shape": [2, 8], "data_offsets": [0, size]}}).encode()
             with open(self.path(FILES[p]), "wb") as f:
-                f.write(struct.pack("<Q", len(header)) + header + data[64 * p:64 * p + 64])
-            entries.append({"file": p, "offset": 8 + len(header), "size": 64, "ranges": [[2 * p, 2 * p + 2], [0, 8]]})
+                f.write(struct.pack("<Q", len(header)) + header + data[size * p:size * (p + 1)])
+            entries.append({"file": p, "offset": 8 + len(header), "size": size,
+                            "ranges": [[2 * p, 2 * p + 2], [0, 8]]})
         index = {"format": "tessera.checkpoint", "version": 1, "num_processes": 2, "files": FILES,
-                 "tensors": [{"name": "w", "dtype": "F32", "shape": [4, 8], "mesh": MESH_X2,
+                 "tensors": [{"name": name, "dtype": dtype, "shape": [4, 8], "mesh": MESH_X2,
                               "layout": {"dims": [{"axes": ["x"]}, {}], "mesh": MESH_X2}, "shard_mode": "strict",
                               "pieces": entries[:pieces]}]}
         with open(self.path("tessera-index.json"), "w") as f:
             json.dump(index, f)
         with open(self.path("rules.txt"), "w") as f:
-            f.write(RULES)
+            f.write(f"{name} -> (None, y)\n")
+        return data
 
-    def run(self, *args):
-        return subprocess.run([self.tessera, "reshard", "--from", self.directory, "--mesh", "y=4", "--rules",
+    def run(self, *args, mesh="y=4"):
+        return subprocess.run([self.tessera, "reshard", "--from", self.directory, "--mesh", mesh, "--rules",
                                self.path("rules.txt"), *args], capture_output=True, text=True, timeout=60)
 
 
@@ -143,6 +151,37 @@ def a_missing_file_is_refused_naming_it(ctx):
     expect(done.returncode, 2, "exit status")
     expect(done.stderr.startswith(f"tessera reshard: {ctx.path(FILES[1])}: missing"), True,
            f"stderr {done.stderr!r}")
+
+
+@case
+def verify_checks_a_sub_byte_tensor_by_whole_bytes(ctx):
+    ctx.checkpoint(name="q", dtype="F4", row_bytes=4)
+    done = ctx.run("--num-processes", "2", "--gap-bytes", "0", "--verify")
+    # Process 0 (devices 0, 1) reads columns [0, 4): 2 bytes of each of 4 rows.
+    expect(done.stdout, "process 0 of 2: 8 bytes from 2 files in 4 ranges (2 shards)\n"
+                        "  verified 2 shards\n"
+                        "process 1 of 2: 8 bytes from 2 files in 4 ranges (2 shards)\n"
+                        "  verified 2 shards\n"
+                        "total 16 bytes\n", "stdout")
+    expect((done.returncode, done.stderr), (0, ""), "exit status and stderr")
+
+
+@case
+def a_sub_byte_shard_that_splits_a_byte_is_refused_as_load_refuses_it(ctx):
+    data = ctx.checkpoint(name="q", dtype="F4", row_bytes=4)
+    # On y=8 each device would hold one column: half a byte of each row.
+    done = ctx.run("--verify", mesh="y=8")
+    message = ("Tensor 'q' of type F4: the shard of device 0 covers [0, 1) of dimension 1 (size 8); expected a "
+               "start and stop on a multiple of 2, the elements per block\n")
+    expect((done.returncode, done.stdout, done.stderr), (2, "", "tessera reshard: " + message),
+           "exit status, stdout and stderr")
+    # `tessera load` of the same tensor as one safetensors file says the same.
+    header = json.dumps({"q": {"dtype": "F4", "shape": [4, 8], "data_offsets": [0, 16]}}).encode()
+    with open(ctx.path("whole.safetensors"), "wb") as f:
+        f.write(struct.pack("<Q", len(header)) + header + data)
+    load = subprocess.run([ctx.tessera, "load", "--checkpoint", ctx.path("whole.safetensors"), "--mesh", "y=8",
+                           "--rules", ctx.path("rules.txt")], capture_output=True, text=True, timeout=60)
+    expect((load.returncode, load.stderr), (2, "tessera load: " + message), "load's exit status and stderr")
 
 
 def main(argv):

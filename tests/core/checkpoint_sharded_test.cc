@@ -119,10 +119,42 @@ TEST(ProcessPiecesTest, RefusesAProcessCountThatDoesNotDivideTheDevices) {
                                  "mesh of tensor \"w\""));
 }
 
-TEST(CheckSaveTensorTest, RefusesABlockPackedDtype) {
-  SaveTensor tensor = U8Tensor("w", {4}, {"x"}, Mesh2x2());
-  tensor.type = Unwrap(SafetensorsElementType("F4"));
-  EXPECT_THAT(CheckSaveTensor(tensor), StatusIs(kInvalid, HasSubstr("packs elements in blocks")));
+// F4 packs 2 elements in a byte; a sub-byte tensor is saved as the loader
+// reads it, each shard whole bytes.
+SaveTensor AsType(SaveTensor tensor, const std::string& dtype) {
+  tensor.type = Unwrap(SafetensorsElementType(dtype));
+  return tensor;
+}
+
+TEST(CheckSaveTensorTest, AcceptsASubByteTensorWhoseShardsAreWholeBytes) {
+  EXPECT_TRUE(CheckSaveTensor(AsType(U8Tensor("w", {4}, {"x"}, Mesh2x2()), "F4")).ok());
+}
+
+TEST(CheckSaveTensorTest, RefusesASubByteShardThatSplitsAByteInTheLoadersWords) {
+  EXPECT_THAT(CheckSaveTensor(AsType(U8Tensor("w", {6}, {"x"}, Mesh2x2()), "F4")),
+              StatusIs(kInvalid, "Tensor 'w' of type F4: the shard of device 0 covers [0, 3) of dimension 0 "
+                                 "(size 6); expected a start and stop on a multiple of 2, the elements per block"));
+}
+
+TEST(CheckSaveTensorTest, RefusesASubByteInnermostDimensionOfPartBlocks) {
+  EXPECT_THAT(CheckSaveTensor(AsType(U8Tensor("w", {2, 6}, {"", ""}, Mesh2x2()), "F6_E2M3")),
+              StatusIs(kInvalid, "Tensor 'w' has innermost dimension 6 (shape [2, 6]); expected a multiple of 4, "
+                                 "the elements per block of F6_E2M3"));
+}
+
+TEST(CheckSaveTensorTest, RefusesASubByteScalar) {
+  EXPECT_THAT(CheckSaveTensor(AsType(U8Tensor("s", {}, {}, Mesh2x2()), "F4")),
+              StatusIs(kInvalid, "Tensor 's' of type F4 has rank 0; expected at least one dimension (F4 packs 2 "
+                                 "elements in a block)"));
+}
+
+TEST(ProcessPiecesTest, ASubBytePieceIsItsBlocksBytes) {
+  // F6_E2M3 packs 4 elements in 3 bytes: a row of 8 is 2 blocks, 6 bytes.
+  const std::vector<SaveTensor> tensors = {AsType(U8Tensor("w", {2, 8}, {"x", ""}, Mesh2x2()), "F6_E2M3")};
+  const std::vector<SavePiece> pieces = Unwrap(ProcessPieces(tensors, 0, 1));
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0].size, 6u);
+  EXPECT_EQ(pieces[1].size, 6u);
 }
 
 // ---- Writing
@@ -382,6 +414,32 @@ TEST_F(ParseIndexTest, RefusesAPieceSizeOtherThanItsElements) {
   EXPECT_THAT(ParseWith("\"size\": 4", "\"size\": 5"),
               StatusIs(kInvalid, HasSubstr("field 'tensors[0] ('w').pieces[0].size' is 5; expected 4 "
                                            "(4 elements of U8)")));
+}
+
+TEST_F(ParseIndexTest, ASubBytePieceSizeCountsBlocks) {
+  // Each piece of w [4, 2] holds 4 elements: 4 bytes of U8, 2 of F4.
+  EXPECT_THAT(ParseWith("\"U8\"", "\"F4\""),
+              StatusIs(kInvalid, HasSubstr("field 'tensors[0] ('w').pieces[0].size' is 4; expected 2 "
+                                           "(4 elements of F4)")));
+}
+
+TEST_F(ParseIndexTest, RefusesASubByteInnermostDimensionOfPartBlocks) {
+  EXPECT_THAT(ParseWith("\"U8\"", "\"F6_E2M3\""),
+              StatusIs(kInvalid, HasSubstr(": Tensor 'w' has innermost dimension 2 (shape [4, 2]); expected a "
+                                           "multiple of 4, the elements per block of F6_E2M3")));
+}
+
+TEST(FinishSaveTest, ASubByteTensorIsIndexedWithTheBytesOfItsBlocks) {
+  const std::string dir = FreshDirectory("sub-byte");
+  const std::vector<SaveTensor> tensors = {AsType(U8Tensor("w", {4, 2}, {"x", ""}, Mesh2x2()), "F4")};
+  SaveAll(dir, tensors, 2, 0);
+  const Index read = Unwrap(ReadIndex(dir));
+  ASSERT_EQ(read.tensors.size(), 1u);
+  EXPECT_EQ(read.tensors[0].type.name, "F4");
+  ASSERT_EQ(read.tensors[0].pieces.size(), 2u);
+  EXPECT_EQ(read.tensors[0].pieces[0].size, 2u);
+  EXPECT_EQ(read.tensors[0].pieces[1].size, 2u);
+  EXPECT_TRUE(VerifyIndexFiles(read, dir).ok());
 }
 
 TEST_F(ParseIndexTest, RefusesARangeOutsideTheShape) {

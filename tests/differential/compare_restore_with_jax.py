@@ -64,8 +64,8 @@ def main():
                 name = f"t{t}"
                 arrays[name] = array
                 mode_a = rng.choice(["strict", "chunk-flat"])
-                saved.append((name, array, mesh_a, rt.random_layout(rng, mesh_a, shape, mode_a == "strict"), mode_a))
-                rules[name] = rt.random_layout(rng, mesh_b, shape, True)
+                saved.append((name, array, mesh_a, rt.random_layout(rng, mesh_a, shape, mode_a), mode_a))
+                rules[name] = rt.random_layout(rng, mesh_b, shape, "strict")
             sw.save(directory, saved, rt.random_processes(rng, mesh_a.size), fork=False)
             expected = {name: jax_shards(arrays[name], mesh_b, rules[name]) for name in arrays}
             names = list(arrays)

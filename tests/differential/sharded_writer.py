@@ -12,7 +12,10 @@ row-major order; dimension d split over the axis group (a1..ak) has
 k = size(a1)*...*size(ak) shards, a device's shard index being the
 mixed-radix number of its coordinates on (a1..ak), a1 most significant;
 strict: shard i = [i*n/k, (i+1)*n/k) (k divides n); chunk-flat:
-c = ceil(n/k), shard i = [min(i*c, n), min((i+1)*c, n)).
+c = ceil(n/k), shard i = [min(i*c, n), min((i+1)*c, n)); chunk-nested:
+the elements PyTorch DTensor gives the device (sharding.md §4.2, §4.3),
+found by applying its placements to the list of a dimension's indices,
+refused where they are not one range.
 
 A save is run by every process of the saving job (process P of N owns
 devices [P*D/N, (P+1)*D/N)); each writes the distinct shards whose first
@@ -65,12 +68,64 @@ def shards_of(group, mesh):
     return math.prod(mesh.sizes[mesh.names.index(a)] for a in group)
 
 
+class NotOneRange(ValueError):
+    """chunk-nested: PyTorch gives a device elements that are not one range."""
+
+
+def torch_chunk(elements, parts, i):
+    """torch.chunk(elements, parts)[i]: chunks of ceil(len/parts), empty past the last."""
+    c = -(-len(elements) // parts)
+    return elements[i * c:(i + 1) * c]
+
+
+def torch_elements(group, mesh, n, coords):
+    """The indices of a dimension of size n that PyTorch's placements give the
+    device at `coords`, in its local order. One placement per mesh dim, in
+    mesh order, each applied to the elements the previous ones left: the
+    group's axis m is Shard when sf == 1, else _StridedShard(sf), where sf
+    multiplies the sizes of the group's axes before m in the group and after
+    m in the mesh (§4.3). Shard takes torch.chunk `coord`; _StridedShard
+    cuts the elements into sf chunks and takes chunk `coord` of each (§4.2)."""
+    elements = list(range(n))
+    for m, name in enumerate(mesh.names):
+        if name not in group:
+            continue
+        position = group.index(name)
+        sf = math.prod(mesh.sizes[mesh.names.index(a)] for a in group[:position] if mesh.names.index(a) > m)
+        pieces = [torch_chunk(elements, sf, j) for j in range(sf)]
+        elements = [e for piece in pieces for e in torch_chunk(piece, mesh.sizes[m], coords[m])]
+    return elements
+
+
+def nested_range(group, mesh, n, coords):
+    elements = torch_elements(group, mesh, n, coords)
+    if not elements:
+        return (n, n)
+    if elements != list(range(elements[0], elements[0] + len(elements))):
+        raise NotOneRange(f"{group} on {mesh.spec()}, size {n}: PyTorch gives coordinates {coords} {elements}")
+    return (elements[0], elements[-1] + 1)
+
+
+def placeable(layout, mesh, shape, mode):
+    """Whether every device's box is one range per dimension in `mode`."""
+    try:
+        for device in range(mesh.size):
+            box(layout, mesh, shape, mode, device)
+    except NotOneRange:
+        return False
+    return True
+
+
 def box(layout, mesh, shape, mode, device):
     """The device's [start, stop) per dimension; layout: one tuple of axis
-    names per dimension (empty: replicated)."""
+    names per dimension (empty: replicated). NotOneRange where chunk-nested
+    cannot place a dimension."""
     coords = mesh.coords(device)
     out = []
     for group, n in zip(layout, shape):
+        if mode == "chunk-nested":
+            out.append(nested_range(group, mesh, n, coords))
+            continue
         k, i = 1, 0
         for a in group:
             size = mesh.sizes[mesh.names.index(a)]
@@ -80,6 +135,7 @@ def box(layout, mesh, shape, mode, device):
             assert n % k == 0, (n, k)
             out.append((i * n // k, (i + 1) * n // k))
         else:
+            assert mode == "chunk-flat", mode
             c = -(-n // k)
             out.append((min(i * c, n), min((i + 1) * c, n)))
     return out

@@ -15,7 +15,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "core/checkpoint/box_runs.h"
 #include "core/checkpoint/json.h"
+#include "core/checkpoint/read_plan.h"
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/sharded/files.h"
 #include "core/formats/tessera_proto.h"
@@ -209,7 +211,7 @@ absl::StatusOr<IndexPiece> ParsePiece(const Fields& fields, const Value& value, 
   // the shape was checked to fit int64 bytes.
   uint64_t elements = 1;
   for (const IndexRange& r : piece.ranges) elements *= static_cast<uint64_t>(r.size());
-  const uint64_t expected = elements * static_cast<uint64_t>(type.block_bytes);
+  const uint64_t expected = BoxBytes(type, piece.ranges);
   if (piece.size != expected) {
     return fields.Wrong(*size, path + ".size",
                         absl::StrCat(expected, " (", elements, " elements of ", type.name, ")"));
@@ -251,9 +253,6 @@ absl::StatusOr<IndexTensor> ParseTensor(const Fields& fields, const Value& value
   TESSERA_RETURN_IF_ERROR(fields.Expect(*dtype, Kind::kString, where + ".dtype", "a safetensors dtype name"));
   absl::StatusOr<ElementType> type = SafetensorsElementType(dtype->string);
   if (!type.ok()) return fields.Wrong(*dtype, where + ".dtype", "a safetensors dtype name (\"F32\", \"BF16\", ...)");
-  if (type->block_elements != 1) {
-    return fields.Wrong(*dtype, where + ".dtype", "a dtype of whole bytes per element");
-  }
   TESSERA_ASSIGN_OR_RETURN(const Value* shape_value, fields.Member(value, where, "shape"));
   TESSERA_ASSIGN_OR_RETURN(std::vector<int64_t> shape, ParseShape(fields, *shape_value, where + ".shape", *type));
 
@@ -290,6 +289,10 @@ absl::StatusOr<IndexTensor> ParseTensor(const Fields& fields, const Value& value
   if (!sharding.ok()) {
     return fields.Error(layout_value->offset, absl::StrCat("tensor '", tensor_name, "': ",
                                                            sharding.status().message()));
+  }
+  // A sub-byte type's pieces are whole blocks, as a save stores them.
+  if (absl::Status blocks = CheckWholeBlocks(tensor_name, *type, *sharding); !blocks.ok()) {
+    return fields.Error(shape_value->offset, blocks.message());
   }
 
   IndexTensor tensor{tensor_name, *std::move(type), *std::move(sharding), {}};

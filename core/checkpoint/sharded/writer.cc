@@ -17,7 +17,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "core/checkpoint/box_runs.h"
 #include "core/checkpoint/json.h"
+#include "core/checkpoint/read_plan.h"
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/sharded/files.h"
 #include "core/formats/tessera_proto.h"
@@ -37,12 +39,6 @@ const RE2& SaveFilePattern() {
 std::string Join(const std::string& directory, const std::string& name) {
   if (!directory.empty() && directory.back() == '/') return directory + name;
   return absl::StrCat(directory, "/", name);
-}
-
-uint64_t Elements(absl::Span<const IndexRange> ranges) {
-  uint64_t n = 1;
-  for (const IndexRange& r : ranges) n *= static_cast<uint64_t>(r.size());
-  return n;
 }
 
 // The __metadata__ "tessera.layouts" value: NAME -> {"mesh", "layout"}.
@@ -156,13 +152,9 @@ absl::Status CheckSaveTensor(const SaveTensor& tensor) {
     return absl::InvalidArgumentError(absl::StrCat("Argument 'name' is ", json::Quote(tensor.name),
                                                    "; expected a non-empty UTF-8 name"));
   }
-  if (tensor.type.block_elements != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("Tensor ", json::Quote(tensor.name), " has dtype ",
-                                                   tensor.type.name,
-                                                   ", which packs elements in blocks; expected a dtype of "
-                                                   "whole bytes per element"));
-  }
-  return absl::OkStatus();
+  // Sub-byte types (F4, F6_*) are stored as the loader reads them: each
+  // piece whole blocks of the innermost dimension.
+  return CheckWholeBlocks(tensor.name, tensor.type, tensor.sharding);
 }
 
 absl::StatusOr<std::vector<SavePiece>> ProcessPieces(absl::Span<const SaveTensor> tensors, int64_t process_index,
@@ -182,7 +174,7 @@ absl::StatusOr<std::vector<SavePiece>> ProcessPieces(absl::Span<const SaveTensor
     for (DistinctShard& shard : sharding.DistinctShards()) {
       const int64_t writer = shard.devices.front();
       if (!HasElements(shard.ranges) || writer / per_process != process_index) continue;
-      const uint64_t size = Elements(shard.ranges) * static_cast<uint64_t>(tensors[t].type.block_bytes);
+      const uint64_t size = BoxBytes(tensors[t].type, shard.ranges);
       pieces.push_back(SavePiece{t, writer, std::move(shard.ranges), size});
     }
     std::sort(pieces.begin() + static_cast<ptrdiff_t>(first), pieces.end(),

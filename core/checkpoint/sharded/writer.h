@@ -45,8 +45,8 @@
 
 namespace tessera::checkpoint::sharded {
 
-// A tensor to save: its name, safetensors element type (whole bytes per
-// element) and its sharding (mesh, layout, global shape, mode).
+// A tensor to save: its name, safetensors element type and its sharding
+// (mesh, layout, global shape, mode).
 struct SaveTensor {
   std::string name;
   ElementType type;
@@ -55,7 +55,9 @@ struct SaveTensor {
 
 // Checks a tensor before it is saved (INVALID_ARGUMENT naming it): a name
 // that is not empty and valid UTF-8 ('@' is allowed: piece names split at
-// the last one), and a type of whole bytes per element.
+// the last one), and, for a type packed in blocks (F4, F6_*), shards of whole
+// blocks (CheckWholeBlocks in core/checkpoint/read_plan.h, the loader's
+// words).
 absl::Status CheckSaveTensor(const SaveTensor& tensor);
 
 // One piece a process stores.

@@ -137,8 +137,11 @@ TESSERA_API void tessera_checkpoint_saver_destroy(tessera_checkpoint_saver* save
  * before it. Every process adds the same tensors in the same order.
  * @param saver     the saver.
  * @param name      a non-empty UTF-8 name, unique in the save; copied.
- * @param dtype     a safetensors dtype of whole bytes per element ("F32",
- *                  "BF16", "I64", "U8", ...); copied.
+ * @param dtype     a safetensors dtype ("F32", "BF16", "I64", "U8", ...,
+ *                  or a sub-byte one: "F4" packs 2 elements in a byte,
+ *                  "F6_E2M3" and "F6_E3M2" 4 in 3 bytes); copied. A sub-byte
+ *                  tensor's shards must hold whole blocks of its innermost
+ *                  dimension, as the loader reads them.
  * @param layout    a layout with a mesh. Retained: the caller may destroy
  *                  its handle at any time.
  * @param dims      the global shape, num_dims entries >= 0; copied. May be
@@ -148,7 +151,13 @@ TESSERA_API void tessera_checkpoint_saver_destroy(tessera_checkpoint_saver* save
  * @return true on success; false: INVALID_ARGUMENT for a NULL saver, name,
  *         dtype or layout, NULL dims with num_dims > 0, an empty or repeated
  *         name ("Argument 'name' is \"w\"; expected a name no other tensor
- *         of the save has"), an unknown or block-packed dtype, a process
+ *         of the save has"), an unknown dtype, a sub-byte dtype on a scalar,
+ *         on an innermost dimension that is not a multiple of its block
+ *         ("Tensor 'w' has innermost dimension 3 (shape [2, 3]); expected a
+ *         multiple of 2, the elements per block of F4") or with a shard
+ *         that splits a block ("Tensor 'w' of type F4: the shard of device 1
+ *         covers [3, 6) of dimension 1 (size 6); expected a start and stop
+ *         on a multiple of 2, the elements per block"), a process
  *         count that does not divide the mesh's devices, or a sharding
  *         tessera_sharding_create refuses (its message); FAILED_PRECONDITION
  *         for a layout without a mesh or a saver that already wrote.
@@ -170,7 +179,8 @@ TESSERA_API size_t tessera_checkpoint_saver_num_tensors(const tessera_checkpoint
 /**
  * Hands the shard of tensor `tensor` on device `device` as a buffer, for
  * tessera_checkpoint_saver_write: `size` bytes, the device's box as
- * row-major bytes. The saver keeps the pointer, not a copy: the bytes must
+ * row-major bytes (a sub-byte type's innermost dimension counted in
+ * blocks: an F4 box [0:2, 0:4] is 4 bytes). The saver keeps the pointer, not a copy: the bytes must
  * stay valid until the write returns. A later call for the same tensor and
  * device replaces the buffer. Only the shards the process stores are read
  * (replica id 0); buffers of other devices of the process are checked and
