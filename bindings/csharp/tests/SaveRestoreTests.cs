@@ -49,12 +49,15 @@ public static class SaveRestoreTests {
     }
   }
 
-  static string NewDirectory() {
-    return Path.Combine(Path.GetTempPath(), "tessera-cs-save-" + Guid.NewGuid().ToString("N"));
-  }
-
-  static void RemoveDirectory(string dir) {
-    if (Directory.Exists(dir)) Directory.Delete(dir, true);
+  /* Runs `test` with a new directory's path (not created: the first write
+     creates it), then removes the directory. */
+  static void WithDirectory(Action<string> test) {
+    string dir = Path.Combine(Path.GetTempPath(), "tessera-cs-save-" + Guid.NewGuid().ToString("N"));
+    try {
+      test(dir);
+    } finally {
+      if (Directory.Exists(dir)) Directory.Delete(dir, true);
+    }
   }
 
   static Mesh SaveMesh() {
@@ -121,13 +124,10 @@ public static class SaveRestoreTests {
   }
 
   static void WithSavedModel(Action<string> test) {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       SaveModel(dir, false);
       test(dir);
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   /* Runs `test` on the restore plan of process 0 of 1 on the mesh r=2, c=2,
@@ -244,8 +244,7 @@ public static class SaveRestoreTests {
 
   [Test]
   public static void ABufferOfTheWrongSizeIsInvalidArgumentNamingTheShard() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 2, options => {}, saver => {
         saver.SetShard(0, 0, new byte[16]);
         saver.SetShard(0, 1, new byte[8]);
@@ -254,15 +253,12 @@ public static class SaveRestoreTests {
                      e.Message, "message");
       });
       Assert.True(!Directory.Exists(dir) || Directory.GetFiles(dir).Length == 0, "no file left");
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void AShardHandedAgainReplacesTheFirstSoAFailedWriteCanBeRetried() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
         SetShards(saver, 0, 1);
         saver.SetShard(1, 2, new byte[1]);
@@ -272,15 +268,12 @@ public static class SaveRestoreTests {
         saver.Finish();
       });
       using (var index = new CheckpointIndex(dir)) Assert.Equal(2L, index.NumTensors(), "tensors");
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void AShardMayBeAnyMemoryPinnedOnlyForTheWrite() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
         SetShards(saver, 0, 1);
         var both = new byte[] {0, 106, 107, 0};
@@ -293,28 +286,22 @@ public static class SaveRestoreTests {
         plan.Execute(buffers);
         Assert.Equal(Globals[1], buffers[0], "b");
       });
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void ANullBufferIsInvalidArgument() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
         var e = Assert.Throws(Code.InvalidArgument, "", () => saver.SetShard(0, 0, (byte[])null));
         Assert.Equal("Argument 'buffer' is null; expected a byte[]", e.Message, "message");
       });
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void ASaverWritesOnce() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
         SetShards(saver, 0, 1);
         saver.Write();
@@ -323,15 +310,12 @@ public static class SaveRestoreTests {
         Assert.Equal("Argument 'saver' has written its file; expected a saver that has not (a saver writes once)",
                      e.Message, "message");
       });
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void AStreamedSaveWritesTheSameFilesAndIndexAsBuffers() {
-    string buffered = NewDirectory(), streamed = NewDirectory();
-    try {
+    WithDirectory(buffered => WithDirectory(streamed => {
       SaveModel(buffered, false);
       SaveModel(streamed, true);
       foreach (string name in new[] {"tessera-index.json", "process-00000-of-00002.safetensors",
@@ -339,16 +323,12 @@ public static class SaveRestoreTests {
         Assert.Equal(File.ReadAllBytes(Path.Combine(buffered, name)), File.ReadAllBytes(Path.Combine(streamed, name)),
                      name);
       }
-    } finally {
-      RemoveDirectory(buffered);
-      RemoveDirectory(streamed);
-    }
+    }));
   }
 
   [Test]
   public static void AFillIsAskedForPartsOfAtMostTheChunkSizeInFileOrder() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       var asked = new List<string>();
       WithSaver(dir, 1, 2, options => options.SetChunkSize(8), saver => saver.Stream(
           (tensor, device, ranges, offset, output) => {
@@ -359,30 +339,24 @@ public static class SaveRestoreTests {
       Assert.Equal(new[] {"0/4 [2, 4, 0, 2] 0+8", "0/4 [2, 4, 0, 2] 8+8", "0/5 [2, 4, 2, 4] 0+8",
                           "0/5 [2, 4, 2, 4] 8+8", "0/6 [2, 4, 4, 6] 0+8", "0/6 [2, 4, 4, 6] 8+8",
                           "0/7 [2, 4, 6, 8] 0+8", "0/7 [2, 4, 6, 8] 8+8"}, asked.ToArray(), "parts");
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void AFillThatReturnsFalseCancelsTheSaveAndLeavesNoFile() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
         var e = Assert.Throws(Code.Cancelled, "", () => saver.Stream((t, d, r, o, output) => false));
         Assert.Equal("the fill callback returned false for device 0 of tensor \"w\" at byte 0", e.Message,
                      "message");
       });
       Assert.True(!Directory.Exists(dir) || Directory.GetFiles(dir).Length == 0, "no file left");
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 
   [Test]
   public static void AFillsExceptionCancelsTheSaveAndIsThrown() {
-    string dir = NewDirectory();
-    try {
+    WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
         var boom = new InvalidOperationException("boom");
         try {
@@ -392,9 +366,7 @@ public static class SaveRestoreTests {
           Assert.True(ReferenceEquals(boom, e), "the fill's own exception");
         }
       });
-    } finally {
-      RemoveDirectory(dir);
-    }
+    });
   }
 }
 
