@@ -98,8 +98,9 @@ public partial class CheckpointSaver {
 
   /// <summary>Writes the process's file from the shards handed to SetShard, all in one native call during which
   /// they are pinned, crash-safely (a temporary name, fsync, rename). A saver writes once: a second Write is
-  /// FAILED_PRECONDITION. A shard that is refused is named by its position in the SetShard calls ("shard 1:
-  /// Argument 'size' is 8; expected 16, ..."); a shard the process stores without a buffer is FAILED_PRECONDITION.
+  /// FAILED_PRECONDITION. A shard that is refused is named by its position among the shards handed (a replaced one
+  /// keeps its first position): "shard 1: Argument 'size' is 8; expected 16, ..."; a shard the process stores
+  /// without a buffer is FAILED_PRECONDITION naming the tensor, device and box.
   /// After a failure no file of this save is left, and the shards stay handed, so one can be replaced and Write
   /// called again; after a success the saver references none of them.</summary>
   public void Write() {

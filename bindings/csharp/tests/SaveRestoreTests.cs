@@ -257,6 +257,18 @@ public static class SaveRestoreTests {
   }
 
   [Test]
+  public static void AShardTheProcessStoresWithoutABufferIsFailedPreconditionNamingIt() {
+    WithDirectory(dir => {
+      WithSaver(dir, 1, 2, options => {}, saver => {
+        saver.SetShard(0, 4, new byte[16]);
+        var e = Assert.Throws(Code.FailedPrecondition, "", saver.Write);
+        Assert.Equal("tensor \"w\": no buffer for device 5, which stores [2:4, 2:4]; expected " +
+                     "tessera_checkpoint_saver_set_shard for it", e.Message, "message");
+      });
+    });
+  }
+
+  [Test]
   public static void AShardHandedAgainReplacesTheFirstSoAFailedWriteCanBeRetried() {
     WithDirectory(dir => {
       WithSaver(dir, 0, 1, options => {}, saver => {
