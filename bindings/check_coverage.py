@@ -49,7 +49,6 @@ LANG_ALLOWED = {
     ("go", "tessera_client_set_event_callback"): _EVENTS,
     ("go", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
     ("java", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
-    ("csharp", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
 }
 
 

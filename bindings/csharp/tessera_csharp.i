@@ -882,3 +882,45 @@ static bool tessera_cs_on_progress(int64_t bytes_done, int64_t bytes_total, void
 %rename(DoesNotFit) TESSERA_PLAN_VERDICT_DOES_NOT_FIT;
 /* src/CheckpointPlan.cs: Search takes LayoutMap objects and passes their addresses. */
 %csmethodmodifiers CheckpointPlan::search_of "internal";
+
+/* ---- issue 13: saving from a fill callback ------------------------------- */
+
+/* CheckpointSaver.Stream (src/Save.cs): one static C# delegate (registered
+   once) behind a C trampoline that passes the save's GCHandle as user_data,
+   through the same door as the loader's callbacks. The saver calls it on the
+   thread that called Stream. */
+%{
+typedef int (SWIGSTDCALL* TesseraCsFillFn)(void* user_data, int64_t tensor, int64_t device, const int64_t* ranges,
+                                           int64_t num_ranges, int64_t offset, void* out, int64_t size);
+static TesseraCsFillFn volatile tessera_cs_fill_fn = NULL;
+SWIGEXPORT void SWIGSTDCALL TesseraCsSetSaveCallback(TesseraCsFillFn fill) {
+  __atomic_store_n(&tessera_cs_fill_fn, fill, __ATOMIC_SEQ_CST);
+}
+static bool tessera_cs_on_fill(size_t tensor, size_t device, const int64_t* ranges, size_t num_ranges,
+                               int64_t offset, void* out, size_t size, void* user_data) {
+  TesseraCsFillFn fn;
+  int keep_going = 0;
+  if (!tessera_cs_begin()) return false;
+  fn = __atomic_load_n(&tessera_cs_fill_fn, __ATOMIC_SEQ_CST);
+  if (fn != NULL) {
+    int detach = tessera_cs_enter();
+    keep_going = fn(user_data, (int64_t)tensor, (int64_t)device, ranges, (int64_t)num_ranges, offset, out,
+                    (int64_t)size);
+    tessera_cs_leave(detach);
+  }
+  tessera_cs_end();
+  return keep_going != 0;
+}
+%}
+%pragma(csharp) imclasscode=%{
+  [DllImport("$dllimport", EntryPoint="TesseraCsSetSaveCallback")]
+  internal static extern void TesseraCsSetSaveCallback(SaveCallbacks.FillFn fill);
+%}
+%csmethodmodifiers CheckpointSaver::stream_key "internal";
+%rename(StreamKey) CheckpointSaver::stream_key;
+%extend CheckpointSaver {
+  /* tessera_checkpoint_saver_stream, filled by the save of GCHandle `key`. */
+  void stream_key(int64_t key, tessera_error** out_error) {
+    tessera_checkpoint_saver_stream($self, tessera_cs_on_fill, (void*)(intptr_t)key, out_error);
+  }
+}

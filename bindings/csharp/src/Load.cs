@@ -5,7 +5,6 @@
 // values, and loading into managed memory pinned for the call.
 using System;
 using System.Buffers;
-using System.Runtime.ExceptionServices;
 using System.Runtime.InteropServices;
 
 namespace Tessera {
@@ -21,10 +20,9 @@ public delegate bool PieceConsumer(long piece, long offset, ReadOnlySpan<byte> b
 /// throws.</summary>
 public delegate bool LoadProgress(long bytesDone, long bytesTotal);
 
-/* One load's callbacks as the trampolines call them on the loader threads:
-   nothing may propagate into those threads, so the first exception is kept,
-   the load cancelled, and the exception thrown by Execute. */
-internal sealed class LoadCallbacks {
+/* One load's callbacks as the trampolines call them on the loader threads (NativeCall: an exception is kept, the
+   load cancelled, and the exception thrown by Execute). */
+internal sealed class LoadCallbacks : NativeCall {
   internal delegate int PieceFn(IntPtr userData, long piece, long offset, IntPtr bytes, long size);
   internal delegate int ProgressFn(IntPtr userData, long bytesDone, long bytesTotal);
 
@@ -36,51 +34,19 @@ internal sealed class LoadCallbacks {
 
   readonly PieceConsumer consumer;
   readonly LoadProgress progress;
-  Exception thrown;
 
   internal LoadCallbacks(PieceConsumer consumer, LoadProgress progress) {
     this.consumer = consumer;
     this.progress = progress;
-  }
-
-  /* Runs `load` with this object's GCHandle as the native callbacks' key,
-     then throws what a callback threw, if one did. */
-  internal long Run(Func<long, long> load) {
     lock (registerLock) {
       if (!registered) {
         tesseraPINVOKE.TesseraCsSetLoadCallbacks(pieceFn, progressFn);
         registered = true;
       }
     }
-    var handle = GCHandle.Alloc(this);
-    try {
-      long bytesRead = load(GCHandle.ToIntPtr(handle).ToInt64());
-      ThrowKept();
-      return bytesRead;
-    } catch (TesseraException) when (Kept() != null) {
-      ThrowKept();
-      throw;
-    } finally {
-      handle.Free();
-    }
   }
 
-  Exception Kept() {
-    lock (this) return thrown;
-  }
-
-  void ThrowKept() {
-    Exception e = Kept();
-    if (e != null) ExceptionDispatchInfo.Capture(e).Throw();
-  }
-
-  void Keep(Exception e) {
-    lock (this) {
-      if (thrown == null) thrown = e;
-    }
-  }
-
-  static LoadCallbacks Of(IntPtr userData) { return (LoadCallbacks)GCHandle.FromIntPtr(userData).Target; }
+  static LoadCallbacks Of(IntPtr userData) { return Of<LoadCallbacks>(userData); }
 
   static int OnPiece(IntPtr userData, long piece, long offset, IntPtr bytes, long size) {
     LoadCallbacks c = null;
@@ -112,7 +78,8 @@ internal sealed class LoadCallbacks {
 public sealed class ReadPiece {
   /// <summary>The logical device (row-major mesh position).</summary>
   public long Device { get; }
-  /// <summary>The tensor's position in the checkpoint (<see cref="Checkpoint.Tensor(long)"/>).</summary>
+  /// <summary>The tensor's position in the checkpoint (<see cref="Checkpoint.Tensor(long)"/>); in a restore plan,
+  /// in its RestoreRequest, or without one in the index (<see cref="CheckpointIndex.Tensor(long)"/>).</summary>
   public long Tensor { get; }
   /// <summary>The box of the tensor: [start0, stop0, start1, stop1, ...].</summary>
   public long[] Ranges { get; }
@@ -155,18 +122,25 @@ internal sealed class PinnedBuffers : IDisposable {
     }
   }
 
-  internal PinnedBuffers(Memory<byte>[] buffers) {
-    int n = buffers == null ? 0 : buffers.Length;
+  internal PinnedBuffers(Memory<byte>[] buffers)
+      : this(buffers == null ? 0 : buffers.Length, i => buffers[i]) {}
+
+  /* Read-only memory (a save's shards): the native side only reads it. */
+  internal PinnedBuffers(ReadOnlyMemory<byte>[] buffers)
+      : this(buffers == null ? 0 : buffers.Length, i => buffers[i]) {}
+
+  PinnedBuffers(int n, Func<int, ReadOnlyMemory<byte>> buffer) {
     Addresses = new IntPtr[n];
     Sizes = new long[n];
     memoryHandles = new MemoryHandle[n];
     try {
       for (int i = 0; i < n; ++i) {
-        memoryHandles[i] = buffers[i].Pin();
+        ReadOnlyMemory<byte> memory = buffer(i);
+        memoryHandles[i] = memory.Pin();
         unsafe {
           Addresses[i] = (IntPtr)memoryHandles[i].Pointer;
         }
-        Sizes[i] = buffers[i].Length;
+        Sizes[i] = memory.Length;
       }
     } catch {
       Dispose();
