@@ -235,3 +235,44 @@ func TestASaveThatDidNotFinishHasNoIndex(t *testing.T) {
 	wantError(t, err, tessera.CodeFailedPrecondition,
 		dir+": no tessera-index.json; the save did not finish, or "+dir+" is no Tessera checkpoint")
 }
+
+func TestAnUnevenSaveRestoresUnevenlyOnAnotherDeviceCount(t *testing.T) {
+	// odd U8 [5] over 2 devices in chunks: [0:3] and [3:5]; restored over 3:
+	// [0:2], [2:4] and [4:5].
+	dir := filepath.Join(t.TempDir(), "checkpoint")
+	odd := []byte{10, 11, 12, 13, 14}
+	twoDevices := must(tessera.NewMesh([]int64{2}, []string{"d"}, cpus(2)))
+	defer twoDevices.Close()
+	layout := must(tessera.NewLayout([]string{"d"}, twoDevices))
+	defer layout.Close()
+	options := tessera.NewSaveOptions()
+	defer options.Close()
+	ok(t, options.SetShardMode(tessera.ShardModeChunkNested))
+	saver := must(tessera.NewSaver(dir, options))
+	defer saver.Close()
+	ok(t, saver.AddTensor("odd", "U8", layout, []int64{5}))
+	ok(t, saver.SetShard(0, 0, odd[0:3]))
+	ok(t, saver.SetShard(0, 1, odd[3:5]))
+	ok(t, saver.Write())
+	ok(t, saver.Finish())
+
+	index := must(tessera.OpenCheckpointIndex(dir))
+	defer index.Close()
+	pieces := must(index.Tensor(0)).Pieces
+	if want := []tessera.StoredPiece{{Ranges: []tessera.Range{{Start: 0, Stop: 3}}}, {Ranges: []tessera.Range{{Start: 3, Stop: 5}}}}; !reflect.DeepEqual(pieces, want) {
+		t.Fatalf("stored pieces %+v; want %+v", pieces, want)
+	}
+	mesh := must(tessera.NewMesh([]int64{3}, []string{"d"}, cpus(3)))
+	defer mesh.Close()
+	readOptions := tessera.NewReadOptions()
+	defer readOptions.Close()
+	ok(t, readOptions.SetShardMode(tessera.ShardModeChunkNested))
+	plan := must(tessera.NewRestorePlan(index, restoreRules(t, mesh, map[string][]string{"odd": {"d"}}), nil, readOptions))
+	defer plan.Close()
+	buffers := must(plan.AllocateBuffers())
+	_, err := plan.Load(buffers, nil)
+	ok(t, err)
+	if want := [][]byte{{10, 11}, {12, 13}, {14}}; !reflect.DeepEqual(buffers, want) {
+		t.Fatalf("restored %v; want %v", buffers, want)
+	}
+}
