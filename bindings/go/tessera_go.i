@@ -347,3 +347,28 @@ static int64_t go_read_plan_stream(void* plan, uintptr_t handle, bool progress,
   return bytes_read;
 }
 %}
+
+/* ---- issue 13: a save's fill callback ------------------------------------------- */
+
+/* tessera_checkpoint_saver_stream's fill: a C trampoline that forwards to
+   tesseraGoSaveFill, //export'ed in internal/swig/save.go, with a cgo.Handle
+   of the save's Go callback as user_data (as the load's callbacks). `out`
+   is the saver's memory, valid for the call only; the ranges are copied to
+   Go before the callback sees them. */
+%{
+extern int tesseraGoSaveFill(uintptr_t handle, size_t tensor, size_t device, int64_t* ranges, size_t num_ranges,
+                             int64_t offset, void* out, size_t size);
+
+static bool tessera_go_save_fill(size_t tensor, size_t device, const int64_t* ranges, size_t num_ranges,
+                                 int64_t offset, void* out, size_t size, void* user_data) {
+  return tesseraGoSaveFill((uintptr_t)user_data, tensor, device, (int64_t*)ranges, num_ranges, offset, out,
+                           size) != 0;
+}
+%}
+
+%inline %{
+/* tessera_checkpoint_saver_stream with the fill trampoline. */
+static void go_checkpoint_saver_stream(void* saver, uintptr_t handle, tessera_error** out_error) {
+  tessera_checkpoint_saver_stream((tessera_checkpoint_saver*)saver, tessera_go_save_fill, (void*)handle, out_error);
+}
+%}

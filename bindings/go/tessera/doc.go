@@ -4,8 +4,8 @@
 // Package tessera is the Go binding of Tessera: device meshes, tensor
 // layouts, layout maps, distributions, shard math, the multi-host job
 // (initialize, key-value store, barriers, events, shutdown), and, in the
-// experimental tier, checkpoints, their memory plans and loading a process's
-// own shards.
+// experimental tier, checkpoints, their memory plans, loading a process's
+// own shards, and sharded saves restored on any mesh.
 //
 // It is a thin layer over the SWIG-generated wrappers of the C ABI
 // (internal/swig). Every fallible call returns (T, error); the error is a

@@ -680,3 +680,123 @@ func (h *CheckpointPlan) raw() swig.CheckpointPlan {
 	}
 	return h.p
 }
+
+func wrapSaveOptions(p swig.SaveOptions) *SaveOptions {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &SaveOptions{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*SaveOptions).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *SaveOptions) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteSaveOptions(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *SaveOptions) raw() swig.SaveOptions {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrSaveOptions(0)
+	}
+	return h.p
+}
+
+func wrapSaver(p swig.CheckpointSaver) *Saver {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &Saver{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*Saver).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *Saver) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteCheckpointSaver(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *Saver) raw() swig.CheckpointSaver {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrCheckpointSaver(0)
+	}
+	return h.p
+}
+
+func wrapCheckpointIndex(p swig.CheckpointIndex) *CheckpointIndex {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &CheckpointIndex{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*CheckpointIndex).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *CheckpointIndex) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteCheckpointIndex(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *CheckpointIndex) raw() swig.CheckpointIndex {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrCheckpointIndex(0)
+	}
+	return h.p
+}
+
+func wrapRestoreRequest(p swig.RestoreRequest) *RestoreRequest {
+	if p == nil || p.Swigcptr() == 0 {
+		return nil
+	}
+	h := &RestoreRequest{p: p}
+	liveHandles.Add(1)
+	runtime.SetFinalizer(h, (*RestoreRequest).Close)
+	return h
+}
+
+// Close frees the handle (tessera_*_destroy). Calling it again, or on nil,
+// does nothing. Always returns nil.
+func (h *RestoreRequest) Close() error {
+	if h == nil || h.p == nil {
+		return nil
+	}
+	runtime.SetFinalizer(h, nil)
+	swig.DeleteRestoreRequest(h.p)
+	h.p = nil
+	liveHandles.Add(-1)
+	return nil
+}
+
+func (h *RestoreRequest) raw() swig.RestoreRequest {
+	if h == nil || h.p == nil {
+		return swig.SwigcptrRestoreRequest(0)
+	}
+	return h.p
+}

@@ -175,22 +175,29 @@ func (p *ReadPlan) AllocateBuffers() ([][]byte, error) {
 func (p *ReadPlan) Load(buffers [][]byte, progress func(bytesDone, bytesTotal int64) bool) (int64, error) {
 	var pinner runtime.Pinner
 	defer pinner.Unpin()
+	pinned := pinBuffers(&pinner, buffers)
+	if progress == nil {
+		return keepErr(p, func(e []uintptr) int64 { return p.raw().Execute(pinned, e) })
+	}
+	return withCallbacks(&swig.ReadCallbacks{Progress: progress}, func(handle uintptr) (int64, error) {
+		return keepErr(p, func(e []uintptr) int64 {
+			return swig.GoReadPlanExecute(p.raw().Swigcptr(), pinned, uint64(handle), e)
+		})
+	})
+}
+
+// pinBuffers pins each buffer's memory with pinner, as cgo requires of Go
+// memory holding Go pointers handed to C ([][]byte), and returns them to
+// pass: an empty one as nil (NULL with size 0: nothing of it to pin).
+func pinBuffers(pinner *runtime.Pinner, buffers [][]byte) [][]byte {
 	pinned := make([][]byte, len(buffers))
 	for i, b := range buffers {
-		// An empty slice passes as NULL (its size is 0): nothing of it to pin.
 		if len(b) > 0 {
 			pinner.Pin(&b[0])
 			pinned[i] = b
 		}
 	}
-	if progress == nil {
-		return keepErr(p, func(e []uintptr) int64 { return p.raw().Execute(pinned, e) })
-	}
-	return withReadCallbacks(&swig.ReadCallbacks{Progress: progress}, func(handle uintptr) (int64, error) {
-		return keepErr(p, func(e []uintptr) int64 {
-			return swig.GoReadPlanExecute(p.raw().Swigcptr(), pinned, uint64(handle), e)
-		})
-	})
+	return pinned
 }
 
 // LoadEach reads the plan, handing each piece's bytes to piece in parts:
@@ -208,18 +215,19 @@ func (p *ReadPlan) LoadEach(piece func(piece int, offset int64, bytes []byte) bo
 		return 0, invalidArgument("Argument 'piece' is nil; expected a function")
 	}
 	callbacks := &swig.ReadCallbacks{Piece: piece, Progress: progress}
-	return withReadCallbacks(callbacks, func(handle uintptr) (int64, error) {
+	return withCallbacks(callbacks, func(handle uintptr) (int64, error) {
 		return keepErr(p, func(e []uintptr) int64 {
 			return swig.GoReadPlanStream(p.raw().Swigcptr(), uint64(handle), progress != nil, e)
 		})
 	})
 }
 
-// withReadCallbacks runs load with a cgo.Handle of callbacks (deleted
-// after), then raises a callback's recovered panic in this goroutine.
-func withReadCallbacks(callbacks *swig.ReadCallbacks, load func(handle uintptr) (int64, error)) (int64, error) {
+// withCallbacks runs call (a load, a save) with a cgo.Handle of callbacks
+// (deleted after), then raises a callback's recovered panic in this
+// goroutine.
+func withCallbacks[T any](callbacks interface{ Panic() (any, bool) }, call func(handle uintptr) (T, error)) (T, error) {
 	handle := cgo.NewHandle(callbacks)
-	n, err := load(uintptr(handle))
+	n, err := call(uintptr(handle))
 	handle.Delete()
 	if r, panicked := callbacks.Panic(); panicked {
 		panic(r)

@@ -26,22 +26,28 @@ type ReadCallbacks struct {
 	Piece    func(piece int, offset int64, bytes []byte) bool
 	Progress func(bytesDone, bytesTotal int64) bool
 
+	callbackPanic
+}
+
+// callbackPanic keeps the first panic of a call's Go callbacks (a load's, a
+// save's) for the goroutine that made the call.
+type callbackPanic struct {
 	mu       sync.Mutex
 	panicked bool
 	panicVal any
 }
 
-// Panic is the first panic a callback raised (recovered, and the load
+// Panic is the first panic a callback raised (recovered, and the call
 // cancelled), and whether there was one.
-func (c *ReadCallbacks) Panic() (any, bool) {
+func (c *callbackPanic) Panic() (any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.panicVal, c.panicked
 }
 
-// call runs f; a panic must not unwind into C (the loader thread's frames),
-// so it is kept for the caller's goroutine and the load is cancelled.
-func (c *ReadCallbacks) call(f func() bool) (result C.int) {
+// call runs f; a panic must not unwind into C (the library thread's frames),
+// so it is kept for the caller's goroutine and the call is cancelled.
+func (c *callbackPanic) call(f func() bool) (result C.int) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.mu.Lock()
