@@ -48,7 +48,6 @@ _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a li
 LANG_ALLOWED = {
     ("go", "tessera_client_set_event_callback"): _EVENTS,
     ("go", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
-    ("java", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
     ("csharp", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
 }
 
