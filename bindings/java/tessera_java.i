@@ -1415,7 +1415,8 @@ static bool tessera_java_save_fill(size_t tensor, size_t device, const int64_t* 
    * Hands the shard of tensor `tensor` (its position among the added ones)
    * on device `device` for write(): `shard` holds the device's box of the
    * tensor as row-major bytes, little-endian as safetensors stores them,
-   * in its whole capacity (its position and limit are not used or changed).
+   * in its whole capacity (its position and limit are not used or changed;
+   * a read-only view will do).
    * The saver keeps a reference until a write succeeds; the bytes must not
    * change before. A later call for the same tensor and device replaces
    * the buffer. Only the shards the process stores are written (each

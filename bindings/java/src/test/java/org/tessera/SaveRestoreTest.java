@@ -99,7 +99,8 @@ class SaveRestoreTest {
         try (Layout layout = new Layout(SAVED_AXES[t], mesh);
              Sharding sharding = new Sharding(layout, SHAPES[t], ShardMode.STRICT)) {
           for (long d = p * 8 / n; d < (p + 1) * 8 / n; ++d) {
-            saver.setShard(t, d, direct(box(t, sharding.deviceRanges(d))));
+            // Read-only: the saver only reads them.
+            saver.setShard(t, d, direct(box(t, sharding.deviceRanges(d))).asReadOnlyBuffer());
           }
         }
       }
@@ -404,6 +405,36 @@ class SaveRestoreTest {
       }
     }
     assertEquals(List.of("bias@0+0", "bias@0+24", "bias@0+48"), fill.calls);
+  }
+
+  @Test
+  void aFillsBufferIsLittleEndianAsSafetensorsStoresElements() {
+    try (Mesh mesh = Fixtures.mesh(2, 4, "batch", "model");
+         Layout replicated = new Layout(new String[] {null}, mesh)) {
+      try (CheckpointSaver saver = new CheckpointSaver(dir.toString(), null)) {
+        saver.addTensor("bias", "F32", replicated, SHAPES[2]);
+        saver.stream((tensor, device, ranges, offset, out) -> {
+          for (int i = 0; i < 16; ++i) out.putFloat(i + 0.5f);
+          return true;
+        });
+        saver.finish();
+      }
+      try (CheckpointIndex index = new CheckpointIndex(dir.toString());
+           LayoutMap rules = new LayoutMap(mesh, KeyMatch.FULL);
+           RestoreRequest request = new RestoreRequest();
+           ReadOptions options = new ReadOptions()) {
+        request.addTensor("bias", null, null);
+        options.setProcess(0, 8);
+        try (ReadPlan plan = index.restorePlan(rules, request, options)) {
+          ByteBuffer[] buffers = plan.allocateBuffers();
+          plan.execute(buffers);
+          float[] values = new float[16];
+          buffers[0].order(java.nio.ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(values);
+          assertArrayEquals(new float[] {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f, 8.5f, 9.5f, 10.5f, 11.5f,
+                                         12.5f, 13.5f, 14.5f, 15.5f}, values);
+        }
+      }
+    }
   }
 
   @Test
