@@ -47,7 +47,6 @@ _EVENTS = ("events are polled with Client.NextEvent; the C callback runs on a li
            "(Java and C# forward it to a listener)")
 LANG_ALLOWED = {
     ("go", "tessera_client_set_event_callback"): _EVENTS,
-    ("java", "tessera_checkpoint_saver_stream"): "experimental; binding is a known gap (issue 13 follow-up)",
 }
 
 

@@ -1338,3 +1338,162 @@ static int tessera_java_load_init(JNIEnv* jenv, jobject callbacks, tessera_java_
     return java.util.List.of(candidates);
   }
 %}
+
+/* ---- issue 13: sharded save and restore --------------------------------------- */
+
+/* The saver collects each shard's direct ByteBuffer and write() hands them
+ * all to write_shards in one call (the buffers are pinned for that call
+ * only: a ByteBuffer's memory does not move, but the saver keeps no
+ * address after a call). The stream form: a JNI trampoline calls a
+ * SaveCallbacks (a global reference for the call's duration) on the thread
+ * that called stream, which fills a direct ByteBuffer over the saver's own
+ * memory. */
+%{
+typedef struct tessera_java_save {
+  JavaVM* vm;
+  jobject callbacks; /* global reference to the org.tessera.SaveCallbacks */
+  jmethodID fill;
+} tessera_java_save;
+
+static bool tessera_java_save_fill(size_t tensor, size_t device, const int64_t* ranges, size_t num_ranges,
+                                   int64_t offset, void* out, size_t size, void* user_data) {
+  static char empty[1];
+  tessera_java_save* s = (tessera_java_save*)user_data;
+  JNIEnv* env = tessera_java_env(s->vm);
+  jlongArray box;
+  jobject view;
+  jboolean keep_going = JNI_FALSE;
+  if (env == NULL) return false;
+  box = (*env)->NewLongArray(env, (jsize)num_ranges);
+  if (box != NULL && num_ranges > 0) {
+    (*env)->SetLongArrayRegion(env, box, 0, (jsize)num_ranges, (const jlong*)ranges);
+  }
+  view = box == NULL ? NULL : (*env)->NewDirectByteBuffer(env, size == 0 ? empty : out, (jlong)size);
+  if (view != NULL) {
+    keep_going = (*env)->CallBooleanMethod(env, s->callbacks, s->fill, (jlong)tensor, (jlong)device, box,
+                                           (jlong)offset, view);
+    (*env)->DeleteLocalRef(env, view);
+  }
+  if (box != NULL) (*env)->DeleteLocalRef(env, box);
+  /* SaveCallbacks catches the fill's exceptions; anything left (out of
+   * memory making the arguments) cancels. */
+  if ((*env)->ExceptionCheck(env)) {
+    (*env)->ExceptionClear(env);
+    keep_going = JNI_FALSE;
+  }
+  return keep_going == JNI_TRUE;
+}
+%}
+
+%typemap(jstype) jobject save_callbacks "SaveCallbacks"
+%typemap(javain) jobject save_callbacks "$javainput"
+%javamethodmodifiers CheckpointSaver::write_shards "private";
+%javamethodmodifiers CheckpointSaver::stream_native "private";
+%extend CheckpointSaver {
+  /* tessera_checkpoint_saver_stream with `save_callbacks`' fill. */
+  void stream_native(JNIEnv* jenv, jobject save_callbacks, tessera_error** out_error) {
+    tessera_java_save s;
+    jclass type = (*jenv)->GetObjectClass(jenv, save_callbacks);
+    if (type == NULL) return;
+    s.fill = (*jenv)->GetMethodID(jenv, type, "fill", "(JJ[JJLjava/nio/ByteBuffer;)Z");
+    (*jenv)->DeleteLocalRef(jenv, type);
+    if (s.fill == NULL || (*jenv)->GetJavaVM(jenv, &s.vm) != JNI_OK) return;
+    s.callbacks = (*jenv)->NewGlobalRef(jenv, save_callbacks);
+    if (s.callbacks == NULL) return;
+    tessera_checkpoint_saver_stream($self, tessera_java_save_fill, &s, out_error);
+    (*jenv)->DeleteGlobalRef(jenv, s.callbacks);
+  }
+}
+
+%typemap(javacode) CheckpointSaver %{
+  /* Each (tensor, device)'s buffer until a write succeeds, in the order first set. */
+  private final java.util.Map<ShardKey, java.nio.ByteBuffer> shards = new java.util.LinkedHashMap<>();
+
+  private record ShardKey(long tensor, long device) {}
+
+  /**
+   * Hands the shard of tensor `tensor` (its position among the added ones)
+   * on device `device` for write(): `shard` holds the device's box of the
+   * tensor as row-major bytes, little-endian as safetensors stores them,
+   * in its whole capacity (its position and limit are not used or changed;
+   * a read-only view will do).
+   * The saver keeps a reference until a write succeeds; the bytes must not
+   * change before. A later call for the same tensor and device replaces
+   * the buffer. Only the shards the process stores are written (each
+   * distinct shard once, by its first holder); the process's other
+   * devices' buffers are checked and ignored.
+   *
+   * @throws IllegalArgumentException for a null or heap buffer
+   */
+  public void setShard(long tensor, long device, java.nio.ByteBuffer shard) {
+    if (shard == null || !shard.isDirect()) {
+      throw new IllegalArgumentException("Argument 'shard' of tensor " + tensor + " on device " + device + " is "
+          + (shard == null ? "null" : "a heap ByteBuffer") + "; expected a direct ByteBuffer "
+          + "(ByteBuffer.allocateDirect)");
+    }
+    shards.put(new ShardKey(tensor, device), shard);
+  }
+
+  /**
+   * Writes the process's file from the buffers of setShard, all in one
+   * call, crash-safely; a saver writes once. A shard the process stores
+   * without a buffer is FAILED_PRECONDITION; a buffer of the wrong size is
+   * INVALID_ARGUMENT naming its position among the set shards, its device
+   * and tensor. After a failure the buffers stay set (replace one and write
+   * again); after a success the saver holds none.
+   */
+  public void write() {
+    long[] tensors = new long[shards.size()];
+    long[] devices = new long[tensors.length];
+    java.nio.ByteBuffer[] buffers = new java.nio.ByteBuffer[tensors.length];
+    int i = 0;
+    for (java.util.Map.Entry<ShardKey, java.nio.ByteBuffer> shard : shards.entrySet()) {
+      tensors[i] = shard.getKey().tensor();
+      devices[i] = shard.getKey().device();
+      buffers[i++] = shard.getValue();
+    }
+    writeShards(tensors, devices, buffers);
+    shards.clear();
+  }
+
+  /**
+   * Writes the process's file, asking `fill` for the bytes of each piece the
+   * process stores (see {@link ShardFill}), crash-safely; a saver writes
+   * once. `fill` returning false is CANCELLED; its exception is thrown (the
+   * save's error suppressed in it). Buffers of setShard are not used.
+   */
+  public void stream(ShardFill fill) {
+    if (fill == null) {
+      throw new TesseraException(Code.INVALID_ARGUMENT, "Argument 'fill' is null; expected a ShardFill");
+    }
+    SaveCallbacks callbacks = new SaveCallbacks(fill);
+    try {
+      streamNative(callbacks);
+    } catch (RuntimeException e) {
+      throw callbacks.rethrow(e);
+    }
+  }
+%}
+
+%typemap(javacode) CheckpointIndex %{
+  /** The paths of the checkpoint's files, one per saving process, in process order. */
+  public java.util.List<String> files() {
+    String[] files = new String[(int) numFiles()];
+    for (int i = 0; i < files.length; ++i) files[i] = filePath(i);
+    return java.util.List.of(files);
+  }
+
+  /** Tensor `index`, in save order (OUT_OF_RANGE from numTensors() on). */
+  public StoredTensor tensor(long index) {
+    StoredPiece[] pieces = new StoredPiece[(int) tensorNumPieces(index)];
+    for (int p = 0; p < pieces.length; ++p) pieces[p] = new StoredPiece(pieceRanges(index, p), pieceFile(index, p));
+    return new StoredTensor(tensorName(index), tensorDtype(index), tensorShape(index), java.util.List.of(pieces));
+  }
+
+  /** Every tensor, in save order. */
+  public java.util.List<StoredTensor> tensors() {
+    StoredTensor[] tensors = new StoredTensor[(int) numTensors()];
+    for (int i = 0; i < tensors.length; ++i) tensors[i] = tensor(i);
+    return java.util.List.of(tensors);
+  }
+%}

@@ -5,13 +5,12 @@ package org.tessera;
 
 /**
  * One load's callbacks as the JNI trampolines call them on the loader
- * threads: nothing may propagate into those threads, so the first exception
- * is kept, the load cancelled, and the exception thrown by execute.
+ * threads: the first exception cancels the load and is thrown by execute
+ * (NativeCallbacks).
  */
-final class LoadCallbacks {
+final class LoadCallbacks extends NativeCallbacks {
   private final PieceConsumer consumer;
   private final LoadProgress progress;
-  private Throwable thrown;
 
   LoadCallbacks(PieceConsumer consumer, LoadProgress progress) {
     this.consumer = consumer;
@@ -34,18 +33,5 @@ final class LoadCallbacks {
       keep(t);
       return false;
     }
-  }
-
-  private synchronized void keep(Throwable t) {
-    if (thrown == null) thrown = t;
-  }
-
-  /** The load failed with `failure`: a callback's exception, if one threw, comes first. */
-  synchronized RuntimeException rethrow(RuntimeException failure) {
-    if (thrown == null) return failure;
-    thrown.addSuppressed(failure);
-    if (thrown instanceof RuntimeException) return (RuntimeException) thrown;
-    if (thrown instanceof Error) throw (Error) thrown;
-    return new RuntimeException(thrown);
   }
 }

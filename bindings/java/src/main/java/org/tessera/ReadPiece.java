@@ -9,7 +9,8 @@ package org.tessera;
  * element type.
  *
  * @param device the logical device (row-major mesh position)
- * @param tensor the tensor's position in the checkpoint (Checkpoint.tensor)
+ * @param tensor the tensor's position in the checkpoint (Checkpoint.tensor); in a restore plan, in its
+ *               RestoreRequest, or without one in the index (CheckpointIndex.tensor)
  * @param ranges the box of the tensor: [start0, stop0, start1, stop1, ...]
  * @param shape  the shard's shape (stop - start per dimension)
  * @param size   the shard's bytes: the capacity its buffer must have

@@ -33,7 +33,8 @@ class ApiShapeTest {
                                           DTensorLayout.class, DTensorMesh.class, DTensorConfig.class,
                                           Checkpoint.class, ReadOptions.class, ReadPlan.class,
                                           CheckpointPlanOptions.class, CheckpointPlan.class,
-                                          CheckpointPlanSearch.class}) {
+                                          CheckpointPlanSearch.class, SaveOptions.class, CheckpointSaver.class,
+                                          CheckpointIndex.class, RestoreRequest.class}) {
       found.addAll(publicMethodsNamed(type, "delete", "getCPtr", "isEqual"));
     }
     assertEquals(List.of(), found);
@@ -48,6 +49,12 @@ class ApiShapeTest {
   @Test
   void checkpointPlanShowsNoLayoutMapAddresses() {
     assertEquals(List.of(), publicMethodsNamed(CheckpointPlan.class, "searchOf"));
+  }
+
+  @Test
+  void checkpointSaverShowsNoShardArraysOrNativeStream() {
+    // setShard + write hand the shards over; stream takes a ShardFill.
+    assertEquals(List.of(), publicMethodsNamed(CheckpointSaver.class, "writeShards", "streamNative"));
   }
 
   @Test

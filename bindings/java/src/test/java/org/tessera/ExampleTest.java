@@ -59,4 +59,13 @@ class ExampleTest {
         + "device 1 b [6]: [24, 25, 26, 27, 28, 29]\n"
         + "read 30 bytes\n", outputOf("LoadExample"));
   }
+
+  @Test
+  void saveRestoreExampleRestoresTheBlocksAsColumns() throws Exception {
+    assertEquals("saved by 2 processes: w F32[4, 6] in 4 pieces\n"
+        + "device 0 holds w[0, 4, 0, 2]: [0.0, 1.0, 6.0, 7.0, 12.0, 13.0, 18.0, 19.0]\n"
+        + "device 1 holds w[0, 4, 2, 4]: [2.0, 3.0, 8.0, 9.0, 14.0, 15.0, 20.0, 21.0]\n"
+        + "device 2 holds w[0, 4, 4, 6]: [4.0, 5.0, 10.0, 11.0, 16.0, 17.0, 22.0, 23.0]\n"
+        + "read 96 bytes\n", outputOf("SaveRestoreExample"));
+  }
 }
