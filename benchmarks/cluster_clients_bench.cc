@@ -20,11 +20,26 @@
 // The floor (issue 14): each run also times a bare gRPC callback service of
 // the same shape in the same process (Register, then one barrier answered
 // when every client has arrived; the same messages, the same channels, no
-// bookkeeping: no job state, heartbeats, event streams or topology), and the
-// summary prints Tessera's median as a multiple of the floor's. Target: at
-// most 2x. --only runs one side (to profile it alone); --count-rpcs turns
-// the coordinator's metrics on and prints the RPCs it answered in each run
-// (the interceptor that counts them costs time: not for timing).
+// bookkeeping: no job state, heartbeats, event streams or topology; the
+// same deadlines), and the summary prints Tessera's median as a multiple of
+// the floor's, in wall time and in CPU time. Target: at most 2x. --only runs
+// one side (to profile it alone); --count-rpcs turns the coordinator's
+// metrics on and prints the RPCs it answered in each run (the interceptor
+// that counts them costs time: not for timing).
+//
+// What the multiple is made of (perf, issue 14): Tessera's protocol makes
+// more calls than the floor's two per client: WaitForJob (the job forms), an
+// event stream per connection, and heartbeats from clients whose first
+// barrier is not answered within the heartbeat interval (2 s here; 10 s by
+// default). Two checks compiled into Debian's libgrpc (built without NDEBUG)
+// cost time per call in proportion to the calls in flight: every completion
+// searches the completion queue's list of outstanding tags
+// (completion_queue.cc, cq_check_tag), and every timer, so every call with a
+// deadline on either end, walks a 1,009-bucket hash table of all live timers
+// (timer_generic.cc, add_to_ht/remove_from_ht). The same gRPC version
+// rebuilt with -DNDEBUG has neither: `apt-get source grpc`, then
+// `DEB_CFLAGS_APPEND=-DNDEBUG DEB_CXXFLAGS_APPEND=-DNDEBUG dpkg-buildpackage
+// -b -us -uc`, and install the rebuilt libgrpc29 and libgrpc++1.51 together.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -45,6 +60,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "core/cluster/client.h"
+#include "core/cluster/client_connect.h"
 #include "core/cluster/client_state.h"
 #include "core/cluster/cluster_config.h"
 #include "core/cluster/coordinator_server.h"
@@ -222,6 +238,19 @@ void PrintRpcCounts(int port) {
   }
 }
 
+// `connections` channels to `address` that clients share round-robin, one
+// connection each (distinct arguments), for both sides.
+std::vector<std::shared_ptr<grpc::Channel>> SharedChannels(const HostPort& address, int64_t connections) {
+  std::vector<std::shared_ptr<grpc::Channel>> channels;
+  for (int64_t c = 0; c < connections; ++c) {
+    grpc::ChannelArguments args;
+    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
+    args.SetInt("tessera.bench.connection", static_cast<int>(c));
+    channels.push_back(grpc::CreateCustomChannel(AddressText(address), grpc::InsecureChannelCredentials(), args));
+  }
+  return channels;
+}
+
 // One run; returns seconds to the last client past the barrier, or < 0.
 double RunOnce(int64_t clients, int64_t connections, bool threads, int64_t heartbeat_ms,
                bool count_rpcs) {
@@ -243,15 +272,7 @@ double RunOnce(int64_t clients, int64_t connections, bool threads, int64_t heart
   Shared shared;
   shared.config = server_config;
   shared.config.coordinator_address = HostPort{"127.0.0.1", (*server)->port()};
-  if (connections < clients) {
-    for (int64_t c = 0; c < connections; ++c) {
-      grpc::ChannelArguments args;
-      args.SetInt("grpc.enable_http_proxy", 0);
-      args.SetInt("tessera.bench.connection", static_cast<int>(c));  // distinct args: distinct connection
-      shared.channels.push_back(
-          grpc::CreateCustomChannel(AddressText(shared.config.coordinator_address), grpc::InsecureChannelCredentials(), args));
-    }
-  }
+  if (connections < clients) shared.channels = SharedChannels(*shared.config.coordinator_address, connections);
   shared.host = tessera::cluster::LocalHostInfo();
   bool all_started = true;
   if (threads) {
@@ -329,25 +350,12 @@ double RunBareOnce(int64_t clients, int64_t connections) {
     std::fprintf(stderr, "bare service: could not start\n");
     return -1;
   }
-  const std::string address = "127.0.0.1:" + std::to_string(port);
-  // The arguments Tessera's own connections use (client_connect.cc), and
-  // distinct ones per shared channel so that each is its own connection.
-  auto channel = [&address](int64_t index, bool own) {
-    grpc::ChannelArguments args;
-    args.SetInt(GRPC_ARG_ENABLE_HTTP_PROXY, 0);
-    args.SetInt(GRPC_ARG_KEEPALIVE_TIME_MS, 30000);
-    args.SetInt(GRPC_ARG_KEEPALIVE_TIMEOUT_MS, 10000);
-    if (own) {
-      args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
-    } else {
-      args.SetInt("tessera.bench.connection", static_cast<int>(index));
-    }
-    return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
-  };
+  // Tessera's own connections (the same channel arguments), or the same
+  // shared channels as Tessera's clients.
+  ClusterConfig dial;
+  dial.coordinator_address = HostPort{"127.0.0.1", port};
   std::vector<std::shared_ptr<grpc::Channel>> shared_channels;
-  if (connections < clients) {
-    for (int64_t c = 0; c < connections; ++c) shared_channels.push_back(channel(c, false));
-  }
+  if (connections < clients) shared_channels = SharedChannels(*dial.coordinator_address, connections);
   const tessera::v1::HostInfo host = tessera::cluster::LocalHostInfo();
   std::vector<BareClient> bare(static_cast<size_t>(clients));
   std::atomic<int> failures{0};
@@ -361,9 +369,9 @@ double RunBareOnce(int64_t clients, int64_t connections) {
   const Clock::time_point start = Clock::now();
   for (int64_t i = 0; i < clients; ++i) {
     BareClient& c = bare[static_cast<size_t>(i)];
-    c.stub = tessera::v1::Coordinator::NewStub(shared_channels.empty()
-                                                   ? channel(i, true)
-                                                   : shared_channels[static_cast<size_t>(i) % shared_channels.size()]);
+    c.stub = tessera::v1::Coordinator::NewStub(
+        shared_channels.empty() ? *tessera::cluster::internal::MakeChannel(dial, /*own_connection=*/true)
+                                : shared_channels[static_cast<size_t>(i) % shared_channels.size()]);
     c.register_request.mutable_header()->set_job_id("bench");
     c.register_request.mutable_header()->set_process_id(static_cast<int32_t>(i));
     c.register_request.set_num_processes(static_cast<int32_t>(clients));
@@ -396,6 +404,7 @@ double RunBareOnce(int64_t clients, int64_t connections) {
                                    });
         });
   }
+  const double all_started = std::chrono::duration<double>(Clock::now() - start).count();
   {
     absl::MutexLock lock(&mu);
     mu.Await(absl::Condition(+[](int64_t* left) { return *left == 0; }, &remaining));
@@ -405,6 +414,7 @@ double RunBareOnce(int64_t clients, int64_t connections) {
     std::fprintf(stderr, "bare service: %d clients failed\n", failures.load());
     return -1;
   }
+  std::printf("  floor: all registrations started after %.3f s\n", all_started);
   return static_cast<double>(last_past_ns.load()) * 1e-9;
 }
 
