@@ -97,6 +97,18 @@ struct Task {
   int64_t id;
 };
 
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// The process's CPU time when the last client of the current side's run got
+// past the barrier, as the wall time stops there too (not the teardown);
+// 0 where not recorded (--threads): Measure then reads it at the run's end.
+std::atomic<double> g_cpu_at_last_pass{0};
+
 void RecordLatest(std::atomic<int64_t>& latest, Clock::time_point start) {
   const int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
   int64_t seen = latest.load();
@@ -181,7 +193,7 @@ void RunAsync(Shared& shared, int64_t clients) {
   pending->remaining = clients;
   auto one_done = [pending] {
     absl::MutexLock lock(&pending->mu);
-    --pending->remaining;
+    if (--pending->remaining == 0) g_cpu_at_last_pass.store(ProcessCpuSeconds());
   };
   shared.start = Clock::now();
   for (int64_t i = 0; i < clients; ++i) {
@@ -364,7 +376,7 @@ double RunBareOnce(int64_t clients, int64_t connections) {
   int64_t remaining = clients;
   auto one_done = [&mu, &remaining] {
     absl::MutexLock lock(&mu);
-    --remaining;
+    if (--remaining == 0) g_cpu_at_last_pass.store(ProcessCpuSeconds());
   };
   const Clock::time_point start = Clock::now();
   for (int64_t i = 0; i < clients; ++i) {
@@ -419,25 +431,20 @@ double RunBareOnce(int64_t clients, int64_t connections) {
 }
 
 // A side's wall time (what its run returns) and the CPU time the process
-// spent meanwhile: on a loaded machine the wall time follows the load, the
-// CPU time much less.
+// spent until its last client passed: on a loaded machine the wall time
+// follows the load, the CPU time much less.
 struct Measured {
   double seconds;
   double cpu_seconds;
 };
 
-double ProcessCpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
 template <typename Run>
 Measured Measure(Run run) {
+  g_cpu_at_last_pass.store(0);
   const double cpu_before = ProcessCpuSeconds();
   const double seconds = run();
-  return {seconds, ProcessCpuSeconds() - cpu_before};
+  const double cpu_at_end = g_cpu_at_last_pass.load() > 0 ? g_cpu_at_last_pass.load() : ProcessCpuSeconds();
+  return {seconds, cpu_at_end - cpu_before};
 }
 
 double Median(std::vector<double> times) {
