@@ -113,19 +113,19 @@ class UringReader final : public FileReader {
 }  // namespace
 
 FileReader& IoUringFileReader() {
-  static UringReader* const reader = new UringReader(true);
+  static UringReader* const reader = new UringReader(false);
   return *reader;
 }
 
-FileReader& IoUringBufferedFileReader() {
-  static UringReader* const reader = new UringReader(false);
+FileReader& IoUringDirectFileReader() {
+  static UringReader* const reader = new UringReader(true);
   return *reader;
 }
 
 FileReader& DefaultFileReader() {
   const char* io = std::getenv("TESSERA_LOAD_IO");
   if (io != nullptr && std::strcmp(io, "pread") == 0) return PosixFileReader();
-  if (io != nullptr && std::strcmp(io, "buffered") == 0) return IoUringBufferedFileReader();
+  if (io != nullptr && std::strcmp(io, "direct") == 0) return IoUringDirectFileReader();
   return IoUringFileReader();
 }
 

@@ -18,16 +18,19 @@
 // its threads, as before. TESSERA_LOAD_IO=pread in the environment chooses
 // pread too (read at every load).
 //
-// Direct reads: the loader reads the page-aligned middle of a large read
-// (at least 1 MiB) through a second, O_DIRECT handle, in reads of 4 MiB,
-// unless most of it is already in the page cache. On this project's 2-core
-// VM, 2.4 GB in 4 MiB reads at 16 in flight took 0.1-0.3 CPU seconds
-// direct against 0.8-4.8 buffered (the kernel's workers copying through the
-// page cache), and under a load average of 10-22 direct held 1.0-1.2 GB/s
-// where buffered fell to 0.2-0.4 GB/s. Where O_DIRECT is refused (a file
-// system without it: open fails, or a read returns EINVAL) the read is
-// buffered. TESSERA_LOAD_IO=buffered keeps io_uring and reads everything
-// through the page cache.
+// Direct reads (TESSERA_LOAD_IO=direct, IoUringDirectFileReader): the
+// loader reads the page-aligned middle of a large read (at least 1 MiB)
+// through a second, O_DIRECT handle, in reads of 4 MiB, unless most of it is
+// already in the page cache; the unaligned ends go through the page cache.
+// Not the default: on this project's 2-core VM (a virtio disk with one
+// queue, served partly from the host's cache) it took 4-5x less CPU
+// (0.25-0.37 CPU s against 1.1-1.5 for a process's column shards, 2.4 GB)
+// but 15-50% more wall time (column shards 2.2-3.1 s against 1.4-2.4 s,
+// row shards 1.30-1.45 s against 1.12-1.22 s, interleaved, load average
+// 6-26): the page cache's readahead keeps more of the disk busy than 16
+// direct reads of 4 MiB in flight (and 64 did no better). Where CPU time,
+// not the disk, bounds a load, it is the choice. Where O_DIRECT is refused
+// (open fails, or a read returns EINVAL) the read is buffered.
 #ifndef TESSERA_CORE_CHECKPOINT_IO_URING_READER_H_
 #define TESSERA_CORE_CHECKPOINT_IO_URING_READER_H_
 
@@ -40,12 +43,12 @@ namespace tessera::checkpoint {
 // ring.
 FileReader& IoUringFileReader();
 
-// The same without direct reads: everything through the page cache.
-FileReader& IoUringBufferedFileReader();
+// The same with direct reads (above).
+FileReader& IoUringDirectFileReader();
 
 // (DefaultFileReader, declared in loader.h: IoUringFileReader(), or
 // PosixFileReader() when the environment says TESSERA_LOAD_IO=pread,
-// IoUringBufferedFileReader() when it says TESSERA_LOAD_IO=buffered.)
+// IoUringDirectFileReader() when it says TESSERA_LOAD_IO=direct.)
 
 }  // namespace tessera::checkpoint
 

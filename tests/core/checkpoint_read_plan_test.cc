@@ -8,6 +8,7 @@
 // io_uring reader on a file, and its fallback where the kernel refuses it.
 // The C ABI tests (tests/capi/test_checkpoint_load.c) cover the same plans on
 // a real file.
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
@@ -629,6 +630,54 @@ TEST(IoUringReaderTest, TesseraLoadIoPreadInTheEnvironmentChoosesThePreadReader)
   EXPECT_EQ(&DefaultFileReader(), &PosixFileReader());
   ASSERT_EQ(unsetenv("TESSERA_LOAD_IO"), 0);
   EXPECT_EQ(&DefaultFileReader(), &IoUringFileReader());
+}
+
+TEST(IoUringReaderTest, TesseraLoadIoDirectInTheEnvironmentChoosesDirectReads) {
+  ASSERT_EQ(setenv("TESSERA_LOAD_IO", "direct", 1), 0);
+  EXPECT_EQ(&DefaultFileReader(), &IoUringDirectFileReader());
+  ASSERT_EQ(unsetenv("TESSERA_LOAD_IO"), 0);
+}
+
+TEST(IoUringReaderTest, ADirectLoadGivesThePlansBytesAndLeavesTheReadsMiddleOutOfThePageCache) {
+  if (IoUringDirectFileReader().NewQueue(1) == nullptr) {
+    GTEST_SKIP() << "no io_uring here (built without liburing, or the kernel refuses a ring)";
+  }
+  char name[] = "/tmp/tessera_direct_XXXXXX";
+  const int fd = mkstemp(name);
+  ASSERT_GE(fd, 0);
+  const std::string bytes = Bytes(kLargeOffset + kLargeElements * 4);
+  ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  fsync(fd);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ReadPlan plan = OneRead(kLargeElements, kLargeOffset);
+  plan.files[0].path = name;
+  const int direct = IoUringDirectFileReader().OpenDirect(name);
+  std::string got(plan.pieces[0].size, '\0');
+  uint64_t bytes_read = 0;
+  const absl::Status status = LoadWithCallback(
+      plan,
+      [&](size_t, uint64_t offset, const void* part, uint64_t n) {
+        std::memcpy(got.data() + offset, part, n);
+        return true;
+      },
+      {1, 64 << 20}, nullptr, &bytes_read, IoUringDirectFileReader());
+  const uint64_t cached = PosixFileReader().CachedBytes(fd, 4096, 2392064);
+  close(fd);
+  if (direct >= 0) close(direct);
+  std::remove(name);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(got, bytes.substr(kLargeOffset));
+  EXPECT_EQ(bytes_read, 2400000u);
+  // A file system without O_DIRECT (tmpfs before Linux 6.6) reads buffered.
+  if (direct >= 0) {
+    EXPECT_EQ(cached, 0u);
+  }
+}
+
+TEST(IoUringReaderTest, OnlyTheDirectReaderOpensAFileForDirectReads) {
+  ColumnFile file;
+  const int fd = IoUringFileReader().OpenDirect(file.plan().files[0].path.c_str());
+  EXPECT_EQ(fd, -EOPNOTSUPP);
 }
 
 // Refuses io_uring_setup with ENOSYS in this process, as a container's
