@@ -24,8 +24,14 @@ model))`), times:
               8 MiB reads (a child process; the time inside it)
 Before every run the file's pages are dropped with
 posix_fadvise(POSIX_FADV_DONTNEED) (the share of them still resident is
-printed). Prints per case the medians of --runs runs (runs interleave the
-three readers), throughput over the shard bytes, the ratios
+printed). The guest cannot drop the host's cache of a VM's disk, and a
+reader is faster on bytes the reader before it fetched (the sequential read
+of the file's first bytes took 1.1-1.2 s right after get_slice had read the
+whole file, 3.1-3.5 s after readers of row shards), so the runs interleave
+the readers in an order that turns by one each run (run k starts with the
+k-th reader): with --runs a multiple of the readers, each follows every
+other equally often. Prints per case the medians of --runs runs,
+throughput over the shard bytes, the ratios
 tessera/sequential (throughput) and get_slice/tessera (time), the bytes each
 reader says it read, the bytes the block layer read for it (ru_inblock), the
 CPU seconds of the child (user + system, interpreter start included), and
@@ -276,8 +282,10 @@ def main():
             rss = {r: 0 for r in readers}
             read = {}
             resident = []
-            for _ in range(args.runs):
-                for reader, command in readers.items():
+            names = list(readers)
+            for run in range(args.runs):
+                for reader in names[run % len(names):] + names[:run % len(names)]:
+                    command = readers[reader]
                     drop_cache(path)
                     resident.append(resident_share(path))
                     wall, out, peak, inblock, seconds = run_measured(command)
