@@ -24,10 +24,10 @@
 // already in the page cache; the unaligned ends go through the page cache.
 // Not the default: on this project's 2-core VM (a virtio disk with one
 // queue, served partly from the host's cache) it took 4-5x less CPU
-// (0.25-0.37 CPU s against 1.1-1.5 for a process's column shards, 2.4 GB)
-// but 15-50% more wall time (column shards 2.2-3.1 s against 1.4-2.4 s,
+// (0.25-0.37 CPU s against 1.1-2.0 for a process's column shards, 2.4 GB)
+// but 10-50% more wall time (column shards 2.2-3.1 s against 1.4-2.8 s,
 // row shards 1.30-1.45 s against 1.12-1.22 s, interleaved, load average
-// 6-26): the page cache's readahead keeps more of the disk busy than 16
+// 6-23): the page cache's readahead keeps more of the disk busy than 16
 // direct reads of 4 MiB in flight (and 64 did no better). Where CPU time,
 // not the disk, bounds a load, it is the choice. Where O_DIRECT is refused
 // (open fails, or a read returns EINVAL) the read is buffered.

@@ -22,7 +22,13 @@
 // staging_bytes / num_threads, shared among its reads in flight (one with
 // pread; up to 64 with a queue, each of budget / 64 bytes at most), so a
 // process never holds more than `staging_bytes` of staging, whatever the
-// tensors' sizes. With destination buffers, a read that is exactly one run
+// tensors' sizes (with a queue, one block of it per thread, handed out and
+// given back in the order the thread takes its chunks). With a reader that
+// has direct reads (FileReader::OpenDirect; TESSERA_LOAD_IO=direct), the
+// page-aligned middle of a staged read of at least 1 MiB that is not mostly
+// in the page cache is read with O_DIRECT in reads of up to 4 MiB (as many
+// in flight as the thread's budget holds), its unaligned ends buffered: the
+// same bytes, less CPU time, not hinted ahead. With destination buffers, a read that is exactly one run
 // (a row shard, a replicated tensor, a column shard's run with no coalescing
 // gap), or runs of at least 64 KiB each that tile it without gaps
 // (neighbouring row shards of the process's devices), skips the staging:
