@@ -24,8 +24,19 @@ model))`), times:
               8 MiB reads (a child process; the time inside it)
 Before every run the file's pages are dropped with
 posix_fadvise(POSIX_FADV_DONTNEED) (the share of them still resident is
-printed). Prints per case the medians of --runs runs (runs interleave the
-three readers), throughput over the shard bytes, the ratios
+printed). The guest cannot drop the host's cache of a VM's disk, and a
+reader is faster on bytes the reader before it fetched (the sequential read
+of the file's first bytes took 1.1-1.2 s right after get_slice had read the
+whole file, 3.1-3.5 s after readers of row shards), so the runs interleave
+the readers in an order that turns by one each run (run k starts with the
+k-th reader): with --runs a multiple of the readers, each follows every
+other equally often. Before a case's runs, --warmup rounds of every reader
+go untimed: the host's cache then holds what that case's readers touch, as
+it does for the cases after it (without one, the first column case,
+process 0's, came after row cases that had touched only half of each
+tensor, and its sequential read's median was 1.1-2.1 s over six runs of
+the script against 1.0-1.6 s in process 1's). Prints per case the medians of --runs runs,
+throughput over the shard bytes, the ratios
 tessera/sequential (throughput) and get_slice/tessera (time), the bytes each
 reader says it read, the bytes the block layer read for it (ru_inblock), the
 CPU seconds of the child (user + system, interpreter start included), and
@@ -33,7 +44,7 @@ each reader's peak RSS (the child's ru_maxrss from wait4; get_slice's counts
 the file's pages it mapped) against the shard bytes plus the staging budget.
 
 Usage: load_compare.py --tessera path/to/tessera --work DIR [--gib 2.5]
-                       [--runs 3] [--tensors mixed|wide] [--tessera-mode LABEL=ARGS ...] [--keep]
+                       [--runs 3] [--warmup 1] [--tensors mixed|wide] [--tessera-mode LABEL=ARGS ...] [--keep]
 """
 import argparse
 import ctypes
@@ -226,6 +237,7 @@ def main():
     parser.add_argument("--work", required=True)
     parser.add_argument("--gib", type=float, default=2.5)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--warmup", type=int, default=1, help="untimed rounds of every reader before each case")
     parser.add_argument("--tensors", choices=sorted(TENSOR_SETS), default="mixed")
     parser.add_argument("--tessera-mode", action="append", metavar="LABEL=ARGS",
                         help="a tessera reader: its label and extra arguments for tessera load, "
@@ -276,8 +288,14 @@ def main():
             rss = {r: 0 for r in readers}
             read = {}
             resident = []
-            for _ in range(args.runs):
-                for reader, command in readers.items():
+            names = list(readers)
+            for _ in range(args.warmup):
+                for reader in names:
+                    drop_cache(path)
+                    run_measured(readers[reader])
+            for run in range(args.runs):
+                for reader in names[run % len(names):] + names[:run % len(names)]:
+                    command = readers[reader]
                     drop_cache(path)
                     resident.append(resident_share(path))
                     wall, out, peak, inblock, seconds = run_measured(command)

@@ -53,7 +53,9 @@ checkpoint's element type (numpy: array[box].tobytes()). With a terminal on
 stderr, a progress bar is drawn there.
 
 Reads go through io_uring where the kernel allows it, else pread;
-TESSERA_LOAD_IO=pread in the environment chooses pread.
+TESSERA_LOAD_IO=pread in the environment chooses pread, TESSERA_LOAD_IO=direct
+reads the page-aligned middle of reads of 1 MiB or more with O_DIRECT (less
+CPU time, but slower where the page cache's readahead keeps the disk busier).
 
 Exit status: 0 on success, 2 for bad usage, input the library refuses (a
 tensor that cannot be split is named) or a read that fails.

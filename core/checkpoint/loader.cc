@@ -4,14 +4,17 @@
 #include "core/checkpoint/loader.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <string>
 #include <system_error>
@@ -50,6 +53,25 @@ class PosixReader final : public FileReader {
   void AdviseWillRead(int handle, uint64_t offset, uint64_t size) override {
     ::posix_fadvise(handle, static_cast<off_t>(offset), static_cast<off_t>(size), POSIX_FADV_WILLNEED);
   }
+  int OpenDirect(const char* path) override {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+    return fd >= 0 ? fd : -errno;
+  }
+  uint64_t CachedBytes(int handle, uint64_t offset, uint64_t size) override {
+    const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    const uint64_t start = offset / page * page;
+    const uint64_t length = offset + size - start;
+    if (size == 0) return 0;
+    void* map = ::mmap(nullptr, length, PROT_READ, MAP_SHARED, handle, static_cast<off_t>(start));
+    if (map == MAP_FAILED) return 0;
+    std::vector<unsigned char> resident((length + page - 1) / page);
+    uint64_t cached = 0;
+    if (::mincore(map, length, resident.data()) == 0) {
+      for (unsigned char r : resident) cached += (r & 1) * page;
+    }
+    ::munmap(map, length);
+    return std::min(cached, size);
+  }
 };
 
 // A part of one read, the unit a thread takes.
@@ -60,7 +82,64 @@ struct Chunk {
   // The run a direct chunk lies in (it is read straight into that run's
   // first holder's buffer); kStaged for a chunk read through staging.
   size_t run = kStaged;
+  // A staged chunk read with O_DIRECT (page-aligned, bypassing the page
+  // cache; only with a queue).
+  bool direct_io = false;
   static constexpr size_t kStaged = static_cast<size_t>(-1);
+};
+
+// A thread's staging with a queue: one block of its budget handed out in
+// the order the thread takes its chunks and given back in the same order
+// (it delivers them in that order), so a ring, never fragmented. A read
+// in flight holds its part until delivered; a chunk that does not fit waits
+// for the oldest to be given back.
+class StagingRing {
+ public:
+  // Page-aligned for direct reads; its pages are touched only when used.
+  // base() is null when the memory was refused.
+  explicit StagingRing(uint64_t capacity)
+      : capacity_(capacity),
+        base_(static_cast<char*>(std::aligned_alloc(kPage, (capacity + kPage - 1) / kPage * kPage))) {}
+  ~StagingRing() { std::free(base_); }
+  StagingRing(const StagingRing&) = delete;
+  StagingRing& operator=(const StagingRing&) = delete;
+
+  const char* base() const { return base_; }
+
+  // `size` bytes at a multiple of `align` (a power of two, at most 4096), or
+  // null while the parts not given back leave no room. Never null when
+  // every part was given back and size <= capacity.
+  char* Take(uint64_t size, uint64_t align) {
+    if (parts_.empty()) head_ = tail_ = 0;
+    uint64_t at = (head_ + align - 1) / align * align;
+    if (parts_.empty() || tail_ < head_) {  // free: [head_, capacity_) and [0, tail_)
+      if (at + size > capacity_) {
+        if (size > tail_) return nullptr;
+        at = 0;
+      }
+    } else if (at + size > tail_) {  // wrapped, free: [head_, tail_)
+      return nullptr;
+    }
+    head_ = at + size;
+    parts_.push_back(at);
+    return base_ + at;
+  }
+
+  // Gives back the oldest part taken.
+  void GiveBack() {
+    parts_.pop_front();
+    tail_ = parts_.empty() ? 0 : parts_.front();
+    if (parts_.empty()) head_ = 0;
+  }
+
+  static constexpr uint64_t kPage = 4096;
+
+ private:
+  uint64_t capacity_;
+  char* base_ = nullptr;
+  uint64_t head_ = 0;  // the end of the newest part
+  uint64_t tail_ = 0;  // the start of the oldest
+  std::deque<uint64_t> parts_;  // starts, oldest first
 };
 
 // Runs at least this long are read straight into their buffers when they
@@ -84,6 +163,17 @@ constexpr uint64_t kHintBytes = 4ull << 20;
 constexpr unsigned kQueueDepth = 64;
 constexpr uint64_t kQueuedChunkBytes = 4096;
 constexpr uint64_t kQueueReadBytes = 1ull << 20;
+// With a queue, the page-aligned middle of a staged read of at least
+// kDirectMinBytes is read with O_DIRECT in reads of kDirectReadBytes (the
+// virtio disk's largest request here: max_sectors_kb 4096), unless more
+// than half of it is already in the page cache: no page-cache insertion or
+// copy, and no kernel worker per read, so the CPU time is the disk's
+// interrupts only (core/checkpoint/io_uring_reader.h has the numbers).
+// The unaligned ends, under a page each, are read buffered. A thread's
+// staging budget bounds the direct reads in flight (8 of 4 MiB each by
+// default); below kDirectMinBytes of budget there are none.
+constexpr uint64_t kDirectMinBytes = 1ull << 20;
+constexpr uint64_t kDirectReadBytes = 4ull << 20;
 
 class Load {
  public:
@@ -100,6 +190,9 @@ class Load {
     for (int fd : handles_) {
       if (fd >= 0) reader_.Close(fd);
     }
+    for (int fd : direct_handles_) {
+      if (fd >= 0) reader_.Close(fd);
+    }
   }
 
   absl::Status Run() {
@@ -110,9 +203,13 @@ class Load {
     uint64_t direct_bytes = chunk_bytes_;
     depth_ = static_cast<unsigned>(std::clamp<uint64_t>(chunk_bytes_ / kQueuedChunkBytes, 1, kQueueDepth));
     std::unique_ptr<ReadQueue> first = reader_.NewQueue(depth_);
+    uint64_t direct_io_bytes = 0;  // 0: no O_DIRECT reads
     if (first != nullptr) {
       staged_bytes = chunk_bytes_ / depth_;
       direct_bytes = std::min(chunk_bytes_, kQueueReadBytes);
+      if (chunk_bytes_ >= kDirectMinBytes) {
+        direct_io_bytes = std::min(kDirectReadBytes, chunk_bytes_ / StagingRing::kPage * StagingRing::kPage);
+      }
     }
     for (size_t r = 0; r < plan_.reads.size(); ++r) {
       const Read& read = plan_.reads[r];
@@ -125,9 +222,22 @@ class Load {
         }
         continue;
       }
-      for (uint64_t at = 0; at < read.size; at += staged_bytes) {
-        chunks_.push_back(Chunk{r, read.offset + at, std::min(staged_bytes, read.size - at)});
+      auto staged = [&](uint64_t from, uint64_t to, uint64_t step, bool direct_io) {
+        for (uint64_t at = from; at < to; at += step) {
+          chunks_.push_back(Chunk{r, at, std::min(step, to - at), Chunk::kStaged, direct_io});
+        }
+      };
+      const uint64_t end = read.offset + read.size;
+      const uint64_t lo = (read.offset + StagingRing::kPage - 1) / StagingRing::kPage * StagingRing::kPage;
+      const uint64_t hi = end / StagingRing::kPage * StagingRing::kPage;
+      if (direct_io_bytes > 0 && hi > lo && hi - lo >= kDirectMinBytes && DirectHandle(read.file) >= 0 &&
+          reader_.CachedBytes(handles_[read.file], lo, hi - lo) <= (hi - lo) / 2) {
+        staged(read.offset, lo, staged_bytes, false);
+        staged(lo, hi, direct_io_bytes, true);
+        staged(hi, end, staged_bytes, false);
+        continue;
       }
+      staged(read.offset, end, staged_bytes, false);
     }
     chunk_end_.reserve(chunks_.size());
     uint64_t end = 0;
@@ -190,6 +300,14 @@ class Load {
     return absl::OkStatus();
   }
 
+  // File `file`'s O_DIRECT handle, opened at the first call; negative where
+  // the reader or the file system has none.
+  int DirectHandle(size_t file) {
+    if (direct_handles_.empty()) direct_handles_.assign(plan_.files.size(), kNotOpened);
+    if (direct_handles_[file] == kNotOpened) direct_handles_[file] = reader_.OpenDirect(plan_.files[file].path.c_str());
+    return direct_handles_[file];
+  }
+
   // Readahead across a gap reads bytes the plan skips, so a file whose
   // reads leave one gets none.
   void AdviseGaps() {
@@ -202,13 +320,15 @@ class Load {
     }
   }
 
-  // Hints the chunks from `chunk` on up to kHintAheadBytes. One thread hints
+  // Hints the chunks from `chunk` on up to kHintAheadBytes (not direct
+  // ones: the page cache would read them a second time). One thread hints
   // at a time; the others go on reading rather than wait for it.
   void HintAhead(size_t chunk) {
     if (!hint_mu_.TryLock()) return;
     hinted_ = std::max(hinted_, chunk);
     while (hinted_ < chunks_.size() && chunk_end_[hinted_] - chunk_end_[chunk] < kHintAheadBytes) {
       const Chunk& c = chunks_[hinted_++];
+      if (c.direct_io) continue;
       const int handle = handles_[plan_.reads[c.read].file];
       for (uint64_t at = 0; at < c.size; at += kHintBytes) {
         reader_.AdviseWillRead(handle, c.offset + at, std::min(kHintBytes, c.size - at));
@@ -276,14 +396,17 @@ class Load {
     return true;
   }
 
-  // Where `chunk` is read to: a direct chunk straight into its run's first
-  // holder's buffer, a staged one into `staging`.
+  // Where a chunk straight into a buffer (not staged) is read to: its run's
+  // first holder's buffer.
+  char* RunTarget(const Chunk& chunk) const {
+    const checkpoint::Run& run = plan_.runs[chunk.run];
+    const size_t first = plan_.distinct[run.distinct].pieces.front();
+    return static_cast<char*>(destinations_[first].data) + run.piece_offset + (chunk.offset - run.file_offset);
+  }
+
+  // Where `chunk` is read to: RunTarget, or for a staged one `staging`.
   char* Target(const Chunk& chunk, std::vector<char>& staging) {
-    if (chunk.run != Chunk::kStaged) {
-      const checkpoint::Run& run = plan_.runs[chunk.run];
-      const size_t first = plan_.distinct[run.distinct].pieces.front();
-      return static_cast<char*>(destinations_[first].data) + run.piece_offset + (chunk.offset - run.file_offset);
-    }
+    if (chunk.run != Chunk::kStaged) return RunTarget(chunk);
     if (staging.size() < chunk.size) staging.resize(chunk.size);
     return staging.data();
   }
@@ -361,46 +484,69 @@ class Load {
     }
   }
 
-  // Work with a queue: up to depth_ chunks in flight, delivered in the
-  // order this thread took them (so with one thread a piece's parts still
-  // come in order of their offsets), each once it has all its bytes. The
-  // hints ahead stay: the kernel's workers serve a queue's reads, a few at
-  // a time, and find them read ahead. On an error or a cancel the reads in
-  // flight are still waited for, since the kernel writes into their buffers
-  // until they finish.
+  // Work with a queue: up to depth_ chunks in flight, their staging taken
+  // from the thread's StagingRing, delivered in the order this thread took
+  // them (so with one thread a piece's parts still come in order of their
+  // offsets), each once it has all its bytes. The hints ahead stay: the
+  // kernel's workers serve a queue's buffered reads, a few at a time, and
+  // find them read ahead. On an error or a cancel the reads in flight are
+  // still waited for, since the kernel writes into their buffers until they
+  // finish.
   void WorkQueued(ReadQueue& queue) {
     struct Slot {
       size_t chunk = 0;
       uint64_t done = 0;  // bytes of the chunk read so far
       bool finished = false;
+      bool staged = false;     // holds a part of the ring
+      bool direct_io = false;  // read through the O_DIRECT handle
       absl::Status error;  // of its read, reported when its turn comes
       char* into = nullptr;
-      std::vector<char> staging;
     };
+    auto ring = std::make_unique<StagingRing>(chunk_bytes_);
+    if (ring->base() == nullptr) {
+      return Fail(absl::ResourceExhaustedError(
+          absl::StrCat("The loader's staging of ", chunk_bytes_, " bytes for a thread was refused")));
+    }
     std::vector<Slot> slots(depth_);
     std::vector<size_t> free_slots;
     for (size_t s = slots.size(); s-- > 0;) free_slots.push_back(s);
     std::deque<size_t> taken;  // slots in flight, in the order their chunks were taken
-    auto start = [&](const Slot& slot) {
+    auto start = [&](Slot& slot) {
       const Chunk& chunk = chunks_[slot.chunk];
-      queue.Start(handles_[plan_.reads[chunk.read].file], slot.into + slot.done, chunk.size - slot.done,
-                  chunk.offset + slot.done, static_cast<uint64_t>(&slot - slots.data()));
+      const size_t file = plan_.reads[chunk.read].file;
+      // A direct read cut short at a page boundary goes on direct; anywhere
+      // else O_DIRECT would refuse the rest.
+      slot.direct_io = slot.direct_io && slot.done % StagingRing::kPage == 0;
+      queue.Start(slot.direct_io ? direct_handles_[file] : handles_[file], slot.into + slot.done,
+                  chunk.size - slot.done, chunk.offset + slot.done, static_cast<uint64_t>(&slot - slots.data()),
+                  slot.direct_io);
     };
+    size_t pending = chunks_.size();  // taken, waiting for room in the ring
     bool more = true;
     while (true) {
-      while (more && !free_slots.empty() && !stop_.load()) {
-        const size_t i = next_.fetch_add(1);
-        if (i >= chunks_.size()) {
-          more = false;
-          break;
+      while ((more || pending < chunks_.size()) && !free_slots.empty() && !stop_.load()) {
+        if (pending == chunks_.size()) {
+          const size_t i = next_.fetch_add(1);
+          if (i >= chunks_.size()) {
+            more = false;
+            break;
+          }
+          HintAhead(i);
+          pending = i;
         }
-        HintAhead(i);
+        const Chunk& chunk = chunks_[pending];
+        char* into = chunk.run != Chunk::kStaged
+                         ? RunTarget(chunk)
+                         : ring->Take(chunk.size, chunk.direct_io ? StagingRing::kPage : 1);
+        if (into == nullptr) break;  // until the oldest is delivered
         Slot& slot = slots[free_slots.back()];
         free_slots.pop_back();
-        slot.chunk = i;
+        slot.chunk = std::exchange(pending, chunks_.size());
         slot.done = 0;
         slot.finished = false;
-        slot.into = Target(chunks_[i], slot.staging);
+        slot.staged = chunk.run == Chunk::kStaged;
+        slot.direct_io = chunk.direct_io;
+        slot.into = into;
         taken.push_back(static_cast<size_t>(&slot - slots.data()));
         start(slot);
       }
@@ -412,11 +558,19 @@ class Load {
         // flight, so it is left allocated (a failed wait is rare: the
         // interruptions are retried).
         Fail(absl::ErrnoToStatus(-rc, "io_uring: waiting for reads"));
+        (void)ring.release();
         (void)new std::vector<Slot>(std::move(slots));
         return;
       }
       Slot& slot = slots[tag];
       const Chunk& chunk = chunks_[slot.chunk];
+      if (slot.direct_io && (got == -EINVAL || got == -EOPNOTSUPP)) {
+        // O_DIRECT refused (a file system that wants a larger alignment
+        // than a page, or none at all): the chunk is read buffered.
+        slot.direct_io = false;
+        start(slot);
+        continue;
+      }
       if (got <= 0) {
         slot.error = ReadError(plan_.reads[chunk.read], chunk.offset, chunk.size, slot.done, got, "read (io_uring)");
         slot.finished = true;
@@ -431,12 +585,14 @@ class Load {
         taken.pop_front();
         free_slots.push_back(static_cast<size_t>(&first - slots.data()));
         if (!first.error.ok()) Fail(std::exchange(first.error, absl::OkStatus()));
-        if (stop_.load()) continue;
-        absl::Status status = Guarded([&]() -> absl::Status {
-          TESSERA_RETURN_IF_ERROR(Finish(chunks_[first.chunk], first.into));
-          return Progressed(chunks_[first.chunk]);
-        });
-        if (!status.ok()) Fail(std::move(status));
+        if (!stop_.load()) {
+          absl::Status status = Guarded([&]() -> absl::Status {
+            TESSERA_RETURN_IF_ERROR(Finish(chunks_[first.chunk], first.into));
+            return Progressed(chunks_[first.chunk]);
+          });
+          if (!status.ok()) Fail(std::move(status));
+        }
+        if (first.staged) ring->GiveBack();
       }
     }
   }
@@ -450,6 +606,8 @@ class Load {
   uint64_t chunk_bytes_ = 1;  // a thread's staging budget
   unsigned depth_ = 1;        // a queue's reads in flight
   std::vector<int> handles_;
+  static constexpr int kNotOpened = std::numeric_limits<int>::min();
+  std::vector<int> direct_handles_;  // O_DIRECT, by file; -errno where refused
   std::vector<Chunk> chunks_;
   std::atomic<size_t> next_{0};
   std::atomic<bool> stop_{false};

@@ -22,7 +22,13 @@
 // staging_bytes / num_threads, shared among its reads in flight (one with
 // pread; up to 64 with a queue, each of budget / 64 bytes at most), so a
 // process never holds more than `staging_bytes` of staging, whatever the
-// tensors' sizes. With destination buffers, a read that is exactly one run
+// tensors' sizes (with a queue, one block of it per thread, handed out and
+// given back in the order the thread takes its chunks). With a reader that
+// has direct reads (FileReader::OpenDirect; TESSERA_LOAD_IO=direct), the
+// page-aligned middle of a staged read of at least 1 MiB that is not mostly
+// in the page cache is read with O_DIRECT in reads of up to 4 MiB (as many
+// in flight as the thread's budget holds), its unaligned ends buffered: the
+// same bytes, less CPU time, not hinted ahead. With destination buffers, a read that is exactly one run
 // (a row shard, a replicated tensor, a column shard's run with no coalescing
 // gap), or runs of at least 64 KiB each that tile it without gaps
 // (neighbouring row shards of the process's devices), skips the staging:
@@ -55,6 +61,7 @@
 #ifndef TESSERA_CORE_CHECKPOINT_LOADER_H_
 #define TESSERA_CORE_CHECKPOINT_LOADER_H_
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -91,7 +98,9 @@ class ReadQueue {
   // Queues a read of [offset, offset + size) of `handle` into `into`; `tag`
   // comes back with its result. The loader never has more reads unfinished
   // than the depth it asked NewQueue for.
-  virtual void Start(int handle, void* into, uint64_t size, uint64_t offset, uint64_t tag) = 0;
+  // `direct`: `handle` is from OpenDirect (so `into`, `size` and `offset`
+  // are multiples of 4096), a read the kernel serves without its workers.
+  virtual void Start(int handle, void* into, uint64_t size, uint64_t offset, uint64_t tag, bool direct) = 0;
   // Submits what was queued and waits for one read to finish: its tag and
   // result (the bytes read, 0 at the end of the file, or -errno). Returns 0,
   // or -errno when waiting itself failed.
@@ -116,10 +125,18 @@ class FileReader {
   // A queue for up to `depth` reads in flight, or null when the reader has
   // none: then each loader thread calls Read, one read at a time.
   virtual std::unique_ptr<ReadQueue> NewQueue(unsigned /*depth*/) { return nullptr; }
+  // A second handle on `path` whose reads bypass the page cache (O_DIRECT:
+  // offsets, sizes and buffers multiples of 4096), or -errno where the reader
+  // or the file system has none. Used only through a queue.
+  virtual int OpenDirect(const char* /*path*/) { return -EOPNOTSUPP; }
+  // Of [offset, offset + size) of `handle`, the bytes already in the page
+  // cache (a direct read would fetch them from the disk again).
+  virtual uint64_t CachedBytes(int /*handle*/, uint64_t /*offset*/, uint64_t /*size*/) { return 0; }
 };
 
 // The real one: open(2), fstat(2), pread(2), close(2), posix_fadvise(2)
-// (POSIX_FADV_RANDOM, POSIX_FADV_WILLNEED).
+// (POSIX_FADV_RANDOM, POSIX_FADV_WILLNEED), open(2) with O_DIRECT, and
+// mincore(2) on a mapping for CachedBytes.
 FileReader& PosixFileReader();
 
 // What a load reads with unless told: io_uring where it works, else pread

@@ -8,6 +8,7 @@
 // io_uring reader on a file, and its fallback where the kernel refuses it.
 // The C ABI tests (tests/capi/test_checkpoint_load.c) cover the same plans on
 // a real file.
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
@@ -126,6 +127,10 @@ TEST(ReadPlanTest, ATensorWhoseSizeDisagreesWithItsShapeIsRefused) {
 // file early (`short_at`), fail reads past an offset with `error`, or return
 // at most `max_read` bytes a read. With `queued` it has a queue (FakeQueue),
 // the shape of the io_uring path; without, the loader falls back to Read.
+// With `direct` it has an O_DIRECT handle (kDirectHandle) whose reads must
+// be page-aligned (else EINVAL, as the kernel answers), or are all refused
+// with EINVAL (`refuse_direct`); `cached` bytes of any range are in the page
+// cache.
 class FakeReader final : public FileReader {
  public:
   explicit FakeReader(std::string bytes, bool queued = false) : queued(queued), bytes_(std::move(bytes)) {}
@@ -144,6 +149,20 @@ class FakeReader final : public FileReader {
     return static_cast<int64_t>(n);
   }
   void Close(int) override {}
+  int OpenDirect(const char*) override { return direct ? kDirectHandle : -EINVAL; }
+  uint64_t CachedBytes(int, uint64_t, uint64_t) override { return cached; }
+  int64_t ReadDirect(int handle, void* into, uint64_t size, uint64_t offset) {
+    if (handle != kDirectHandle || refuse_direct || offset % 4096 != 0 || size % 4096 != 0 ||
+        reinterpret_cast<uintptr_t>(into) % 4096 != 0) {
+      absl::MutexLock lock(&mu_);
+      ++direct_refused;
+      return -EINVAL;
+    }
+    const int64_t n = Read(3, into, size, offset);
+    absl::MutexLock lock(&mu_);
+    direct_reads.emplace_back(offset, static_cast<uint64_t>(n));
+    return n;
+  }
   void AdviseNoReadahead(int) override { ++no_readahead; }
   void AdviseWillRead(int, uint64_t offset, uint64_t size) override {
     absl::MutexLock lock(&mu_);
@@ -151,7 +170,13 @@ class FakeReader final : public FileReader {
   }
   std::unique_ptr<ReadQueue> NewQueue(unsigned depth) override;
 
+  static constexpr int kDirectHandle = 4;
   const bool queued;
+  bool direct = false;
+  bool refuse_direct = false;
+  uint64_t cached = 0;
+  int direct_refused = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> direct_reads;  // (offset, bytes)
   int queues_asked = 0;          // NewQueue calls
   size_t most_in_flight = 0;     // over the queues, each on its own
   size_t unfinished = 0;         // reads started and never waited for
@@ -178,8 +203,8 @@ class FakeQueue final : public ReadQueue {
     absl::MutexLock lock(&reader_.mu_);
     reader_.unfinished += started_.size();
   }
-  void Start(int handle, void* into, uint64_t size, uint64_t offset, uint64_t tag) override {
-    started_.push_back({handle, into, size, offset, tag});
+  void Start(int handle, void* into, uint64_t size, uint64_t offset, uint64_t tag, bool direct) override {
+    started_.push_back({handle, into, size, offset, tag, direct});
     absl::MutexLock lock(&reader_.mu_);
     reader_.most_in_flight = std::max(reader_.most_in_flight, started_.size());
   }
@@ -188,7 +213,8 @@ class FakeQueue final : public ReadQueue {
     const Started read = started_.back();
     started_.pop_back();
     *tag = read.tag;
-    *result = reader_.Read(read.handle, read.into, read.size, read.offset);
+    *result = read.direct ? reader_.ReadDirect(read.handle, read.into, read.size, read.offset)
+                          : reader_.Read(read.handle, read.into, read.size, read.offset);
     return 0;
   }
 
@@ -199,6 +225,7 @@ class FakeQueue final : public ReadQueue {
     uint64_t size;
     uint64_t offset;
     uint64_t tag;
+    bool direct;
   };
   FakeReader& reader_;
   std::vector<Started> started_;
@@ -444,6 +471,105 @@ TEST(LoaderTest, ACancelledQueuedLoadStillWaitsForEveryReadInFlight) {
   EXPECT_EQ(reader.unfinished, 0u);
 }
 
+// One F32 tensor of `elements` at byte `offset` of a file ending with it,
+// replicated on one device: one read of the whole tensor.
+ReadPlan OneRead(uint64_t elements, uint64_t offset) {
+  const MeshPtr mesh = CpuMesh({1}, {"x"});
+  return Unwrap(MakeReadPlan(
+      OneFile({MakeTensor("w", kF32, {static_cast<int64_t>(elements)}, offset)}, offset + elements * 4),
+      Rules(mesh, {}), {}));
+}
+
+// Loads `plan` on one thread with `staging` bytes, through a callback
+// gathering the single piece's bytes.
+std::string Gathered(const ReadPlan& plan, uint64_t staging, FakeReader& reader, uint64_t* bytes_read) {
+  std::string out(plan.pieces[0].size, '\0');
+  const absl::Status status = LoadWithCallback(
+      plan,
+      [&](size_t, uint64_t offset, const void* bytes, uint64_t n) {
+        std::memcpy(out.data() + offset, bytes, n);
+        return true;
+      },
+      {1, staging}, nullptr, bytes_read, reader);
+  EXPECT_TRUE(status.ok()) << status;
+  return out;
+}
+
+// 600,000 F32 at byte 100: the read [100, 2400100), its pages [4096, 2396160).
+constexpr uint64_t kLargeElements = 600000;
+constexpr uint64_t kLargeOffset = 100;
+
+TEST(LoaderTest, TheAlignedMiddleOfALargeStagedReadIsReadDirectAndItsEndsBuffered) {
+  const ReadPlan plan = OneRead(kLargeElements, kLargeOffset);
+  const std::string bytes = Bytes(2400100);
+  FakeReader reader(bytes, true);
+  reader.direct = true;
+  uint64_t bytes_read = 0;
+  EXPECT_EQ(Gathered(plan, 64 << 20, reader, &bytes_read), bytes.substr(100));
+  EXPECT_THAT(reader.direct_reads, ElementsAre(std::make_pair(4096u, 2392064u)));
+  EXPECT_EQ(reader.direct_refused, 0);
+  EXPECT_EQ(plan.total_bytes, 2400000u);
+  EXPECT_EQ(bytes_read, 2400000u);
+  EXPECT_EQ(reader.bytes_read, 2400000u);
+}
+
+TEST(LoaderTest, DirectReadsAreNotAnnouncedToTheKernelAhead) {
+  FakeReader reader(Bytes(2400100), true);
+  reader.direct = true;
+  uint64_t bytes_read = 0;
+  Gathered(OneRead(kLargeElements, kLargeOffset), 64 << 20, reader, &bytes_read);
+  std::sort(reader.will_read.begin(), reader.will_read.end());
+  EXPECT_THAT(reader.will_read, ElementsAre(std::make_pair(100u, 3996u), std::make_pair(2396160u, 3940u)));
+}
+
+TEST(LoaderTest, AReadMostlyInThePageCacheStaysBuffered) {
+  FakeReader reader(Bytes(2400100), true);
+  reader.direct = true;
+  reader.cached = 2392064 / 2 + 1;
+  uint64_t bytes_read = 0;
+  Gathered(OneRead(kLargeElements, kLargeOffset), 64 << 20, reader, &bytes_read);
+  EXPECT_TRUE(reader.direct_reads.empty());
+  EXPECT_EQ(bytes_read, 2400000u);
+}
+
+TEST(LoaderTest, AThreadWithUnderAMebibyteOfStagingReadsNothingDirect) {
+  FakeReader reader(Bytes(2400100), true);
+  reader.direct = true;
+  uint64_t bytes_read = 0;
+  Gathered(OneRead(kLargeElements, kLargeOffset), (1 << 20) - 1, reader, &bytes_read);
+  EXPECT_TRUE(reader.direct_reads.empty());
+  EXPECT_EQ(bytes_read, 2400000u);
+}
+
+TEST(LoaderTest, ADirectReadTheFileSystemRefusesIsReadBufferedWithThePlansBytes) {
+  const std::string bytes = Bytes(2400100);
+  FakeReader reader(bytes, true);
+  reader.direct = true;
+  reader.refuse_direct = true;
+  uint64_t bytes_read = 0;
+  EXPECT_EQ(Gathered(OneRead(kLargeElements, kLargeOffset), 64 << 20, reader, &bytes_read), bytes.substr(100));
+  EXPECT_EQ(reader.direct_refused, 1);
+  EXPECT_EQ(bytes_read, 2400000u);
+  EXPECT_EQ(reader.bytes_read, 2400000u);
+}
+
+TEST(LoaderTest, AThreadsDirectReadsInFlightShareItsStagingBudget) {
+  // 9 MiB of F32 from byte 0, read in 4, 4 and 1 MiB: with 8 MiB of
+  // staging two in flight, with 4 MiB one.
+  for (const auto& [staging, most] : {std::make_pair(8u << 20, 2u), std::make_pair(4u << 20, 1u)}) {
+    FakeReader reader(Bytes(9 << 20), true);
+    reader.direct = true;
+    uint64_t bytes_read = 0;
+    Gathered(OneRead((9 << 20) / 4, 0), staging, reader, &bytes_read);
+    EXPECT_EQ(reader.most_in_flight, most) << staging;
+    EXPECT_THAT(reader.direct_reads,
+                ::testing::UnorderedElementsAre(std::make_pair(0u, 4u << 20), std::make_pair(4u << 20, 4u << 20),
+                                                std::make_pair(8u << 20, 1u << 20)))
+        << staging;
+    EXPECT_EQ(bytes_read, 9u << 20);
+  }
+}
+
 // The ColumnCase's bytes in a file of their own, and its plan reading it.
 class ColumnFile {
  public:
@@ -504,6 +630,54 @@ TEST(IoUringReaderTest, TesseraLoadIoPreadInTheEnvironmentChoosesThePreadReader)
   EXPECT_EQ(&DefaultFileReader(), &PosixFileReader());
   ASSERT_EQ(unsetenv("TESSERA_LOAD_IO"), 0);
   EXPECT_EQ(&DefaultFileReader(), &IoUringFileReader());
+}
+
+TEST(IoUringReaderTest, TesseraLoadIoDirectInTheEnvironmentChoosesDirectReads) {
+  ASSERT_EQ(setenv("TESSERA_LOAD_IO", "direct", 1), 0);
+  EXPECT_EQ(&DefaultFileReader(), &IoUringDirectFileReader());
+  ASSERT_EQ(unsetenv("TESSERA_LOAD_IO"), 0);
+}
+
+TEST(IoUringReaderTest, ADirectLoadGivesThePlansBytesAndLeavesTheReadsMiddleOutOfThePageCache) {
+  if (IoUringDirectFileReader().NewQueue(1) == nullptr) {
+    GTEST_SKIP() << "no io_uring here (built without liburing, or the kernel refuses a ring)";
+  }
+  char name[] = "/tmp/tessera_direct_XXXXXX";
+  const int fd = mkstemp(name);
+  ASSERT_GE(fd, 0);
+  const std::string bytes = Bytes(kLargeOffset + kLargeElements * 4);
+  ASSERT_EQ(write(fd, bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  fsync(fd);
+  posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+  ReadPlan plan = OneRead(kLargeElements, kLargeOffset);
+  plan.files[0].path = name;
+  const int direct = IoUringDirectFileReader().OpenDirect(name);
+  std::string got(plan.pieces[0].size, '\0');
+  uint64_t bytes_read = 0;
+  const absl::Status status = LoadWithCallback(
+      plan,
+      [&](size_t, uint64_t offset, const void* part, uint64_t n) {
+        std::memcpy(got.data() + offset, part, n);
+        return true;
+      },
+      {1, 64 << 20}, nullptr, &bytes_read, IoUringDirectFileReader());
+  const uint64_t cached = PosixFileReader().CachedBytes(fd, 4096, 2392064);
+  close(fd);
+  if (direct >= 0) close(direct);
+  std::remove(name);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(got, bytes.substr(kLargeOffset));
+  EXPECT_EQ(bytes_read, 2400000u);
+  // A file system without O_DIRECT (tmpfs before Linux 6.6) reads buffered.
+  if (direct >= 0) {
+    EXPECT_EQ(cached, 0u);
+  }
+}
+
+TEST(IoUringReaderTest, OnlyTheDirectReaderOpensAFileForDirectReads) {
+  ColumnFile file;
+  const int fd = IoUringFileReader().OpenDirect(file.plan().files[0].path.c_str());
+  EXPECT_EQ(fd, -EOPNOTSUPP);
 }
 
 // Refuses io_uring_setup with ENOSYS in this process, as a container's

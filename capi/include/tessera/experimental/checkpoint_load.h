@@ -252,7 +252,9 @@ typedef bool (*tessera_read_progress_fn)(int64_t bytes_done, int64_t bytes_total
  * (each thread keeping up to 64 reads in flight) where the library was built
  * with liburing and the kernel allows a ring, else with pread (one read at
  * a time per thread); TESSERA_LOAD_IO=pread in the environment, read at
- * each call, chooses pread. A read that is one contiguous run of a shard,
+ * each call, chooses pread, and TESSERA_LOAD_IO=direct reads the
+ * page-aligned middle of each read of at least 1 MiB through staging with
+ * O_DIRECT (bypassing the page cache: less CPU time, not always faster). A read that is one contiguous run of a shard,
  * or runs of at least 64 KiB each with no gap between them, goes straight
  * into the buffers. The kernel is told what comes next (posix_fadvise:
  * WILLNEED on the reads up to 128 MiB ahead; RANDOM on a file whose reads
