@@ -202,9 +202,35 @@ int ClampedMs(absl::Duration duration) {
 
 class CoordinatorServerImpl;
 
+// A reactor freed by its last reference. gRPC holds one until OnDone. gRPC
+// runs OnDone only after OnCancel has returned, but orders the two through
+// atomics in its uninstrumented library; OnCancel holding a reference of its
+// own (CancelHeld) puts that order in this count, where ThreadSanitizer sees
+// it, and frees the reactor on whichever side lets go last.
+template <typename Reactor>
+class Counted {
+ public:
+  void Ref() { refs_.fetch_add(1); }
+  void Unref() {
+    if (refs_.fetch_sub(1) == 1) delete static_cast<Reactor*>(this);
+  }
+
+ protected:
+  // For OnCancel: runs `cancel` holding a reference.
+  template <typename Cancel>
+  void CancelHeld(Cancel cancel) {
+    Ref();
+    cancel();
+    Unref();
+  }
+
+ private:
+  std::atomic<int> refs_{1};
+};
+
 // One WatchEvents stream: writes the event log from `after_version` on, one
 // message at a time, and is poked when new events arrive.
-class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
+class EventWriter final : public grpc::ServerWriteReactor<v1::Event>, public Counted<EventWriter> {
  public:
   EventWriter(CoordinatorServerImpl* server, int64_t after_version)
       : server_(server), next_version_(after_version), delivered_(after_version) {}
@@ -215,13 +241,8 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   void End(const grpc::Status& status);
 
   void OnWriteDone(bool ok) override;
-  // gRPC runs OnDone (the last Unref) only after OnCancel returns, but orders
-  // the two through its own atomics; a reference held here puts the order in
-  // the count itself, where ThreadSanitizer sees it.
   void OnCancel() override {
-    Ref();
-    End(grpc::Status::CANCELLED);
-    Unref();
+    CancelHeld([this] { End(grpc::Status::CANCELLED); });
   }
   void OnDone() override;
 
@@ -235,17 +256,12 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   bool counted() const { return counted_; }
   int32_t process_id() const { return header_.process_id(); }
 
-  // gRPC holds one reference until OnDone; the server takes one while it
-  // pokes or ends the stream without its lock, so OnDone never frees a
-  // writer in use and never waits for the server's lock.
-  void Ref() { refs_.fetch_add(1); }
-  void Unref() {
-    if (refs_.fetch_sub(1) == 1) delete this;
-  }
+  // The server takes a reference (Counted) while it pokes or ends the
+  // stream without its lock, so OnDone never frees a writer in use and never
+  // waits for the server's lock.
 
  private:
   CoordinatorServerImpl* const server_;
-  std::atomic<int> refs_{1};
   // A plain mutex: one per stream, and absl's debug-build deadlock detector
   // costs time per distinct mutex (10,000 streams).
   std::mutex mu_;
@@ -738,7 +754,7 @@ void EventWriter::OnDone() {
 // withdrawn from the state at once: its slot under max_pending_calls and its
 // place at a barrier or agreement are freed instead of staying parked until
 // the call's own timeout.
-class ParkedReactor final : public grpc::ServerUnaryReactor {
+class ParkedReactor final : public grpc::ServerUnaryReactor, public Counted<ParkedReactor> {
  public:
   explicit ParkedReactor(CoordinatorState* state) : state_(state) {}
 
@@ -753,14 +769,18 @@ class ParkedReactor final : public grpc::ServerUnaryReactor {
     if (cancelled) Withdraw();
   }
 
+  // Withdrawing finishes the reactor, after which gRPC may run OnDone on
+  // another thread as soon as OnCancel returns (Counted).
   void OnCancel() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      cancelled_ = true;
-    }
-    Withdraw();
+    CancelHeld([this] {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cancelled_ = true;
+      }
+      Withdraw();
+    });
   }
-  void OnDone() override { delete this; }
+  void OnDone() override { Unref(); }
 
  private:
   // Without mu_ held: withdrawing finishes the reactor.

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Tessera Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Makes Debian's Abseil synchronization visible to ThreadSanitizer
+// Makes Debian's Abseil synchronization (and absl::Status's reference count)
+// visible to ThreadSanitizer
 // (scripts/tsan.sh preloads this library into every test it runs).
 //
 // Why: libabsl_synchronization.so is not built with -fsanitize=thread, and
@@ -20,7 +21,9 @@
 // locks are treated alike (more ordering than there is: it can hide a race,
 // never invent one). The names are of Abseil 20220623 as Debian 12 builds it
 // (inline namespace debian3); the script checks that they resolve.
+#include <absl/status/internal/status_internal.h>
 #include <dlfcn.h>
+#include <grpc/grpc.h>
 #include <sanitizer/tsan_interface.h>
 
 #include <atomic>
@@ -28,6 +31,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <type_traits>
+#include <unordered_map>
 
 namespace {
 
@@ -50,7 +56,7 @@ template <typename F>
 F Real(const char* name) {
   void* f = dlsym(RTLD_NEXT, name);
   if (f == nullptr) {
-    std::fprintf(stderr, "tsan absl annotations: %s not found in libabsl_synchronization\n", name);
+    std::fprintf(stderr, "tsan annotations: %s not found in Debian's Abseil or gRPC\n", name);
     std::abort();
   }
   return reinterpret_cast<F>(f);
@@ -313,6 +319,116 @@ bool BarrierBlock(void* barrier) {
   const bool last = real(barrier);
   Acquired(barrier);
   return last;
+}
+
+// ---- absl::Status: the reference count of a non-inlined status ------------
+
+// A copied absl::Status shares one reference-counted representation (code,
+// message, payloads); the copy's increment is inline (instrumented, relaxed),
+// but the decrement and the free are in UnrefNonInlined in uninstrumented
+// libabsl_status: the thread that frees the representation is not ordered,
+// for TSan, after another thread's last read of the message through its own
+// copy. The count is the representation's first member, an atomic int32
+// (status_internal::StatusRep); this decrements it here, instrumented, by
+// the library's own protocol (the last holder sees 1, or takes it to 0),
+// and lets the library free it through its fast path: the count set back to
+// 1 by its only holder.
+static_assert(std::is_same_v<decltype(absl::status_internal::StatusRep::ref), std::atomic<int32_t>>,
+              "StatusRep's count is not the atomic int32 this decrements");
+void StatusUnrefNonInlined(uintptr_t rep) TESSERA_ABSL("_ZN4absl7debian36Status15UnrefNonInlinedEm");
+void StatusUnrefNonInlined(uintptr_t rep) {
+  static auto real = Real<void (*)(uintptr_t)>("_ZN4absl7debian36Status15UnrefNonInlinedEm");
+  auto* ref = reinterpret_cast<std::atomic<int32_t>*>(rep - 1);  // the pointer is tagged with 1
+  if (ref->load(std::memory_order_acquire) == 1 || ref->fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    ref->store(1, std::memory_order_relaxed);
+    real(rep);
+  }
+}
+
+// ---- gRPC's callback API: an operation's start, then its completion -----
+
+// gRPC's callback API (every asynchronous call and reactor in Tessera) hands
+// a batch of operations to libgrpc with a tag, a grpc_completion_queue_functor
+// (header code, instrumented), and later runs the tag's function on one of
+// its threads; the hand-over is through libgrpc's own queues and atomics
+// (uninstrumented). What the starting thread wrote (the request, the
+// callback's captures, a reactor it created) is read by the completion:
+// TSan must see the order. A release on the tag when the batch starts, an
+// acquire on it just before its function runs: grpc_cq_end_op (every
+// completion of a callback queue passes there, through the PLT) swaps the
+// tag's function for Completed, which puts it back, acquires and runs it.
+
+void* GrpcStartBatch(grpc_call* call, const grpc_op* ops, size_t nops, void* tag, void* reserved)
+    TESSERA_ABSL("grpc_call_start_batch");
+void* GrpcStartBatch(grpc_call* call, const grpc_op* ops, size_t nops, void* tag, void* reserved) {
+  static auto real = Real<void* (*)(grpc_call*, const grpc_op*, size_t, void*, void*)>("grpc_call_start_batch");
+  Releasing(tag);
+  return real(call, ops, nops, tag, reserved);
+}
+
+}  // extern "C"
+
+namespace {
+
+using FunctorRun = void (*)(grpc_completion_queue_functor*, int);
+
+extern "C" void AnnotateIgnoreWritesBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreWritesEnd(const char* file, int line);
+
+// Swapping a tag's function is not one of the program's accesses: the tag
+// was filled wherever gRPC++ made it (for a server call, inside libgrpc++),
+// and only libgrpc reads the field.
+void SetRun(grpc_completion_queue_functor* tag, FunctorRun run) {
+  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  tag->functor_run = run;
+  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+}
+
+std::mutex completing_mu;
+// The tag's own function, by tag, while Completed stands in for it.
+std::unordered_map<grpc_completion_queue_functor*, FunctorRun>& Completing() {
+  static auto* tags = new std::unordered_map<grpc_completion_queue_functor*, FunctorRun>();
+  return *tags;
+}
+
+void Completed(grpc_completion_queue_functor* tag, int ok) {
+  FunctorRun run;
+  {
+    std::lock_guard<std::mutex> lock(completing_mu);
+    auto it = Completing().find(tag);
+    run = it->second;
+    Completing().erase(it);
+  }
+  SetRun(tag, run);
+  Acquired(tag);
+  run(tag, ok);
+}
+
+}  // namespace
+
+extern "C" {
+
+// absl::Status by value is passed as a pointer to the caller's copy (the
+// Itanium ABI's rule for a class with a destructor), passed on unchanged.
+void GrpcCqEndOp(grpc_completion_queue* cq, void* tag, void* error, void (*done)(void*, void*), void* done_arg,
+                 void* storage, bool internal)
+    TESSERA_ABSL("_Z14grpc_cq_end_opP21grpc_completion_queuePvN4absl7debian36StatusEPFvS1_P18grpc_cq_"
+                 "completionES1_S6_b");
+void GrpcCqEndOp(grpc_completion_queue* cq, void* tag, void* error, void (*done)(void*, void*), void* done_arg,
+                 void* storage, bool internal) {
+  static auto real = Real<void (*)(grpc_completion_queue*, void*, void*, void (*)(void*, void*), void*, void*, bool)>(
+      "_Z14grpc_cq_end_opP21grpc_completion_queuePvN4absl7debian36StatusEPFvS1_P18grpc_cq_completionES1_S6_b");
+  static auto type = Real<grpc_cq_completion_type (*)(grpc_completion_queue*)>(
+      "_Z27grpc_get_cq_completion_typeP21grpc_completion_queue");
+  if (type(cq) == GRPC_CQ_CALLBACK) {
+    auto* functor = static_cast<grpc_completion_queue_functor*>(tag);
+    std::lock_guard<std::mutex> lock(completing_mu);
+    if (functor->functor_run != Completed) {
+      Completing()[functor] = functor->functor_run;
+      SetRun(functor, Completed);
+    }
+  }
+  real(cq, tag, error, done, done_arg, storage, internal);
 }
 
 }  // extern "C"
