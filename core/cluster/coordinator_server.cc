@@ -202,11 +202,13 @@ int ClampedMs(absl::Duration duration) {
 
 class CoordinatorServerImpl;
 
-// A reactor freed by its last reference. gRPC holds one until OnDone. gRPC
-// runs OnDone only after OnCancel has returned, but orders the two through
-// atomics in its uninstrumented library; OnCancel holding a reference of its
-// own (CancelHeld) puts that order in this count, where ThreadSanitizer sees
-// it, and frees the reactor on whichever side lets go last.
+// A reactor freed by its last reference. gRPC holds one until OnDone, and
+// runs OnDone only after the reactor's other callbacks have returned and,
+// on a thread of its own, after a Finish; but it orders these through its
+// uninstrumented library (atomics, its executor's queue), where
+// ThreadSanitizer does not see them. A callback, or a thread that finishes
+// the reactor, holding a reference of its own (Held) puts the order in this
+// count, where it does: the reactor is freed by whichever side lets go last.
 template <typename Reactor>
 class Counted {
  public:
@@ -216,11 +218,11 @@ class Counted {
   }
 
  protected:
-  // For OnCancel: runs `cancel` holding a reference.
-  template <typename Cancel>
-  void CancelHeld(Cancel cancel) {
+  // Runs `f` holding a reference.
+  template <typename F>
+  void Held(F f) {
     Ref();
-    cancel();
+    f();
     Unref();
   }
 
@@ -237,13 +239,16 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event>, public Cou
 
   // Starts the next write if none is in flight and events are waiting.
   void Poke();
-  // Ends the stream with `status` (after the write in flight, if any).
-  void End(const grpc::Status& status);
-
-  void OnWriteDone(bool ok) override;
-  void OnCancel() override {
-    CancelHeld([this] { End(grpc::Status::CANCELLED); });
+  // Ends the stream with `status` (after the write in flight, if any), on
+  // any thread (Counted).
+  void End(const grpc::Status& status) {
+    Held([&] { EndHeld(status); });
   }
+
+  void OnWriteDone(bool ok) override {
+    Held([&] { WriteDone(ok); });
+  }
+  void OnCancel() override { End(grpc::Status::CANCELLED); }
   void OnDone() override;
 
   // Counts the stream as `header`'s (CoordinatorState::WatcherOpened) until
@@ -261,6 +266,9 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event>, public Cou
   // waits for the server's lock.
 
  private:
+  void EndHeld(const grpc::Status& status);
+  void WriteDone(bool ok);
+
   CoordinatorServerImpl* const server_;
   // A plain mutex: one per stream, and absl's debug-build deadlock detector
   // costs time per distinct mutex (10,000 streams).
@@ -705,7 +713,7 @@ void EventWriter::Poke() {
   StartWrite(&current_);
 }
 
-void EventWriter::End(const grpc::Status& status) {
+void EventWriter::EndHeld(const grpc::Status& status) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (finished_) return;
@@ -723,7 +731,7 @@ void EventWriter::Watch(const v1::Header& header) {
   counted_ = server_->state().WatcherOpened(header_);
 }
 
-void EventWriter::OnWriteDone(bool ok) {
+void EventWriter::WriteDone(bool ok) {
   std::optional<grpc::Status> finish;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -769,10 +777,15 @@ class ParkedReactor final : public grpc::ServerUnaryReactor, public Counted<Park
     if (cancelled) Withdraw();
   }
 
+  // Ends the call with `status`, on any thread (Counted).
+  void Complete(const absl::Status& status) {
+    Held([&] { Finish(ToGrpcStatus(status)); });
+  }
+
   // Withdrawing finishes the reactor, after which gRPC may run OnDone on
   // another thread as soon as OnCancel returns (Counted).
   void OnCancel() override {
-    CancelHeld([this] {
+    Held([this] {
       {
         std::lock_guard<std::mutex> lock(mu_);
         cancelled_ = true;
@@ -816,11 +829,10 @@ grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext
                                                      const v1::Header& header, Call call) {
   auto* reactor = new ParkedReactor(&server_->state());
   if (absl::Status status = server_->Authorize(ctx, header); !status.ok()) {
-    reactor->Finish(ToGrpcStatus(status));
+    reactor->Complete(status);
     return reactor;
   }
-  reactor->SetCall(
-      call([reactor](absl::Status status) { reactor->Finish(ToGrpcStatus(status)); }));
+  reactor->SetCall(call([reactor](absl::Status status) { reactor->Complete(status); }));
   return reactor;
 }
 
@@ -848,7 +860,7 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
                             ? server_->Authorize(ctx, parsed.header())
                             : absl::InvalidArgumentError("WaitForJobRequest does not parse");
   if (!status.ok()) {
-    reactor->Finish(ToGrpcStatus(status));
+    reactor->Complete(status);
     return reactor;
   }
   CoordinatorServerImpl* server = server_;
@@ -866,7 +878,7 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
             *response = server->Serialized(topology);
           }
         }
-        reactor->Finish(ToGrpcStatus(status));
+        reactor->Complete(status);
       }));
   return reactor;
 }

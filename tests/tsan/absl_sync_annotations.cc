@@ -31,9 +31,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <type_traits>
-#include <unordered_map>
 
 namespace {
 
@@ -345,18 +343,19 @@ void StatusUnrefNonInlined(uintptr_t rep) {
   }
 }
 
-// ---- gRPC's callback API: an operation's start, then its completion -----
+// ---- gRPC: an operation's start, then its completion ----------------------
 
 // gRPC's callback API (every asynchronous call and reactor in Tessera) hands
 // a batch of operations to libgrpc with a tag, a grpc_completion_queue_functor
 // (header code, instrumented), and later runs the tag's function on one of
-// its threads; the hand-over is through libgrpc's own queues and atomics
-// (uninstrumented). What the starting thread wrote (the request, the
-// callback's captures, a reactor it created) is read by the completion:
-// TSan must see the order. A release on the tag when the batch starts, an
-// acquire on it just before its function runs: grpc_cq_end_op (every
-// completion of a callback queue passes there, through the PLT) swaps the
-// tag's function for Completed, which puts it back, acquires and runs it.
+// libgrpc++'s threads, which take it from a completion queue (Debian's build
+// has no background poller, so callbacks go through a plain queue that
+// those threads drain with grpc_completion_queue_next); the blocking API
+// takes its tags with grpc_completion_queue_pluck. The hand-over is through
+// libgrpc's own queues and atomics (uninstrumented). What the starting
+// thread wrote (the request, the callback's captures, a reactor it created)
+// is read by the completion: a release on the tag when its batch starts and
+// an acquire on it when a queue hands it out tell TSan that order.
 
 void* GrpcStartBatch(grpc_call* call, const grpc_op* ops, size_t nops, void* tag, void* reserved)
     TESSERA_ABSL("grpc_call_start_batch");
@@ -366,69 +365,23 @@ void* GrpcStartBatch(grpc_call* call, const grpc_op* ops, size_t nops, void* tag
   return real(call, ops, nops, tag, reserved);
 }
 
-}  // extern "C"
-
-namespace {
-
-using FunctorRun = void (*)(grpc_completion_queue_functor*, int);
-
-extern "C" void AnnotateIgnoreWritesBegin(const char* file, int line);
-extern "C" void AnnotateIgnoreWritesEnd(const char* file, int line);
-
-// Swapping a tag's function is not one of the program's accesses: the tag
-// was filled wherever gRPC++ made it (for a server call, inside libgrpc++),
-// and only libgrpc reads the field.
-void SetRun(grpc_completion_queue_functor* tag, FunctorRun run) {
-  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-  tag->functor_run = run;
-  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+grpc_event GrpcQueueNext(grpc_completion_queue* cq, gpr_timespec deadline, void* reserved)
+    TESSERA_ABSL("grpc_completion_queue_next");
+grpc_event GrpcQueueNext(grpc_completion_queue* cq, gpr_timespec deadline, void* reserved) {
+  static auto real = Real<grpc_event (*)(grpc_completion_queue*, gpr_timespec, void*)>("grpc_completion_queue_next");
+  const grpc_event event = real(cq, deadline, reserved);
+  if (event.type == GRPC_OP_COMPLETE) Acquired(event.tag);
+  return event;
 }
 
-std::mutex completing_mu;
-// The tag's own function, by tag, while Completed stands in for it.
-std::unordered_map<grpc_completion_queue_functor*, FunctorRun>& Completing() {
-  static auto* tags = new std::unordered_map<grpc_completion_queue_functor*, FunctorRun>();
-  return *tags;
-}
-
-void Completed(grpc_completion_queue_functor* tag, int ok) {
-  FunctorRun run;
-  {
-    std::lock_guard<std::mutex> lock(completing_mu);
-    auto it = Completing().find(tag);
-    run = it->second;
-    Completing().erase(it);
-  }
-  SetRun(tag, run);
-  Acquired(tag);
-  run(tag, ok);
-}
-
-}  // namespace
-
-extern "C" {
-
-// absl::Status by value is passed as a pointer to the caller's copy (the
-// Itanium ABI's rule for a class with a destructor), passed on unchanged.
-void GrpcCqEndOp(grpc_completion_queue* cq, void* tag, void* error, void (*done)(void*, void*), void* done_arg,
-                 void* storage, bool internal)
-    TESSERA_ABSL("_Z14grpc_cq_end_opP21grpc_completion_queuePvN4absl7debian36StatusEPFvS1_P18grpc_cq_"
-                 "completionES1_S6_b");
-void GrpcCqEndOp(grpc_completion_queue* cq, void* tag, void* error, void (*done)(void*, void*), void* done_arg,
-                 void* storage, bool internal) {
-  static auto real = Real<void (*)(grpc_completion_queue*, void*, void*, void (*)(void*, void*), void*, void*, bool)>(
-      "_Z14grpc_cq_end_opP21grpc_completion_queuePvN4absl7debian36StatusEPFvS1_P18grpc_cq_completionES1_S6_b");
-  static auto type = Real<grpc_cq_completion_type (*)(grpc_completion_queue*)>(
-      "_Z27grpc_get_cq_completion_typeP21grpc_completion_queue");
-  if (type(cq) == GRPC_CQ_CALLBACK) {
-    auto* functor = static_cast<grpc_completion_queue_functor*>(tag);
-    std::lock_guard<std::mutex> lock(completing_mu);
-    if (functor->functor_run != Completed) {
-      Completing()[functor] = functor->functor_run;
-      SetRun(functor, Completed);
-    }
-  }
-  real(cq, tag, error, done, done_arg, storage, internal);
+grpc_event GrpcQueuePluck(grpc_completion_queue* cq, void* tag, gpr_timespec deadline, void* reserved)
+    TESSERA_ABSL("grpc_completion_queue_pluck");
+grpc_event GrpcQueuePluck(grpc_completion_queue* cq, void* tag, gpr_timespec deadline, void* reserved) {
+  static auto real =
+      Real<grpc_event (*)(grpc_completion_queue*, void*, gpr_timespec, void*)>("grpc_completion_queue_pluck");
+  const grpc_event event = real(cq, tag, deadline, reserved);
+  if (event.type == GRPC_OP_COMPLETE) Acquired(event.tag);
+  return event;
 }
 
 }  // extern "C"
