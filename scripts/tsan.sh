@@ -17,10 +17,11 @@
 # CondVar, Notification, BlockingCounter, Barrier), which Tessera and gRPC
 # lock with, works by atomics TSan cannot see: every test runs with
 # tests/tsan/absl_sync_annotations.cc preloaded, which tells TSan the
-# happens-before edges those calls make. A hand-over through gRPC's own
-# lock-free queues is still invisible; such reports, and only those, are
-# suppressed in tests/tsan.supp, each with its reason. Any other report
-# fails the test that printed it (exit code 66).
+# happens-before edges those calls make, and those of absl::Status's shared
+# reference count and of gRPC's completion queues (an operation's start
+# before its completion). What is left inside gRPC's own code is suppressed
+# in tests/tsan.supp, each with its reason. Any other report fails the test
+# that printed it (exit code 66).
 #
 # Usage: bash scripts/tsan.sh [TEST...]   (default: the list below)
 set -euo pipefail
