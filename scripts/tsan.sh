@@ -9,18 +9,20 @@
 #   build-tsan/  gcc -fsanitize=thread, -O1 with line tables; only what the
 #                tests below run is built
 #
-# Not part of scripts/test.sh: the build and these tests under TSan's 5-15x
-# slowdown would push the whole run past its 35-minute budget on the 2-core
-# machine.
+# Not part of scripts/test.sh: from an empty build-tsan/ with a cold compiler
+# cache this takes about 10 minutes on the 2-core machine (581 s: the build
+# 531 s, the tests 40 s), and test.sh with a cold cache already takes 26, so
+# the whole run would pass its 35-minute budget (README, "tsan.sh").
 #
 # Debian's gRPC, protobuf and Abseil are not instrumented. absl::Mutex (and
 # CondVar, Notification, BlockingCounter, Barrier), which Tessera and gRPC
 # lock with, works by atomics TSan cannot see: every test runs with
 # tests/tsan/absl_sync_annotations.cc preloaded, which tells TSan the
-# happens-before edges those calls make. A hand-over through gRPC's own
-# lock-free queues is still invisible; such reports, and only those, are
-# suppressed in tests/tsan.supp, each with its reason. Any other report
-# fails the test that printed it (exit code 66).
+# happens-before edges those calls make, and those of absl::Status's shared
+# reference count and of gRPC's completion queues (an operation's start
+# before its completion). What is left inside gRPC's own code is suppressed
+# in tests/tsan.supp, each with its reason. Any other report fails the test
+# that printed it (exit code 66).
 #
 # Usage: bash scripts/tsan.sh [TEST...]   (default: the list below)
 set -euo pipefail

@@ -310,11 +310,18 @@ void OnRegisterAttempt(const std::shared_ptr<Connecting>& c, const absl::Status&
 
 void RegisterAttemptAsync(const std::shared_ptr<Connecting>& c) {
   struct Attempt {
+    // The channel the attempt goes out on, released after the context: a
+    // redial or a failed connect may drop the State's reference first, on
+    // another thread, and the context's reference is released inside
+    // ~ClientContext, in uninstrumented libgrpc++, where ThreadSanitizer
+    // cannot see the count that orders the channel's destruction after it.
+    std::shared_ptr<grpc::Channel> channel;
     grpc::ClientContext context;
     v1::RegisterResponse response;
     absl::Duration budget;
   };
   auto attempt = std::make_shared<Attempt>();
+  attempt->channel = c->s->channel;
   ++c->attempt;
   attempt->budget = PrepareAttempt(*c->s, c->deadline, &attempt->context, &c->request);
   c->s->stub->async()->Register(

@@ -202,27 +202,53 @@ int ClampedMs(absl::Duration duration) {
 
 class CoordinatorServerImpl;
 
+// A reactor freed by its last reference. gRPC holds one until OnDone, and
+// runs OnDone only after the reactor's other callbacks have returned and,
+// on a thread of its own, after a Finish; but it orders these through its
+// uninstrumented library (atomics, its executor's queue), where
+// ThreadSanitizer does not see them. A callback, or a thread that finishes
+// the reactor, holding a reference of its own (Held) puts the order in this
+// count, where it does: the reactor is freed by whichever side lets go last.
+template <typename Reactor>
+class Counted {
+ public:
+  void Ref() { refs_.fetch_add(1); }
+  void Unref() {
+    if (refs_.fetch_sub(1) == 1) delete static_cast<Reactor*>(this);
+  }
+
+ protected:
+  // Runs `f` holding a reference.
+  template <typename F>
+  void Held(F f) {
+    Ref();
+    f();
+    Unref();
+  }
+
+ private:
+  std::atomic<int> refs_{1};
+};
+
 // One WatchEvents stream: writes the event log from `after_version` on, one
 // message at a time, and is poked when new events arrive.
-class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
+class EventWriter final : public grpc::ServerWriteReactor<v1::Event>, public Counted<EventWriter> {
  public:
   EventWriter(CoordinatorServerImpl* server, int64_t after_version)
       : server_(server), next_version_(after_version), delivered_(after_version) {}
 
   // Starts the next write if none is in flight and events are waiting.
   void Poke();
-  // Ends the stream with `status` (after the write in flight, if any).
-  void End(const grpc::Status& status);
-
-  void OnWriteDone(bool ok) override;
-  // gRPC runs OnDone (the last Unref) only after OnCancel returns, but orders
-  // the two through its own atomics; a reference held here puts the order in
-  // the count itself, where ThreadSanitizer sees it.
-  void OnCancel() override {
-    Ref();
-    End(grpc::Status::CANCELLED);
-    Unref();
+  // Ends the stream with `status` (after the write in flight, if any), on
+  // any thread (Counted).
+  void End(const grpc::Status& status) {
+    Held([&] { EndHeld(status); });
   }
+
+  void OnWriteDone(bool ok) override {
+    Held([&] { WriteDone(ok); });
+  }
+  void OnCancel() override { End(grpc::Status::CANCELLED); }
   void OnDone() override;
 
   // Counts the stream as `header`'s (CoordinatorState::WatcherOpened) until
@@ -235,17 +261,15 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event> {
   bool counted() const { return counted_; }
   int32_t process_id() const { return header_.process_id(); }
 
-  // gRPC holds one reference until OnDone; the server takes one while it
-  // pokes or ends the stream without its lock, so OnDone never frees a
-  // writer in use and never waits for the server's lock.
-  void Ref() { refs_.fetch_add(1); }
-  void Unref() {
-    if (refs_.fetch_sub(1) == 1) delete this;
-  }
+  // The server takes a reference (Counted) while it pokes or ends the
+  // stream without its lock, so OnDone never frees a writer in use and never
+  // waits for the server's lock.
 
  private:
+  void EndHeld(const grpc::Status& status);
+  void WriteDone(bool ok);
+
   CoordinatorServerImpl* const server_;
-  std::atomic<int> refs_{1};
   // A plain mutex: one per stream, and absl's debug-build deadlock detector
   // costs time per distinct mutex (10,000 streams).
   std::mutex mu_;
@@ -689,7 +713,7 @@ void EventWriter::Poke() {
   StartWrite(&current_);
 }
 
-void EventWriter::End(const grpc::Status& status) {
+void EventWriter::EndHeld(const grpc::Status& status) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (finished_) return;
@@ -707,7 +731,7 @@ void EventWriter::Watch(const v1::Header& header) {
   counted_ = server_->state().WatcherOpened(header_);
 }
 
-void EventWriter::OnWriteDone(bool ok) {
+void EventWriter::WriteDone(bool ok) {
   std::optional<grpc::Status> finish;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -738,7 +762,7 @@ void EventWriter::OnDone() {
 // withdrawn from the state at once: its slot under max_pending_calls and its
 // place at a barrier or agreement are freed instead of staying parked until
 // the call's own timeout.
-class ParkedReactor final : public grpc::ServerUnaryReactor {
+class ParkedReactor final : public grpc::ServerUnaryReactor, public Counted<ParkedReactor> {
  public:
   explicit ParkedReactor(CoordinatorState* state) : state_(state) {}
 
@@ -753,14 +777,23 @@ class ParkedReactor final : public grpc::ServerUnaryReactor {
     if (cancelled) Withdraw();
   }
 
-  void OnCancel() override {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      cancelled_ = true;
-    }
-    Withdraw();
+  // Ends the call with `status`, on any thread (Counted).
+  void Complete(const absl::Status& status) {
+    Held([&] { Finish(ToGrpcStatus(status)); });
   }
-  void OnDone() override { delete this; }
+
+  // Withdrawing finishes the reactor, after which gRPC may run OnDone on
+  // another thread as soon as OnCancel returns (Counted).
+  void OnCancel() override {
+    Held([this] {
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cancelled_ = true;
+      }
+      Withdraw();
+    });
+  }
+  void OnDone() override { Unref(); }
 
  private:
   // Without mu_ held: withdrawing finishes the reactor.
@@ -796,11 +829,10 @@ grpc::ServerUnaryReactor* CoordinatorService::Parked(grpc::CallbackServerContext
                                                      const v1::Header& header, Call call) {
   auto* reactor = new ParkedReactor(&server_->state());
   if (absl::Status status = server_->Authorize(ctx, header); !status.ok()) {
-    reactor->Finish(ToGrpcStatus(status));
+    reactor->Complete(status);
     return reactor;
   }
-  reactor->SetCall(
-      call([reactor](absl::Status status) { reactor->Finish(ToGrpcStatus(status)); }));
+  reactor->SetCall(call([reactor](absl::Status status) { reactor->Complete(status); }));
   return reactor;
 }
 
@@ -828,7 +860,7 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
                             ? server_->Authorize(ctx, parsed.header())
                             : absl::InvalidArgumentError("WaitForJobRequest does not parse");
   if (!status.ok()) {
-    reactor->Finish(ToGrpcStatus(status));
+    reactor->Complete(status);
     return reactor;
   }
   CoordinatorServerImpl* server = server_;
@@ -846,7 +878,7 @@ grpc::ServerUnaryReactor* CoordinatorService::WaitForJob(grpc::CallbackServerCon
             *response = server->Serialized(topology);
           }
         }
-        reactor->Finish(ToGrpcStatus(status));
+        reactor->Complete(status);
       }));
   return reactor;
 }

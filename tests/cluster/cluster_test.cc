@@ -1309,12 +1309,18 @@ TEST(ClusterShutdown, StragglerFailsOthersAfterShutdownTimeout) {
   tessera_error* error = nullptr;
   EXPECT_FALSE(tessera_coordinator_wait(coordinator->get(), 0, &error)) << "coordinator ended before the timeout";
   tessera_error_destroy(error);
+  // The timeout runs from the first shutdown call to arrive: that caller
+  // waits all of it; the other waits less by however much later its call
+  // arrived, which the machine's load decides (under ThreadSanitizer, more
+  // than 100 ms).
+  int64_t longest_ms = 0;
   for (Worker* w : {p0.get(), p1.get()}) {
     auto shutdown = w->WaitResult(1, kShutdownMs + 5000);
     ASSERT_TRUE(shutdown.has_value()) << w->label();
     EXPECT_FALSE(shutdown->ok) << Describe(shutdown);
-    EXPECT_GE(shutdown->IntField("ms"), kShutdownMs - 100) << Describe(shutdown);
+    longest_ms = std::max(longest_ms, shutdown->IntField("ms"));
   }
+  EXPECT_GE(longest_ms, kShutdownMs - 100);
   error = nullptr;
   EXPECT_TRUE(tessera_coordinator_wait(coordinator->get(), 5000, &error)) << ErrorText(error);
   tessera_error_destroy(error);

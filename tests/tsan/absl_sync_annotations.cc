@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The Tessera Authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Makes Debian's Abseil synchronization visible to ThreadSanitizer
+// Makes Debian's Abseil synchronization (and absl::Status's reference count)
+// visible to ThreadSanitizer
 // (scripts/tsan.sh preloads this library into every test it runs).
 //
 // Why: libabsl_synchronization.so is not built with -fsanitize=thread, and
@@ -20,7 +21,9 @@
 // locks are treated alike (more ordering than there is: it can hide a race,
 // never invent one). The names are of Abseil 20220623 as Debian 12 builds it
 // (inline namespace debian3); the script checks that they resolve.
+#include <absl/status/internal/status_internal.h>
 #include <dlfcn.h>
+#include <grpc/grpc.h>
 #include <sanitizer/tsan_interface.h>
 
 #include <atomic>
@@ -28,6 +31,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 
 namespace {
 
@@ -50,7 +54,7 @@ template <typename F>
 F Real(const char* name) {
   void* f = dlsym(RTLD_NEXT, name);
   if (f == nullptr) {
-    std::fprintf(stderr, "tsan absl annotations: %s not found in libabsl_synchronization\n", name);
+    std::fprintf(stderr, "tsan annotations: %s not found in Debian's Abseil or gRPC\n", name);
     std::abort();
   }
   return reinterpret_cast<F>(f);
@@ -313,6 +317,71 @@ bool BarrierBlock(void* barrier) {
   const bool last = real(barrier);
   Acquired(barrier);
   return last;
+}
+
+// ---- absl::Status: the reference count of a non-inlined status ------------
+
+// A copied absl::Status shares one reference-counted representation (code,
+// message, payloads); the copy's increment is inline (instrumented, relaxed),
+// but the decrement and the free are in UnrefNonInlined in uninstrumented
+// libabsl_status: the thread that frees the representation is not ordered,
+// for TSan, after another thread's last read of the message through its own
+// copy. The count is the representation's first member, an atomic int32
+// (status_internal::StatusRep); this decrements it here, instrumented, by
+// the library's own protocol (the last holder sees 1, or takes it to 0),
+// and lets the library free it through its fast path: the count set back to
+// 1 by its only holder.
+static_assert(std::is_same_v<decltype(absl::status_internal::StatusRep::ref), std::atomic<int32_t>>,
+              "StatusRep's count is not the atomic int32 this decrements");
+void StatusUnrefNonInlined(uintptr_t rep) TESSERA_ABSL("_ZN4absl7debian36Status15UnrefNonInlinedEm");
+void StatusUnrefNonInlined(uintptr_t rep) {
+  static auto real = Real<void (*)(uintptr_t)>("_ZN4absl7debian36Status15UnrefNonInlinedEm");
+  auto* ref = reinterpret_cast<std::atomic<int32_t>*>(rep - 1);  // the pointer is tagged with 1
+  if (ref->load(std::memory_order_acquire) == 1 || ref->fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    ref->store(1, std::memory_order_relaxed);
+    real(rep);
+  }
+}
+
+// ---- gRPC: an operation's start, then its completion ----------------------
+
+// gRPC's callback API (every asynchronous call and reactor in Tessera) hands
+// a batch of operations to libgrpc with a tag, a grpc_completion_queue_functor
+// (header code, instrumented), and later runs the tag's function on one of
+// libgrpc++'s threads, which take it from a completion queue (Debian's build
+// has no background poller, so callbacks go through a plain queue that
+// those threads drain with grpc_completion_queue_next); the blocking API
+// takes its tags with grpc_completion_queue_pluck. The hand-over is through
+// libgrpc's own queues and atomics (uninstrumented). What the starting
+// thread wrote (the request, the callback's captures, a reactor it created)
+// is read by the completion: a release on the tag when its batch starts and
+// an acquire on it when a queue hands it out tell TSan that order.
+
+void* GrpcStartBatch(grpc_call* call, const grpc_op* ops, size_t nops, void* tag, void* reserved)
+    TESSERA_ABSL("grpc_call_start_batch");
+void* GrpcStartBatch(grpc_call* call, const grpc_op* ops, size_t nops, void* tag, void* reserved) {
+  static auto real = Real<void* (*)(grpc_call*, const grpc_op*, size_t, void*, void*)>("grpc_call_start_batch");
+  Releasing(tag);
+  return real(call, ops, nops, tag, reserved);
+}
+
+grpc_event GrpcQueueNext(grpc_completion_queue* cq, gpr_timespec deadline, void* reserved)
+    TESSERA_ABSL("grpc_completion_queue_next");
+grpc_event GrpcQueueNext(grpc_completion_queue* cq, gpr_timespec deadline, void* reserved) {
+  static auto real = Real<grpc_event (*)(grpc_completion_queue*, gpr_timespec, void*)>("grpc_completion_queue_next");
+  const grpc_event event = real(cq, deadline, reserved);
+  if (event.type == GRPC_OP_COMPLETE) Acquired(event.tag);
+  return event;
+}
+
+grpc_event GrpcQueuePluck(grpc_completion_queue* cq, void* tag, gpr_timespec deadline, void* reserved)
+    TESSERA_ABSL("grpc_completion_queue_pluck");
+grpc_event GrpcQueuePluck(grpc_completion_queue* cq, void* tag, gpr_timespec deadline, void* reserved) {
+  static auto real =
+      Real<grpc_event (*)(grpc_completion_queue*, void*, gpr_timespec, void*)>("grpc_completion_queue_pluck");
+  const grpc_event event = real(cq, tag, deadline, reserved);
+  if (event.type == GRPC_OP_COMPLETE) Acquired(event.tag);
+  return event;
 }
 
 }  // extern "C"
