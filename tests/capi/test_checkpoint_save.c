@@ -179,6 +179,19 @@ static char* read_text(const char* path) {
   return text;
 }
 
+/* The index files of the saves in directories a and b are the same text. */
+static void assert_same_index(const char* a, const char* b) {
+  char pa[400], pb[400];
+  char *ta, *tb;
+  snprintf(pa, sizeof pa, "%s/tessera-index.json", a);
+  snprintf(pb, sizeof pb, "%s/tessera-index.json", b);
+  ta = read_text(pa);
+  tb = read_text(pb);
+  ASSERT_STREQ(ta, tb);
+  free(ta);
+  free(tb);
+}
+
 static void a_one_process_save_stores_each_distinct_shard_once_as_a_named_piece(void) {
   char dir[300];
   tessera_checkpoint* file;
@@ -315,9 +328,7 @@ static bool fill_box(size_t tensor, size_t device, const int64_t* ranges, size_t
 }
 
 static void a_streamed_save_writes_the_same_file_as_buffers(void) {
-  char a[300], b[300], pa[400], pb[400];
-  char* ta;
-  char* tb;
+  char a[300], b[300];
   fill_log log = {0, -1, 0};
   tessera_save_options* options = tessera_save_options_create();
   tessera_checkpoint_saver* saver;
@@ -333,13 +344,7 @@ static void a_streamed_save_writes_the_same_file_as_buffers(void) {
   tessera_checkpoint_saver_destroy(saver);
   tessera_save_options_destroy(options);
   ASSERT_EQ(7, log.calls);
-  snprintf(pa, sizeof pa, "%s/tessera-index.json", a);
-  snprintf(pb, sizeof pb, "%s/tessera-index.json", b);
-  ta = read_text(pa);
-  tb = read_text(pb);
-  ASSERT_STREQ(ta, tb);
-  free(ta);
-  free(tb);
+  assert_same_index(a, b);
 }
 
 /* Every (tensor, device) shard of process 0 of 1, as write_shards' arrays. */
@@ -374,8 +379,7 @@ static void all_shard_arrays(shard_arrays* out) {
 }
 
 static void write_shards_saves_the_same_checkpoint_as_set_shard_and_write(void) {
-  char a[300], b[300], pa[400], pb[400];
-  char *ta, *tb;
+  char a[300], b[300];
   shard_arrays arrays;
   tessera_checkpoint_saver* saver;
   tessera_error* err = NULL;
@@ -391,13 +395,7 @@ static void write_shards_saves_the_same_checkpoint_as_set_shard_and_write(void) 
   ASSERT_TRUE(tessera_checkpoint_saver_finish(saver, &err));
   ASSERT_OK(err);
   tessera_checkpoint_saver_destroy(saver);
-  snprintf(pa, sizeof pa, "%s/tessera-index.json", a);
-  snprintf(pb, sizeof pb, "%s/tessera-index.json", b);
-  ta = read_text(pa);
-  tb = read_text(pb);
-  ASSERT_STREQ(ta, tb);
-  free(ta);
-  free(tb);
+  assert_same_index(a, b);
 }
 
 static void write_shards_names_the_refused_shard_and_keeps_none_of_its_buffers(void) {
