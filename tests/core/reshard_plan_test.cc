@@ -626,5 +626,86 @@ TEST(ReshardIntervalsTest, RandomPiecesAreTheBruteForceOverlapOfEachSourceShard)
   EXPECT_GT(pieces_checked, 5000);  // the draw reaches many pieces
 }
 
+// A random mesh of rank 1-3 over `devices` (its shape a factorization of
+// their count), a layout as RandomGroupedSharding's.
+Sharding RandomShardingOver(std::mt19937& rng, const std::vector<int64_t>& shape,
+                            const std::vector<Device>& devices) {
+  while (true) {
+    int64_t rest = static_cast<int64_t>(devices.size());
+    std::vector<int64_t> mesh_shape;
+    std::vector<std::string> names;
+    const size_t mesh_rank = 1 + rng() % 3;
+    for (size_t j = 0; j + 1 < mesh_rank; ++j) {
+      std::vector<int64_t> divisors;
+      for (int64_t k = 1; k <= rest; ++k) {
+        if (rest % k == 0) divisors.push_back(k);
+      }
+      mesh_shape.push_back(divisors[rng() % divisors.size()]);
+      rest /= mesh_shape.back();
+    }
+    mesh_shape.push_back(rest);
+    for (size_t j = 0; j < mesh_shape.size(); ++j) {
+      names.push_back(std::string(1, static_cast<char>('a' + j)));
+    }
+    const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
+    std::shuffle(names.begin(), names.end(), rng);
+    std::vector<std::string> spec(shape.size());
+    for (const std::string& name : names) {
+      const size_t dim = rng() % (shape.size() + 1);
+      if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
+    }
+    const ShardMode mode = static_cast<ShardMode>(rng() % 3);
+    absl::StatusOr<Sharding> s = Sharding::Create(Layout(spec, mesh), shape, mode);
+    if (s.ok()) return *std::move(s);
+  }
+}
+
+// Both meshes list the same devices: the totals are summed per digit of the
+// device index when processes are blocks or strided (periodic), by a walk
+// over the devices otherwise (here: processes of uneven size); both must
+// equal the pieces' bytes by locality, and the piece count the pieces listed.
+TEST(ReshardIntervalsTest, RandomPairsOnOneDeviceListTotalThePiecesByLocality) {
+  std::mt19937 rng(272727);
+  const int64_t counts[] = {1, 2, 4, 6, 8, 12, 16, 24};
+  int patterns[3] = {0, 0, 0};
+  for (int trial = 0; trial < 600; ++trial) {
+    const int64_t n = counts[rng() % 8];
+    const int64_t per_process = 1 + static_cast<int64_t>(rng() % 4);
+    const int pattern = static_cast<int>(rng() % 3);  // blocks, strided, uneven
+    ++patterns[pattern];
+    std::vector<Device> devices;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t process = pattern == 0   ? i / per_process
+                              : pattern == 1 ? i % per_process
+                                             : (i * i) / (n + 1);
+      devices.push_back(Dev(7 + i, process));
+    }
+    const size_t rank = rng() % 4;
+    std::vector<int64_t> shape;
+    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+    const Sharding a = RandomShardingOver(rng, shape, devices);
+    const Sharding b = RandomShardingOver(rng, shape, devices);
+    SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
+                              a.mesh().ToString(), " B ", b.mesh().ToString(), " pattern ",
+                              pattern, " per process ", per_process));
+    const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 3));
+    int64_t totals[3] = {0, 0, 0};
+    size_t pieces = 0;
+    for (int64_t device = 0; device < b.num_devices(); ++device) {
+      ASSERT_THAT(plan.ForEachPiece(device, [&](const ReshardPiece& p) {
+        totals[static_cast<int>(p.locality)] += p.bytes;
+        ++pieces;
+      }), IsOk());
+    }
+    ASSERT_EQ(pieces, plan.num_pieces());
+    ASSERT_EQ(totals[0], plan.same_device_bytes());
+    ASSERT_EQ(totals[1], plan.same_process_bytes());
+    ASSERT_EQ(totals[2], plan.cross_process_bytes());
+  }
+  EXPECT_GT(patterns[0], 150);
+  EXPECT_GT(patterns[1], 150);
+  EXPECT_GT(patterns[2], 150);
+}
+
 }  // namespace
 }  // namespace tessera
