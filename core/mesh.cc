@@ -77,34 +77,6 @@ absl::Status CheckDevices(absl::Span<const Device> devices) {
   return absl::OkStatus();
 }
 
-// The stride is the first run of one process, the period the number of
-// runs until process first_process comes back (or every run); the pattern
-// must then hold for every device.
-DeviceMesh::DeviceOrder DeviceOrderOf(const std::vector<Device>& devices) {
-  DeviceMesh::DeviceOrder order;
-  const int64_t n = static_cast<int64_t>(devices.size());
-  const auto at = [&devices](int64_t i) -> const Device& {
-    return devices[static_cast<size_t>(i)];
-  };
-  order.consecutive_ids = true;
-  for (int64_t i = 1; i < n && order.consecutive_ids; ++i) {
-    order.consecutive_ids = at(i).id - at(0).id == i;
-  }
-  order.first_process = at(0).process_index;
-  int64_t stride = 1;
-  while (stride < n && at(stride).process_index == order.first_process) ++stride;
-  int64_t period = 1;
-  while (period * stride < n && at(period * stride).process_index != order.first_process) ++period;
-  if (n % (stride * period) != 0) return order;
-  for (int64_t i = 0; i < n; ++i) {
-    if (at(i).process_index != order.first_process + i / stride % period) return order;
-  }
-  order.periodic_processes = true;
-  order.process_stride = stride;
-  order.process_period = period;
-  return order;
-}
-
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<const DeviceMesh>> DeviceMesh::Create(
@@ -123,7 +95,6 @@ absl::StatusOr<std::shared_ptr<const DeviceMesh>> DeviceMesh::Create(
   for (size_t i = 0; i < devices.size(); ++i) {
     mesh->index_of_device_id_.emplace(devices[i].id, static_cast<int64_t>(i));
   }
-  mesh->device_order_ = DeviceOrderOf(devices);
   mesh->shape_ = std::move(shape);
   mesh->axis_names_ = std::move(axis_names);
   mesh->devices_ = std::move(devices);

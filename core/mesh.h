@@ -70,22 +70,6 @@ class DeviceMesh {
   // Keras's repr: <DeviceMesh shape=(4, 2), axis_names=['batch', 'model']>.
   std::string ToString() const;
 
-  // How the device list runs, read once at construction so that code
-  // comparing two meshes or looking for processes does not visit every
-  // device (the resharding plan): the ids count up from the first device's
-  // (mesh_utils' usual order), and device i belongs to process
-  // first_process + (i / process_stride) % process_period, true for blocks
-  // of consecutive devices per process (period = number of processes) and
-  // for processes holding every k-th device (stride 1).
-  struct DeviceOrder {
-    bool consecutive_ids = false;
-    bool periodic_processes = false;
-    int64_t first_process = 0;
-    int64_t process_stride = 1;  // with periodic_processes: stride * period divides size()
-    int64_t process_period = 1;
-  };
-  const DeviceOrder& device_order() const { return device_order_; }
-
   // Same shape, axis names and devices in the same order.
   friend bool operator==(const DeviceMesh& a, const DeviceMesh& b);
   friend bool operator!=(const DeviceMesh& a, const DeviceMesh& b) { return !(a == b); }
@@ -97,7 +81,6 @@ class DeviceMesh {
   std::vector<std::string> axis_names_;
   std::vector<Device> devices_;
   absl::flat_hash_map<int64_t, int64_t> index_of_device_id_;
-  DeviceOrder device_order_;
 };
 
 using MeshPtr = std::shared_ptr<const DeviceMesh>;

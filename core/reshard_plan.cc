@@ -30,7 +30,7 @@ struct Splits {
   std::vector<int64_t> axis_stride;                // row-major, per mesh axis
   std::vector<int> axis_dim;                       // or -1 for an unused axis
   std::vector<int64_t> axis_weight;                // 0 for an unused axis
-  std::vector<std::vector<IndexRange>> range;      // [dim][shard index]
+  std::vector<std::vector<IndexRange>> range;      // [dim][shard index]; Create may move them out
 };
 
 absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
@@ -62,14 +62,15 @@ absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
 // Per shard index of dimension `dim`, the lowest device holding it (the
 // index's group coordinates, 0 on every other axis): counting the index up
 // on the group's coordinates (the lowest weight fastest) instead of dividing.
-std::vector<int64_t> LowestHolders(const DeviceMesh& mesh, const Splits& s, size_t dim) {
+std::vector<int64_t> LowestHolders(const DeviceMesh& mesh, const Splits& s, size_t dim,
+                                   size_t shards) {
   std::vector<size_t> group;
   for (size_t j = 0; j < mesh.rank(); ++j) {
     if (s.axis_dim[j] == static_cast<int>(dim)) group.push_back(j);
   }
   std::sort(group.begin(), group.end(),
             [&s](size_t a, size_t b) { return s.axis_weight[a] < s.axis_weight[b]; });
-  std::vector<int64_t> lowest(s.range[dim].size());
+  std::vector<int64_t> lowest(shards);
   std::vector<int64_t> coords(group.size(), 0);
   int64_t device = 0;
   for (int64_t& holder : lowest) {
@@ -161,6 +162,101 @@ class ProcessSlots {
   int32_t count_ = 0;
 };
 
+// Device id -> logical index in a mesh: an array over [lowest, highest id]
+// when the ids are that compact (the usual 0..N-1 or a slice of it), else a
+// hash map.
+class IndexOfId {
+ public:
+  IndexOfId() = default;
+  explicit IndexOfId(const std::vector<Device>& devices) {
+    int64_t high = std::numeric_limits<int64_t>::min();
+    low_ = std::numeric_limits<int64_t>::max();
+    for (const Device& d : devices) {
+      low_ = std::min(low_, d.id);
+      high = std::max(high, d.id);
+    }
+    const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low_);
+    if (span < 4 * static_cast<uint64_t>(devices.size()) + 1024) {
+      dense_.assign(span + 1, -1);
+      for (size_t i = 0; i < devices.size(); ++i) {
+        dense_[static_cast<size_t>(devices[i].id - low_)] = static_cast<int64_t>(i);
+      }
+      return;
+    }
+    for (size_t i = 0; i < devices.size(); ++i) map_.emplace(devices[i].id, static_cast<int64_t>(i));
+  }
+
+  // The index of the device with id `id`, or -1.
+  int64_t Find(int64_t id) const {
+    if (!dense_.empty()) {
+      if (id < low_ || static_cast<uint64_t>(id) - static_cast<uint64_t>(low_) >= dense_.size()) {
+        return -1;
+      }
+      return dense_[static_cast<size_t>(id - low_)];
+    }
+    auto it = map_.find(id);
+    return it == map_.end() ? -1 : it->second;
+  }
+
+ private:
+  int64_t low_ = 0;
+  std::vector<int64_t> dense_;
+  absl::flat_hash_map<int64_t, int64_t> map_;
+};
+
+// How a mesh's device list runs: the ids count up from the first device's
+// (mesh_utils' usual order), and device i belongs to process
+// first_process + (i / process_stride) % process_period: blocks of
+// consecutive devices per process (period = number of processes) and
+// processes holding every k-th device (stride 1) both are.
+struct DeviceOrder {
+  bool consecutive_ids = true;
+  bool periodic_processes = false;
+  int64_t first_process = 0;
+  int64_t process_stride = 1;  // with periodic_processes: stride * period divides the devices
+  int64_t process_period = 1;
+
+  bool SameAs(const DeviceOrder& o) const {
+    return consecutive_ids == o.consecutive_ids && periodic_processes == o.periodic_processes &&
+           first_process == o.first_process && process_stride == o.process_stride &&
+           process_period == o.process_period;
+  }
+};
+
+// The stride is the first run of one process, the period the number of runs
+// until first_process comes back (or every run); one pass then checks both
+// patterns.
+DeviceOrder DeviceOrderOf(const std::vector<Device>& devices) {
+  DeviceOrder order;
+  const int64_t n = static_cast<int64_t>(devices.size());
+  const auto at = [&devices](int64_t i) -> const Device& {
+    return devices[static_cast<size_t>(i)];
+  };
+  order.first_process = at(0).process_index;
+  int64_t stride = 1;
+  while (stride < n && at(stride).process_index == order.first_process) ++stride;
+  int64_t period = 1;
+  while (period * stride < n && at(period * stride).process_index != order.first_process) {
+    ++period;
+  }
+  bool periodic = n % (stride * period) == 0;
+  const int64_t first_id = at(0).id;
+  int64_t q = 0, r = 0;  // i / stride % period, i % stride
+  for (int64_t i = 0; i < n; ++i) {
+    const Device& d = at(i);
+    order.consecutive_ids = order.consecutive_ids && d.id - first_id == i;
+    periodic = periodic && d.process_index == order.first_process + q;
+    if (++r == stride) {
+      r = 0;
+      if (++q == period) q = 0;
+    }
+  }
+  order.periodic_processes = periodic;
+  order.process_stride = stride;
+  order.process_period = period;
+  return order;
+}
+
 }  // namespace
 
 // The factored plan. "Chunk position": a source range's index among its
@@ -220,6 +316,7 @@ struct ReshardIntervals::Data {
   bool same_order = false;
   bool same_processes = false;
   bool same_platform = false;
+  DeviceOrder source_order;
 
   size_t num_pieces = 0;
   int64_t totals[3] = {0, 0, 0};
@@ -232,7 +329,7 @@ struct ReshardIntervals::Data {
   // Per source device, rank positions; -1 everywhere for a device whose shard
   // is empty (it holds no chunk).
   mutable std::vector<int32_t> source_position;
-  mutable absl::flat_hash_map<int64_t, int64_t> source_index_of_id;  // unless same_order
+  mutable IndexOfId source_index_of_id;  // unless same_order
   mutable ProcessSlots slots;
   mutable std::vector<Process> processes;       // per slot
   mutable std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions: the bounds held
@@ -265,8 +362,7 @@ struct ReshardIntervals::Data {
     if (same_order) return destination;
     if (!same_platform) return -1;
     const Device& d = destination_mesh->devices()[static_cast<size_t>(destination)];
-    auto it = source_index_of_id.find(d.id);
-    return it == source_index_of_id.end() ? -1 : it->second;
+    return source_index_of_id.Find(d.id);
   }
 
   template <typename Position>
@@ -494,25 +590,24 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
   out.locality = LocalityOf(source_device(out.source), *view.target);
 }
 
-// Whether device i is one device (and in one process) in both meshes: O(1)
-// when both meshes count their ids up from the same one and follow the same
-// process pattern (DeviceMesh::DeviceOrder), else one pass over the devices.
+// Whether device i is one device (and in one process) in both meshes, and
+// how the source's processes run. Equal device orders (DeviceOrder) with
+// consecutive ids from the same first id and periodic processes settle it;
+// otherwise one more pass compares the devices.
 void ReshardIntervals::Data::CompareDevices() {
   const std::vector<Device>& devices = source_mesh->devices();
   const std::vector<Device>& others = destination_mesh->devices();
   const size_t n = devices.size();
   same_platform = source_mesh->platform() == destination_mesh->platform();
+  source_order = DeviceOrderOf(devices);
   if (source_mesh == destination_mesh) {
     same_order = same_processes = true;
     return;
   }
   same_order = same_platform && n == others.size();
   if (!same_order) return;
-  const DeviceMesh::DeviceOrder& a = source_mesh->device_order();
-  const DeviceMesh::DeviceOrder& b = destination_mesh->device_order();
-  if (a.consecutive_ids && b.consecutive_ids && devices[0].id == others[0].id &&
-      a.periodic_processes && b.periodic_processes && a.first_process == b.first_process &&
-      a.process_stride == b.process_stride && a.process_period == b.process_period) {
+  if (source_order.consecutive_ids && source_order.periodic_processes &&
+      devices[0].id == others[0].id && source_order.SameAs(DeviceOrderOf(others))) {
     same_processes = true;
     return;
   }
@@ -534,7 +629,7 @@ void ReshardIntervals::Data::ReadSource() const {
   const Splits& splits = source_splits;
   offsets.resize(rank);
   for (size_t d = 0; d < rank; ++d) {
-    const std::vector<int64_t> lowest = LowestHolders(mesh, splits, d);
+    const std::vector<int64_t> lowest = LowestHolders(mesh, splits, d, position_of[d].size());
     offsets[d].resize(chunks[d].size());
     for (size_t i = 0; i < lowest.size(); ++i) {
       const int32_t position = position_of[d][i];
@@ -618,7 +713,7 @@ void ReshardIntervals::Data::ReadSource() const {
     }
   }
   if (!same_order && same_platform) {
-    for (size_t k = 0; k < n; ++k) source_index_of_id.emplace(devices[k].id, static_cast<int64_t>(k));
+    source_index_of_id = IndexOfId(devices);
   }
   ListHeldShards(devices_holding);
 }
@@ -843,18 +938,30 @@ void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
 }
 
 // Each destination device's piece count (the product of its cells' chunk
-// counts), summed in mesh order.
+// counts), summed in mesh order; the shard indices tick as coordinates do.
 void ReshardIntervals::Data::CountPieces() const {
-  const size_t n = static_cast<size_t>(destination_mesh->size());
+  const DeviceMesh& mesh = *destination_mesh;
+  const Splits& splits = destination_splits;
+  const size_t n = static_cast<size_t>(mesh.size());
+  const size_t m = mesh.rank();
   first_piece.resize(n + 1);
-  absl::InlinedVector<const Cell*, 4> cell(rank);
+  absl::InlinedVector<int64_t, 4> index(rank, 0);
+  absl::InlinedVector<int64_t, 4> coords(m, 0);
   size_t total = 0;
   for (size_t device = 0; device < n; ++device) {
     first_piece[device] = total;
-    CellsOf(static_cast<int64_t>(device), cell.data());
     size_t pieces = 1;
-    for (size_t d = 0; d < rank; ++d) pieces *= static_cast<size_t>(cell[d]->count());
+    for (size_t d = 0; d < rank; ++d) {
+      pieces *= static_cast<size_t>(cells[d][static_cast<size_t>(index[d])].count());
+    }
     total += pieces;
+    for (size_t j = m; j-- > 0;) {
+      const int dim = splits.axis_dim[j];
+      if (dim >= 0) index[static_cast<size_t>(dim)] += splits.axis_weight[j];
+      if (++coords[j] < mesh.shape()[j]) break;
+      coords[j] = 0;
+      if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
+    }
   }
   first_piece[n] = total;
 }
@@ -878,10 +985,11 @@ struct Digit {
 
 // The digits, fastest first; false unless every cut (each axis's stride and
 // the process pattern's stride and stride * period) divides the next.
-bool DigitsOf(const DeviceMesh& source, const Splits& source_splits,
+bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
+              const Splits& source_splits,
               const DeviceMesh& destination, const Splits& destination_splits,
               std::vector<Digit>& digits) {
-  const DeviceMesh::DeviceOrder& order = source.device_order();
+  const DeviceOrder& order = source_order;
   const int64_t n = source.size();
   absl::InlinedVector<int64_t, 16> cuts = {1, n, order.process_stride,
                                            order.process_stride * order.process_period};
@@ -1055,7 +1163,7 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 
 // The totals without visiting the devices, when both meshes list the same
 // devices in the same processes and the process pattern is periodic
-// (DeviceMesh::DeviceOrder). Then a device's shard index in each dimension
+// (DeviceOrder). Then a device's shard index in each dimension
 // is a weighted sum of digits of its logical index (DigitsOf), and:
 //   same device: sum over devices of prod_d |source chunk_d ∩ destination
 //     range_d|, a ContractDigits over both sides' digits;
@@ -1071,11 +1179,12 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 // dimensions, at most the devices and usually far fewer.
 bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
                                          absl::uint128& same_process) const {
-  if (!same_order || !same_processes || !source_mesh->device_order().periodic_processes) {
+  if (!same_order || !same_processes || !source_order.periodic_processes) {
     return false;
   }
   std::vector<Digit> digits;
-  if (!DigitsOf(*source_mesh, source_splits, *destination_mesh, destination_splits, digits)) {
+  if (!DigitsOf(*source_mesh, source_order, source_splits, *destination_mesh, destination_splits,
+                digits)) {
     return false;
   }
   same_device = ContractDigits(digits, rank, [this](size_t d, int64_t s, int64_t s_step,
@@ -1153,17 +1262,29 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   absl::uint128 pieces = static_cast<uint64_t>(destination.mesh().size());
   absl::uint128 elements = pieces;
   for (size_t d = 0; d < rank; ++d) {
-    const std::vector<IndexRange>& ranges = source_splits.range[d];
+    std::vector<IndexRange>& ranges = data->source_splits.range[d];
     std::vector<int32_t>& position_of = data->position_of[d];
-    position_of.assign(ranges.size(), -1);
+    position_of.resize(ranges.size());
     std::vector<IndexRange> chunks;
-    chunks.reserve(ranges.size());
-    bool sorted = true;
+    // Usually every range is a chunk, in order: the ranges move in whole.
+    bool whole = true;
     for (size_t i = 0; i < ranges.size(); ++i) {
-      if (ranges[i].size() == 0) continue;
-      sorted = sorted && (chunks.empty() || chunks.back().start < ranges[i].start);
-      position_of[i] = static_cast<int32_t>(chunks.size());
-      chunks.push_back(ranges[i]);
+      whole = whole && ranges[i].size() > 0 && (i == 0 || ranges[i - 1].start < ranges[i].start);
+    }
+    bool sorted = true;
+    if (whole) {
+      for (size_t i = 0; i < ranges.size(); ++i) position_of[i] = static_cast<int32_t>(i);
+      chunks = std::move(ranges);
+      ranges.clear();
+    } else {
+      chunks.reserve(ranges.size());
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        position_of[i] = -1;
+        if (ranges[i].size() == 0) continue;
+        sorted = sorted && (chunks.empty() || chunks.back().start < ranges[i].start);
+        position_of[i] = static_cast<int32_t>(chunks.size());
+        chunks.push_back(ranges[i]);
+      }
     }
     if (!sorted) {  // a group against mesh order (chunk-nested)
       std::vector<int32_t> order;

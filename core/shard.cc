@@ -461,9 +461,11 @@ std::vector<IndexRange> Sharding::DimensionRanges(size_t dim) const {
       split.size <= std::numeric_limits<int64_t>::max() - split.shards) {
     // Flat chunks without ChunkOf's overflow guard, as FillIndexMap: (i+1)*c
     // <= k*c < n + k.
-    for (int64_t index = 0; index < split.shards; ++index) {
-      const int64_t start = index * split.chunk;
-      ranges.push_back({std::min(start, split.size), std::min(start + split.chunk, split.size)});
+    ranges.resize(static_cast<size_t>(split.shards));
+    int64_t start = 0;
+    for (IndexRange& range : ranges) {
+      range = {std::min(start, split.size), std::min(start + split.chunk, split.size)};
+      start += split.chunk;
     }
     return ranges;
   }

@@ -222,59 +222,5 @@ TEST(DeviceMeshTest, MeshesDifferingInAnyPartAreNotEqual) {
   EXPECT_NE(*base, *Unwrap(DeviceMesh::Create({4, 2}, {"batch", "model"}, ReversedCpus(8))));
 }
 
-// Devices 10..10+n-1 (a 1-D mesh "x"), device i in process process(i).
-template <typename ProcessOf>
-MeshPtr LineOfProcesses(int64_t n, ProcessOf process) {
-  std::vector<Device> devices;
-  for (int64_t i = 0; i < n; ++i) {
-    Device device = Cpu(10 + i);
-    device.process_index = process(i);
-    devices.push_back(device);
-  }
-  return Unwrap(DeviceMesh::Create({n}, {"x"}, std::move(devices)));
-}
-
-TEST(DeviceMeshTest, DeviceOrderFindsProcessesOfConsecutiveDevices) {
-  const MeshPtr mesh = LineOfProcesses(12, [](int64_t i) { return 3 + i / 4; });
-  const DeviceMesh::DeviceOrder& order = mesh->device_order();
-  EXPECT_TRUE(order.consecutive_ids);
-  EXPECT_TRUE(order.periodic_processes);
-  EXPECT_EQ(order.first_process, 3);
-  EXPECT_EQ(order.process_stride, 4);
-  EXPECT_EQ(order.process_period, 3);
-}
-
-TEST(DeviceMeshTest, DeviceOrderFindsProcessesOfEveryKthDevice) {
-  const DeviceMesh::DeviceOrder& order =
-      LineOfProcesses(12, [](int64_t i) { return i % 3; })->device_order();
-  EXPECT_TRUE(order.periodic_processes);
-  EXPECT_EQ(order.process_stride, 1);
-  EXPECT_EQ(order.process_period, 3);
-}
-
-TEST(DeviceMeshTest, DeviceOrderOfOneProcessIsOneStrideOverEveryDevice) {
-  const DeviceMesh::DeviceOrder& order =
-      LineOfProcesses(6, [](int64_t) { return 0; })->device_order();
-  EXPECT_TRUE(order.periodic_processes);
-  EXPECT_EQ(order.process_stride, 6);
-  EXPECT_EQ(order.process_period, 1);
-}
-
-TEST(DeviceMeshTest, DeviceOrderRefusesProcessesOfUnevenSize) {
-  EXPECT_FALSE(LineOfProcesses(6, [](int64_t i) { return i < 4 ? 0 : 1; })
-                   ->device_order()
-                   .periodic_processes);
-  // Blocks of 2 whose pattern breaks at device 4.
-  EXPECT_FALSE(LineOfProcesses(6, [](int64_t i) { return i < 4 ? i / 2 : 5; })
-                   ->device_order()
-                   .periodic_processes);
-}
-
-TEST(DeviceMeshTest, DeviceOrderSeesIdsOutOfOrder) {
-  EXPECT_FALSE(Unwrap(DeviceMesh::Create({4, 2}, {"batch", "model"}, ReversedCpus(8)))
-                   ->device_order()
-                   .consecutive_ids);
-}
-
 }  // namespace
 }  // namespace tessera
