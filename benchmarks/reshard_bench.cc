@@ -10,7 +10,11 @@
 // allocated once) and one ReshardIntervals::Create: the plan with its piece
 // counts and its bytes by locality, pieces listed only on request. The
 // reported time is the plan's; the counter `vs_index_map` is plan time /
-// index-map time over the run. BM_ReshardPlanListed times ReshardPlan::Create,
+// index-map time over the run. `with_first_query` adds the plan's first
+// Piece query, which builds what only per-device queries need (each source
+// device's chunk positions, the shards each process holds, each
+// destination's first piece): a restore pays it once per plan.
+// BM_ReshardPlanListed times ReshardPlan::Create,
 // which lists every transfer, for the pairs where that is affordable: its
 // cost is the number of transfers. At exit the program prints each pair's
 // ratio and the worst.
@@ -37,8 +41,18 @@
 //   uneven_nested chunk-nested (4095, 4097, 1000): P((a, b), c, None) ->
 //                 P(x, None, y).
 //   strided_procs remesh's pair with process p holding ids p, p+512, ...:
-//                 no process holds a box of source shards, so the totals
-//                 look at min(pieces, shards held) per device.
+//                 no process holds a box of source shards.
+//   uneven_groups chunk-flat (4095, 4097, 1000) P((c, a), b, None) ->
+//                 chunk-nested P(a, (b, c), None): uneven, groups against
+//                 mesh order, two modes.
+//   uneven_procs  remesh's pair with processes of 7 and 9 devices in turn:
+//                 no regular process pattern, so the totals walk the devices.
+//   reordered     remesh's pair with the (64, 64) mesh listing the ids column
+//                 by column: the meshes' device orders differ, so the totals
+//                 walk the devices.
+// The first twelve pairs list the same devices in the same processes on
+// both sides with a regular process pattern: their totals are sums over
+// digits of the device index (core/reshard_plan.h).
 //
 // Usage: reshard_bench [--benchmark_* flags]; report medians with
 //   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true

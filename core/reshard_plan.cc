@@ -1025,6 +1025,26 @@ bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
   return true;
 }
 
+// `digits` with each run of neighbours that read the same dimensions as one
+// digit (the next one's weights are this one's times its size on both
+// sides), so the inner loops of ContractDigits run longer.
+std::vector<Digit> Merged(const std::vector<Digit>& digits) {
+  std::vector<Digit> merged;
+  for (const Digit& digit : digits) {
+    if (!merged.empty()) {
+      Digit& last = merged.back();
+      if (last.source_dim == digit.source_dim && last.destination_dim == digit.destination_dim &&
+          digit.source_weight == last.source_weight * last.size &&
+          digit.destination_weight == last.destination_weight * last.size) {
+        last.size *= digit.size;
+        continue;
+      }
+    }
+    merged.push_back(digit);
+  }
+  return merged;
+}
+
 // Sum over every value of the digits (every device) of the product over
 // dimensions of a factor of (d, source index, destination index), where a
 // dimension's indices are the weighted sums of its digits on each side.
@@ -1187,7 +1207,7 @@ bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
                 digits)) {
     return false;
   }
-  same_device = ContractDigits(digits, rank, [this](size_t d, int64_t s, int64_t s_step,
+  same_device = ContractDigits(Merged(digits), rank, [this](size_t d, int64_t s, int64_t s_step,
                                                     int64_t t, int64_t t_step, int64_t count,
                                                     uint64_t* out) {
     const int32_t* position = position_of[d].data();
@@ -1211,7 +1231,7 @@ bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
     digit.source_dim = -1;
   }
   const absl::uint128 in_process = ContractDigits(
-      process_digits, rank,
+      Merged(process_digits), rank,
       [this, &spread](size_t d, int64_t s, int64_t s_step, int64_t t, int64_t t_step,
                        int64_t count, uint64_t* out) {
         const int32_t* position = position_of[d].data();

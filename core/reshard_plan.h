@@ -16,25 +16,33 @@
 // destination device itself (same id and platform), the first holder in the
 // destination's process, the holder with the lowest replica id.
 //
-// Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts *
-// rank), no device visited), walks each mesh once (O(devices * rank), a run
-// along the last mesh axis at a time; no devices x devices loop) and sums
-// the bytes by locality without listing a piece: per process, the source
-// shards its devices hold are almost always a product of per-dimension
-// position sets (a box for blocks of devices), so a destination device's
-// same-process bytes are one intersection per dimension (O(log) for a
-// non-contiguous set); otherwise min(pieces, shards the process holds) per
-// device. The number of pieces no longer matters: on 4,096 devices
-// (benchmarks/reshard_bench.cc, a shared 2-core machine) the plan costs 9x
-// one index map for one piece per device, 12x at 16 pieces per device, 16x
-// with two or three dimensions gathered whole (1M and 16.7M pieces), where
-// listing them cost about 2,000x and more; the worst pair tried is 28x
-// (processes of strided devices: listed per process). Listing one device's
-// pieces (ForEachPiece) costs O(mesh rank) plus O(rank) per piece, plus a
-// binary search per piece not held in the destination's own process when
-// source shards have replicas; piece i of the plan (Piece) costs O(log
-// devices + rank). ReshardPlan::Create lists every piece of every device:
-// that, and only that, costs the number of transfers.
+// Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts),
+// no device visited); the pieces and elements are products of per-dimension
+// sums. The bytes by locality: when both meshes list the same devices and
+// the processes follow a regular pattern (blocks of consecutive devices, or
+// every k-th device), a device's shard index per dimension is a weighted sum
+// of mixed-radix digits of its logical index, the digits both meshes' axes
+// and the process pattern are cut into; the same-device and same-process
+// elements are then products of sums over the digits of each group of
+// dimensions that share digits (at most the devices, often a few hundred
+// terms). Otherwise one walk over each mesh sums them (O(devices * rank), a
+// run along the last mesh axis at a time; no devices x devices loop): per
+// process, the source shards its devices hold are almost always a product
+// of per-dimension position sets (a box for blocks of devices), so a
+// destination device's same-process bytes are one intersection per
+// dimension (O(log) for a non-contiguous set); otherwise min(pieces, shards
+// the process holds) per device. Create also reads both device lists once
+// (ids and processes). What only per-device queries need (each source
+// device's chunk positions, the shards each process holds, each destination
+// device's first piece) is built by the first ForEachPiece or Piece, once,
+// O(devices * rank). The number of pieces does not matter: on 4,096 devices
+// (benchmarks/reshard_bench.cc, a shared 2-core machine) the plan costs
+// RESULTS_PLACEHOLDER
+// Listing one device's pieces (ForEachPiece) costs O(mesh rank) plus O(rank)
+// per piece, plus a binary search per piece not held in the destination's
+// own process when source shards have replicas; piece i of the plan (Piece)
+// costs O(log devices + rank). ReshardPlan::Create lists every piece of every
+// device: that, and only that, costs the number of transfers.
 #ifndef TESSERA_CORE_RESHARD_PLAN_H_
 #define TESSERA_CORE_RESHARD_PLAN_H_
 

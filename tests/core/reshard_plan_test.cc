@@ -447,6 +447,46 @@ TEST(ReshardIntervalsTest, TotalsWhenReplicasSpreadOverProcesses) {
   EXPECT_EQ(plan.cross_process_bytes(), 0);
 }
 
+// (8,) over the 8 devices of a line "x" (device i holds [i, i+1)) to
+// (8,) over 'b' of a (2, 4) mesh "a", "b" of the same devices (device i
+// needs [2b, 2b+2), b = i % 4); device i in process process(i).
+template <typename ProcessOf>
+ReshardIntervals LineToSquare(ProcessOf process) {
+  std::vector<Device> devices;
+  for (int64_t i = 0; i < 8; ++i) devices.push_back(Dev(i, process(i)));
+  const MeshPtr line = Mesh1d(devices);
+  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, devices));
+  return Unwrap(
+      ReshardIntervals::Create(Make({"x"}, line, {8}), Make({"b"}, square, {8}), 1));
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenProcessesHoldEveryOtherDevice) {
+  // Processes i % 2: devices 0 and 7 keep 1 element; every device finds 1
+  // of its 2 elements in its process (2b and 2b+1 are in different ones).
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i % 2; });
+  EXPECT_EQ(plan.same_device_bytes(), 2);
+  EXPECT_EQ(plan.same_process_bytes(), 6);
+  EXPECT_EQ(plan.cross_process_bytes(), 8);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenProcessesHoldBlocksOfDevices) {
+  // Processes i / 2: only devices 0 and 7 (process b) find their 2 elements
+  // in their process, 1 of them on the device itself.
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i / 2; });
+  EXPECT_EQ(plan.same_device_bytes(), 2);
+  EXPECT_EQ(plan.same_process_bytes(), 2);
+  EXPECT_EQ(plan.cross_process_bytes(), 12);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenProcessesFollowNoPattern) {
+  // Processes 0, 0, 0, 1, 1, 1, 1, 1: devices 0, 3, 6 and 7 find both their
+  // elements in their process, devices 1 and 5 one of them.
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i < 3 ? 0 : 1; });
+  EXPECT_EQ(plan.same_device_bytes(), 2);
+  EXPECT_EQ(plan.same_process_bytes(), 8);
+  EXPECT_EQ(plan.cross_process_bytes(), 6);
+}
+
 TEST(ReshardIntervalsTest, PieceIsTheListedPlansTransfer) {
   const MeshPtr mesh = CpuMesh({2, 2}, {"x", "y"});
   const Sharding a = Make({"x", "y"}, mesh, {5, 3});
