@@ -619,11 +619,11 @@ void ReshardIntervals::Data::CompareDevices() {
   same_processes = same_processes && same_order;
 }
 
-// One walk over the source mesh, a run of devices along its last axis at a
-// time: each device's chunk positions, whether the two device lists agree,
-// and per process the box of positions its devices hold (in a run only one
-// dimension's position moves, so the others update the box once per run and
-// process).
+// The source index (IndexSource): each chunk's replica-0 offset, then one
+// walk over the source mesh, a run of devices along its last axis at a
+// time: each device's chunk positions, and per process the box of positions
+// its devices hold (in a run only one dimension's position moves, so the
+// others update the box once per run and process).
 void ReshardIntervals::Data::ReadSource() const {
   const DeviceMesh& mesh = *source_mesh;
   const Splits& splits = source_splits;
