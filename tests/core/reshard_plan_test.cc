@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -485,6 +486,30 @@ TEST(ReshardIntervalsTest, TotalsWhenProcessesFollowNoPattern) {
   EXPECT_EQ(plan.same_device_bytes(), 2);
   EXPECT_EQ(plan.same_process_bytes(), 8);
   EXPECT_EQ(plan.cross_process_bytes(), 6);
+}
+
+TEST(ReshardIntervalsTest, FirstQueriesFromSeveralThreadsSeeOnePlan) {
+  // The per-device index is built by whichever query comes first; threads
+  // asking at once must each see the whole plan.
+  const MeshPtr mesh =
+      Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, Devices({0, 0, 1, 1, 2, 2, 3, 3})));
+  const Sharding a = Make({"a", "b"}, mesh, {6, 8});
+  const Sharding b = Make({"b", ""}, mesh, {6, 8});
+  const ReshardPlan listed = Unwrap(ReshardPlan::Create(a, b, 4));
+  const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 4));
+  std::vector<std::vector<Row>> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&plan, &seen, t] {
+      for (size_t i = 0; i < plan.num_pieces(); ++i) {
+        ReshardPiece piece;
+        if (!plan.Piece(i, piece).ok()) return;
+        seen[t].push_back({piece.source, piece.destination, piece.bytes, piece.locality});
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const std::vector<Row>& rows : seen) EXPECT_EQ(rows, Rows(listed));
 }
 
 TEST(ReshardIntervalsTest, PieceIsTheListedPlansTransfer) {
