@@ -329,6 +329,7 @@ struct ReshardIntervals::Data {
   // Per source device, rank positions; -1 everywhere for a device whose shard
   // is empty (it holds no chunk).
   mutable std::vector<int32_t> source_position;
+  mutable std::vector<int32_t> source_slot;  // per source device, its process's slot
   mutable IndexOfId source_index_of_id;  // unless same_order
   mutable ProcessSlots slots;
   mutable std::vector<Process> processes;       // per slot
@@ -641,6 +642,7 @@ void ReshardIntervals::Data::ReadSource() const {
   slots = ProcessSlots(devices);
   const size_t num_slots = static_cast<size_t>(slots.count());
   source_position.resize(n * rank);
+  source_slot.resize(n);
   box_lo.assign(num_slots * rank, std::numeric_limits<int64_t>::max());
   box_hi.assign(num_slots * rank, -1);
   std::vector<int64_t> devices_holding(num_slots, 0);  // with a non-empty shard
@@ -682,17 +684,20 @@ void ReshardIntervals::Data::ReadSource() const {
         run_dim >= 0 ? position_of[static_cast<size_t>(run_dim)].data() + index[static_cast<size_t>(run_dim)]
                      : nullptr;
     for (int64_t t = 0; t < run; ++t, ++i, position += rank) {
-      std::copy(base.begin(), base.end(), position);
+      // Loops, not std::copy: a call to memmove per device costs more than
+      // rank stores.
+      for (size_t d = 0; d < rank; ++d) position[d] = base[d];
       int32_t p = 0;
       if (moving != nullptr) p = position[run_dim] = moving[t * run_step];
-      if (fixed_empty || p < 0) {
-        std::fill(position, position + rank, -1);
-        continue;
-      }
       const int64_t process = devices[i].process_index;
       if (slot < 0 || process != last_process) {
         last_process = process;
         slot = slots.Find(process);
+      }
+      source_slot[i] = slot;
+      if (fixed_empty || p < 0) {
+        for (size_t d = 0; d < rank; ++d) position[d] = -1;
+        continue;
       }
       if (slot != segment_slot) {
         flush();
@@ -917,8 +922,9 @@ void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
                 static_cast<uint64_t>(OverlapSize(chunk[d][position[d]], cell[d]->range));
           }
           const bool self_in_process =
-              same_processes || source_device(self).process_index == target.process_index ||
-              (slot >= 0 && Holds(slot, position));
+              same_processes ||
+              (slot >= 0 &&
+               (source_slot[static_cast<size_t>(self)] == slot || Holds(slot, position)));
           if (self_in_process) in_process -= self_elements;
         }
       }
