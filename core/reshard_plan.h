@@ -37,14 +37,14 @@
 // device's first piece) is built by the first ForEachPiece or Piece, once,
 // O(devices * rank). The number of pieces does not matter: on 4,096 devices
 // (benchmarks/reshard_bench.cc, a shared 2-core machine, medians of 5) the
-// plan costs 0.8-1.2x one index map when each device keeps or moves one
-// piece, 1.5-2x with dimensions gathered whole (16.7M pieces), 5x at 16
+// plan costs 0.8-1.1x one index map when each device keeps or moves one
+// piece, 1.4-2x with dimensions gathered whole (16.7M pieces), 5x at 16
 // pieces per device, 3-7x for uneven, grouped, replicated and strided-
-// process pairs, 10.5x for a 1-D swap (4,096 shards on both sides: the
+// process pairs, 10.7x for a 1-D swap (4,096 shards on both sides: the
 // per-dimension structure is as large as the mesh); the pairs that walk the
-// devices cost 12x (processes of 7 and 9 devices) and 17x (a mesh listing
-// the devices in another order, the worst pair tried). The first
-// per-device query adds 5-17x once.
+// devices cost 10.7x (processes of 7 and 9 devices) and 15.8x (a mesh
+// listing the devices in another order, the worst pair tried). The first
+// per-device query adds 3-16x once.
 // Listing one device's pieces (ForEachPiece) costs O(mesh rank) plus O(rank)
 // per piece, plus a binary search per piece not held in the destination's
 // own process when source shards have replicas; piece i of the plan (Piece)
