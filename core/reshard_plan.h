@@ -8,8 +8,9 @@
 // Each destination device's box is cut by the source's shard boundaries:
 // per dimension the distinct non-empty source ranges ("chunks") partition
 // [0, n) and are sorted, so the chunks a destination range meets are an
-// interval, found once per destination shard index (one division for uniform
-// chunks, else a binary search). A device's pieces are the cartesian product
+// interval, found once per destination shard index (one merge pass over
+// both sorted lists; a division or a binary search per range where the
+// destination's ranges are out of order). A device's pieces are the cartesian product
 // of those intervals, one per dimension: the plan is per-dimension interval
 // intersections, and a device's pieces are listed only when asked. Each piece
 // comes from one holder of its source shard, chosen in this order: the
@@ -35,7 +36,7 @@
 // (ids and processes). What only per-device queries need (each source
 // device's chunk positions, the shards each process holds, each destination
 // device's first piece) is built by the first ForEachPiece or Piece, once,
-// O(devices * rank). The number of pieces does not matter: on 4,096 devices
+// O(devices * rank) (the walk builds its source part itself). The number of pieces does not matter: on 4,096 devices
 // (benchmarks/reshard_bench.cc, a shared 2-core machine, medians of 5) the
 // plan costs 0.8-1.1x one index map when each device keeps or moves one
 // piece, 1.4-2x with dimensions gathered whole (16.7M pieces), 5x at 16
