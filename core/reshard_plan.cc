@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/base/call_once.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/numeric/int128.h"
 #include "absl/status/status.h"
@@ -23,15 +24,13 @@ namespace {
 // How a sharding splits each dimension, read from its per-device ranges:
 // per mesh axis the dimension it splits and its weight in that dimension's
 // shard index (the group's first axis most significant, sharding.md §1);
-// per dimension and shard index, the range and the lowest device holding
-// it (the index's group coordinates, 0 on every other axis). Costs
-// O(sum of shard counts * rank), far below a pass over the devices.
+// per dimension and shard index, the range. Costs O(sum of shard counts),
+// far below a pass over the devices.
 struct Splits {
   std::vector<int64_t> axis_stride;                // row-major, per mesh axis
   std::vector<int> axis_dim;                       // or -1 for an unused axis
   std::vector<int64_t> axis_weight;                // 0 for an unused axis
-  std::vector<std::vector<IndexRange>> range;      // [dim][shard index]
-  std::vector<std::vector<int64_t>> lowest;        // [dim][shard index]
+  std::vector<std::vector<IndexRange>> range;      // [dim][shard index]; Create may move them out
 };
 
 absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
@@ -43,7 +42,6 @@ absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
   s.axis_dim.assign(m, -1);
   s.axis_weight.assign(m, 0);
   s.range.resize(sharding.rank());
-  s.lowest.resize(sharding.rank());
   for (size_t d = 0; d < sharding.rank(); ++d) {
     std::vector<size_t> group;
     for (const std::string& name : sharding.layout().axes()[d]) {
@@ -57,50 +55,36 @@ absl::StatusOr<Splits> SplitsOf(const Sharding& sharding) {
       shards *= mesh.shape()[group[g]];
     }
     s.range[d] = sharding.DimensionRanges(d);
-    // Shard index i's device, counting i up on the group's coordinates
-    // (last axis fastest) instead of dividing.
-    s.lowest[d].reserve(static_cast<size_t>(shards));
-    std::vector<int64_t> coords(group.size(), 0);
-    int64_t device = 0;
-    for (int64_t i = 0; i < shards; ++i) {
-      s.lowest[d].push_back(device);
-      for (size_t g = group.size(); g-- > 0;) {
-        const size_t axis = group[g];
-        device += s.axis_stride[axis];
-        if (++coords[g] < mesh.shape()[axis]) break;
-        coords[g] = 0;
-        device -= mesh.shape()[axis] * s.axis_stride[axis];
-      }
-    }
   }
   return s;
 }
 
-// Walks a mesh in row-major order keeping each dimension's shard index,
-// updated as coordinates tick instead of recomputed with divisions.
-class ShardIndexWalk {
- public:
-  ShardIndexWalk(const DeviceMesh& mesh, const Splits& splits, size_t rank)
-      : mesh_(mesh), splits_(splits), coords_(mesh.rank(), 0), index_(rank, 0) {}
-
-  const std::vector<int64_t>& index() const { return index_; }
-
-  void Next() {
-    for (size_t j = coords_.size(); j-- > 0;) {
-      const int dim = splits_.axis_dim[j];
-      if (dim >= 0) index_[static_cast<size_t>(dim)] += splits_.axis_weight[j];
-      if (++coords_[j] < mesh_.shape()[j]) return;
-      coords_[j] = 0;
-      if (dim >= 0) index_[static_cast<size_t>(dim)] -= mesh_.shape()[j] * splits_.axis_weight[j];
+// Per shard index of dimension `dim`, the lowest device holding it (the
+// index's group coordinates, 0 on every other axis): counting the index up
+// on the group's coordinates (the lowest weight fastest) instead of dividing.
+std::vector<int64_t> LowestHolders(const DeviceMesh& mesh, const Splits& s, size_t dim,
+                                   size_t shards) {
+  std::vector<size_t> group;
+  for (size_t j = 0; j < mesh.rank(); ++j) {
+    if (s.axis_dim[j] == static_cast<int>(dim)) group.push_back(j);
+  }
+  std::sort(group.begin(), group.end(),
+            [&s](size_t a, size_t b) { return s.axis_weight[a] < s.axis_weight[b]; });
+  std::vector<int64_t> lowest(shards);
+  std::vector<int64_t> coords(group.size(), 0);
+  int64_t device = 0;
+  for (int64_t& holder : lowest) {
+    holder = device;
+    for (size_t g = 0; g < group.size(); ++g) {
+      const size_t axis = group[g];
+      device += s.axis_stride[axis];
+      if (++coords[g] < mesh.shape()[axis]) break;
+      coords[g] = 0;
+      device -= mesh.shape()[axis] * s.axis_stride[axis];
     }
   }
-
- private:
-  const DeviceMesh& mesh_;
-  const Splits& splits_;
-  std::vector<int64_t> coords_;
-  std::vector<int64_t> index_;
-};
+  return lowest;
+}
 
 // c when chunk i is [i*c, (i+1)*c) for every chunk but a shorter last one
 // (strict and flat modes, and nested with divisible sizes), else 0.
@@ -178,6 +162,101 @@ class ProcessSlots {
   int32_t count_ = 0;
 };
 
+// Device id -> logical index in a mesh: an array over [lowest, highest id]
+// when the ids are that compact (the usual 0..N-1 or a slice of it), else a
+// hash map.
+class IndexOfId {
+ public:
+  IndexOfId() = default;
+  explicit IndexOfId(const std::vector<Device>& devices) {
+    int64_t high = std::numeric_limits<int64_t>::min();
+    low_ = std::numeric_limits<int64_t>::max();
+    for (const Device& d : devices) {
+      low_ = std::min(low_, d.id);
+      high = std::max(high, d.id);
+    }
+    const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low_);
+    if (span < 4 * static_cast<uint64_t>(devices.size()) + 1024) {
+      dense_.assign(span + 1, -1);
+      for (size_t i = 0; i < devices.size(); ++i) {
+        dense_[static_cast<size_t>(devices[i].id - low_)] = static_cast<int64_t>(i);
+      }
+      return;
+    }
+    for (size_t i = 0; i < devices.size(); ++i) map_.emplace(devices[i].id, static_cast<int64_t>(i));
+  }
+
+  // The index of the device with id `id`, or -1.
+  int64_t Find(int64_t id) const {
+    if (!dense_.empty()) {
+      if (id < low_ || static_cast<uint64_t>(id) - static_cast<uint64_t>(low_) >= dense_.size()) {
+        return -1;
+      }
+      return dense_[static_cast<size_t>(id - low_)];
+    }
+    auto it = map_.find(id);
+    return it == map_.end() ? -1 : it->second;
+  }
+
+ private:
+  int64_t low_ = 0;
+  std::vector<int64_t> dense_;
+  absl::flat_hash_map<int64_t, int64_t> map_;
+};
+
+// How a mesh's device list runs: the ids count up from the first device's
+// (mesh_utils' usual order), and device i belongs to process
+// first_process + (i / process_stride) % process_period: blocks of
+// consecutive devices per process (period = number of processes) and
+// processes holding every k-th device (stride 1) both are.
+struct DeviceOrder {
+  bool consecutive_ids = true;
+  bool periodic_processes = false;
+  int64_t first_process = 0;
+  int64_t process_stride = 1;  // with periodic_processes: stride * period divides the devices
+  int64_t process_period = 1;
+
+  bool SameAs(const DeviceOrder& o) const {
+    return consecutive_ids == o.consecutive_ids && periodic_processes == o.periodic_processes &&
+           first_process == o.first_process && process_stride == o.process_stride &&
+           process_period == o.process_period;
+  }
+};
+
+// The stride is the first run of one process, the period the number of runs
+// until first_process comes back (or every run); one pass then checks both
+// patterns.
+DeviceOrder DeviceOrderOf(const std::vector<Device>& devices) {
+  DeviceOrder order;
+  const int64_t n = static_cast<int64_t>(devices.size());
+  const auto at = [&devices](int64_t i) -> const Device& {
+    return devices[static_cast<size_t>(i)];
+  };
+  order.first_process = at(0).process_index;
+  int64_t stride = 1;
+  while (stride < n && at(stride).process_index == order.first_process) ++stride;
+  int64_t period = 1;
+  while (period * stride < n && at(period * stride).process_index != order.first_process) {
+    ++period;
+  }
+  bool periodic = n % (stride * period) == 0;
+  const int64_t first_id = at(0).id;
+  int64_t q = 0, r = 0;  // i / stride % period, i % stride
+  for (int64_t i = 0; i < n; ++i) {
+    const Device& d = at(i);
+    order.consecutive_ids = order.consecutive_ids && d.id - first_id == i;
+    periodic = periodic && d.process_index == order.first_process + q;
+    if (++r == stride) {
+      r = 0;
+      if (++q == period) q = 0;
+    }
+  }
+  order.periodic_processes = periodic;
+  order.process_stride = stride;
+  order.process_period = period;
+  return order;
+}
+
 }  // namespace
 
 // The factored plan. "Chunk position": a source range's index among its
@@ -227,15 +306,9 @@ struct ReshardIntervals::Data {
   MeshPtr destination_mesh;
 
   std::vector<std::vector<IndexRange>> chunks;   // [dim][position]
-  std::vector<std::vector<int64_t>> offsets;     // [dim][position]: replica 0's part
   std::vector<std::vector<Cell>> cells;          // [dim][destination shard index]
-  std::vector<int> destination_axis_dim;         // per destination mesh axis
-  std::vector<int64_t> destination_axis_weight;
-  std::vector<int64_t> destination_axis_stride;
-
-  // Per source device, rank positions; -1 everywhere for a device whose shard
-  // is empty (it holds no chunk).
-  std::vector<int32_t> source_position;
+  Splits source_splits, destination_splits;
+  std::vector<std::vector<int32_t>> position_of;  // [dim][source shard index]: position or -1
   bool source_replicated = false;  // some shard has several holders
 
   // Device i of both meshes is one device (id and platform): the usual case,
@@ -243,17 +316,39 @@ struct ReshardIntervals::Data {
   bool same_order = false;
   bool same_processes = false;
   bool same_platform = false;
-  absl::flat_hash_map<int64_t, int64_t> source_index_of_id;  // otherwise
+  DeviceOrder source_order;
 
-  ProcessSlots slots;
-  std::vector<Process> processes;       // per slot
-  std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions: the bounds held
-  std::vector<DimSet> dim_sets;         // per slot, rank
-  std::vector<int64_t> set_position, set_size;
-  std::vector<Held> held;               // per slot, sorted by replica0
-
-  std::vector<size_t> first_piece;  // per destination device, and the total
+  size_t num_pieces = 0;
   int64_t totals[3] = {0, 0, 0};
+
+  // The source index: what the pieces' holders and the per-device walk of
+  // the totals look up, built on first use (IndexSource) when Create summed
+  // the totals per digit without it.
+  mutable absl::once_flag source_once;
+  mutable std::vector<std::vector<int64_t>> offsets;  // [dim][position]: replica 0's part
+  // Per source device, rank positions; -1 everywhere for a device whose shard
+  // is empty (it holds no chunk).
+  mutable std::vector<int32_t> source_position;
+  mutable std::vector<int32_t> source_slot;  // per source device, its process's slot
+  mutable IndexOfId source_index_of_id;  // unless same_order
+  mutable ProcessSlots slots;
+  mutable std::vector<Process> processes;       // per slot
+  mutable std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions: the bounds held
+  mutable std::vector<DimSet> dim_sets;         // per slot, rank
+  mutable std::vector<int64_t> set_position, set_size;
+  mutable std::vector<Held> held;               // per slot, sorted by replica0
+
+  // Per destination device its first piece in plan order, and the total:
+  // built on first use (Piece).
+  mutable absl::once_flag first_piece_once;
+  mutable std::vector<size_t> first_piece;
+
+  void IndexSource() const {
+    absl::call_once(source_once, [this] { ReadSource(); });
+  }
+  void IndexFirstPieces() const {
+    absl::call_once(first_piece_once, [this] { CountPieces(); });
+  }
 
   const Device& source_device(int64_t i) const {
     return source_mesh->devices()[static_cast<size_t>(i)];
@@ -268,8 +363,7 @@ struct ReshardIntervals::Data {
     if (same_order) return destination;
     if (!same_platform) return -1;
     const Device& d = destination_mesh->devices()[static_cast<size_t>(destination)];
-    auto it = source_index_of_id.find(d.id);
-    return it == source_index_of_id.end() ? -1 : it->second;
+    return source_index_of_id.Find(d.id);
   }
 
   template <typename Position>
@@ -362,10 +456,23 @@ struct ReshardIntervals::Data {
   // The piece of `view` at chunk positions `position`.
   void Fill(const View& view, const int64_t* position, ReshardPiece& out) const;
 
+  // Each destination range's cell.
+  static std::vector<Cell> CellsMeeting(const std::vector<IndexRange>& chunks,
+                                        const std::vector<IndexRange>& ranges);
+  // The destination shard index of each dimension for device `destination`:
+  // O(mesh rank).
+  void CellsOf(int64_t destination, const Cell** cell) const;
+
   // The passes of Create.
-  void ReadSource(const Splits& splits, const std::vector<std::vector<int32_t>>& position_of);
-  void ListHeldShards(const std::vector<int64_t>& devices_holding);
-  absl::Status WalkDestination(const Splits& splits);
+  void CompareDevices();
+  void ReadSource() const;
+  void ListHeldShards(const std::vector<int64_t>& devices_holding) const;
+  void CountPieces() const;
+  // Same-device and same-process elements, by walking the destination
+  // devices (any meshes), or per digit (SumByDigits; false when the meshes
+  // do not allow it).
+  void WalkDestination(absl::uint128& same_device, absl::uint128& same_process) const;
+  bool SumByDigits(absl::uint128& same_device, absl::uint128& same_process) const;
 };
 
 uint64_t ReshardIntervals::Data::ListedElements(int32_t slot, const Cell* const* cell,
@@ -404,17 +511,54 @@ uint64_t ReshardIntervals::Data::ListedElements(int32_t slot, const Cell* const*
   }
 }
 
-void ReshardIntervals::Data::ViewOf(int64_t destination, View& view) const {
+// While the ranges' starts do not decrease (every mode but a chunk-nested
+// group against mesh order), one merge-like pass over both lists: O(chunks +
+// ranges); otherwise a division (uniform chunks) or a binary search per range.
+std::vector<ReshardIntervals::Data::Cell> ReshardIntervals::Data::CellsMeeting(
+    const std::vector<IndexRange>& chunks, const std::vector<IndexRange>& ranges) {
+  std::vector<Cell> cells(ranges.size());
+  size_t first = 0;
+  int64_t previous = std::numeric_limits<int64_t>::min();
+  bool merging = true;
+  int64_t uniform = -1;  // UniformSize(chunks) once needed
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    const IndexRange& r = ranges[i];
+    Cell& cell = cells[i];
+    cell.range = r;
+    if (r.size() == 0) continue;
+    merging = merging && r.start >= previous;
+    previous = r.start;
+    if (!merging) {
+      if (uniform < 0) uniform = UniformSize(chunks);
+      ChunksMet(chunks, uniform, r, cell.first, cell.last);
+      continue;
+    }
+    // The chunks partition [0, n), so one of them ends after r.start.
+    while (chunks[first].stop <= r.start) ++first;
+    size_t last = first + 1;
+    while (last < chunks.size() && chunks[last].start < r.stop) ++last;
+    cell.first = static_cast<int64_t>(first);
+    cell.last = static_cast<int64_t>(last);
+  }
+  return cells;
+}
+
+void ReshardIntervals::Data::CellsOf(int64_t destination, const Cell** cell) const {
   absl::InlinedVector<int64_t, 4> index(rank, 0);
   const std::vector<int64_t>& shape = destination_mesh->shape();
+  const Splits& splits = destination_splits;
   for (size_t j = 0; j < shape.size(); ++j) {
-    const int dim = destination_axis_dim[j];
+    const int dim = splits.axis_dim[j];
     if (dim < 0) continue;
     index[static_cast<size_t>(dim)] +=
-        destination / destination_axis_stride[j] % shape[j] * destination_axis_weight[j];
+        destination / splits.axis_stride[j] % shape[j] * splits.axis_weight[j];
   }
+  for (size_t d = 0; d < rank; ++d) cell[d] = &cells[d][static_cast<size_t>(index[d])];
+}
+
+void ReshardIntervals::Data::ViewOf(int64_t destination, View& view) const {
   view.cell.resize(rank);
-  for (size_t d = 0; d < rank; ++d) view.cell[d] = &cells[d][static_cast<size_t>(index[d])];
+  CellsOf(destination, view.cell.data());
   view.device = destination;
   view.target = &destination_mesh->devices()[static_cast<size_t>(destination)];
   view.self = SelfOf(destination);
@@ -447,34 +591,61 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
   out.locality = LocalityOf(source_device(out.source), *view.target);
 }
 
-// One walk over the source mesh, a run of devices along its last axis at a
-// time: each device's chunk positions, whether the two device lists agree,
-// and per process the box of positions its devices hold (in a run only one
-// dimension's position moves, so the others update the box once per run and
-// process).
-void ReshardIntervals::Data::ReadSource(const Splits& splits,
-                                        const std::vector<std::vector<int32_t>>& position_of) {
-  const DeviceMesh& mesh = *source_mesh;
-  const std::vector<Device>& devices = mesh.devices();
+// Whether device i is one device (and in one process) in both meshes, and
+// how the source's processes run. Equal device orders (DeviceOrder) with
+// consecutive ids from the same first id and periodic processes settle it;
+// otherwise one more pass compares the devices.
+void ReshardIntervals::Data::CompareDevices() {
+  const std::vector<Device>& devices = source_mesh->devices();
   const std::vector<Device>& others = destination_mesh->devices();
+  const size_t n = devices.size();
+  same_platform = source_mesh->platform() == destination_mesh->platform();
+  source_order = DeviceOrderOf(devices);
+  if (source_mesh == destination_mesh) {
+    same_order = same_processes = true;
+    return;
+  }
+  same_order = same_platform && n == others.size();
+  if (!same_order) return;
+  if (source_order.consecutive_ids && source_order.periodic_processes &&
+      devices[0].id == others[0].id && source_order.SameAs(DeviceOrderOf(others))) {
+    same_processes = true;
+    return;
+  }
+  same_processes = true;
+  for (size_t i = 0; i < n && same_order; ++i) {
+    same_order = devices[i].id == others[i].id;
+    same_processes = same_processes && devices[i].process_index == others[i].process_index;
+  }
+  same_processes = same_processes && same_order;
+}
+
+// The source index (IndexSource): each chunk's replica-0 offset, then one
+// walk over the source mesh, a run of devices along its last axis at a
+// time: each device's chunk positions, and per process the box of positions
+// its devices hold (in a run only one dimension's position moves, so the
+// others update the box once per run and process).
+void ReshardIntervals::Data::ReadSource() const {
+  const DeviceMesh& mesh = *source_mesh;
+  const Splits& splits = source_splits;
+  offsets.resize(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    const std::vector<int64_t> lowest = LowestHolders(mesh, splits, d, position_of[d].size());
+    offsets[d].resize(chunks[d].size());
+    for (size_t i = 0; i < lowest.size(); ++i) {
+      const int32_t position = position_of[d][i];
+      if (position >= 0) offsets[d][static_cast<size_t>(position)] = lowest[i];
+    }
+  }
+  const std::vector<Device>& devices = mesh.devices();
   const size_t n = devices.size();
   slots = ProcessSlots(devices);
   const size_t num_slots = static_cast<size_t>(slots.count());
   source_position.resize(n * rank);
+  source_slot.resize(n);
   box_lo.assign(num_slots * rank, std::numeric_limits<int64_t>::max());
   box_hi.assign(num_slots * rank, -1);
   std::vector<int64_t> devices_holding(num_slots, 0);  // with a non-empty shard
-  same_order = source_mesh == destination_mesh || n == others.size();
-  same_processes = same_order;
-  same_platform = mesh.platform() == destination_mesh->platform();
-  if (source_mesh != destination_mesh && same_order) {
-    for (size_t i = 0; i < n && same_order; ++i) {
-      same_order = devices[i].id == others[i].id && devices[i].platform == others[i].platform;
-      same_processes = same_processes && devices[i].process_index == others[i].process_index;
-    }
-  }
-  same_processes = same_processes && same_order;
-
   const size_t m = mesh.rank();
   const int64_t run = mesh.shape()[m - 1];
   const int run_dim = splits.axis_dim[m - 1];
@@ -513,17 +684,20 @@ void ReshardIntervals::Data::ReadSource(const Splits& splits,
         run_dim >= 0 ? position_of[static_cast<size_t>(run_dim)].data() + index[static_cast<size_t>(run_dim)]
                      : nullptr;
     for (int64_t t = 0; t < run; ++t, ++i, position += rank) {
-      std::copy(base.begin(), base.end(), position);
+      // Loops, not std::copy: a call to memmove per device costs more than
+      // rank stores.
+      for (size_t d = 0; d < rank; ++d) position[d] = base[d];
       int32_t p = 0;
       if (moving != nullptr) p = position[run_dim] = moving[t * run_step];
-      if (fixed_empty || p < 0) {
-        std::fill(position, position + rank, -1);
-        continue;
-      }
       const int64_t process = devices[i].process_index;
       if (slot < 0 || process != last_process) {
         last_process = process;
         slot = slots.Find(process);
+      }
+      source_slot[i] = slot;
+      if (fixed_empty || p < 0) {
+        for (size_t d = 0; d < rank; ++d) position[d] = -1;
+        continue;
       }
       if (slot != segment_slot) {
         flush();
@@ -544,7 +718,7 @@ void ReshardIntervals::Data::ReadSource(const Splits& splits,
     }
   }
   if (!same_order && same_platform) {
-    for (size_t k = 0; k < n; ++k) source_index_of_id.emplace(devices[k].id, static_cast<int64_t>(k));
+    source_index_of_id = IndexOfId(devices);
   }
   ListHeldShards(devices_holding);
 }
@@ -555,7 +729,7 @@ void ReshardIntervals::Data::ReadSource(const Splits& splits,
 // that whole box, with no list. Otherwise each process lists its shards
 // (the holder choice and the totals look them up) and its sets are read from
 // the list.
-void ReshardIntervals::Data::ListHeldShards(const std::vector<int64_t>& devices_holding) {
+void ReshardIntervals::Data::ListHeldShards(const std::vector<int64_t>& devices_holding) const {
   const size_t num_slots = devices_holding.size();
   processes.assign(num_slots, Process{});
   dim_sets.assign(num_slots * rank, DimSet{});
@@ -670,12 +844,13 @@ class Sum {
 }  // namespace
 
 // One walk over the destination mesh, a run of devices along its last axis
-// at a time (only one dimension's shard index moves in a run): each device's
-// first piece, and the bytes by locality. A device's bytes split into those
-// of the piece it holds itself (same device), those its process's devices
-// hold (same process) and the rest (cross process).
-absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
+// at a time (only one dimension's shard index moves in a run): the elements
+// each device holds itself (same device) and those other devices of its
+// process hold (same process).
+void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
+                                             absl::uint128& same_process_total) const {
   const DeviceMesh& mesh = *destination_mesh;
+  const Splits& splits = destination_splits;
   const std::vector<Device>& devices = mesh.devices();
   const size_t m = mesh.rank();
   const int64_t run = mesh.shape()[m - 1];
@@ -686,9 +861,7 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
   for (size_t d = 0; d < rank; ++d) chunk[d] = chunks[d].data();
   absl::InlinedVector<int64_t, 4> index(rank, 0);
   absl::InlinedVector<int64_t, 4> coords(m, 0);
-  first_piece.resize(devices.size() + 1);
-  Sum all, same_device, same_process;
-  size_t pieces_so_far = 0;
+  Sum same_device, same_process;
   int64_t last_process = -1;
   int32_t slot = -1;
   bool have_slot = false;
@@ -697,27 +870,18 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
     for (size_t d = 0; d < rank; ++d) cell[d] = &cells[d][static_cast<size_t>(index[d])];
     // The dimensions other than the run's, once per run.
     size_t rest_pieces = 1;
-    uint64_t rest_elements = 1;
     for (size_t d = 0; d < rank; ++d) {
-      if (static_cast<int>(d) == run_dim) continue;
-      rest_pieces *= static_cast<size_t>(cell[d]->count());
-      rest_elements *= static_cast<uint64_t>(cell[d]->range.size());
+      if (static_cast<int>(d) != run_dim) rest_pieces *= static_cast<size_t>(cell[d]->count());
     }
     const Cell* run_cell = run_dim >= 0 ? cell[static_cast<size_t>(run_dim)] : nullptr;
     int32_t rest_slot = -1;  // rest_held is for this process
     uint64_t rest_held = 0;
     for (int64_t t = 0; t < run; ++t, ++device) {
-      first_piece[device] = pieces_so_far;
       const Cell* moving = run_cell != nullptr ? run_cell + t * run_step : nullptr;
       const size_t pieces =
           moving != nullptr ? rest_pieces * static_cast<size_t>(moving->count()) : rest_pieces;
-      pieces_so_far += pieces;
       if (pieces == 0) continue;  // an empty shard needs nothing
-      uint64_t elements = rest_elements;
-      if (moving != nullptr) {
-        cell[static_cast<size_t>(run_dim)] = moving;
-        elements *= static_cast<uint64_t>(moving->range.size());
-      }
+      if (moving != nullptr) cell[static_cast<size_t>(run_dim)] = moving;
       const Device& target = devices[device];
       if (!have_slot || target.process_index != last_process) {
         have_slot = true;
@@ -758,12 +922,12 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
                 static_cast<uint64_t>(OverlapSize(chunk[d][position[d]], cell[d]->range));
           }
           const bool self_in_process =
-              same_processes || source_device(self).process_index == target.process_index ||
-              (slot >= 0 && Holds(slot, position));
+              same_processes ||
+              (slot >= 0 &&
+               (source_slot[static_cast<size_t>(self)] == slot || Holds(slot, position)));
           if (self_in_process) in_process -= self_elements;
         }
       }
-      all.Add(elements);
       same_device.Add(self_elements);
       same_process.Add(in_process);
     }
@@ -775,19 +939,324 @@ absl::Status ReshardIntervals::Data::WalkDestination(const Splits& splits) {
       if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
     }
   }
-  first_piece[devices.size()] = pieces_so_far;
-  const absl::uint128 by_locality[3] = {same_device.value(), same_process.value(),
-                                        all.value() - same_device.value() - same_process.value()};
-  for (int i = 0; i < 3; ++i) {
-    const absl::uint128 bytes = by_locality[i] * element_size;
-    if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("Argument 'element_size': the plan moves more than ",
-                       std::numeric_limits<int64_t>::max(), " bytes (int64 overflow)"));
+  same_device_total = same_device.value();
+  same_process_total = same_process.value();
+}
+
+// Each destination device's piece count (the product of its cells' chunk
+// counts), summed in mesh order; the shard indices tick as coordinates do.
+void ReshardIntervals::Data::CountPieces() const {
+  const DeviceMesh& mesh = *destination_mesh;
+  const Splits& splits = destination_splits;
+  const size_t n = static_cast<size_t>(mesh.size());
+  const size_t m = mesh.rank();
+  first_piece.resize(n + 1);
+  absl::InlinedVector<int64_t, 4> index(rank, 0);
+  absl::InlinedVector<int64_t, 4> coords(m, 0);
+  size_t total = 0;
+  for (size_t device = 0; device < n; ++device) {
+    first_piece[device] = total;
+    size_t pieces = 1;
+    for (size_t d = 0; d < rank; ++d) {
+      pieces *= static_cast<size_t>(cells[d][static_cast<size_t>(index[d])].count());
     }
-    totals[i] = static_cast<int64_t>(bytes);
+    total += pieces;
+    for (size_t j = m; j-- > 0;) {
+      const int dim = splits.axis_dim[j];
+      if (dim >= 0) index[static_cast<size_t>(dim)] += splits.axis_weight[j];
+      if (++coords[j] < mesh.shape()[j]) break;
+      coords[j] = 0;
+      if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
+    }
   }
-  return absl::OkStatus();
+  first_piece[n] = total;
+}
+
+namespace {
+
+// A mixed-radix digit of the logical device index (the devices are one list
+// in both meshes): the digits are the common refinement of both meshes' axes
+// and of the process pattern, so each mesh axis is a run of digits and so is
+// a device's process. `weight`: what one step of the digit adds to the shard
+// index of `dim` (-1: none) on each side; `process`: the digit is part of the
+// process index.
+struct Digit {
+  int64_t size = 1;
+  int source_dim = -1;
+  int64_t source_weight = 0;
+  int destination_dim = -1;
+  int64_t destination_weight = 0;
+  bool process = false;
+};
+
+// The digits, fastest first; false unless every cut (each axis's stride and
+// the process pattern's stride and stride * period) divides the next.
+bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
+              const Splits& source_splits,
+              const DeviceMesh& destination, const Splits& destination_splits,
+              std::vector<Digit>& digits) {
+  const DeviceOrder& order = source_order;
+  const int64_t n = source.size();
+  absl::InlinedVector<int64_t, 16> cuts = {1, n, order.process_stride,
+                                           order.process_stride * order.process_period};
+  for (int64_t stride : source_splits.axis_stride) cuts.push_back(stride);
+  for (int64_t stride : destination_splits.axis_stride) cuts.push_back(stride);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+    if (cuts[k + 1] % cuts[k] != 0) return false;
+  }
+  // The axis holding the digit of stride b, its dimension and the digit's weight.
+  const auto side = [](const DeviceMesh& mesh, const Splits& splits, int64_t b, int& dim,
+                       int64_t& weight) {
+    for (size_t j = 0; j < mesh.rank(); ++j) {
+      const int64_t stride = splits.axis_stride[j];
+      if (stride <= b && b < stride * mesh.shape()[j]) {
+        dim = splits.axis_dim[j];
+        weight = dim >= 0 ? b / stride * splits.axis_weight[j] : 0;
+        return;
+      }
+    }
+  };
+  digits.clear();
+  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+    Digit digit;
+    const int64_t b = cuts[k];
+    digit.size = cuts[k + 1] / b;
+    side(source, source_splits, b, digit.source_dim, digit.source_weight);
+    side(destination, destination_splits, b, digit.destination_dim, digit.destination_weight);
+    digit.process = order.process_stride <= b && b < order.process_stride * order.process_period;
+    digits.push_back(digit);
+  }
+  return true;
+}
+
+// `digits` with each run of neighbours that read the same dimensions as one
+// digit (the next one's weights are this one's times its size on both
+// sides), so the inner loops of ContractDigits run longer.
+std::vector<Digit> Merged(const std::vector<Digit>& digits) {
+  std::vector<Digit> merged;
+  for (const Digit& digit : digits) {
+    if (!merged.empty()) {
+      Digit& last = merged.back();
+      if (last.source_dim == digit.source_dim && last.destination_dim == digit.destination_dim &&
+          digit.source_weight == last.source_weight * last.size &&
+          digit.destination_weight == last.destination_weight * last.size) {
+        last.size *= digit.size;
+        continue;
+      }
+    }
+    merged.push_back(digit);
+  }
+  return merged;
+}
+
+// Sum over every value of the digits (every device) of the product over
+// dimensions of a factor of (d, source index, destination index), where a
+// dimension's indices are the weighted sums of its digits on each side.
+// Dimensions sharing no digit are independent: the sum is the product of
+// one sum per group of dimensions linked by digits (union-find), each over
+// the values of its own digits only, times the sizes of the digits no
+// dimension reads. Within a group each dimension's factor is tabulated once
+// over the values of its own digits, and the group's sum runs over its
+// digits with the fastest one in an inner loop. factor(d, source,
+// source_step, target, target_step, count, out) writes the factor of
+// `count` index pairs stepping from (source, target). Each term is at most the
+// tensor's elements, so the result stays below devices * elements < 2^127.
+template <typename Factor>
+absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
+                             const Factor& factor) {
+  absl::InlinedVector<size_t, 4> root(rank);
+  for (size_t d = 0; d < rank; ++d) root[d] = d;
+  const auto find = [&root](size_t d) {
+    while (root[d] != d) d = root[d] = root[root[d]];
+    return d;
+  };
+  absl::uint128 result = 1;
+  for (const Digit& digit : digits) {
+    if (digit.source_dim < 0 && digit.destination_dim < 0) {
+      result *= static_cast<uint64_t>(digit.size);
+    } else if (digit.source_dim >= 0 && digit.destination_dim >= 0) {
+      root[find(static_cast<size_t>(digit.source_dim))] =
+          find(static_cast<size_t>(digit.destination_dim));
+    }
+  }
+  const auto reads = [](const Digit& digit, size_t d) {
+    return digit.source_dim == static_cast<int>(d) || digit.destination_dim == static_cast<int>(d);
+  };
+  std::vector<std::vector<uint64_t>> table(rank);
+  // Per dimension and digit: the digit's stride in the dimension's table (0
+  // when the dimension does not read it).
+  std::vector<int64_t> stride(rank * digits.size(), 0);
+  absl::InlinedVector<size_t, 4> dims;
+  absl::InlinedVector<size_t, 16> own, mine;
+  absl::InlinedVector<int64_t, 16> counter;
+  absl::InlinedVector<int64_t, 4> at(rank, 0);
+  for (size_t g = 0; g < rank; ++g) {
+    if (find(g) != g) continue;
+    dims.clear();
+    for (size_t d = 0; d < rank; ++d) {
+      if (find(d) == g) dims.push_back(d);
+    }
+    own.clear();
+    for (size_t k = 0; k < digits.size(); ++k) {
+      const Digit& digit = digits[k];
+      const int dim = digit.source_dim >= 0 ? digit.source_dim : digit.destination_dim;
+      if (dim >= 0 && find(static_cast<size_t>(dim)) == g) own.push_back(k);
+    }
+    // Each dimension's factor over the values of the digits it reads.
+    for (size_t d : dims) {
+      mine.clear();
+      int64_t size = 1;
+      for (size_t k : own) {
+        if (!reads(digits[k], d)) continue;
+        mine.push_back(k);
+        stride[d * digits.size() + k] = size;
+        size *= digits[k].size;
+      }
+      std::vector<uint64_t>& values = table[d];
+      values.resize(static_cast<size_t>(size));
+      // The first digit's values in one call per value of the others.
+      int64_t run = 1, source_step = 0, target_step = 0;
+      if (!mine.empty()) {
+        const Digit& digit = digits[mine[0]];
+        run = digit.size;
+        if (digit.source_dim == static_cast<int>(d)) source_step = digit.source_weight;
+        if (digit.destination_dim == static_cast<int>(d)) target_step = digit.destination_weight;
+      }
+      counter.assign(mine.size(), 0);
+      int64_t source = 0, target = 0;
+      for (size_t v = 0;; v += static_cast<size_t>(run)) {
+        factor(d, source, source_step, target, target_step, run, values.data() + v);
+        size_t i = 1;
+        for (; i < mine.size(); ++i) {
+          const Digit& digit = digits[mine[i]];
+          const int64_t step = ++counter[i] == digit.size ? -(digit.size - 1) : 1;
+          if (digit.source_dim == static_cast<int>(d)) source += step * digit.source_weight;
+          if (digit.destination_dim == static_cast<int>(d)) target += step * digit.destination_weight;
+          if (step == 1) break;
+          counter[i] = 0;
+        }
+        if (i >= mine.size()) break;
+      }
+      at[d] = 0;
+    }
+    // The group's sum: the fastest digit's values in the inner loop.
+    const size_t inner_size = own.empty() ? 1 : static_cast<size_t>(digits[own[0]].size);
+    absl::InlinedVector<size_t, 4> fixed, moving;
+    for (size_t d : dims) {
+      (!own.empty() && reads(digits[own[0]], d) ? moving : fixed).push_back(d);
+    }
+    counter.assign(own.size(), 0);
+    absl::uint128 sum = 0;
+    while (true) {
+      uint64_t rest = 1;
+      for (size_t d : fixed) rest *= table[d][static_cast<size_t>(at[d])];
+      if (rest != 0) {
+        absl::uint128 inner = 0;
+        if (moving.size() == 1) {
+          const size_t d = moving[0];
+          const uint64_t* t = table[d].data() + at[d];
+          const size_t s = static_cast<size_t>(stride[d * digits.size() + own[0]]);
+          for (size_t v = 0; v < inner_size; ++v) inner += t[v * s];
+        } else if (moving.size() == 2) {
+          const uint64_t* t0 = table[moving[0]].data() + at[moving[0]];
+          const uint64_t* t1 = table[moving[1]].data() + at[moving[1]];
+          const size_t s0 = static_cast<size_t>(stride[moving[0] * digits.size() + own[0]]);
+          const size_t s1 = static_cast<size_t>(stride[moving[1] * digits.size() + own[0]]);
+          for (size_t v = 0; v < inner_size; ++v) inner += t0[v * s0] * t1[v * s1];
+        } else {
+          inner = 1;
+        }
+        sum += inner * rest;
+      }
+      size_t i = 1;  // the odometer over the other digits
+      for (; i < own.size(); ++i) {
+        const size_t k = own[i];
+        const int64_t step = ++counter[i] == digits[k].size ? -(digits[k].size - 1) : 1;
+        for (size_t d : dims) at[d] += step * stride[d * digits.size() + k];
+        if (step == 1) break;
+        counter[i] = 0;
+      }
+      if (i >= own.size()) break;
+    }
+    result *= sum;
+  }
+  return result;
+}
+
+}  // namespace
+
+// The totals without visiting the devices, when both meshes list the same
+// devices in the same processes and the process pattern is periodic
+// (DeviceOrder). Then a device's shard index in each dimension
+// is a weighted sum of digits of its logical index (DigitsOf), and:
+//   same device: sum over devices of prod_d |source chunk_d ∩ destination
+//     range_d|, a ContractDigits over both sides' digits;
+//   in process: a process is the value of its process digits; its devices
+//     are every value of the others, and as those split over dimensions
+//     (each digit belongs to one axis), the union of their boxes is the
+//     product over dimensions of the union of their chunks. So the elements
+//     a destination device finds in its process are prod_d of the sum, over
+//     the non-process source digits of d (spread), of |chunk ∩ range|: a
+//     ContractDigits over the destination's digits and the source's process
+//     digits. Same process is that minus same device.
+// The cost is the product of the digit sizes of each linked group of
+// dimensions, at most the devices and usually far fewer.
+bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
+                                         absl::uint128& same_process) const {
+  if (!same_order || !same_processes || !source_order.periodic_processes) {
+    return false;
+  }
+  std::vector<Digit> digits;
+  if (!DigitsOf(*source_mesh, source_order, source_splits, *destination_mesh, destination_splits,
+                digits)) {
+    return false;
+  }
+  same_device = ContractDigits(Merged(digits), rank, [this](size_t d, int64_t s, int64_t s_step,
+                                                    int64_t t, int64_t t_step, int64_t count,
+                                                    uint64_t* out) {
+    const int32_t* position = position_of[d].data();
+    const IndexRange* chunk = chunks[d].data();
+    const Cell* cell = cells[d].data();
+    for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
+      const int32_t p = position[s];
+      out[v] = p < 0 ? 0 : static_cast<uint64_t>(OverlapSize(chunk[p], cell[t].range));
+    }
+  });
+  // Per dimension, the source index offsets of a process's devices.
+  std::vector<std::vector<int64_t>> spread(rank, std::vector<int64_t>{0});
+  std::vector<Digit> process_digits = digits;
+  for (Digit& digit : process_digits) {
+    if (digit.process || digit.source_dim < 0) continue;
+    std::vector<int64_t>& list = spread[static_cast<size_t>(digit.source_dim)];
+    const size_t before = list.size();
+    for (int64_t v = 1; v < digit.size; ++v) {
+      for (size_t i = 0; i < before; ++i) list.push_back(list[i] + v * digit.source_weight);
+    }
+    digit.source_dim = -1;
+  }
+  const absl::uint128 in_process = ContractDigits(
+      Merged(process_digits), rank,
+      [this, &spread](size_t d, int64_t s, int64_t s_step, int64_t t, int64_t t_step,
+                       int64_t count, uint64_t* out) {
+        const int32_t* position = position_of[d].data();
+        const IndexRange* chunk = chunks[d].data();
+        const Cell* cell = cells[d].data();
+        for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
+          const IndexRange& range = cell[t].range;
+          uint64_t elements = 0;
+          if (range.size() > 0) {
+            for (int64_t offset : spread[d]) {
+              const int32_t p = position[s + offset];
+              if (p >= 0) elements += static_cast<uint64_t>(OverlapSize(chunk[p], range));
+            }
+          }
+          out[v] = elements;
+        }
+      });
+  same_process = in_process - same_device;
+  return true;
 }
 
 absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source,
@@ -800,62 +1269,99 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   }
   // Every piece is at most the whole tensor.
   TESSERA_RETURN_IF_ERROR(GlobalBytes(source, element_size).status());
-  TESSERA_ASSIGN_OR_RETURN(const Splits source_splits, SplitsOf(source));
-  TESSERA_ASSIGN_OR_RETURN(const Splits destination_splits, SplitsOf(destination));
   const size_t rank = source.rank();
   auto data = std::make_shared<Data>();
+  TESSERA_ASSIGN_OR_RETURN(data->source_splits, SplitsOf(source));
+  TESSERA_ASSIGN_OR_RETURN(data->destination_splits, SplitsOf(destination));
+  const Splits& source_splits = data->source_splits;
+  const Splits& destination_splits = data->destination_splits;
   data->rank = rank;
   data->element_size = element_size;
   data->source_mesh = source.layout().mesh();
   data->destination_mesh = destination.layout().mesh();
 
   // Per dimension: the chunks by start, each shard index's position, the
-  // destination cells.
-  std::vector<std::vector<int32_t>> position_of(rank);  // [dim][source shard index] or -1
+  // destination cells; and the pieces and elements summed over the
+  // destination devices, a product of per-dimension sums (every combination
+  // of shard indices is held by the same number of devices, the replicas).
+  data->position_of.resize(rank);
+  absl::uint128 pieces = static_cast<uint64_t>(destination.mesh().size());
+  absl::uint128 elements = pieces;
   for (size_t d = 0; d < rank; ++d) {
-    const std::vector<IndexRange>& ranges = source_splits.range[d];
-    std::vector<int32_t> order;
-    order.reserve(ranges.size());
-    for (size_t i = 0; i < ranges.size(); ++i) {
-      if (ranges[i].size() > 0) order.push_back(static_cast<int32_t>(i));
-    }
-    const auto by_start = [&ranges](int32_t a, int32_t b) {
-      return ranges[static_cast<size_t>(a)].start < ranges[static_cast<size_t>(b)].start;
-    };
-    if (!std::is_sorted(order.begin(), order.end(), by_start)) {
-      std::sort(order.begin(), order.end(), by_start);
-    }
-    position_of[d].assign(ranges.size(), -1);
+    std::vector<IndexRange>& ranges = data->source_splits.range[d];
+    std::vector<int32_t>& position_of = data->position_of[d];
+    position_of.resize(ranges.size());
     std::vector<IndexRange> chunks;
-    std::vector<int64_t> offsets;
-    chunks.reserve(order.size());
-    offsets.reserve(order.size());
-    for (int32_t i : order) {
-      position_of[d][static_cast<size_t>(i)] = static_cast<int32_t>(chunks.size());
-      chunks.push_back(ranges[static_cast<size_t>(i)]);
-      offsets.push_back(source_splits.lowest[d][static_cast<size_t>(i)]);
+    // Usually every range is a chunk, in order: the ranges move in whole.
+    bool whole = true;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+      whole = whole && ranges[i].size() > 0 && (i == 0 || ranges[i - 1].start < ranges[i].start);
     }
-    const int64_t uniform = UniformSize(chunks);
-    std::vector<Data::Cell> cells(destination_splits.range[d].size());
-    for (size_t i = 0; i < cells.size(); ++i) {
-      const IndexRange& r = destination_splits.range[d][i];
-      cells[i].range = r;
-      if (r.size() > 0) ChunksMet(chunks, uniform, r, cells[i].first, cells[i].last);
+    bool sorted = true;
+    if (whole) {
+      for (size_t i = 0; i < ranges.size(); ++i) position_of[i] = static_cast<int32_t>(i);
+      chunks = std::move(ranges);
+      ranges.clear();
+    } else {
+      chunks.reserve(ranges.size());
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        position_of[i] = -1;
+        if (ranges[i].size() == 0) continue;
+        sorted = sorted && (chunks.empty() || chunks.back().start < ranges[i].start);
+        position_of[i] = static_cast<int32_t>(chunks.size());
+        chunks.push_back(ranges[i]);
+      }
     }
+    if (!sorted) {  // a group against mesh order (chunk-nested)
+      std::vector<int32_t> order;
+      for (size_t i = 0; i < ranges.size(); ++i) {
+        if (position_of[i] >= 0) order.push_back(static_cast<int32_t>(i));
+      }
+      std::sort(order.begin(), order.end(), [&ranges](int32_t a, int32_t b) {
+        return ranges[static_cast<size_t>(a)].start < ranges[static_cast<size_t>(b)].start;
+      });
+      chunks.clear();
+      for (int32_t i : order) {
+        position_of[static_cast<size_t>(i)] = static_cast<int32_t>(chunks.size());
+        chunks.push_back(ranges[static_cast<size_t>(i)]);
+      }
+    }
+    std::vector<Data::Cell> cells = Data::CellsMeeting(chunks, destination_splits.range[d]);
+    uint64_t dimension_pieces = 0, dimension_elements = 0;
+    for (const Data::Cell& cell : cells) {
+      dimension_pieces += static_cast<uint64_t>(cell.count());
+      dimension_elements += static_cast<uint64_t>(cell.range.size());
+    }
+    // Per dimension the cells' ranges are disjoint: the sums are at most the
+    // dimension's size, and the replicas divide the devices.
+    pieces = pieces / static_cast<uint64_t>(cells.size()) * dimension_pieces;
+    elements = elements / static_cast<uint64_t>(cells.size()) * dimension_elements;
     data->chunks.push_back(std::move(chunks));
-    data->offsets.push_back(std::move(offsets));
     data->cells.push_back(std::move(cells));
   }
-  data->destination_axis_dim = destination_splits.axis_dim;
-  data->destination_axis_weight = destination_splits.axis_weight;
-  data->destination_axis_stride = destination_splits.axis_stride;
+  data->num_pieces = static_cast<size_t>(pieces);
   for (size_t j = 0; j < source.mesh().rank(); ++j) {
     if (source_splits.axis_dim[j] < 0 && source.mesh().shape()[j] > 1) {
       data->source_replicated = true;
     }
   }
-  data->ReadSource(source_splits, position_of);
-  TESSERA_RETURN_IF_ERROR(data->WalkDestination(destination_splits));
+  data->CompareDevices();
+  absl::uint128 same_device = 0, same_process = 0;
+  if (!data->SumByDigits(same_device, same_process)) {
+    data->IndexSource();
+    data->WalkDestination(same_device, same_process);
+  }
+  const absl::uint128 by_locality[3] = {same_device, same_process,
+                                        elements - same_device - same_process};
+  for (int i = 0; i < 3; ++i) {
+    const absl::uint128 bytes = by_locality[i] * element_size;
+    if (bytes > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Argument 'element_size': the plan moves more than ",
+                       std::numeric_limits<int64_t>::max(), " bytes (int64 overflow)"));
+    }
+    data->totals[i] = static_cast<int64_t>(bytes);
+  }
   return ReshardIntervals(std::move(data));
 }
 
@@ -864,7 +1370,7 @@ size_t ReshardIntervals::element_size() const { return data_->element_size; }
 int64_t ReshardIntervals::num_destination_devices() const {
   return data_->destination_mesh->size();
 }
-size_t ReshardIntervals::num_pieces() const { return data_->first_piece.back(); }
+size_t ReshardIntervals::num_pieces() const { return data_->num_pieces; }
 const std::vector<IndexRange>& ReshardIntervals::source_chunks(size_t dim) const {
   return data_->chunks[dim];
 }
@@ -886,19 +1392,25 @@ absl::Status CheckDestination(int64_t destination, int64_t devices) {
 
 absl::StatusOr<size_t> ReshardIntervals::NumPieces(int64_t destination) const {
   TESSERA_RETURN_IF_ERROR(CheckDestination(destination, num_destination_devices()));
-  const size_t d = static_cast<size_t>(destination);
-  return data_->first_piece[d + 1] - data_->first_piece[d];
+  const Data& data = *data_;
+  absl::InlinedVector<const Data::Cell*, 4> cell(data.rank);
+  data.CellsOf(destination, cell.data());
+  size_t pieces = 1;
+  for (size_t d = 0; d < data.rank; ++d) pieces *= static_cast<size_t>(cell[d]->count());
+  return pieces;
 }
 
 absl::Status ReshardIntervals::ForEachPiece(
     int64_t destination, absl::FunctionRef<void(const ReshardPiece&)> fn) const {
   TESSERA_RETURN_IF_ERROR(CheckDestination(destination, num_destination_devices()));
   const Data& data = *data_;
-  const size_t d = static_cast<size_t>(destination);
-  if (data.first_piece[d + 1] == data.first_piece[d]) return absl::OkStatus();
+  data.IndexSource();
   Data::View view;
   data.ViewOf(destination, view);
   const size_t rank = data.rank;
+  for (size_t i = 0; i < rank; ++i) {
+    if (view.cell[i]->count() == 0) return absl::OkStatus();
+  }
   absl::InlinedVector<int64_t, 4> position(rank);
   for (size_t i = 0; i < rank; ++i) position[i] = view.cell[i]->first;
   ReshardPiece piece;
@@ -921,6 +1433,8 @@ absl::Status ReshardIntervals::Piece(size_t index, ReshardPiece& out) const {
                                               "; expected below the number of pieces, ",
                                               num_pieces()));
   }
+  data.IndexSource();
+  data.IndexFirstPieces();
   // The last device whose first piece is at or before `index` (devices
   // without pieces share their successor's first piece).
   const size_t device = static_cast<size_t>(

@@ -8,33 +8,49 @@
 // Each destination device's box is cut by the source's shard boundaries:
 // per dimension the distinct non-empty source ranges ("chunks") partition
 // [0, n) and are sorted, so the chunks a destination range meets are an
-// interval, found once per destination shard index (one division for uniform
-// chunks, else a binary search). A device's pieces are the cartesian product
+// interval, found once per destination shard index (one merge pass over
+// both sorted lists; a division or a binary search per range where the
+// destination's ranges are out of order). A device's pieces are the cartesian product
 // of those intervals, one per dimension: the plan is per-dimension interval
 // intersections, and a device's pieces are listed only when asked. Each piece
 // comes from one holder of its source shard, chosen in this order: the
 // destination device itself (same id and platform), the first holder in the
 // destination's process, the holder with the lowest replica id.
 //
-// Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts *
-// rank), no device visited), walks each mesh once (O(devices * rank), a run
-// along the last mesh axis at a time; no devices x devices loop) and sums
-// the bytes by locality without listing a piece: per process, the source
-// shards its devices hold are almost always a product of per-dimension
-// position sets (a box for blocks of devices), so a destination device's
-// same-process bytes are one intersection per dimension (O(log) for a
-// non-contiguous set); otherwise min(pieces, shards the process holds) per
-// device. The number of pieces no longer matters: on 4,096 devices
-// (benchmarks/reshard_bench.cc, a shared 2-core machine) the plan costs 9x
-// one index map for one piece per device, 12x at 16 pieces per device, 16x
-// with two or three dimensions gathered whole (1M and 16.7M pieces), where
-// listing them cost about 2,000x and more; the worst pair tried is 28x
-// (processes of strided devices: listed per process). Listing one device's
-// pieces (ForEachPiece) costs O(mesh rank) plus O(rank) per piece, plus a
-// binary search per piece not held in the destination's own process when
-// source shards have replicas; piece i of the plan (Piece) costs O(log
-// devices + rank). ReshardPlan::Create lists every piece of every device:
-// that, and only that, costs the number of transfers.
+// Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts),
+// no device visited); the pieces and elements are products of per-dimension
+// sums. The bytes by locality: when both meshes list the same devices and
+// the processes follow a regular pattern (blocks of consecutive devices, or
+// every k-th device), a device's shard index per dimension is a weighted sum
+// of mixed-radix digits of its logical index, the digits both meshes' axes
+// and the process pattern are cut into; the same-device and same-process
+// elements are then products of sums over the digits of each group of
+// dimensions that share digits (at most the devices, often a few hundred
+// terms). Otherwise one walk over each mesh sums them (O(devices * rank), a
+// run along the last mesh axis at a time; no devices x devices loop): per
+// process, the source shards its devices hold are almost always a product
+// of per-dimension position sets (a box for blocks of devices), so a
+// destination device's same-process bytes are one intersection per
+// dimension (O(log) for a non-contiguous set); otherwise min(pieces, shards
+// the process holds) per device. Create also reads both device lists once
+// (ids and processes). What only per-device queries need (each source
+// device's chunk positions, the shards each process holds, each destination
+// device's first piece) is built by the first ForEachPiece or Piece, once,
+// O(devices * rank) (the walk builds its source part itself). The number of pieces does not matter: on 4,096 devices
+// (benchmarks/reshard_bench.cc, a shared 2-core machine, medians of 5) the
+// plan costs 0.8-1.1x one index map when each device keeps or moves one
+// piece, 1.4-2x with dimensions gathered whole (16.7M pieces), 5x at 16
+// pieces per device, 3-7x for uneven, grouped, replicated and strided-
+// process pairs, 10.7x for a 1-D swap (4,096 shards on both sides: the
+// per-dimension structure is as large as the mesh); the pairs that walk the
+// devices cost 10.7x (processes of 7 and 9 devices) and 15.8x (a mesh
+// listing the devices in another order, the worst pair tried). The first
+// per-device query adds 3-16x once.
+// Listing one device's pieces (ForEachPiece) costs O(mesh rank) plus O(rank)
+// per piece, plus a binary search per piece not held in the destination's
+// own process when source shards have replicas; piece i of the plan (Piece)
+// costs O(log devices + rank). ReshardPlan::Create lists every piece of every
+// device: that, and only that, costs the number of transfers.
 #ifndef TESSERA_CORE_RESHARD_PLAN_H_
 #define TESSERA_CORE_RESHARD_PLAN_H_
 

@@ -457,6 +457,18 @@ std::vector<IndexRange> Sharding::DimensionRanges(size_t dim) const {
   const DimSplit& split = splits_[dim];
   std::vector<IndexRange> ranges;
   ranges.reserve(static_cast<size_t>(split.shards));
+  if (split.torch_ranges.empty() && mode_ != ShardMode::kChunkNested &&
+      split.size <= std::numeric_limits<int64_t>::max() - split.shards) {
+    // Flat chunks without ChunkOf's overflow guard, as FillIndexMap: (i+1)*c
+    // <= k*c < n + k.
+    ranges.resize(static_cast<size_t>(split.shards));
+    int64_t start = 0;
+    for (IndexRange& range : ranges) {
+      range = {std::min(start, split.size), std::min(start + split.chunk, split.size)};
+      start += split.chunk;
+    }
+    return ranges;
+  }
   if (mode_ != ShardMode::kChunkNested || !split.torch_ranges.empty()) {
     // The shard index is RangeOf's mixed-radix index: look it up directly.
     for (int64_t index = 0; index < split.shards; ++index) {

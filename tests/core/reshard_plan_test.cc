@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -447,6 +448,70 @@ TEST(ReshardIntervalsTest, TotalsWhenReplicasSpreadOverProcesses) {
   EXPECT_EQ(plan.cross_process_bytes(), 0);
 }
 
+// (8,) over the 8 devices of a line "x" (device i holds [i, i+1)) to
+// (8,) over 'b' of a (2, 4) mesh "a", "b" of the same devices (device i
+// needs [2b, 2b+2), b = i % 4); device i in process process(i).
+template <typename ProcessOf>
+ReshardIntervals LineToSquare(ProcessOf process) {
+  std::vector<Device> devices;
+  for (int64_t i = 0; i < 8; ++i) devices.push_back(Dev(i, process(i)));
+  const MeshPtr line = Mesh1d(devices);
+  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, devices));
+  return Unwrap(
+      ReshardIntervals::Create(Make({"x"}, line, {8}), Make({"b"}, square, {8}), 1));
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenProcessesHoldEveryOtherDevice) {
+  // Processes i % 2: devices 0 and 7 keep 1 element; every device finds 1
+  // of its 2 elements in its process (2b and 2b+1 are in different ones).
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i % 2; });
+  EXPECT_EQ(plan.same_device_bytes(), 2);
+  EXPECT_EQ(plan.same_process_bytes(), 6);
+  EXPECT_EQ(plan.cross_process_bytes(), 8);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenProcessesHoldBlocksOfDevices) {
+  // Processes i / 2: only devices 0 and 7 (process b) find their 2 elements
+  // in their process, 1 of them on the device itself.
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i / 2; });
+  EXPECT_EQ(plan.same_device_bytes(), 2);
+  EXPECT_EQ(plan.same_process_bytes(), 2);
+  EXPECT_EQ(plan.cross_process_bytes(), 12);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenProcessesFollowNoPattern) {
+  // Processes 0, 0, 0, 1, 1, 1, 1, 1: devices 0, 3, 6 and 7 find both their
+  // elements in their process, devices 1 and 5 one of them.
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i < 3 ? 0 : 1; });
+  EXPECT_EQ(plan.same_device_bytes(), 2);
+  EXPECT_EQ(plan.same_process_bytes(), 8);
+  EXPECT_EQ(plan.cross_process_bytes(), 6);
+}
+
+TEST(ReshardIntervalsTest, FirstQueriesFromSeveralThreadsSeeOnePlan) {
+  // The per-device index is built by whichever query comes first; threads
+  // asking at once must each see the whole plan.
+  const MeshPtr mesh =
+      Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, Devices({0, 0, 1, 1, 2, 2, 3, 3})));
+  const Sharding a = Make({"a", "b"}, mesh, {6, 8});
+  const Sharding b = Make({"b", ""}, mesh, {6, 8});
+  const ReshardPlan listed = Unwrap(ReshardPlan::Create(a, b, 4));
+  const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 4));
+  std::vector<std::vector<Row>> seen(4);
+  std::vector<std::thread> threads;
+  for (size_t t = 0; t < seen.size(); ++t) {
+    threads.emplace_back([&plan, &seen, t] {
+      for (size_t i = 0; i < plan.num_pieces(); ++i) {
+        ReshardPiece piece;
+        if (!plan.Piece(i, piece).ok()) return;
+        seen[t].push_back({piece.source, piece.destination, piece.bytes, piece.locality});
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const std::vector<Row>& rows : seen) EXPECT_EQ(rows, Rows(listed));
+}
+
 TEST(ReshardIntervalsTest, PieceIsTheListedPlansTransfer) {
   const MeshPtr mesh = CpuMesh({2, 2}, {"x", "y"});
   const Sharding a = Make({"x", "y"}, mesh, {5, 3});
@@ -624,6 +689,87 @@ TEST(ReshardIntervalsTest, RandomPiecesAreTheBruteForceOverlapOfEachSourceShard)
     EXPECT_EQ(totals[2], plan.cross_process_bytes());
   }
   EXPECT_GT(pieces_checked, 5000);  // the draw reaches many pieces
+}
+
+// A random mesh of rank 1-3 over `devices` (its shape a factorization of
+// their count), a layout as RandomGroupedSharding's.
+Sharding RandomShardingOver(std::mt19937& rng, const std::vector<int64_t>& shape,
+                            const std::vector<Device>& devices) {
+  while (true) {
+    int64_t rest = static_cast<int64_t>(devices.size());
+    std::vector<int64_t> mesh_shape;
+    std::vector<std::string> names;
+    const size_t mesh_rank = 1 + rng() % 3;
+    for (size_t j = 0; j + 1 < mesh_rank; ++j) {
+      std::vector<int64_t> divisors;
+      for (int64_t k = 1; k <= rest; ++k) {
+        if (rest % k == 0) divisors.push_back(k);
+      }
+      mesh_shape.push_back(divisors[rng() % divisors.size()]);
+      rest /= mesh_shape.back();
+    }
+    mesh_shape.push_back(rest);
+    for (size_t j = 0; j < mesh_shape.size(); ++j) {
+      names.push_back(std::string(1, static_cast<char>('a' + j)));
+    }
+    const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
+    std::shuffle(names.begin(), names.end(), rng);
+    std::vector<std::string> spec(shape.size());
+    for (const std::string& name : names) {
+      const size_t dim = rng() % (shape.size() + 1);
+      if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
+    }
+    const ShardMode mode = static_cast<ShardMode>(rng() % 3);
+    absl::StatusOr<Sharding> s = Sharding::Create(Layout(spec, mesh), shape, mode);
+    if (s.ok()) return *std::move(s);
+  }
+}
+
+// Both meshes list the same devices: the totals are summed per digit of the
+// device index when processes are blocks or strided (periodic), by a walk
+// over the devices otherwise (here: processes of uneven size); both must
+// equal the pieces' bytes by locality, and the piece count the pieces listed.
+TEST(ReshardIntervalsTest, RandomPairsOnOneDeviceListTotalThePiecesByLocality) {
+  std::mt19937 rng(272727);
+  const int64_t counts[] = {1, 2, 4, 6, 8, 12, 16, 24};
+  int patterns[3] = {0, 0, 0};
+  for (int trial = 0; trial < 600; ++trial) {
+    const int64_t n = counts[rng() % 8];
+    const int64_t per_process = 1 + static_cast<int64_t>(rng() % 4);
+    const int pattern = static_cast<int>(rng() % 3);  // blocks, strided, uneven
+    ++patterns[pattern];
+    std::vector<Device> devices;
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t process = pattern == 0   ? i / per_process
+                              : pattern == 1 ? i % per_process
+                                             : (i * i) / (n + 1);
+      devices.push_back(Dev(7 + i, process));
+    }
+    const size_t rank = rng() % 4;
+    std::vector<int64_t> shape;
+    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+    const Sharding a = RandomShardingOver(rng, shape, devices);
+    const Sharding b = RandomShardingOver(rng, shape, devices);
+    SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
+                              a.mesh().ToString(), " B ", b.mesh().ToString(), " pattern ",
+                              pattern, " per process ", per_process));
+    const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 3));
+    int64_t totals[3] = {0, 0, 0};
+    size_t pieces = 0;
+    for (int64_t device = 0; device < b.num_devices(); ++device) {
+      ASSERT_THAT(plan.ForEachPiece(device, [&](const ReshardPiece& p) {
+        totals[static_cast<int>(p.locality)] += p.bytes;
+        ++pieces;
+      }), IsOk());
+    }
+    ASSERT_EQ(pieces, plan.num_pieces());
+    ASSERT_EQ(totals[0], plan.same_device_bytes());
+    ASSERT_EQ(totals[1], plan.same_process_bytes());
+    ASSERT_EQ(totals[2], plan.cross_process_bytes());
+  }
+  EXPECT_GT(patterns[0], 150);
+  EXPECT_GT(patterns[1], 150);
+  EXPECT_GT(patterns[2], 150);
 }
 
 }  // namespace
