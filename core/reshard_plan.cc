@@ -257,6 +257,65 @@ DeviceOrder DeviceOrderOf(const std::vector<Device>& devices) {
   return order;
 }
 
+// One digit of how the two meshes list the same devices: while a device's
+// logical index in the destination mesh steps `size` times by
+// `destination_stride`, its index in the source mesh steps by
+// `source_stride`. Equal lists are one span (n, 1, 1); a mesh listing the
+// devices column by column (a transpose) or by any reordering of mixed-radix
+// digits is a few spans.
+struct Span {
+  int64_t size = 1;
+  int64_t source_stride = 1;
+  int64_t destination_stride = 1;
+};
+
+// The spans of `source_of` (destination index -> source index, a
+// permutation of [0, n)), fastest destination digit first; false unless
+// source_of is such a digit reordering. Each span is the longest run from
+// the product of the previous sizes along which the source index steps
+// evenly (a run stops at a true digit boundary, so longest is right); one
+// pass then checks every device.
+bool SpansOf(const std::vector<int64_t>& source_of, std::vector<Span>& spans) {
+  const int64_t n = static_cast<int64_t>(source_of.size());
+  spans.clear();
+  if (n == 0 || source_of[0] != 0) return false;
+  int64_t covered = 1;  // product of the sizes so far: the next span's destination stride
+  while (covered < n) {
+    const int64_t step = source_of[static_cast<size_t>(covered)];
+    int64_t size = 2;
+    while (covered * size < n &&
+           source_of[static_cast<size_t>(covered * size)] == step * size) {
+      ++size;
+    }
+    if (n % (covered * size) != 0) return false;
+    spans.push_back({size, step, covered});
+    covered *= size;
+  }
+  // The source strides must be a mixed radix too.
+  std::vector<Span> by_source = spans;
+  std::sort(by_source.begin(), by_source.end(),
+            [](const Span& a, const Span& b) { return a.source_stride < b.source_stride; });
+  int64_t next = 1;
+  for (const Span& span : by_source) {
+    if (span.source_stride != next) return false;
+    next *= span.size;
+  }
+  // Every device: an odometer over the spans.
+  std::vector<int64_t> counter(spans.size(), 0);
+  int64_t expected = 0;
+  for (int64_t t = 0; t < n; ++t) {
+    if (source_of[static_cast<size_t>(t)] != expected) return false;
+    for (size_t k = 0; k < spans.size(); ++k) {
+      expected += spans[k].source_stride;
+      if (++counter[k] < spans[k].size) break;
+      counter[k] = 0;
+      expected -= spans[k].size * spans[k].source_stride;
+    }
+  }
+  spans = std::move(by_source);
+  return true;
+}
+
 }  // namespace
 
 // The factored plan. "Chunk position": a source range's index among its
@@ -317,6 +376,9 @@ struct ReshardIntervals::Data {
   bool same_processes = false;
   bool same_platform = false;
   DeviceOrder source_order;
+  // How the destination lists the source's devices, when as a reordering
+  // of digits (SpansOf; one span when same_order); else empty.
+  std::vector<Span> spans;
 
   size_t num_pieces = 0;
   int64_t totals[3] = {0, 0, 0};
@@ -331,6 +393,7 @@ struct ReshardIntervals::Data {
   mutable std::vector<int32_t> source_position;
   mutable std::vector<int32_t> source_slot;  // per source device, its process's slot
   mutable IndexOfId source_index_of_id;  // unless same_order
+  bool indexed_ids = false;               // CompareDevices built source_index_of_id
   mutable ProcessSlots slots;
   mutable std::vector<Process> processes;       // per slot
   mutable std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions: the bounds held
@@ -594,15 +657,20 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
 // Whether device i is one device (and in one process) in both meshes, and
 // how the source's processes run. Equal device orders (DeviceOrder) with
 // consecutive ids from the same first id and periodic processes settle it;
-// otherwise one more pass compares the devices.
+// otherwise one more pass compares the devices, and when the lists differ,
+// one through the source's id index (kept for the queries) finds whether
+// the destination reorders the same devices by digits (spans) in the same
+// processes.
 void ReshardIntervals::Data::CompareDevices() {
   const std::vector<Device>& devices = source_mesh->devices();
   const std::vector<Device>& others = destination_mesh->devices();
   const size_t n = devices.size();
   same_platform = source_mesh->platform() == destination_mesh->platform();
   source_order = DeviceOrderOf(devices);
+  const Span identity{static_cast<int64_t>(n), 1, 1};
   if (source_mesh == destination_mesh) {
     same_order = same_processes = true;
+    spans = {identity};
     return;
   }
   same_order = same_platform && n == others.size();
@@ -610,6 +678,7 @@ void ReshardIntervals::Data::CompareDevices() {
   if (source_order.consecutive_ids && source_order.periodic_processes &&
       devices[0].id == others[0].id && source_order.SameAs(DeviceOrderOf(others))) {
     same_processes = true;
+    spans = {identity};
     return;
   }
   same_processes = true;
@@ -618,6 +687,22 @@ void ReshardIntervals::Data::CompareDevices() {
     same_processes = same_processes && devices[i].process_index == others[i].process_index;
   }
   same_processes = same_processes && same_order;
+  if (same_order) {
+    spans = {identity};
+    return;
+  }
+  source_index_of_id = IndexOfId(devices);
+  indexed_ids = true;
+  std::vector<int64_t> source_of(n);
+  bool processes_agree = true;
+  for (size_t t = 0; t < n; ++t) {
+    const int64_t s = source_index_of_id.Find(others[t].id);
+    if (s < 0) return;  // another device
+    source_of[t] = s;
+    processes_agree = processes_agree &&
+                      devices[static_cast<size_t>(s)].process_index == others[t].process_index;
+  }
+  if (processes_agree && SpansOf(source_of, spans)) same_processes = true;
 }
 
 // The source index (IndexSource): each chunk's replica-0 offset, then one
@@ -717,7 +802,7 @@ void ReshardIntervals::Data::ReadSource() const {
       if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
     }
   }
-  if (!same_order && same_platform) {
+  if (!same_order && same_platform && !indexed_ids) {
     source_index_of_id = IndexOfId(devices);
   }
   ListHeldShards(devices_holding);
@@ -989,22 +1074,41 @@ struct Digit {
   bool process = false;
 };
 
-// The digits, fastest first; false unless every cut (each axis's stride and
-// the process pattern's stride and stride * period) divides the next.
+// The digits, by source index fastest first: `spans` (how the destination
+// lists the source's devices) cut at every boundary of both meshes' axes
+// (each in its own mesh's index) and of the source's process pattern; false
+// unless every cut falls on a step of the span it meets (in one index
+// space: each cut divides the next).
 bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
               const Splits& source_splits,
               const DeviceMesh& destination, const Splits& destination_splits,
-              std::vector<Digit>& digits) {
+              std::vector<Span> spans, std::vector<Digit>& digits) {
   const DeviceOrder& order = source_order;
-  const int64_t n = source.size();
-  absl::InlinedVector<int64_t, 16> cuts = {1, n, order.process_stride,
-                                           order.process_stride * order.process_period};
-  for (int64_t stride : source_splits.axis_stride) cuts.push_back(stride);
-  for (int64_t stride : destination_splits.axis_stride) cuts.push_back(stride);
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
-    if (cuts[k + 1] % cuts[k] != 0) return false;
+  // Cuts span k at index value c of one side, keeping spans sorted by
+  // source stride (the low part keeps span k's place).
+  const auto cut = [&spans](bool source_side, int64_t c) {
+    for (size_t k = 0; k < spans.size(); ++k) {
+      Span& span = spans[k];
+      const int64_t b = source_side ? span.source_stride : span.destination_stride;
+      if (c <= b || c >= b * span.size) continue;
+      if (c % b != 0 || span.size % (c / b) != 0) return false;
+      const int64_t low = c / b;
+      const Span high{span.size / low, span.source_stride * low, span.destination_stride * low};
+      span.size = low;
+      spans.insert(spans.begin() + static_cast<ptrdiff_t>(k) + 1, high);
+      return true;
+    }
+    return true;
+  };
+  if (!cut(true, order.process_stride) ||
+      !cut(true, order.process_stride * order.process_period)) {
+    return false;
+  }
+  for (int64_t stride : source_splits.axis_stride) {
+    if (!cut(true, stride)) return false;
+  }
+  for (int64_t stride : destination_splits.axis_stride) {
+    if (!cut(false, stride)) return false;
   }
   // The axis holding the digit of stride b, its dimension and the digit's weight.
   const auto side = [](const DeviceMesh& mesh, const Splits& splits, int64_t b, int& dim,
@@ -1019,13 +1123,15 @@ bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
     }
   };
   digits.clear();
-  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+  for (const Span& span : spans) {
+    if (span.size == 1) continue;
     Digit digit;
-    const int64_t b = cuts[k];
-    digit.size = cuts[k + 1] / b;
-    side(source, source_splits, b, digit.source_dim, digit.source_weight);
-    side(destination, destination_splits, b, digit.destination_dim, digit.destination_weight);
-    digit.process = order.process_stride <= b && b < order.process_stride * order.process_period;
+    digit.size = span.size;
+    side(source, source_splits, span.source_stride, digit.source_dim, digit.source_weight);
+    side(destination, destination_splits, span.destination_stride, digit.destination_dim,
+         digit.destination_weight);
+    digit.process = order.process_stride <= span.source_stride &&
+                    span.source_stride < order.process_stride * order.process_period;
     digits.push_back(digit);
   }
   return true;
@@ -1205,12 +1311,12 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 // dimensions, at most the devices and usually far fewer.
 bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
                                          absl::uint128& same_process) const {
-  if (!same_order || !same_processes || !source_order.periodic_processes) {
+  if (spans.empty() || !same_processes || !source_order.periodic_processes) {
     return false;
   }
   std::vector<Digit> digits;
   if (!DigitsOf(*source_mesh, source_order, source_splits, *destination_mesh, destination_splits,
-                digits)) {
+                spans, digits)) {
     return false;
   }
   same_device = ContractDigits(Merged(digits), rank, [this](size_t d, int64_t s, int64_t s_step,
