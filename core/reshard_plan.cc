@@ -274,10 +274,10 @@ struct Span {
 // source_of is such a digit reordering. Each span is the longest run from
 // the product of the previous sizes along which the source index steps
 // evenly (a run stops at a true digit boundary, so longest is right); one
-// pass then checks every device.
-bool SpansOf(const std::vector<int64_t>& source_of, std::vector<Span>& spans) {
+// pass then checks every device. `out` is left alone on false.
+bool SpansOf(const std::vector<int64_t>& source_of, std::vector<Span>& out) {
   const int64_t n = static_cast<int64_t>(source_of.size());
-  spans.clear();
+  std::vector<Span> spans;
   if (n == 0 || source_of[0] != 0) return false;
   int64_t covered = 1;  // product of the sizes so far: the next span's destination stride
   while (covered < n) {
@@ -312,7 +312,7 @@ bool SpansOf(const std::vector<int64_t>& source_of, std::vector<Span>& spans) {
       expected -= spans[k].size * spans[k].source_stride;
     }
   }
-  spans = std::move(by_source);
+  out = std::move(by_source);
   return true;
 }
 
@@ -532,10 +532,13 @@ struct ReshardIntervals::Data {
   void ListHeldShards(const std::vector<int64_t>& devices_holding) const;
   void CountPieces() const;
   // Same-device and same-process elements, by walking the destination
-  // devices (any meshes), or per digit (SumByDigits; false when the meshes
-  // do not allow it).
-  void WalkDestination(absl::uint128& same_device, absl::uint128& same_process) const;
-  bool SumByDigits(absl::uint128& same_device, absl::uint128& same_process) const;
+  // devices (any meshes; with `same_device` given, only the elements each
+  // finds in its process), or per digit (SameDeviceByDigits,
+  // SameProcessByDigits; false when the meshes do not allow it).
+  void WalkDestination(bool same_device_given, absl::uint128& same_device,
+                       absl::uint128& same_process) const;
+  bool SameDeviceByDigits(absl::uint128& same_device) const;
+  bool SameProcessByDigits(const absl::uint128& same_device, absl::uint128& same_process) const;
 };
 
 uint64_t ReshardIntervals::Data::ListedElements(int32_t slot, const Cell* const* cell,
@@ -931,8 +934,12 @@ class Sum {
 // One walk over the destination mesh, a run of devices along its last axis
 // at a time (only one dimension's shard index moves in a run): the elements
 // each device holds itself (same device) and those other devices of its
-// process hold (same process).
-void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
+// process hold (same process). With the same-device total given (digits)
+// and each device in the same process on both sides, a device's own
+// elements are part of its process's, so the walk sums those only and
+// subtracts the total once.
+void ReshardIntervals::Data::WalkDestination(bool same_device_given,
+                                             absl::uint128& same_device_total,
                                              absl::uint128& same_process_total) const {
   const DeviceMesh& mesh = *destination_mesh;
   const Splits& splits = destination_splits;
@@ -995,6 +1002,10 @@ void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
       } else if (process != nullptr && process->shards > 0) {
         in_process = ListedElements(slot, cell.data(), pieces);
       }
+      if (same_device_given) {
+        same_process.Add(in_process);
+        continue;
+      }
       // What the device holds itself.
       uint64_t self_elements = 0;
       const int64_t self = SelfOf(static_cast<int64_t>(device));
@@ -1023,6 +1034,10 @@ void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
       coords[j] = 0;
       if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
     }
+  }
+  if (same_device_given) {
+    same_process_total = same_process.value() - same_device_total;
+    return;
   }
   same_device_total = same_device.value();
   same_process_total = same_process.value();
@@ -1076,14 +1091,14 @@ struct Digit {
 
 // The digits, by source index fastest first: `spans` (how the destination
 // lists the source's devices) cut at every boundary of both meshes' axes
-// (each in its own mesh's index) and of the source's process pattern; false
+// (each in its own mesh's index) and of the source's process pattern
+// `processes` (none: no digit is a process digit); false
 // unless every cut falls on a step of the span it meets (in one index
 // space: each cut divides the next).
-bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
+bool DigitsOf(const DeviceMesh& source, const DeviceOrder* processes,
               const Splits& source_splits,
               const DeviceMesh& destination, const Splits& destination_splits,
               std::vector<Span> spans, std::vector<Digit>& digits) {
-  const DeviceOrder& order = source_order;
   // Cuts span k at index value c of one side, keeping spans sorted by
   // source stride (the low part keeps span k's place).
   const auto cut = [&spans](bool source_side, int64_t c) {
@@ -1100,8 +1115,9 @@ bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
     }
     return true;
   };
-  if (!cut(true, order.process_stride) ||
-      !cut(true, order.process_stride * order.process_period)) {
+  if (processes != nullptr &&
+      (!cut(true, processes->process_stride) ||
+       !cut(true, processes->process_stride * processes->process_period))) {
     return false;
   }
   for (int64_t stride : source_splits.axis_stride) {
@@ -1130,8 +1146,8 @@ bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
     side(source, source_splits, span.source_stride, digit.source_dim, digit.source_weight);
     side(destination, destination_splits, span.destination_stride, digit.destination_dim,
          digit.destination_weight);
-    digit.process = order.process_stride <= span.source_stride &&
-                    span.source_stride < order.process_stride * order.process_period;
+    digit.process = processes != nullptr && processes->process_stride <= span.source_stride &&
+                    span.source_stride < processes->process_stride * processes->process_period;
     digits.push_back(digit);
   }
   return true;
@@ -1293,13 +1309,14 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 
 }  // namespace
 
-// The totals without visiting the devices, when both meshes list the same
-// devices in the same processes and the process pattern is periodic
-// (DeviceOrder). Then a device's shard index in each dimension
-// is a weighted sum of digits of its logical index (DigitsOf), and:
+// The totals without visiting the devices. When both meshes list the same
+// devices (in the same order or reordered by digits: spans), a device's
+// shard index in each dimension is a weighted sum of digits of its logical
+// index (DigitsOf), and:
 //   same device: sum over devices of prod_d |source chunk_d ∩ destination
 //     range_d|, a ContractDigits over both sides' digits;
-//   in process: a process is the value of its process digits; its devices
+//   in process, when the devices are in the same processes on both sides
+//     and the process pattern is periodic (DeviceOrder): a process is the value of its process digits; its devices
 //     are every value of the others, and as those split over dimensions
 //     (each digit belongs to one axis), the union of their boxes is the
 //     product over dimensions of the union of their chunks. So the elements
@@ -1309,14 +1326,11 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 //     digits. Same process is that minus same device.
 // The cost is the product of the digit sizes of each linked group of
 // dimensions, at most the devices and usually far fewer.
-bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
-                                         absl::uint128& same_process) const {
-  if (spans.empty() || !same_processes || !source_order.periodic_processes) {
-    return false;
-  }
+bool ReshardIntervals::Data::SameDeviceByDigits(absl::uint128& same_device) const {
+  if (spans.empty()) return false;
   std::vector<Digit> digits;
-  if (!DigitsOf(*source_mesh, source_order, source_splits, *destination_mesh, destination_splits,
-                spans, digits)) {
+  if (!DigitsOf(*source_mesh, nullptr, source_splits, *destination_mesh, destination_splits, spans,
+                digits)) {
     return false;
   }
   same_device = ContractDigits(Merged(digits), rank, [this](size_t d, int64_t s, int64_t s_step,
@@ -1330,6 +1344,17 @@ bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
       out[v] = p < 0 ? 0 : static_cast<uint64_t>(OverlapSize(chunk[p], cell[t].range));
     }
   });
+  return true;
+}
+
+bool ReshardIntervals::Data::SameProcessByDigits(const absl::uint128& same_device,
+                                                 absl::uint128& same_process) const {
+  if (spans.empty() || !same_processes || !source_order.periodic_processes) return false;
+  std::vector<Digit> digits;
+  if (!DigitsOf(*source_mesh, &source_order, source_splits, *destination_mesh, destination_splits,
+                spans, digits)) {
+    return false;
+  }
   // Per dimension, the source index offsets of a process's devices.
   std::vector<std::vector<int64_t>> spread(rank, std::vector<int64_t>{0});
   std::vector<Digit> process_digits = digits;
@@ -1453,9 +1478,10 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   }
   data->CompareDevices();
   absl::uint128 same_device = 0, same_process = 0;
-  if (!data->SumByDigits(same_device, same_process)) {
+  const bool by_digits = data->SameDeviceByDigits(same_device);
+  if (!by_digits || !data->SameProcessByDigits(same_device, same_process)) {
     data->IndexSource();
-    data->WalkDestination(same_device, same_process);
+    data->WalkDestination(by_digits && data->same_processes, same_device, same_process);
   }
   const absl::uint128 by_locality[3] = {same_device, same_process,
                                         elements - same_device - same_process};
