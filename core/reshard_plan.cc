@@ -368,6 +368,7 @@ struct ReshardIntervals::Data {
   std::vector<std::vector<Cell>> cells;          // [dim][destination shard index]
   Splits source_splits, destination_splits;
   std::vector<std::vector<int32_t>> position_of;  // [dim][source shard index]: position or -1
+  std::vector<char> in_order;  // [dim]: position_of is the identity (every range a chunk, sorted)
   bool source_replicated = false;  // some shard has several holders
 
   // Device i of both meshes is one device (id and platform): the usual case,
@@ -1367,13 +1368,32 @@ bool ReshardIntervals::Data::SameProcessByDigits(const absl::uint128& same_devic
     }
     digit.source_dim = -1;
   }
+  // A process's chunks of dimension d are one run when its offsets are
+  // 0, 1, ... and the chunks are the ranges in order (they then tile [0, n)):
+  // the union is one range.
+  absl::InlinedVector<char, 4> one_run(rank, 0);
+  for (size_t d = 0; d < rank; ++d) {
+    bool consecutive = in_order[d] != 0;
+    for (size_t i = 0; i < spread[d].size() && consecutive; ++i) {
+      consecutive = spread[d][i] == static_cast<int64_t>(i);
+    }
+    one_run[d] = consecutive ? 1 : 0;
+  }
   const absl::uint128 in_process = ContractDigits(
       Merged(process_digits), rank,
-      [this, &spread](size_t d, int64_t s, int64_t s_step, int64_t t, int64_t t_step,
-                       int64_t count, uint64_t* out) {
+      [this, &spread, &one_run](size_t d, int64_t s, int64_t s_step, int64_t t, int64_t t_step,
+                                int64_t count, uint64_t* out) {
         const int32_t* position = position_of[d].data();
         const IndexRange* chunk = chunks[d].data();
         const Cell* cell = cells[d].data();
+        if (one_run[d] != 0) {
+          const int64_t last = static_cast<int64_t>(spread[d].size()) - 1;
+          for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
+            const IndexRange run{chunk[s].start, chunk[s + last].stop};
+            out[v] = static_cast<uint64_t>(OverlapSize(run, cell[t].range));
+          }
+          return;
+        }
         for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
           const IndexRange& range = cell[t].range;
           uint64_t elements = 0;
@@ -1416,6 +1436,7 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   // destination devices, a product of per-dimension sums (every combination
   // of shard indices is held by the same number of devices, the replicas).
   data->position_of.resize(rank);
+  data->in_order.assign(rank, 0);
   absl::uint128 pieces = static_cast<uint64_t>(destination.mesh().size());
   absl::uint128 elements = pieces;
   for (size_t d = 0; d < rank; ++d) {
@@ -1431,6 +1452,7 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
     bool sorted = true;
     if (whole) {
       for (size_t i = 0; i < ranges.size(); ++i) position_of[i] = static_cast<int32_t>(i);
+      data->in_order[d] = 1;
       chunks = std::move(ranges);
       ranges.clear();
     } else {
