@@ -1340,6 +1340,12 @@ bool ReshardIntervals::Data::SameDeviceByDigits(absl::uint128& same_device) cons
     const int32_t* position = position_of[d].data();
     const IndexRange* chunk = chunks[d].data();
     const Cell* cell = cells[d].data();
+    if (in_order[d] != 0) {  // no lookup, no empty shard
+      for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
+        out[v] = static_cast<uint64_t>(OverlapSize(chunk[s], cell[t].range));
+      }
+      return;
+    }
     for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
       const int32_t p = position[s];
       out[v] = p < 0 ? 0 : static_cast<uint64_t>(OverlapSize(chunk[p], cell[t].range));
