@@ -450,13 +450,18 @@ TEST(ReshardIntervalsTest, TotalsWhenReplicasSpreadOverProcesses) {
 
 // (8,) over the 8 devices of a line "x" (device i holds [i, i+1)) to
 // (8,) over 'b' of a (2, 4) mesh "a", "b" of the same devices (device i
-// needs [2b, 2b+2), b = i % 4); device i in process process(i).
+// needs [2b, 2b+2), b = i % 4); device i in process process(i). With
+// `by_columns` the square lists the devices column by column: position
+// (a, b) is device 2b + a.
 template <typename ProcessOf>
-ReshardIntervals LineToSquare(ProcessOf process) {
-  std::vector<Device> devices;
+ReshardIntervals LineToSquare(ProcessOf process, bool by_columns = false) {
+  std::vector<Device> devices, listed;
   for (int64_t i = 0; i < 8; ++i) devices.push_back(Dev(i, process(i)));
+  for (int64_t t = 0; t < 8; ++t) {
+    listed.push_back(devices[static_cast<size_t>(by_columns ? t % 4 * 2 + t / 4 : t)]);
+  }
   const MeshPtr line = Mesh1d(devices);
-  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, devices));
+  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, listed));
   return Unwrap(
       ReshardIntervals::Create(Make({"x"}, line, {8}), Make({"b"}, square, {8}), 1));
 }
@@ -488,25 +493,13 @@ TEST(ReshardIntervalsTest, TotalsWhenProcessesFollowNoPattern) {
   EXPECT_EQ(plan.cross_process_bytes(), 6);
 }
 
-// LineToSquare with the square listing the devices column by column:
-// position (a, b) is device 2b + a, which holds [2b + a, 2b + a + 1) inside
-// the [2b, 2b + 2) it needs, so every device keeps 1 of its 2 elements (2 of
-// 8 in mesh order). The totals come from the spans of the reordering.
-template <typename ProcessOf>
-ReshardIntervals LineToColumns(ProcessOf process) {
-  std::vector<Device> devices, columns;
-  for (int64_t i = 0; i < 8; ++i) devices.push_back(Dev(i, process(i)));
-  for (int64_t t = 0; t < 8; ++t) columns.push_back(devices[static_cast<size_t>(t % 4 * 2 + t / 4)]);
-  const MeshPtr line = Mesh1d(devices);
-  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, columns));
-  return Unwrap(
-      ReshardIntervals::Create(Make({"x"}, line, {8}), Make({"b"}, square, {8}), 1));
-}
-
+// By columns, device 2b + a holds [2b + a, 2b + a + 1) inside the
+// [2b, 2b + 2) it needs, so every device keeps 1 of its 2 elements (2 of 8
+// in mesh order). The totals come from the spans of the reordering.
 TEST(ReshardIntervalsTest, TotalsWhenTheDestinationListsTheDevicesColumnByColumn) {
   // Processes i / 2: device 2b + a finds the other element on device
   // 2b + 1 - a, in its process b.
-  const ReshardIntervals plan = LineToColumns([](int64_t i) { return i / 2; });
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i / 2; }, true);
   EXPECT_EQ(plan.same_device_bytes(), 8);
   EXPECT_EQ(plan.same_process_bytes(), 8);
   EXPECT_EQ(plan.cross_process_bytes(), 0);
@@ -515,7 +508,7 @@ TEST(ReshardIntervalsTest, TotalsWhenTheDestinationListsTheDevicesColumnByColumn
 TEST(ReshardIntervalsTest, TotalsWhenColumnsMeetProcessesOfEveryOtherDevice) {
   // Processes i % 2: device 2b + a's other element is on a device of the
   // other process.
-  const ReshardIntervals plan = LineToColumns([](int64_t i) { return i % 2; });
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i % 2; }, true);
   EXPECT_EQ(plan.same_device_bytes(), 8);
   EXPECT_EQ(plan.same_process_bytes(), 0);
   EXPECT_EQ(plan.cross_process_bytes(), 8);
@@ -775,6 +768,13 @@ void ExpectTotalsOfThePieces(const ReshardIntervals& plan, const Sharding& desti
   ASSERT_EQ(totals[2], plan.cross_process_bytes());
 }
 
+// A shape of `rank` sizes 0-8.
+std::vector<int64_t> RandomShape(std::mt19937& rng, size_t rank) {
+  std::vector<int64_t> shape;
+  for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+  return shape;
+}
+
 // n devices from id 7 in processes of `per_process` as blocks (pattern 0),
 // strided (1), or of uneven sizes (2).
 std::vector<Device> DevicesInProcesses(int64_t n, int64_t per_process, int pattern) {
@@ -802,9 +802,7 @@ TEST(ReshardIntervalsTest, RandomPairsOnOneDeviceListTotalThePiecesByLocality) {
     const int pattern = static_cast<int>(rng() % 3);  // blocks, strided, uneven
     ++patterns[pattern];
     const std::vector<Device> devices = DevicesInProcesses(n, per_process, pattern);
-    const size_t rank = rng() % 4;
-    std::vector<int64_t> shape;
-    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+    const std::vector<int64_t> shape = RandomShape(rng, rng() % 4);
     const Sharding a = RandomShardingOver(rng, shape, devices);
     const Sharding b = RandomShardingOver(rng, shape, devices);
     SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
@@ -867,9 +865,7 @@ TEST(ReshardIntervalsTest, RandomPairsOnReorderedDeviceListsTotalThePiecesByLoca
         listed[static_cast<size_t>(t)] = devices[static_cast<size_t>(s)];
       }
     }
-    const size_t rank = 1 + rng() % 3;
-    std::vector<int64_t> shape;
-    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+    const std::vector<int64_t> shape = RandomShape(rng, 1 + rng() % 3);
     const Sharding a = RandomShardingOver(rng, shape, devices);
     const Sharding b = RandomShardingOver(rng, shape, listed);
     SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
