@@ -772,10 +772,15 @@ void ReshardIntervals::Data::ReadSource() const {
     const int32_t* moving =
         run_dim >= 0 ? position_of[static_cast<size_t>(run_dim)].data() + index[static_cast<size_t>(run_dim)]
                      : nullptr;
+    // Plain pointers: an InlinedVector's element access tests where its
+    // data lives, and the stores below may alias it, so it would be redone
+    // per device.
+    const int32_t* fixed = base.data();
+    int64_t* holding = devices_holding.data();
     for (int64_t t = 0; t < run; ++t, ++i, position += rank) {
       // Loops, not std::copy: a call to memmove per device costs more than
       // rank stores.
-      for (size_t d = 0; d < rank; ++d) position[d] = base[d];
+      for (size_t d = 0; d < rank; ++d) position[d] = fixed[d];
       int32_t p = 0;
       if (moving != nullptr) p = position[run_dim] = moving[t * run_step];
       const int64_t process = devices[i].process_index;
@@ -795,7 +800,7 @@ void ReshardIntervals::Data::ReadSource() const {
       }
       segment_lo = std::min<int64_t>(segment_lo, p);
       segment_hi = std::max<int64_t>(segment_hi, p);
-      ++devices_holding[static_cast<size_t>(slot)];
+      ++holding[slot];
     }
     flush();
     for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
