@@ -1511,10 +1511,12 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   }
   data->CompareDevices();
   absl::uint128 same_device = 0, same_process = 0;
-  const bool by_digits = data->SameDeviceByDigits(same_device);
+  // Without the same processes on both sides the walk needs each device's
+  // own elements anyway (whether they are in its process), so it sums them.
+  const bool by_digits = data->same_processes && data->SameDeviceByDigits(same_device);
   if (!by_digits || !data->SameProcessByDigits(same_device, same_process)) {
     data->IndexSource();
-    data->WalkDestination(by_digits && data->same_processes, same_device, same_process);
+    data->WalkDestination(by_digits, same_device, same_process);
   }
   const absl::uint128 by_locality[3] = {same_device, same_process,
                                         elements - same_device - same_process};
