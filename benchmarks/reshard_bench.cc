@@ -46,13 +46,13 @@
 //                 chunk-nested P(a, (b, c), None): uneven, groups against
 //                 mesh order, two modes.
 //   uneven_procs  remesh's pair with processes of 7 and 9 devices in turn:
-//                 no regular process pattern, so the totals walk the devices.
+//                 no regular process pattern, so the same-process bytes walk
+//                 the devices (the same-device bytes are digit sums).
 //   reordered     remesh's pair with the (64, 64) mesh listing the ids column
-//                 by column: the meshes' device orders differ, so the totals
-//                 walk the devices.
-// The first twelve pairs list the same devices in the same processes on
-// both sides with a regular process pattern: their totals are sums over
-// digits of the device index (core/reshard_plan.h).
+//                 by column: a transpose of the source's order, so the
+//                 digits of one index are the other's reordered.
+// Every pair but uneven_procs sums its totals over digits of the device
+// index (core/reshard_plan.h).
 //
 // Usage: reshard_bench [--benchmark_* flags]; report medians with
 //   --benchmark_repetitions=5 --benchmark_report_aggregates_only=true

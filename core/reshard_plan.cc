@@ -257,6 +257,65 @@ DeviceOrder DeviceOrderOf(const std::vector<Device>& devices) {
   return order;
 }
 
+// One digit of how the two meshes list the same devices: while a device's
+// logical index in the destination mesh steps `size` times by
+// `destination_stride`, its index in the source mesh steps by
+// `source_stride`. Equal lists are one span (n, 1, 1); a mesh listing the
+// devices column by column (a transpose) or by any reordering of mixed-radix
+// digits is a few spans.
+struct Span {
+  int64_t size = 1;
+  int64_t source_stride = 1;
+  int64_t destination_stride = 1;
+};
+
+// The spans of `source_of` (destination index -> source index, a
+// permutation of [0, n)), fastest destination digit first; false unless
+// source_of is such a digit reordering. Each span is the longest run from
+// the product of the previous sizes along which the source index steps
+// evenly (a run stops at a true digit boundary, so longest is right); one
+// pass then checks every device. `out` is left alone on false.
+bool SpansOf(const std::vector<int64_t>& source_of, std::vector<Span>& out) {
+  const int64_t n = static_cast<int64_t>(source_of.size());
+  std::vector<Span> spans;
+  if (n == 0 || source_of[0] != 0) return false;
+  int64_t covered = 1;  // product of the sizes so far: the next span's destination stride
+  while (covered < n) {
+    const int64_t step = source_of[static_cast<size_t>(covered)];
+    int64_t size = 2;
+    while (covered * size < n &&
+           source_of[static_cast<size_t>(covered * size)] == step * size) {
+      ++size;
+    }
+    if (n % (covered * size) != 0) return false;
+    spans.push_back({size, step, covered});
+    covered *= size;
+  }
+  // The source strides must be a mixed radix too.
+  std::vector<Span> by_source = spans;
+  std::sort(by_source.begin(), by_source.end(),
+            [](const Span& a, const Span& b) { return a.source_stride < b.source_stride; });
+  int64_t next = 1;
+  for (const Span& span : by_source) {
+    if (span.source_stride != next) return false;
+    next *= span.size;
+  }
+  // Every device: an odometer over the spans.
+  std::vector<int64_t> counter(spans.size(), 0);
+  int64_t expected = 0;
+  for (int64_t t = 0; t < n; ++t) {
+    if (source_of[static_cast<size_t>(t)] != expected) return false;
+    for (size_t k = 0; k < spans.size(); ++k) {
+      expected += spans[k].source_stride;
+      if (++counter[k] < spans[k].size) break;
+      counter[k] = 0;
+      expected -= spans[k].size * spans[k].source_stride;
+    }
+  }
+  out = std::move(by_source);
+  return true;
+}
+
 }  // namespace
 
 // The factored plan. "Chunk position": a source range's index among its
@@ -309,6 +368,7 @@ struct ReshardIntervals::Data {
   std::vector<std::vector<Cell>> cells;          // [dim][destination shard index]
   Splits source_splits, destination_splits;
   std::vector<std::vector<int32_t>> position_of;  // [dim][source shard index]: position or -1
+  std::vector<char> in_order;  // [dim]: position_of is the identity (every range a chunk, sorted)
   bool source_replicated = false;  // some shard has several holders
 
   // Device i of both meshes is one device (id and platform): the usual case,
@@ -317,6 +377,9 @@ struct ReshardIntervals::Data {
   bool same_processes = false;
   bool same_platform = false;
   DeviceOrder source_order;
+  // How the destination lists the source's devices, when as a reordering
+  // of digits (SpansOf; one span when same_order); else empty.
+  std::vector<Span> spans;
 
   size_t num_pieces = 0;
   int64_t totals[3] = {0, 0, 0};
@@ -331,6 +394,7 @@ struct ReshardIntervals::Data {
   mutable std::vector<int32_t> source_position;
   mutable std::vector<int32_t> source_slot;  // per source device, its process's slot
   mutable IndexOfId source_index_of_id;  // unless same_order
+  bool indexed_ids = false;               // CompareDevices built source_index_of_id
   mutable ProcessSlots slots;
   mutable std::vector<Process> processes;       // per slot
   mutable std::vector<int64_t> box_lo, box_hi;  // per slot, rank positions: the bounds held
@@ -469,10 +533,13 @@ struct ReshardIntervals::Data {
   void ListHeldShards(const std::vector<int64_t>& devices_holding) const;
   void CountPieces() const;
   // Same-device and same-process elements, by walking the destination
-  // devices (any meshes), or per digit (SumByDigits; false when the meshes
-  // do not allow it).
-  void WalkDestination(absl::uint128& same_device, absl::uint128& same_process) const;
-  bool SumByDigits(absl::uint128& same_device, absl::uint128& same_process) const;
+  // devices (any meshes; with `same_device` given, only the elements each
+  // finds in its process), or per digit (SameDeviceByDigits,
+  // SameProcessByDigits; false when the meshes do not allow it).
+  void WalkDestination(bool same_device_given, absl::uint128& same_device,
+                       absl::uint128& same_process) const;
+  bool SameDeviceByDigits(absl::uint128& same_device) const;
+  bool SameProcessByDigits(const absl::uint128& same_device, absl::uint128& same_process) const;
 };
 
 uint64_t ReshardIntervals::Data::ListedElements(int32_t slot, const Cell* const* cell,
@@ -594,15 +661,20 @@ void ReshardIntervals::Data::Fill(const View& view, const int64_t* position,
 // Whether device i is one device (and in one process) in both meshes, and
 // how the source's processes run. Equal device orders (DeviceOrder) with
 // consecutive ids from the same first id and periodic processes settle it;
-// otherwise one more pass compares the devices.
+// otherwise one more pass compares the devices, and when the lists differ,
+// one through the source's id index (kept for the queries) finds whether
+// the destination reorders the same devices by digits (spans) in the same
+// processes.
 void ReshardIntervals::Data::CompareDevices() {
   const std::vector<Device>& devices = source_mesh->devices();
   const std::vector<Device>& others = destination_mesh->devices();
   const size_t n = devices.size();
   same_platform = source_mesh->platform() == destination_mesh->platform();
   source_order = DeviceOrderOf(devices);
+  const Span identity{static_cast<int64_t>(n), 1, 1};
   if (source_mesh == destination_mesh) {
     same_order = same_processes = true;
+    spans = {identity};
     return;
   }
   same_order = same_platform && n == others.size();
@@ -610,6 +682,7 @@ void ReshardIntervals::Data::CompareDevices() {
   if (source_order.consecutive_ids && source_order.periodic_processes &&
       devices[0].id == others[0].id && source_order.SameAs(DeviceOrderOf(others))) {
     same_processes = true;
+    spans = {identity};
     return;
   }
   same_processes = true;
@@ -618,6 +691,22 @@ void ReshardIntervals::Data::CompareDevices() {
     same_processes = same_processes && devices[i].process_index == others[i].process_index;
   }
   same_processes = same_processes && same_order;
+  if (same_order) {
+    spans = {identity};
+    return;
+  }
+  source_index_of_id = IndexOfId(devices);
+  indexed_ids = true;
+  std::vector<int64_t> source_of(n);
+  bool processes_agree = true;
+  for (size_t t = 0; t < n; ++t) {
+    const int64_t s = source_index_of_id.Find(others[t].id);
+    if (s < 0) return;  // another device
+    source_of[t] = s;
+    processes_agree = processes_agree &&
+                      devices[static_cast<size_t>(s)].process_index == others[t].process_index;
+  }
+  if (processes_agree && SpansOf(source_of, spans)) same_processes = true;
 }
 
 // The source index (IndexSource): each chunk's replica-0 offset, then one
@@ -683,10 +772,15 @@ void ReshardIntervals::Data::ReadSource() const {
     const int32_t* moving =
         run_dim >= 0 ? position_of[static_cast<size_t>(run_dim)].data() + index[static_cast<size_t>(run_dim)]
                      : nullptr;
+    // Plain pointers: an InlinedVector's element access tests where its
+    // data lives, and the stores below may alias it, so it would be redone
+    // per device.
+    const int32_t* fixed = base.data();
+    int64_t* holding = devices_holding.data();
     for (int64_t t = 0; t < run; ++t, ++i, position += rank) {
       // Loops, not std::copy: a call to memmove per device costs more than
       // rank stores.
-      for (size_t d = 0; d < rank; ++d) position[d] = base[d];
+      for (size_t d = 0; d < rank; ++d) position[d] = fixed[d];
       int32_t p = 0;
       if (moving != nullptr) p = position[run_dim] = moving[t * run_step];
       const int64_t process = devices[i].process_index;
@@ -706,7 +800,7 @@ void ReshardIntervals::Data::ReadSource() const {
       }
       segment_lo = std::min<int64_t>(segment_lo, p);
       segment_hi = std::max<int64_t>(segment_hi, p);
-      ++devices_holding[static_cast<size_t>(slot)];
+      ++holding[slot];
     }
     flush();
     for (size_t j = m - 1; j-- > 0;) {  // the outer axes' odometer
@@ -717,7 +811,7 @@ void ReshardIntervals::Data::ReadSource() const {
       if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
     }
   }
-  if (!same_order && same_platform) {
+  if (!same_order && same_platform && !indexed_ids) {
     source_index_of_id = IndexOfId(devices);
   }
   ListHeldShards(devices_holding);
@@ -846,8 +940,12 @@ class Sum {
 // One walk over the destination mesh, a run of devices along its last axis
 // at a time (only one dimension's shard index moves in a run): the elements
 // each device holds itself (same device) and those other devices of its
-// process hold (same process).
-void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
+// process hold (same process). With the same-device total given (digits)
+// and each device in the same process on both sides, a device's own
+// elements are part of its process's, so the walk sums those only and
+// subtracts the total once.
+void ReshardIntervals::Data::WalkDestination(bool same_device_given,
+                                             absl::uint128& same_device_total,
                                              absl::uint128& same_process_total) const {
   const DeviceMesh& mesh = *destination_mesh;
   const Splits& splits = destination_splits;
@@ -910,6 +1008,10 @@ void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
       } else if (process != nullptr && process->shards > 0) {
         in_process = ListedElements(slot, cell.data(), pieces);
       }
+      if (same_device_given) {
+        same_process.Add(in_process);
+        continue;
+      }
       // What the device holds itself.
       uint64_t self_elements = 0;
       const int64_t self = SelfOf(static_cast<int64_t>(device));
@@ -938,6 +1040,10 @@ void ReshardIntervals::Data::WalkDestination(absl::uint128& same_device_total,
       coords[j] = 0;
       if (dim >= 0) index[static_cast<size_t>(dim)] -= mesh.shape()[j] * splits.axis_weight[j];
     }
+  }
+  if (same_device_given) {
+    same_process_total = same_process.value() - same_device_total;
+    return;
   }
   same_device_total = same_device.value();
   same_process_total = same_process.value();
@@ -989,22 +1095,42 @@ struct Digit {
   bool process = false;
 };
 
-// The digits, fastest first; false unless every cut (each axis's stride and
-// the process pattern's stride and stride * period) divides the next.
-bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
+// The digits, by source index fastest first: `spans` (how the destination
+// lists the source's devices) cut at every boundary of both meshes' axes
+// (each in its own mesh's index) and of the source's process pattern
+// `processes` (none: no digit is a process digit); false
+// unless every cut falls on a step of the span it meets (in one index
+// space: each cut divides the next).
+bool DigitsOf(const DeviceMesh& source, const DeviceOrder* processes,
               const Splits& source_splits,
               const DeviceMesh& destination, const Splits& destination_splits,
-              std::vector<Digit>& digits) {
-  const DeviceOrder& order = source_order;
-  const int64_t n = source.size();
-  absl::InlinedVector<int64_t, 16> cuts = {1, n, order.process_stride,
-                                           order.process_stride * order.process_period};
-  for (int64_t stride : source_splits.axis_stride) cuts.push_back(stride);
-  for (int64_t stride : destination_splits.axis_stride) cuts.push_back(stride);
-  std::sort(cuts.begin(), cuts.end());
-  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
-    if (cuts[k + 1] % cuts[k] != 0) return false;
+              std::vector<Span> spans, std::vector<Digit>& digits) {
+  // Cuts span k at index value c of one side, keeping spans sorted by
+  // source stride (the low part keeps span k's place).
+  const auto cut = [&spans](bool source_side, int64_t c) {
+    for (size_t k = 0; k < spans.size(); ++k) {
+      Span& span = spans[k];
+      const int64_t b = source_side ? span.source_stride : span.destination_stride;
+      if (c <= b || c >= b * span.size) continue;
+      if (c % b != 0 || span.size % (c / b) != 0) return false;
+      const int64_t low = c / b;
+      const Span high{span.size / low, span.source_stride * low, span.destination_stride * low};
+      span.size = low;
+      spans.insert(spans.begin() + static_cast<ptrdiff_t>(k) + 1, high);
+      return true;
+    }
+    return true;
+  };
+  if (processes != nullptr &&
+      (!cut(true, processes->process_stride) ||
+       !cut(true, processes->process_stride * processes->process_period))) {
+    return false;
+  }
+  for (int64_t stride : source_splits.axis_stride) {
+    if (!cut(true, stride)) return false;
+  }
+  for (int64_t stride : destination_splits.axis_stride) {
+    if (!cut(false, stride)) return false;
   }
   // The axis holding the digit of stride b, its dimension and the digit's weight.
   const auto side = [](const DeviceMesh& mesh, const Splits& splits, int64_t b, int& dim,
@@ -1019,13 +1145,15 @@ bool DigitsOf(const DeviceMesh& source, const DeviceOrder& source_order,
     }
   };
   digits.clear();
-  for (size_t k = 0; k + 1 < cuts.size(); ++k) {
+  for (const Span& span : spans) {
+    if (span.size == 1) continue;
     Digit digit;
-    const int64_t b = cuts[k];
-    digit.size = cuts[k + 1] / b;
-    side(source, source_splits, b, digit.source_dim, digit.source_weight);
-    side(destination, destination_splits, b, digit.destination_dim, digit.destination_weight);
-    digit.process = order.process_stride <= b && b < order.process_stride * order.process_period;
+    digit.size = span.size;
+    side(source, source_splits, span.source_stride, digit.source_dim, digit.source_weight);
+    side(destination, destination_splits, span.destination_stride, digit.destination_dim,
+         digit.destination_weight);
+    digit.process = processes != nullptr && processes->process_stride <= span.source_stride &&
+                    span.source_stride < processes->process_stride * processes->process_period;
     digits.push_back(digit);
   }
   return true;
@@ -1187,13 +1315,14 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 
 }  // namespace
 
-// The totals without visiting the devices, when both meshes list the same
-// devices in the same processes and the process pattern is periodic
-// (DeviceOrder). Then a device's shard index in each dimension
-// is a weighted sum of digits of its logical index (DigitsOf), and:
+// The totals without visiting the devices. When both meshes list the same
+// devices (in the same order or reordered by digits: spans), a device's
+// shard index in each dimension is a weighted sum of digits of its logical
+// index (DigitsOf), and:
 //   same device: sum over devices of prod_d |source chunk_d ∩ destination
 //     range_d|, a ContractDigits over both sides' digits;
-//   in process: a process is the value of its process digits; its devices
+//   in process, when the devices are in the same processes on both sides
+//     and the process pattern is periodic (DeviceOrder): a process is the value of its process digits; its devices
 //     are every value of the others, and as those split over dimensions
 //     (each digit belongs to one axis), the union of their boxes is the
 //     product over dimensions of the union of their chunks. So the elements
@@ -1203,13 +1332,10 @@ absl::uint128 ContractDigits(const std::vector<Digit>& digits, size_t rank,
 //     digits. Same process is that minus same device.
 // The cost is the product of the digit sizes of each linked group of
 // dimensions, at most the devices and usually far fewer.
-bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
-                                         absl::uint128& same_process) const {
-  if (!same_order || !same_processes || !source_order.periodic_processes) {
-    return false;
-  }
+bool ReshardIntervals::Data::SameDeviceByDigits(absl::uint128& same_device) const {
+  if (spans.empty()) return false;
   std::vector<Digit> digits;
-  if (!DigitsOf(*source_mesh, source_order, source_splits, *destination_mesh, destination_splits,
+  if (!DigitsOf(*source_mesh, nullptr, source_splits, *destination_mesh, destination_splits, spans,
                 digits)) {
     return false;
   }
@@ -1219,11 +1345,28 @@ bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
     const int32_t* position = position_of[d].data();
     const IndexRange* chunk = chunks[d].data();
     const Cell* cell = cells[d].data();
+    if (in_order[d] != 0) {  // no lookup, no empty shard
+      for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
+        out[v] = static_cast<uint64_t>(OverlapSize(chunk[s], cell[t].range));
+      }
+      return;
+    }
     for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
       const int32_t p = position[s];
       out[v] = p < 0 ? 0 : static_cast<uint64_t>(OverlapSize(chunk[p], cell[t].range));
     }
   });
+  return true;
+}
+
+bool ReshardIntervals::Data::SameProcessByDigits(const absl::uint128& same_device,
+                                                 absl::uint128& same_process) const {
+  if (spans.empty() || !same_processes || !source_order.periodic_processes) return false;
+  std::vector<Digit> digits;
+  if (!DigitsOf(*source_mesh, &source_order, source_splits, *destination_mesh, destination_splits,
+                spans, digits)) {
+    return false;
+  }
   // Per dimension, the source index offsets of a process's devices.
   std::vector<std::vector<int64_t>> spread(rank, std::vector<int64_t>{0});
   std::vector<Digit> process_digits = digits;
@@ -1236,13 +1379,32 @@ bool ReshardIntervals::Data::SumByDigits(absl::uint128& same_device,
     }
     digit.source_dim = -1;
   }
+  // A process's chunks of dimension d are one run when its offsets are
+  // 0, 1, ... and the chunks are the ranges in order (they then tile [0, n)):
+  // the union is one range.
+  absl::InlinedVector<char, 4> one_run(rank, 0);
+  for (size_t d = 0; d < rank; ++d) {
+    bool consecutive = in_order[d] != 0;
+    for (size_t i = 0; i < spread[d].size() && consecutive; ++i) {
+      consecutive = spread[d][i] == static_cast<int64_t>(i);
+    }
+    one_run[d] = consecutive ? 1 : 0;
+  }
   const absl::uint128 in_process = ContractDigits(
       Merged(process_digits), rank,
-      [this, &spread](size_t d, int64_t s, int64_t s_step, int64_t t, int64_t t_step,
-                       int64_t count, uint64_t* out) {
+      [this, &spread, &one_run](size_t d, int64_t s, int64_t s_step, int64_t t, int64_t t_step,
+                                int64_t count, uint64_t* out) {
         const int32_t* position = position_of[d].data();
         const IndexRange* chunk = chunks[d].data();
         const Cell* cell = cells[d].data();
+        if (one_run[d] != 0) {
+          const int64_t last = static_cast<int64_t>(spread[d].size()) - 1;
+          for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
+            const IndexRange run{chunk[s].start, chunk[s + last].stop};
+            out[v] = static_cast<uint64_t>(OverlapSize(run, cell[t].range));
+          }
+          return;
+        }
         for (int64_t v = 0; v < count; ++v, s += s_step, t += t_step) {
           const IndexRange& range = cell[t].range;
           uint64_t elements = 0;
@@ -1285,6 +1447,7 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   // destination devices, a product of per-dimension sums (every combination
   // of shard indices is held by the same number of devices, the replicas).
   data->position_of.resize(rank);
+  data->in_order.assign(rank, 0);
   absl::uint128 pieces = static_cast<uint64_t>(destination.mesh().size());
   absl::uint128 elements = pieces;
   for (size_t d = 0; d < rank; ++d) {
@@ -1300,6 +1463,7 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
     bool sorted = true;
     if (whole) {
       for (size_t i = 0; i < ranges.size(); ++i) position_of[i] = static_cast<int32_t>(i);
+      data->in_order[d] = 1;
       chunks = std::move(ranges);
       ranges.clear();
     } else {
@@ -1347,9 +1511,12 @@ absl::StatusOr<ReshardIntervals> ReshardIntervals::Create(const Sharding& source
   }
   data->CompareDevices();
   absl::uint128 same_device = 0, same_process = 0;
-  if (!data->SumByDigits(same_device, same_process)) {
+  // Without the same processes on both sides the walk needs each device's
+  // own elements anyway (whether they are in its process), so it sums them.
+  const bool by_digits = data->same_processes && data->SameDeviceByDigits(same_device);
+  if (!by_digits || !data->SameProcessByDigits(same_device, same_process)) {
     data->IndexSource();
-    data->WalkDestination(same_device, same_process);
+    data->WalkDestination(by_digits, same_device, same_process);
   }
   const absl::uint128 by_locality[3] = {same_device, same_process,
                                         elements - same_device - same_process};

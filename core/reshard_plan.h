@@ -19,14 +19,18 @@
 //
 // Cost. ReshardIntervals::Create reads both splits (O(sum of shard counts),
 // no device visited); the pieces and elements are products of per-dimension
-// sums. The bytes by locality: when both meshes list the same devices and
-// the processes follow a regular pattern (blocks of consecutive devices, or
-// every k-th device), a device's shard index per dimension is a weighted sum
-// of mixed-radix digits of its logical index, the digits both meshes' axes
-// and the process pattern are cut into; the same-device and same-process
-// elements are then products of sums over the digits of each group of
-// dimensions that share digits (at most the devices, often a few hundred
-// terms). Otherwise one walk over each mesh sums them (O(devices * rank), a
+// sums. The bytes by locality: when both meshes list the same devices, in
+// the same order or with the digits of the index reordered (a mesh
+// transpose; one pass over the device lists finds them), a device's shard
+// index per dimension is a weighted sum of mixed-radix digits of its
+// logical index, the digits both meshes' axes (and the process pattern) are
+// cut into; the same-device elements are then products of sums over the
+// digits of each group of dimensions that share digits (at most the
+// devices, often a few hundred terms), and so are the same-process elements
+// when the processes follow a regular pattern (blocks of consecutive
+// devices, or every k-th device). Otherwise one walk over each mesh sums
+// them (only the same-process ones when the same-device ones are digit
+// sums; O(devices * rank), a
 // run along the last mesh axis at a time; no devices x devices loop): per
 // process, the source shards its devices hold are almost always a product
 // of per-dimension position sets (a box for blocks of devices), so a
@@ -37,15 +41,15 @@
 // device's chunk positions, the shards each process holds, each destination
 // device's first piece) is built by the first ForEachPiece or Piece, once,
 // O(devices * rank) (the walk builds its source part itself). The number of pieces does not matter: on 4,096 devices
-// (benchmarks/reshard_bench.cc, a shared 2-core machine, medians of 5) the
-// plan costs 0.8-1.1x one index map when each device keeps or moves one
-// piece, 1.4-2x with dimensions gathered whole (16.7M pieces), 5x at 16
-// pieces per device, 3-7x for uneven, grouped, replicated and strided-
-// process pairs, 10.7x for a 1-D swap (4,096 shards on both sides: the
-// per-dimension structure is as large as the mesh); the pairs that walk the
-// devices cost 10.7x (processes of 7 and 9 devices) and 15.8x (a mesh
-// listing the devices in another order, the worst pair tried). The first
-// per-device query adds 3-16x once.
+// (benchmarks/reshard_bench.cc, a shared 2-core machine, medians of 5, load
+// 3.5-5.1) the plan costs 0.8-1.1x one index map when each device keeps or
+// moves one piece, 1.4-2x with dimensions gathered whole (16.7M pieces),
+// 4.8x at 16 pieces per device, 1.8-6.9x for uneven, grouped, replicated
+// and strided-process pairs, 6.1x for a mesh listing the devices column by
+// column, 8.5x for a 1-D swap (4,096 shards on both sides: the
+// per-dimension structure is as large as the mesh) and 9.0x for processes
+// of 7 and 9 devices (the walk; the worst of the 15 pairs tried). The first
+// per-device query adds 3-17x once.
 // Listing one device's pieces (ForEachPiece) costs O(mesh rank) plus O(rank)
 // per piece, plus a binary search per piece not held in the destination's
 // own process when source shards have replicas; piece i of the plan (Piece)

@@ -450,13 +450,18 @@ TEST(ReshardIntervalsTest, TotalsWhenReplicasSpreadOverProcesses) {
 
 // (8,) over the 8 devices of a line "x" (device i holds [i, i+1)) to
 // (8,) over 'b' of a (2, 4) mesh "a", "b" of the same devices (device i
-// needs [2b, 2b+2), b = i % 4); device i in process process(i).
+// needs [2b, 2b+2), b = i % 4); device i in process process(i). With
+// `by_columns` the square lists the devices column by column: position
+// (a, b) is device 2b + a.
 template <typename ProcessOf>
-ReshardIntervals LineToSquare(ProcessOf process) {
-  std::vector<Device> devices;
+ReshardIntervals LineToSquare(ProcessOf process, bool by_columns = false) {
+  std::vector<Device> devices, listed;
   for (int64_t i = 0; i < 8; ++i) devices.push_back(Dev(i, process(i)));
+  for (int64_t t = 0; t < 8; ++t) {
+    listed.push_back(devices[static_cast<size_t>(by_columns ? t % 4 * 2 + t / 4 : t)]);
+  }
   const MeshPtr line = Mesh1d(devices);
-  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, devices));
+  const MeshPtr square = Unwrap(DeviceMesh::Create({2, 4}, {"a", "b"}, listed));
   return Unwrap(
       ReshardIntervals::Create(Make({"x"}, line, {8}), Make({"b"}, square, {8}), 1));
 }
@@ -486,6 +491,27 @@ TEST(ReshardIntervalsTest, TotalsWhenProcessesFollowNoPattern) {
   EXPECT_EQ(plan.same_device_bytes(), 2);
   EXPECT_EQ(plan.same_process_bytes(), 8);
   EXPECT_EQ(plan.cross_process_bytes(), 6);
+}
+
+// By columns, device 2b + a holds [2b + a, 2b + a + 1) inside the
+// [2b, 2b + 2) it needs, so every device keeps 1 of its 2 elements (2 of 8
+// in mesh order). The totals come from the spans of the reordering.
+TEST(ReshardIntervalsTest, TotalsWhenTheDestinationListsTheDevicesColumnByColumn) {
+  // Processes i / 2: device 2b + a finds the other element on device
+  // 2b + 1 - a, in its process b.
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i / 2; }, true);
+  EXPECT_EQ(plan.same_device_bytes(), 8);
+  EXPECT_EQ(plan.same_process_bytes(), 8);
+  EXPECT_EQ(plan.cross_process_bytes(), 0);
+}
+
+TEST(ReshardIntervalsTest, TotalsWhenColumnsMeetProcessesOfEveryOtherDevice) {
+  // Processes i % 2: device 2b + a's other element is on a device of the
+  // other process.
+  const ReshardIntervals plan = LineToSquare([](int64_t i) { return i % 2; }, true);
+  EXPECT_EQ(plan.same_device_bytes(), 8);
+  EXPECT_EQ(plan.same_process_bytes(), 0);
+  EXPECT_EQ(plan.cross_process_bytes(), 8);
 }
 
 TEST(ReshardIntervalsTest, FirstQueriesFromSeveralThreadsSeeOnePlan) {
@@ -725,6 +751,43 @@ Sharding RandomShardingOver(std::mt19937& rng, const std::vector<int64_t>& shape
   }
 }
 
+// The plan's totals against its pieces' bytes by locality, and its piece
+// count against the pieces listed.
+void ExpectTotalsOfThePieces(const ReshardIntervals& plan, const Sharding& destination) {
+  int64_t totals[3] = {0, 0, 0};
+  size_t pieces = 0;
+  for (int64_t device = 0; device < destination.num_devices(); ++device) {
+    ASSERT_THAT(plan.ForEachPiece(device, [&](const ReshardPiece& p) {
+      totals[static_cast<int>(p.locality)] += p.bytes;
+      ++pieces;
+    }), IsOk());
+  }
+  ASSERT_EQ(pieces, plan.num_pieces());
+  ASSERT_EQ(totals[0], plan.same_device_bytes());
+  ASSERT_EQ(totals[1], plan.same_process_bytes());
+  ASSERT_EQ(totals[2], plan.cross_process_bytes());
+}
+
+// A shape of `rank` sizes 0-8.
+std::vector<int64_t> RandomShape(std::mt19937& rng, size_t rank) {
+  std::vector<int64_t> shape;
+  for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+  return shape;
+}
+
+// n devices from id 7 in processes of `per_process` as blocks (pattern 0),
+// strided (1), or of uneven sizes (2).
+std::vector<Device> DevicesInProcesses(int64_t n, int64_t per_process, int pattern) {
+  std::vector<Device> devices;
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t process = pattern == 0   ? i / per_process
+                            : pattern == 1 ? i % per_process
+                                           : (i * i) / (n + 1);
+    devices.push_back(Dev(7 + i, process));
+  }
+  return devices;
+}
+
 // Both meshes list the same devices: the totals are summed per digit of the
 // device index when processes are blocks or strided (periodic), by a walk
 // over the devices otherwise (here: processes of uneven size); both must
@@ -738,38 +801,82 @@ TEST(ReshardIntervalsTest, RandomPairsOnOneDeviceListTotalThePiecesByLocality) {
     const int64_t per_process = 1 + static_cast<int64_t>(rng() % 4);
     const int pattern = static_cast<int>(rng() % 3);  // blocks, strided, uneven
     ++patterns[pattern];
-    std::vector<Device> devices;
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t process = pattern == 0   ? i / per_process
-                              : pattern == 1 ? i % per_process
-                                             : (i * i) / (n + 1);
-      devices.push_back(Dev(7 + i, process));
-    }
-    const size_t rank = rng() % 4;
-    std::vector<int64_t> shape;
-    for (size_t d = 0; d < rank; ++d) shape.push_back(static_cast<int64_t>(rng() % 9));
+    const std::vector<Device> devices = DevicesInProcesses(n, per_process, pattern);
+    const std::vector<int64_t> shape = RandomShape(rng, rng() % 4);
     const Sharding a = RandomShardingOver(rng, shape, devices);
     const Sharding b = RandomShardingOver(rng, shape, devices);
     SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
                               a.mesh().ToString(), " B ", b.mesh().ToString(), " pattern ",
                               pattern, " per process ", per_process));
     const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 3));
-    int64_t totals[3] = {0, 0, 0};
-    size_t pieces = 0;
-    for (int64_t device = 0; device < b.num_devices(); ++device) {
-      ASSERT_THAT(plan.ForEachPiece(device, [&](const ReshardPiece& p) {
-        totals[static_cast<int>(p.locality)] += p.bytes;
-        ++pieces;
-      }), IsOk());
-    }
-    ASSERT_EQ(pieces, plan.num_pieces());
-    ASSERT_EQ(totals[0], plan.same_device_bytes());
-    ASSERT_EQ(totals[1], plan.same_process_bytes());
-    ASSERT_EQ(totals[2], plan.cross_process_bytes());
+    ExpectTotalsOfThePieces(plan, b);
   }
   EXPECT_GT(patterns[0], 150);
   EXPECT_GT(patterns[1], 150);
   EXPECT_GT(patterns[2], 150);
+}
+
+// The destination lists the same devices in another order: mostly a
+// reordering of mixed-radix digits of the index (a transpose of some
+// factorization: the totals are summed over the spans' digits), sometimes a
+// shuffle (no digits: the walk); the totals as above.
+TEST(ReshardIntervalsTest, RandomPairsOnReorderedDeviceListsTotalThePiecesByLocality) {
+  std::mt19937 rng(383838);
+  const int64_t counts[] = {4, 6, 8, 12, 16, 24, 36};
+  int reorderings[2] = {0, 0};
+  for (int trial = 0; trial < 600; ++trial) {
+    const int64_t n = counts[rng() % 7];
+    const int64_t per_process = 1 + static_cast<int64_t>(rng() % 4);
+    const int pattern = static_cast<int>(rng() % 3);
+    const std::vector<Device> devices = DevicesInProcesses(n, per_process, pattern);
+    // Digits of the source index, fastest first, and their order in the
+    // destination's.
+    std::vector<int64_t> sizes;
+    for (int64_t rest = n; rest > 1;) {
+      int64_t size = 2 + static_cast<int64_t>(rng() % 3);
+      while (rest % size != 0) --size;
+      if (size == 1) size = rest;
+      sizes.push_back(size);
+      rest /= size;
+    }
+    std::vector<size_t> order(sizes.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::shuffle(order.begin(), order.end(), rng);
+    const bool shuffled = rng() % 4 == 0;
+    ++reorderings[shuffled ? 1 : 0];
+    std::vector<Device> listed(static_cast<size_t>(n));
+    if (shuffled) {
+      listed = devices;
+      std::shuffle(listed.begin(), listed.end(), rng);
+    } else {
+      for (int64_t s = 0; s < n; ++s) {
+        // Source digits of s, then the destination index with them in `order`.
+        std::vector<int64_t> digit(sizes.size());
+        int64_t rest = s;
+        for (size_t k = 0; k < sizes.size(); ++k) {
+          digit[k] = rest % sizes[k];
+          rest /= sizes[k];
+        }
+        int64_t t = 0, weight = 1;
+        for (size_t k : order) {
+          t += digit[k] * weight;
+          weight *= sizes[k];
+        }
+        listed[static_cast<size_t>(t)] = devices[static_cast<size_t>(s)];
+      }
+    }
+    const std::vector<int64_t> shape = RandomShape(rng, 1 + rng() % 3);
+    const Sharding a = RandomShardingOver(rng, shape, devices);
+    const Sharding b = RandomShardingOver(rng, shape, listed);
+    SCOPED_TRACE(absl::StrCat("trial ", trial, " shape ", ShapeToString(shape), " A ",
+                              a.mesh().ToString(), " B ", b.mesh().ToString(), " pattern ",
+                              pattern, " per process ", per_process, " digits ",
+                              absl::StrJoin(sizes, ","), " order ", absl::StrJoin(order, ",")));
+    const ReshardIntervals plan = Unwrap(ReshardIntervals::Create(a, b, 3));
+    ExpectTotalsOfThePieces(plan, b);
+  }
+  EXPECT_GT(reorderings[0], 350);
+  EXPECT_GT(reorderings[1], 100);
 }
 
 }  // namespace
