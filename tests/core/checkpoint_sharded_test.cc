@@ -16,8 +16,10 @@
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/sharded/files.h"
 #include "core/checkpoint/sharded/index.h"
+#include "core/checkpoint/sharded/restore_plan.h"
 #include "core/checkpoint/sharded/writer.h"
 #include "core/formats/tessera_proto.h"
+#include "core/layout_map.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/sharded_testing.h"
@@ -646,6 +648,66 @@ TEST_F(ParseIndexTest, RefusesPiecesOutOfOrder) {
   EXPECT_THAT(ParseIndex(text, "i.json"),
               StatusIs(kInvalid, absl::StrCat("i.json: byte ", piece1, ": tensor 'w': piece 1 [0:2, 0:2] comes "
                                               "after piece 0 [2:4, 0:2]; expected pieces sorted by their ranges")));
+}
+
+// ---- The restore plan's refusals
+
+class RestorePlanTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = FreshDirectory("restore");
+    SaveAll(dir_, {U8Tensor("w", {4, 2}, {"x", ""}, Mesh2x2())}, 2, 0);
+    source_ = Unwrap(OpenRestoreSource(dir_));
+  }
+  absl::StatusOr<ReadPlan> Plan(std::vector<RestoreRequest> requests) {
+    return MakeRestorePlan(source_, LayoutMap(Mesh2x2()), ReadPlanOptions{}, requests);
+  }
+
+  std::string dir_;
+  RestoreSource source_;
+};
+
+TEST_F(RestorePlanTest, OpensTheIndexFileAsItsDirectory) {
+  EXPECT_EQ(Unwrap(OpenRestoreSource(IndexPath(dir_))).directory, dir_);
+}
+
+TEST_F(RestorePlanTest, OpenRefusesAFileOtherThanTheIndex) {
+  const std::string path = dir_ + "/process-00000-of-00002.safetensors";
+  EXPECT_THAT(OpenRestoreSource(path),
+              StatusIs(kInvalid, absl::StrCat("Argument 'path' is '", path, "'; expected a checkpoint directory "
+                                              "or its tessera-index.json")));
+}
+
+TEST_F(RestorePlanTest, RefusesAMapWithoutAMesh) {
+  EXPECT_THAT(MakeRestorePlan(source_, LayoutMap(nullptr), ReadPlanOptions{}),
+              StatusIs(kPrecondition, "The layout map has no mesh; expected a map created with the mesh the "
+                                      "checkpoint is restored onto"));
+}
+
+TEST_F(RestorePlanTest, RefusesATensorRequestedTwice) {
+  EXPECT_THAT(Plan({{"w", "", {}, false}, {"w", "", {}, false}}),
+              StatusIs(kInvalid, "Tensor 'w' is requested twice (requests 0 and 1); expected once"));
+}
+
+TEST_F(RestorePlanTest, ATensorNotInTheCheckpointIsNotFound) {
+  EXPECT_THAT(Plan({{"v", "", {}, false}}),
+              StatusIs(absl::StatusCode::kNotFound, absl::StrCat("Tensor 'v' is not in the checkpoint ", dir_)));
+}
+
+TEST_F(RestorePlanTest, RefusesAnotherDtype) {
+  EXPECT_THAT(Plan({{"w", "F32", {}, false}}),
+              StatusIs(kInvalid, "Tensor 'w' is requested as F32 but the checkpoint stores U8; expected the same "
+                                 "dtype"));
+}
+
+TEST_F(RestorePlanTest, RefusesAnotherShape) {
+  EXPECT_THAT(Plan({{"w", "U8", {2, 4}, true}}),
+              StatusIs(kInvalid, "Tensor 'w' is requested with shape [2, 4] but the checkpoint stores shape "
+                                 "[4, 2]; expected the same shape"));
+}
+
+TEST_F(RestorePlanTest, AcceptsTheStoredDtypeAndShape) {
+  EXPECT_TRUE(Plan({{"w", "U8", {4, 2}, true}}).ok());
 }
 
 }  // namespace
