@@ -710,5 +710,45 @@ TEST_F(RestorePlanTest, AcceptsTheStoredDtypeAndShape) {
   EXPECT_TRUE(Plan({{"w", "U8", {4, 2}, true}}).ok());
 }
 
+TEST_F(RestorePlanTest, RefusesAProcessCountThatDoesNotDivideTheDevices) {
+  ReadPlanOptions options;
+  options.num_processes = 3;
+  EXPECT_THAT(MakeRestorePlan(source_, LayoutMap(Mesh2x2()), options),
+              StatusIs(kInvalid, "Argument 'num_processes' is 3; expected a divisor of the mesh's 4 devices (each "
+                                 "process owns an equal block)"));
+}
+
+// ---- The writer's refusals of its arguments
+
+TEST(ProcessPiecesTest, RefusesNoProcesses) {
+  EXPECT_THAT(ProcessPieces({U8Tensor("w", {4}, {"x"}, Mesh2x2())}, 0, 0),
+              StatusIs(kInvalid, "Argument 'num_processes' is 0; expected at least 1"));
+}
+
+TEST(ProcessPiecesTest, RefusesAProcessIndexPastTheCount) {
+  EXPECT_THAT(ProcessPieces({U8Tensor("w", {4}, {"x"}, Mesh2x2())}, 2, 2),
+              StatusIs(kInvalid, "Argument 'process_index' is 2; expected at least 0 and less than 2 "
+                                 "(num_processes)"));
+}
+
+TEST(ProcessPiecesTest, RefusesANegativeProcessIndex) {
+  EXPECT_THAT(ProcessPieces({U8Tensor("w", {4}, {"x"}, Mesh2x2())}, -1, 2),
+              StatusIs(kInvalid, "Argument 'process_index' is -1; expected at least 0 and less than 2 "
+                                 "(num_processes)"));
+}
+
+TEST(CheckSaveTensorTest, RefusesAnEmptyName) {
+  EXPECT_THAT(CheckSaveTensor(U8Tensor("", {4}, {"x"}, Mesh2x2())),
+              StatusIs(kInvalid, "Argument 'name' is \"\"; expected a non-empty UTF-8 name"));
+}
+
+TEST(FinishSaveTest, RefusesATensorAddedTwice) {
+  const std::string dir = FreshDirectory("twice");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2()),
+                                           U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  EXPECT_THAT(FinishSave(dir, tensors, 1, 0),
+              StatusIs(kInvalid, "Tensor \"w\" is added twice; expected unique names"));
+}
+
 }  // namespace
 }  // namespace tessera::checkpoint::sharded
