@@ -750,5 +750,14 @@ TEST(FinishSaveTest, RefusesATensorAddedTwice) {
               StatusIs(kInvalid, "Tensor \"w\" is added twice; expected unique names"));
 }
 
+TEST(WriteProcessFileTest, ADirectoryUnderAFileIsAnIoErrorNamingIt) {
+  const std::string file = FreshDirectory("under-a-file") + "/plain";
+  WriteText(file, "x");
+  const std::string dir = file + "/ckpt";
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  EXPECT_THAT(WriteProcessFile(dir, tensors, WriteOptions{0, 1, 0}, FillFrom(tensors, 0)),
+              StatusIs(kPrecondition, absl::StrCat("cannot create directory ", dir, ": Not a directory")));
+}
+
 }  // namespace
 }  // namespace tessera::checkpoint::sharded
