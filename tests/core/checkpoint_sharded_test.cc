@@ -16,8 +16,10 @@
 #include "core/checkpoint/safetensors.h"
 #include "core/checkpoint/sharded/files.h"
 #include "core/checkpoint/sharded/index.h"
+#include "core/checkpoint/sharded/restore_plan.h"
 #include "core/checkpoint/sharded/writer.h"
 #include "core/formats/tessera_proto.h"
+#include "core/layout_map.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/core/sharded_testing.h"
@@ -509,6 +511,252 @@ TEST_F(ParseIndexTest, VerifyCallsAFileOfAnotherProcessDataLoss) {
   EXPECT_THAT(VerifyIndexFiles(index, dir_),
               StatusIs(kDataLoss, absl::StrCat(path, ": __metadata__ 'tessera.process' is \"0\"; expected \"1\" "
                                                      "(file 1 of tessera-index.json)")));
+}
+
+// Each malformed field of the saved index, refused at the byte of the value
+// (or of the object missing it) with the field's path. `from` is replaced
+// once by `to`; "$OFFSET0" stands for piece 0's offset; the error is at the
+// first `at` in the edited text.
+struct MalformedField {
+  const char* name;
+  const char* from;
+  const char* to;
+  const char* at;
+  const char* message;
+};
+
+constexpr MalformedField kMalformedFields[] = {
+    {"FormatMissing", "\"format\": \"tessera.checkpoint\", ", "", "{", "field 'format' is missing"},
+    {"FormatNotAString", "\"tessera.checkpoint\"", "7", "7, \"version\"",
+     "field 'format' is 7; expected \"tessera.checkpoint\""},
+    {"VersionMissing", " \"version\": 1,", "", "{", "field 'version' is missing"},
+    {"VersionZero", "\"version\": 1", "\"version\": 0", "0,\n",
+     "field 'version' is 0; expected an integer of at least 1"},
+    {"VersionAString", "\"version\": 1", "\"version\": \"1\"", "\"1\"",
+     "field 'version' is \"1\"; expected an integer of at least 1"},
+    {"VersionOverflowingInt64", "\"version\": 1", "\"version\": 99999999999999999999", "9999",
+     "field 'version' is a number; expected an integer of at least 1"},
+    {"NumProcessesMissing", "\n \"num_processes\": 2,", "", "{", "field 'num_processes' is missing"},
+    {"NumProcessesZero", "\"num_processes\": 2", "\"num_processes\": 0", "0,\n \"files\"",
+     "field 'num_processes' is 0; expected an integer of at least 1"},
+    {"NumProcessesNegative", "\"num_processes\": 2", "\"num_processes\": -1", "-1",
+     "field 'num_processes' is -1; expected an integer of at least 1"},
+    {"FilesMissing",
+     " \"files\": [\"process-00000-of-00002.safetensors\", \"process-00001-of-00002.safetensors\"],\n", "", "{",
+     "field 'files' is missing"},
+    {"FilesAnObject",
+     "[\"process-00000-of-00002.safetensors\", \"process-00001-of-00002.safetensors\"]", "{}", "{},",
+     "field 'files' is an object; expected an array of 2 file names (one per process)"},
+    {"FileNameNotAString", "\"process-00000-of-00002.safetensors\"", "3", "3, \"process",
+     "field 'files[0]' is 3; expected a file name"},
+    {"FileNameEmpty", "\"process-00000-of-00002.safetensors\"", "\"\"", "\"\", \"process",
+     "field 'files[0]' is \"\"; expected a file name inside the checkpoint's directory (no '/')"},
+    {"FileNameDotDot", "\"process-00000-of-00002.safetensors\"", "\"..\"", "\"..\"",
+     "field 'files[0]' is \"..\"; expected a file name inside the checkpoint's directory (no '/')"},
+    {"FileNameTwice", "\"process-00001-of-00002.safetensors\"", "\"process-00000-of-00002.safetensors\"",
+     "\"process-00000-of-00002.safetensors\"]",
+     "field 'files[1]' is \"process-00000-of-00002.safetensors\"; expected a name no other file has"},
+    {"TensorNotAnObject", "[\n  {\"name\"", "[\n  7, {\"name\"", "7, {",
+     "field 'tensors[0]' is 7; expected an object"},
+    {"TensorUnknownField", "{\"name\": \"w\",", "{\"name\": \"w\", \"extra\": 1,", "\"extra\"",
+     "field 'tensors[0].extra' is unknown; expected only name, dtype, shape, mesh, layout, shard_mode, pieces"},
+    {"TensorNameMissing", "\"name\": \"w\", ", "", "{\"dtype\"", "field 'tensors[0].name' is missing"},
+    {"TensorNameNotAString", "\"name\": \"w\"", "\"name\": 1", "1, \"dtype\"",
+     "field 'tensors[0].name' is 1; expected a string"},
+    {"DtypeMissing", "\"dtype\": \"U8\", ", "", "{\"name\"", "field 'tensors[0] ('w').dtype' is missing"},
+    {"DtypeNotAString", "\"U8\"", "8", "8, \"shape\"",
+     "field 'tensors[0] ('w').dtype' is 8; expected a safetensors dtype name"},
+    {"ShapeMissing", "\"shape\": [4, 2], ", "", "{\"name\"", "field 'tensors[0] ('w').shape' is missing"},
+    {"ShapeNotAnArray", "\"shape\": [4, 2]", "\"shape\": 4", "4, \"mesh\"",
+     "field 'tensors[0] ('w').shape' is 4; expected an array of non-negative integers"},
+    {"ShapeNegative", "\"shape\": [4, 2]", "\"shape\": [4, -2]", "-2",
+     "field 'tensors[0] ('w').shape[1]' is -2; expected a non-negative integer"},
+    {"ShapeBytesOver63Bits", "\"shape\": [4, 2]", "\"shape\": [4, 4611686018427387904]", "[4, 46",
+     "field 'tensors[0] ('w').shape' is an array; expected a shape whose bytes fit in 63 bits"},
+    {"ShardModeMissing", "\"shard_mode\": \"strict\", ", "", "{\"name\"",
+     "field 'tensors[0] ('w').shard_mode' is missing"},
+    {"ShardModeUnknown", "\"strict\"", "\"loose\"", "\"loose\"",
+     "field 'tensors[0] ('w').shard_mode' is \"loose\"; expected \"strict\", \"chunk-flat\" or \"chunk-nested\""},
+    {"PieceNotAnObject", "\"pieces\": [", "\"pieces\": [3, ", "3, {",
+     "field 'tensors[0] ('w').pieces[0]' is 3; expected an object"},
+    {"PieceUnknownField", "{\"file\": 0", "{\"extra\": 0, \"file\": 0", "\"extra\"",
+     "field 'tensors[0] ('w').pieces[0].extra' is unknown; expected only file, offset, size, ranges"},
+    {"PieceFileMissing", "{\"file\": 0, ", "{", "{\"offset\"", "field 'tensors[0] ('w').pieces[0].file' is missing"},
+    {"PieceFileNegative", "\"file\": 0", "\"file\": -1", "-1",
+     "field 'tensors[0] ('w').pieces[0].file' is -1; expected a non-negative integer"},
+    {"PieceOffsetMissing", ", \"offset\": $OFFSET0", "", "{\"file\": 0",
+     "field 'tensors[0] ('w').pieces[0].offset' is missing"},
+    {"PieceOffsetInTheHeaderLength", "\"offset\": $OFFSET0", "\"offset\": 7", "7, \"size\"",
+     "field 'tensors[0] ('w').pieces[0].offset' is 7; expected an integer of at least 8"},
+    {"PieceOffsetPlusSizeOver63Bits", "\"offset\": $OFFSET0", "\"offset\": 9223372036854775807",
+     "9223372036854775807",
+     "field 'tensors[0] ('w').pieces[0].offset' is 9223372036854775807; expected an offset that, with the "
+     "size, fits in 63 bits"},
+    {"PieceSizeMissing", "\"size\": 4, ", "", "{\"file\": 0", "field 'tensors[0] ('w').pieces[0].size' is missing"},
+    {"PieceSizeNegative", "\"size\": 4", "\"size\": -4", "-4",
+     "field 'tensors[0] ('w').pieces[0].size' is -4; expected a non-negative integer"},
+    {"PieceRangesMissing", ", \"ranges\": [[0, 2], [0, 2]]", "", "{\"file\": 0",
+     "field 'tensors[0] ('w').pieces[0].ranges' is missing"},
+    {"RangesOfAnotherRank", "[[0, 2], [0, 2]]", "[[0, 2]]", "[[0, 2]]",
+     "field 'tensors[0] ('w').pieces[0].ranges' is an array; expected an array of 2 [start, stop] pairs"},
+    {"RangeNotAPair", "[[0, 2], [0, 2]]", "[[0, 2], [0, 2, 3]]", "[0, 2, 3]",
+     "field 'tensors[0] ('w').pieces[0].ranges[1]' is an array; expected a [start, stop] pair"},
+    {"RangeStartNegative", "[[0, 2], [0, 2]]", "[[-1, 2], [0, 2]]", "-1",
+     "field 'tensors[0] ('w').pieces[0].ranges[0][0]' is -1; expected a non-negative integer"},
+    {"RangeStopAString", "[[0, 2], [0, 2]]", "[[0, \"2\"], [0, 2]]", "\"2\"], [0, 2]]",
+     "field 'tensors[0] ('w').pieces[0].ranges[0][1]' is \"2\"; expected a non-negative integer"},
+    {"RangeReversed", "[[0, 2], [0, 2]]", "[[2, 0], [0, 2]]", "[2, 0]",
+     "field 'tensors[0] ('w').pieces[0].ranges[0]' is [2, 0]; expected 0 <= start <= stop <= 4 (dimension 0 of "
+     "the shape)"},
+    {"PieceWithoutElements", "\"size\": 4, \"ranges\": [[0, 2], [0, 2]]", "\"size\": 0, \"ranges\": [[0, 0], [0, 2]]",
+     "{\"file\": 0",
+     "tensor 'w': field 'tensors[0] ('w').pieces[0].ranges' is [0:0, 0:2]; expected a shard with elements"},
+};
+
+TEST_F(ParseIndexTest, RefusesEachMalformedFieldAtItsByteWithItsPath) {
+  const std::string offset0 = absl::StrCat(Unwrap(ParseIndex(text_, "i.json")).tensors[0].pieces[0].offset);
+  for (const MalformedField& c : kMalformedFields) {
+    SCOPED_TRACE(c.name);
+    const std::string from = absl::StrReplaceAll(c.from, {{"$OFFSET0", offset0}});
+    std::string text = text_;
+    const size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), c.to);
+    const size_t error_at = text.find(c.at);
+    ASSERT_NE(error_at, std::string::npos) << c.at;
+    EXPECT_THAT(ParseIndex(text, "i.json"),
+                StatusIs(kInvalid, absl::StrCat("i.json: byte ", error_at, ": ", c.message)));
+  }
+}
+
+TEST_F(ParseIndexTest, RefusesAnIndexThatIsNoObject) {
+  EXPECT_THAT(ParseIndex("[]", "i.json"),
+              StatusIs(kInvalid, "i.json: byte 0: field '(the index)' is an array; expected an object"));
+}
+
+TEST_F(ParseIndexTest, RefusesInvalidUtf8AtItsByte) {
+  EXPECT_THAT(ParseIndex("{\"a\": \"\xff\"}", "i.json"), StatusIs(kInvalid, "i.json: byte 7: invalid UTF-8"));
+}
+
+TEST_F(ParseIndexTest, RefusesPiecesOutOfOrder) {
+  std::string text = text_;
+  const size_t first = text.find("[[0, 2], [0, 2]]");
+  text.replace(first, 16, "[[2, 4], [0, 2]]");
+  const size_t second = text.find("[[2, 4], [0, 2]]", first + 1);
+  text.replace(second, 16, "[[0, 2], [0, 2]]");
+  const size_t piece1 = text.find("{\"file\": 1");
+  EXPECT_THAT(ParseIndex(text, "i.json"),
+              StatusIs(kInvalid, absl::StrCat("i.json: byte ", piece1, ": tensor 'w': piece 1 [0:2, 0:2] comes "
+                                              "after piece 0 [2:4, 0:2]; expected pieces sorted by their ranges")));
+}
+
+// ---- The restore plan's refusals
+
+class RestorePlanTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = FreshDirectory("restore");
+    SaveAll(dir_, {U8Tensor("w", {4, 2}, {"x", ""}, Mesh2x2())}, 2, 0);
+    source_ = Unwrap(OpenRestoreSource(dir_));
+  }
+  absl::StatusOr<ReadPlan> Plan(std::vector<RestoreRequest> requests) {
+    return MakeRestorePlan(source_, LayoutMap(Mesh2x2()), ReadPlanOptions{}, requests);
+  }
+
+  std::string dir_;
+  RestoreSource source_;
+};
+
+TEST_F(RestorePlanTest, OpensTheIndexFileAsItsDirectory) {
+  EXPECT_EQ(Unwrap(OpenRestoreSource(IndexPath(dir_))).directory, dir_);
+}
+
+TEST_F(RestorePlanTest, OpenRefusesAFileOtherThanTheIndex) {
+  const std::string path = dir_ + "/process-00000-of-00002.safetensors";
+  EXPECT_THAT(OpenRestoreSource(path),
+              StatusIs(kInvalid, absl::StrCat("Argument 'path' is '", path, "'; expected a checkpoint directory "
+                                              "or its tessera-index.json")));
+}
+
+TEST_F(RestorePlanTest, RefusesAMapWithoutAMesh) {
+  EXPECT_THAT(MakeRestorePlan(source_, LayoutMap(nullptr), ReadPlanOptions{}),
+              StatusIs(kPrecondition, "The layout map has no mesh; expected a map created with the mesh the "
+                                      "checkpoint is restored onto"));
+}
+
+TEST_F(RestorePlanTest, RefusesATensorRequestedTwice) {
+  EXPECT_THAT(Plan({{"w", "", {}, false}, {"w", "", {}, false}}),
+              StatusIs(kInvalid, "Tensor 'w' is requested twice (requests 0 and 1); expected once"));
+}
+
+TEST_F(RestorePlanTest, ATensorNotInTheCheckpointIsNotFound) {
+  EXPECT_THAT(Plan({{"v", "", {}, false}}),
+              StatusIs(absl::StatusCode::kNotFound, absl::StrCat("Tensor 'v' is not in the checkpoint ", dir_)));
+}
+
+TEST_F(RestorePlanTest, RefusesAnotherDtype) {
+  EXPECT_THAT(Plan({{"w", "F32", {}, false}}),
+              StatusIs(kInvalid, "Tensor 'w' is requested as F32 but the checkpoint stores U8; expected the same "
+                                 "dtype"));
+}
+
+TEST_F(RestorePlanTest, RefusesAnotherShape) {
+  EXPECT_THAT(Plan({{"w", "U8", {2, 4}, true}}),
+              StatusIs(kInvalid, "Tensor 'w' is requested with shape [2, 4] but the checkpoint stores shape "
+                                 "[4, 2]; expected the same shape"));
+}
+
+TEST_F(RestorePlanTest, AcceptsTheStoredDtypeAndShape) {
+  EXPECT_TRUE(Plan({{"w", "U8", {4, 2}, true}}).ok());
+}
+
+TEST_F(RestorePlanTest, RefusesAProcessCountThatDoesNotDivideTheDevices) {
+  ReadPlanOptions options;
+  options.num_processes = 3;
+  EXPECT_THAT(MakeRestorePlan(source_, LayoutMap(Mesh2x2()), options),
+              StatusIs(kInvalid, "Argument 'num_processes' is 3; expected a divisor of the mesh's 4 devices (each "
+                                 "process owns an equal block)"));
+}
+
+// ---- The writer's refusals of its arguments
+
+TEST(ProcessPiecesTest, RefusesNoProcesses) {
+  EXPECT_THAT(ProcessPieces({U8Tensor("w", {4}, {"x"}, Mesh2x2())}, 0, 0),
+              StatusIs(kInvalid, "Argument 'num_processes' is 0; expected at least 1"));
+}
+
+TEST(ProcessPiecesTest, RefusesAProcessIndexPastTheCount) {
+  EXPECT_THAT(ProcessPieces({U8Tensor("w", {4}, {"x"}, Mesh2x2())}, 2, 2),
+              StatusIs(kInvalid, "Argument 'process_index' is 2; expected at least 0 and less than 2 "
+                                 "(num_processes)"));
+}
+
+TEST(ProcessPiecesTest, RefusesANegativeProcessIndex) {
+  EXPECT_THAT(ProcessPieces({U8Tensor("w", {4}, {"x"}, Mesh2x2())}, -1, 2),
+              StatusIs(kInvalid, "Argument 'process_index' is -1; expected at least 0 and less than 2 "
+                                 "(num_processes)"));
+}
+
+TEST(CheckSaveTensorTest, RefusesAnEmptyName) {
+  EXPECT_THAT(CheckSaveTensor(U8Tensor("", {4}, {"x"}, Mesh2x2())),
+              StatusIs(kInvalid, "Argument 'name' is \"\"; expected a non-empty UTF-8 name"));
+}
+
+TEST(FinishSaveTest, RefusesATensorAddedTwice) {
+  const std::string dir = FreshDirectory("twice");
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2()),
+                                           U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  EXPECT_THAT(FinishSave(dir, tensors, 1, 0),
+              StatusIs(kInvalid, "Tensor \"w\" is added twice; expected unique names"));
+}
+
+TEST(WriteProcessFileTest, ADirectoryUnderAFileIsAnIoErrorNamingIt) {
+  const std::string file = FreshDirectory("under-a-file") + "/plain";
+  WriteText(file, "x");
+  const std::string dir = file + "/ckpt";
+  const std::vector<SaveTensor> tensors = {U8Tensor("w", {4}, {"x"}, Mesh2x2())};
+  EXPECT_THAT(WriteProcessFile(dir, tensors, WriteOptions{0, 1, 0}, FillFrom(tensors, 0)),
+              StatusIs(kPrecondition, absl::StrCat("cannot create directory ", dir, ": Not a directory")));
 }
 
 }  // namespace
