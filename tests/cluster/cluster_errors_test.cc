@@ -257,10 +257,15 @@ TEST(ClusterErrors, LargestValueIsAcceptedAndReadBackIntact) {
 TEST(ClusterErrors, ManyKeysAreStoredAndListedByAnotherProcess) {
   constexpr int kKeys = 20000;
   const int port = FreePort();
-  auto host = StartMember(port, 2, 0, "job-many", {}, {"init", "barrier:filled:30000", "count:many"});
+  // The member waits at "end" until the host has counted: a member that exited
+  // after "filled" would end the job (its connection closed) while the host,
+  // slow under load, still lists.
+  auto host =
+      StartMember(port, 2, 0, "job-many", {}, {"init", "barrier:filled:30000", "count:many", "barrier:end:30000"});
   AwaitCoordinator(*host);
   auto member = StartMember(port, 2, 1, "job-many", {},
-                            {"init", "fill:many:" + std::to_string(kKeys) + ":16", "barrier:filled:30000"});
+                            {"init", "fill:many:" + std::to_string(kKeys) + ":16", "barrier:filled:30000",
+                             "barrier:end:30000"});
   auto filled = member->WaitResult(1, 40000);
   ASSERT_TRUE(filled && filled->ok) << Describe(filled) << member->Stderr();
   EXPECT_EQ(filled->IntField("set"), kKeys);
@@ -268,6 +273,10 @@ TEST(ClusterErrors, ManyKeysAreStoredAndListedByAnotherProcess) {
   ASSERT_TRUE(counted && counted->ok) << Describe(counted) << host->Stderr();
   EXPECT_EQ(counted->IntField("entries"), kKeys) << Describe(counted);
   EXPECT_EQ(counted->IntField("bytes"), kKeys * 16) << Describe(counted);
+  auto host_end = host->WaitResult(3, kStepMs);
+  EXPECT_TRUE(host_end && host_end->ok) << Describe(host_end);
+  auto member_end = member->WaitResult(3, kStepMs);
+  EXPECT_TRUE(member_end && member_end->ok) << Describe(member_end);
 }
 
 // ---- admission ----------------------------------------------------------------
