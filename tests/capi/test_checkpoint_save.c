@@ -165,31 +165,50 @@ static int piece_matches(const tessera_checkpoint* file, const char* path, size_
   return size != (size_t)-1 && memcmp(expected, stored, size) == 0;
 }
 
-static char* read_text(const char* path) {
+/* The whole file at `path` (NULL when unreadable); *size its bytes. A NUL
+ * follows them, so a text file reads as a string. */
+static char* read_file(const char* path, size_t* size) {
   FILE* f = fopen(path, "rb");
-  char* text;
+  char* bytes;
   long n;
+  *size = 0;
   if (f == NULL) return NULL;
   fseek(f, 0, SEEK_END);
   n = ftell(f);
   fseek(f, 0, SEEK_SET);
-  text = calloc((size_t)n + 1, 1);
-  if (fread(text, 1, (size_t)n, f) != (size_t)n) text[0] = '\0';
+  bytes = calloc((size_t)n + 1, 1);
+  if (fread(bytes, 1, (size_t)n, f) == (size_t)n) *size = (size_t)n;
   fclose(f);
-  return text;
+  return bytes;
 }
 
-/* The index files of the saves in directories a and b are the same text. */
-static void assert_same_index(const char* a, const char* b) {
+static char* read_text(const char* path) {
+  size_t size;
+  return read_file(path, &size);
+}
+
+/* The file `name` of directories a and b holds the same bytes. */
+static void assert_same_file(const char* a, const char* b, const char* name) {
   char pa[400], pb[400];
-  char *ta, *tb;
-  snprintf(pa, sizeof pa, "%s/tessera-index.json", a);
-  snprintf(pb, sizeof pb, "%s/tessera-index.json", b);
-  ta = read_text(pa);
-  tb = read_text(pb);
-  ASSERT_STREQ(ta, tb);
-  free(ta);
-  free(tb);
+  char *ba, *bb;
+  size_t na, nb;
+  snprintf(pa, sizeof pa, "%s/%s", a, name);
+  snprintf(pb, sizeof pb, "%s/%s", b, name);
+  ba = read_file(pa, &na);
+  bb = read_file(pb, &nb);
+  ASSERT_TRUE(ba != NULL && bb != NULL);
+  ASSERT_TRUE(na > 0);
+  ASSERT_EQ(na, nb);
+  ASSERT_EQ(0, memcmp(ba, bb, na));
+  free(ba);
+  free(bb);
+}
+
+/* The one-process saves in directories a and b wrote the same checkpoint:
+ * the same index and the same process file, byte for byte. */
+static void assert_same_checkpoint(const char* a, const char* b) {
+  assert_same_file(a, b, "tessera-index.json");
+  assert_same_file(a, b, "process-00000-of-00001.safetensors");
 }
 
 static void a_one_process_save_stores_each_distinct_shard_once_as_a_named_piece(void) {
@@ -344,7 +363,7 @@ static void a_streamed_save_writes_the_same_file_as_buffers(void) {
   tessera_checkpoint_saver_destroy(saver);
   tessera_save_options_destroy(options);
   ASSERT_EQ(7, log.calls);
-  assert_same_index(a, b);
+  assert_same_checkpoint(a, b);
 }
 
 /* Every (tensor, device) shard of process 0 of 1, as write_shards' arrays. */
@@ -395,7 +414,7 @@ static void write_shards_saves_the_same_checkpoint_as_set_shard_and_write(void) 
   ASSERT_TRUE(tessera_checkpoint_saver_finish(saver, &err));
   ASSERT_OK(err);
   tessera_checkpoint_saver_destroy(saver);
-  assert_same_index(a, b);
+  assert_same_checkpoint(a, b);
 }
 
 static void write_shards_names_the_refused_shard_and_keeps_none_of_its_buffers(void) {

@@ -594,6 +594,23 @@ TEST(ReshardIntervalsTest, BytesPastInt64AreRefused) {
               StatusIs(kInvalid, HasSubstr("the plan moves more than 9223372036854775807 bytes")));
 }
 
+// On a mesh of `mesh_shape` over `devices` with axes `names`: a layout using
+// each axis at most once, groups in random order, any mode. Strict refuses
+// what it cannot divide (the caller draws again).
+absl::StatusOr<Sharding> RandomLayoutOn(std::mt19937& rng, const std::vector<int64_t>& shape,
+                                        const std::vector<int64_t>& mesh_shape, std::vector<std::string> names,
+                                        const std::vector<Device>& devices) {
+  const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
+  std::shuffle(names.begin(), names.end(), rng);
+  std::vector<std::string> spec(shape.size());
+  for (const std::string& name : names) {
+    const size_t dim = rng() % (shape.size() + 1);
+    if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
+  }
+  const ShardMode mode = static_cast<ShardMode>(rng() % 3);
+  return Sharding::Create(Layout(spec, mesh), shape, mode);
+}
+
 // A mesh of rank 1-3 (sizes 1-4) on cpu devices from `first_id`, processes
 // of 1-3 devices in blocks or strided; a layout using each axis at most once,
 // groups in random order; any mode (strict only where it divides).
@@ -615,15 +632,7 @@ Sharding RandomGroupedSharding(std::mt19937& rng, const std::vector<int64_t>& sh
     for (int64_t i = 0; i < count; ++i) {
       devices.push_back(Dev(first_id + i, strided ? i % per_process : (first_id + i) / per_process));
     }
-    const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
-    std::shuffle(names.begin(), names.end(), rng);
-    std::vector<std::string> spec(shape.size());
-    for (const std::string& name : names) {
-      const size_t dim = rng() % (shape.size() + 1);
-      if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
-    }
-    const ShardMode mode = static_cast<ShardMode>(rng() % 3);
-    absl::StatusOr<Sharding> s = Sharding::Create(Layout(spec, mesh), shape, mode);
+    absl::StatusOr<Sharding> s = RandomLayoutOn(rng, shape, mesh_shape, std::move(names), devices);
     if (s.ok()) return *std::move(s);  // strict refuses what it cannot divide; draw again
   }
 }
@@ -738,16 +747,8 @@ Sharding RandomShardingOver(std::mt19937& rng, const std::vector<int64_t>& shape
     for (size_t j = 0; j < mesh_shape.size(); ++j) {
       names.push_back(std::string(1, static_cast<char>('a' + j)));
     }
-    const MeshPtr mesh = Unwrap(DeviceMesh::Create(mesh_shape, names, devices));
-    std::shuffle(names.begin(), names.end(), rng);
-    std::vector<std::string> spec(shape.size());
-    for (const std::string& name : names) {
-      const size_t dim = rng() % (shape.size() + 1);
-      if (dim < shape.size()) spec[dim] += (spec[dim].empty() ? "" : "+") + name;
-    }
-    const ShardMode mode = static_cast<ShardMode>(rng() % 3);
-    absl::StatusOr<Sharding> s = Sharding::Create(Layout(spec, mesh), shape, mode);
-    if (s.ok()) return *std::move(s);
+    absl::StatusOr<Sharding> s = RandomLayoutOn(rng, shape, mesh_shape, std::move(names), devices);
+    if (s.ok()) return *std::move(s);  // strict refuses what it cannot divide; draw again
   }
 }
 
