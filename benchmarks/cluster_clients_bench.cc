@@ -28,11 +28,14 @@
 // that counts them costs time: not for timing).
 //
 // What the multiple is made of (perf, issue 14): Tessera's protocol makes
-// more calls than the floor's two per client: WaitForJob (the job forms), an
-// event stream per connection, and heartbeats from clients whose first
-// barrier is not answered within the heartbeat interval (the library's
-// default, 10 s, unless --heartbeat-ms says otherwise: at 2 s every client of
-// a 10,000-client job sends one while the job forms, 10,000 more calls).
+// the floor's two calls per client (Register, Barrier: ConnectAsync learns
+// the job's start from the event stream, no WaitForJob), plus an event
+// stream per connection (a client that joins after its channel's stream
+// passed the job-start event opens its own), and heartbeats from clients
+// whose first barrier is not answered within the heartbeat interval (the
+// library's default, 10 s, unless --heartbeat-ms says otherwise: at 2 s
+// every client of a 10,000-client job sends one while the job forms,
+// 10,000 more calls); --threads (blocking Connect) still asks WaitForJob.
 // Two checks compiled into Debian's libgrpc (built without NDEBUG) cost time per call in proportion to the calls in flight: every completion
 // searches the completion queue's list of outstanding tags
 // (completion_queue.cc, cq_check_tag), and every timer, so every call with a

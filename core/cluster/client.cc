@@ -18,6 +18,7 @@
 #include "absl/random/random.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
 #include "core/cluster/client_connect.h"
 #include "core/cluster/client_event_stream.h"
 #include "core/cluster/client_events.h"
@@ -44,7 +45,7 @@ using internal::AfterCall, internal::BlockingDeadline, internal::Call, internal:
     internal::HeartbeatLossReason, internal::JobFailedError, internal::kBlockingMargin,
     internal::LostError, internal::RecordCallResult, internal::ResultAfterProbe,
     internal::SetStickyLocked, internal::State, internal::ToDeadline, internal::ToMillis,
-    internal::UnaryDeadline;
+    internal::UnaryDeadline, internal::WakeJobWaiterLocked;
 // client_events.h
 using internal::AwaitEventsThrough, internal::DeliverEvent, internal::JobErrorEvent;
 // client_event_stream.h
@@ -224,6 +225,65 @@ absl::StatusOr<std::unique_ptr<Client>> Client::Register(const ClusterConfig& co
   return client;
 }
 
+namespace {
+
+// WaitForJob without blocking; `done` runs on the dispatcher thread.
+void AskWaitForJob(const std::shared_ptr<State>& s, std::function<void(absl::Status)> done) {
+  CallAsync<v1::GlobalTopology>(
+      s, JobWaitRequest(*s), s->init_deadline + kBlockingMargin,
+      [s](grpc::ClientContext* context, const v1::WaitForJobRequest* request,
+          v1::GlobalTopology* response, std::function<void(grpc::Status)> on_done) {
+        s->stub->async()->WaitForJob(context, request, response, std::move(on_done));
+      },
+      [s, done = std::move(done)](absl::Status status, const v1::GlobalTopology& topology) {
+        if (status.ok()) ApplyJobTopology(*s, topology);
+        done(std::move(status));
+      });
+}
+
+// How long before the init deadline a client still waiting for the job's
+// start asks WaitForJob, whose answer at the deadline names the processes
+// that never registered.
+absl::Duration JobWaitLead(const State& s) {
+  return std::min(absl::Seconds(1), s.config.init_timeout / 4);
+}
+
+// Calls `done` once, on the dispatcher thread: OK once the job runs (its
+// fingerprint and generation known), or why it cannot. The job's start
+// comes without a call of the client's own: the coordinator's job-start
+// event carries the topology's fingerprint and the client's event stream
+// (shared by the clients of a channel) brings it, so 10,000 processes park
+// no WaitForJob each on the coordinator. WaitForJob is still asked when the
+// devices are wanted with the job, when an older coordinator's event lacks
+// the fingerprint, and near the init deadline. The sticky error (the job
+// failed, the coordinator was lost, this incarnation was superseded) and
+// CancelAll end the wait at once.
+void AwaitJob(const std::shared_ptr<State>& s, std::function<void(absl::Status)> done) {
+  if (s->devices_with_job) return AskWaitForJob(s, std::move(done));
+  absl::Status ended;
+  {
+    absl::MutexLock lock(&s->mu);
+    if (s->sticky.ok() && !s->have_topology) {
+      s->job_waiter = [s, done](std::optional<absl::Status> outcome) {
+        if (!outcome.has_value()) return AskWaitForJob(s, done);
+        done(*std::move(outcome));
+      };
+      std::weak_ptr<State> weak = s;
+      Scheduler::Get().At(s->init_deadline - JobWaitLead(*s), [weak] {
+        if (std::shared_ptr<State> s = weak.lock()) {
+          absl::MutexLock lock(&s->mu);
+          WakeJobWaiterLocked(*s, std::nullopt);
+        }
+      });
+      return;
+    }
+    ended = s->sticky;
+  }
+  Dispatcher::Get().Post([done = std::move(done), ended] { done(ended); });
+}
+
+}  // namespace
+
 absl::Status Client::WaitForJob() {
   const std::shared_ptr<State>& s = state_;
   if (s->local) return absl::OkStatus();
@@ -231,13 +291,19 @@ absl::Status Client::WaitForJob() {
     absl::MutexLock lock(&s->mu);
     if (s->have_topology) return absl::OkStatus();
   }
-  v1::WaitForJobRequest wait = JobWaitRequest(*s);
-  v1::GlobalTopology topology;
-  TESSERA_RETURN_IF_ERROR(
-      Call(s, wait, s->init_deadline + kBlockingMargin,
-           [&](grpc::ClientContext* c) { return s->stub->WaitForJob(c, wait, &topology); }));
-  ApplyJobTopology(*s, topology);
-  return absl::OkStatus();
+  // Shared with the waiter: Notify may still be returning on the
+  // dispatcher thread when this call has returned.
+  struct Outcome {
+    absl::Notification ready;
+    absl::Status status;
+  };
+  auto outcome = std::make_shared<Outcome>();
+  AwaitJob(s, [outcome](absl::Status status) {
+    outcome->status = std::move(status);
+    outcome->ready.Notify();
+  });
+  outcome->ready.WaitForNotification();
+  return outcome->status;
 }
 
 // ---- asynchronous connect ---------------------------------------------------
@@ -275,25 +341,11 @@ void FinishConnect(const std::shared_ptr<Connecting>& c, absl::Status status) {
 
 void RegisterAttemptAsync(const std::shared_ptr<Connecting>& c);
 
-void WaitForJobAsync(const std::shared_ptr<Connecting>& c) {
-  const std::shared_ptr<State> s = c->s;
-  CallAsync<v1::GlobalTopology>(
-      s, JobWaitRequest(*s), s->init_deadline + kBlockingMargin,
-      [s](grpc::ClientContext* context, const v1::WaitForJobRequest* request,
-          v1::GlobalTopology* response, std::function<void(grpc::Status)> on_done) {
-        s->stub->async()->WaitForJob(context, request, response, std::move(on_done));
-      },
-      [c](absl::Status status, const v1::GlobalTopology& topology) {
-        if (status.ok()) ApplyJobTopology(*c->s, topology);
-        FinishConnect(c, std::move(status));
-      });
-}
-
 void OnRegisterAttempt(const std::shared_ptr<Connecting>& c, const absl::Status& status,
                        const v1::RegisterResponse& registered, absl::Duration budget) {
   if (status.ok()) {
     StartRegistered(c->s, registered, c->deadline);
-    WaitForJobAsync(c);
+    AwaitJob(c->s, [c](absl::Status status) { FinishConnect(c, std::move(status)); });
     return;
   }
   absl::StatusOr<absl::Duration> delay = RetryDelay(*c->s, status, c->attempt, budget, c->deadline,
@@ -776,6 +828,8 @@ void Client::CancelAll() {
   absl::MutexLock lock(&state_->mu);
   ++state_->cancel_generation;
   state_->CancelLiveCallsLocked();
+  WakeJobWaiterLocked(*state_,
+                      absl::CancelledError("waiting for the job to start was cancelled (cancel_all)"));
 }
 
 absl::Status Client::Shutdown() {

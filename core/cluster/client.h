@@ -144,8 +144,13 @@ class Client {
 
   // Connect without blocking: registration (retried with the same backoff
   // until config.init_timeout), heartbeats, the event stream, then waiting
-  // for every process. `done` receives the connected client (the caller
-  // owns it from then on) or the error; invalid configs too. An owned
+  // for every process. The job's start comes on the event stream (the
+  // coordinator's job-start event carries the topology's fingerprint): no
+  // WaitForJob is parked per client, unless options.devices_with_job, an
+  // older coordinator, or the init deadline less min(1 s, init_timeout / 4)
+  // (whose answer names the processes that never came) asks for one.
+  // `done` receives the connected client (the caller owns it from then on)
+  // or the error; invalid configs too. An owned
   // coordinator (options.server) is INVALID_ARGUMENT here: its client's
   // destructor waits for the job to end, which no callback may do.
   static void ConnectAsync(const ClusterConfig& config, ClientOptions options,

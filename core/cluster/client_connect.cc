@@ -167,7 +167,11 @@ absl::Status RegisterWithRetry(const std::shared_ptr<State>& s, v1::RegisterRequ
 
 absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, ClientOptions& options,
                                                v1::RegisterRequest* request) {
-  auto s = std::make_shared<State>();
+  // Not make_shared: the scheduler keeps weak references until their tasks
+  // run (a connect's WaitForJob fallback runs near the init deadline,
+  // minutes later), and a weak reference into make_shared's one block
+  // would keep the whole State's memory.
+  std::shared_ptr<State> s(new State());
   s->config = config;
   s->address = AddressText(config.coordinator_address);
   s->header.set_job_id(config.job_id);
@@ -244,6 +248,11 @@ void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse
     s->last_tick = s->last_heartbeat_ok;
     s->event_version = registered.job_state_version();
   }
+  // A job already running (a rejoin) sends no job-start event after this
+  // version: the answer says the topology itself.
+  if (registered.has_job_topology() && !s->devices_with_job) {
+    ApplyJobTopology(*s, registered.job_topology());
+  }
   StartWatcher(s);
   std::weak_ptr<State> weak = s;
   Scheduler::Get().At(absl::Now() + s->heartbeat_interval, [weak] { HeartbeatTick(weak); });
@@ -251,7 +260,8 @@ void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse
 
 v1::WaitForJobRequest JobWaitRequest(const State& s) {
   v1::WaitForJobRequest wait;
-  wait.set_timeout_ms(std::max<int64_t>(0, ToMillis(s.init_deadline - absl::Now())));
+  // At least 1 ms: 0 would ask for the coordinator's own init timeout.
+  wait.set_timeout_ms(std::max<int64_t>(1, ToMillis(s.init_deadline - absl::Now())));
   // Fingerprint and generation only, unless asked: the devices come with the
   // first topology() (10,000 clients of one process would each parse them).
   wait.set_omit_devices(!s.devices_with_job);

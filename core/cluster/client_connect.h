@@ -74,8 +74,9 @@ absl::StatusOr<std::shared_ptr<State>> NewState(const ClusterConfig& config, Cli
 // The credential and the channel: the caller's, or a new one.
 absl::Status Dial(State& s, ClientOptions& options);
 
-// Registered: adopts the coordinator's settings, then starts heartbeats (a
-// process that dies while the job assembles is noticed) and the event stream.
+// Registered: adopts the coordinator's settings (and the job's topology,
+// when the job already runs), then starts heartbeats (a process that dies
+// while the job assembles is noticed) and the event stream.
 void StartRegistered(const std::shared_ptr<State>& s, const v1::RegisterResponse& registered,
                      absl::Time init_deadline);
 

@@ -302,6 +302,14 @@ void ProbeAfterBrokenStream(const std::shared_ptr<State>& s, const absl::Status&
         (void)AfterCall(s, status);
         return;
       }
+      if (IsSuperseded(status)) {
+        // A newer incarnation of this process registered (the coordinator
+        // ended the stream rather than tell this one of the job's start):
+        // no call of this one can succeed again, and it must hear why.
+        absl::MutexLock lock(&s->mu);
+        SetStickyLocked(*s, status);
+        return;
+      }
       {
         absl::MutexLock lock(&s->mu);
         if (s->shutdown_in_flight) {  // the Shutdown reply decides (AfterStreamEnded)

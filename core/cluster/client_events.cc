@@ -102,6 +102,17 @@ void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
     }
     if (proto.kind_case() == v1::Event::kTopologyGeneration) {
       s->topology.set_generation(proto.topology_generation());
+      // The job's start, for a client that asked no WaitForJob (ConnectAsync
+      // without devices_with_job): the answer WaitForJob would have given.
+      if (!s->have_topology && !s->devices_with_job) {
+        if (proto.topology_fingerprint() != 0) {
+          s->topology.set_fingerprint(proto.topology_fingerprint());
+          s->have_topology = true;
+          WakeJobWaiterLocked(*s, absl::OkStatus());
+        } else {  // an older coordinator's event: WaitForJob tells
+          WakeJobWaiterLocked(*s, std::nullopt);
+        }
+      }
     }
   }
   DeliverEvent(s, FromProto(proto));

@@ -8,6 +8,7 @@
 
 #include "core/cluster/client_events.h"
 #include "core/cluster/client_heartbeats.h"
+#include "core/cluster/client_threads.h"
 #include "core/cluster/error_detail.h"
 
 namespace tessera::cluster::internal {
@@ -22,7 +23,15 @@ bool SetStickyLocked(State& s, absl::Status error) ABSL_EXCLUSIVE_LOCKS_REQUIRED
   if (!s.sticky.ok()) return false;
   s.sticky = std::move(error);
   s.CancelLiveCallsLocked();
+  WakeJobWaiterLocked(s, s.sticky);
   return true;
+}
+
+void WakeJobWaiterLocked(State& s, std::optional<absl::Status> outcome)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu) {
+  if (!s.job_waiter) return;
+  Dispatcher::Get().Post([waiter = std::exchange(s.job_waiter, nullptr),
+                          outcome = std::move(outcome)]() mutable { waiter(std::move(outcome)); });
 }
 
 namespace {
@@ -68,8 +77,11 @@ std::string HeartbeatLossReason(absl::Duration since, absl::Duration timeout,
 }
 
 bool IsJobFailure(const absl::Status& status) {
-  auto detail = DetailOf(status);
-  return detail.has_value() && detail->reason() == v1::CoordinatorErrorDetail::REASON_JOB_FAILED;
+  return HasReason(status, v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+}
+
+bool IsSuperseded(const absl::Status& status) {
+  return HasReason(status, v1::CoordinatorErrorDetail::REASON_SUPERSEDED);
 }
 
 namespace {

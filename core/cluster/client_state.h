@@ -94,6 +94,11 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   std::shared_ptr<internal::EventWatcher> watcher;  // a stream of its own, or
   std::shared_ptr<internal::EventHub> hub;          // one shared with the channel's other clients
   int64_t event_version = 0;
+  // ConnectAsync waiting for the job to start (client.cc): called once, on
+  // the dispatcher thread (WakeJobWaiterLocked), with OK (the job-start
+  // event came: `topology` has its fingerprint), the sticky error, or
+  // nullopt (the stream cannot tell in time: ask WaitForJob).
+  std::function<void(std::optional<absl::Status>)> job_waiter;
   int async_in_flight = 0;  // heartbeats, probes and the watcher
 
   // Blocking calls.
@@ -161,9 +166,14 @@ int64_t ToMillis(absl::Duration d);
 
 // ---- the sticky error: shared by calls, events, heartbeats and the stream ----
 
-// Makes `error` the sticky error and unblocks every call; the event is
-// delivered by the caller. Returns false when one was set already.
+// Makes `error` the sticky error and unblocks every call (and the job
+// waiter); the event is delivered by the caller. Returns false when one was
+// set already.
 bool SetStickyLocked(State& s, absl::Status error) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu);
+
+// Hands `outcome` to s.job_waiter, if one waits, in a dispatcher task.
+void WakeJobWaiterLocked(State& s, std::optional<absl::Status> outcome)
+    ABSL_EXCLUSIVE_LOCKS_REQUIRED(s.mu);
 
 // The job-failed error (ABORTED, REASON_JOB_FAILED: the one error a failed
 // job gives every caller, client_state.cc) of a job_error event's ErrorInfo
@@ -185,6 +195,10 @@ std::string HeartbeatLossReason(absl::Duration since, absl::Duration timeout,
 
 // Whether `status` carries reason REASON_JOB_FAILED.
 bool IsJobFailure(const absl::Status& status);
+
+// Whether `status` carries reason REASON_SUPERSEDED: a newer incarnation of
+// the process registered.
+bool IsSuperseded(const absl::Status& status);
 
 // ---- a call's result: shared by blocking calls (Call) and CallAsync ----
 

@@ -268,6 +268,9 @@ class EventWriter final : public grpc::ServerWriteReactor<v1::Event>, public Cou
  private:
   void EndHeld(const grpc::Status& status);
   void WriteDone(bool ok);
+  // The status that ends the stream instead of `next`: `header_`'s
+  // incarnation was superseded and `next` tells of the job's topology.
+  std::optional<grpc::Status> Superseded(const v1::Event& next) const;
 
   CoordinatorServerImpl* const server_;
   // A plain mutex: one per stream, and absl's debug-build deadlock detector
@@ -696,6 +699,7 @@ class CoordinatorServerImpl final : public CoordinatorServer {
 // --- EventWriter ------------------------------------------------------------
 
 void EventWriter::Poke() {
+  std::optional<grpc::Status> superseded;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (writing_ || finished_) return;
@@ -706,11 +710,26 @@ void EventWriter::Poke() {
       if (!queue_.empty()) next_version_ = queue_.back().version();
     }
     if (queue_.empty()) return;
-    current_ = std::move(queue_.front());
-    queue_.pop_front();
-    writing_ = true;
+    superseded = Superseded(queue_.front());
+    if (!superseded.has_value()) {
+      current_ = std::move(queue_.front());
+      queue_.pop_front();
+      writing_ = true;
+    }
   }
+  if (superseded.has_value()) return End(*superseded);
   StartWrite(&current_);
+}
+
+std::optional<grpc::Status> EventWriter::Superseded(const v1::Event& next) const {
+  // Clients learn the job's start from this event (no WaitForJob): an
+  // incarnation replaced while the job formed must hear that it was
+  // superseded instead, as its parked WaitForJob used to. The check takes
+  // the state's lock, so only for these rare events.
+  if (next.kind_case() != v1::Event::kTopologyGeneration) return std::nullopt;
+  const absl::Status current = server_->state().CheckWatcher(header_);
+  if (!HasReason(current, v1::CoordinatorErrorDetail::REASON_SUPERSEDED)) return std::nullopt;
+  return ToGrpcStatus(current);
 }
 
 void EventWriter::EndHeld(const grpc::Status& status) {

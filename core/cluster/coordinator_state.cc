@@ -382,6 +382,11 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
     response->set_heartbeat_timeout_ms(absl::ToInt64Milliseconds(options_.heartbeat_timeout));
     response->set_job_state_version(version_);
     response->set_max_value_bytes(options_.max_value_bytes);
+    if ((job_state_ == v1::JOB_STATE_RUNNING || job_state_ == v1::JOB_STATE_SHUTTING_DOWN) &&
+        topology_ != nullptr) {
+      response->mutable_job_topology()->set_fingerprint(topology_->fingerprint());
+      response->mutable_job_topology()->set_generation(topology_->generation());
+    }
   };
   if (task.state != v1::TASK_STATE_NEVER_CONNECTED && task.incarnation == header.incarnation()) {
     if (!IsLive(task.state)) {
@@ -452,6 +457,7 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
     if (absl::Status s = PublishTopologyLocked(); !s.ok()) return s;
     v1::Event event;
     event.set_topology_generation(generation_);
+    event.set_topology_fingerprint(topology_->fingerprint());
     AppendEventLocked(std::move(event));
     Log(LogLevel::kInfo, absl::StrCat("coordinator: ", restarted, " and rejoined; generation ",
                                       generation_));
@@ -554,6 +560,7 @@ void CoordinatorState::MaybeStartJobLocked() {
   job_waiters_.clear();
   v1::Event event;
   event.set_topology_generation(generation_);
+  event.set_topology_fingerprint(topology_->fingerprint());
   AppendEventLocked(std::move(event));
   Log(LogLevel::kInfo,
       absl::StrCat("coordinator: all ", options_.num_processes, " processes registered; job '",

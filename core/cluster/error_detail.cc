@@ -25,6 +25,11 @@ std::optional<v1::CoordinatorErrorDetail> DetailOf(const absl::Status& status) {
   return detail;
 }
 
+bool HasReason(const absl::Status& status, v1::CoordinatorErrorDetail::Reason reason) {
+  std::optional<v1::CoordinatorErrorDetail> detail = DetailOf(status);
+  return detail.has_value() && detail->reason() == reason;
+}
+
 grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (status.ok()) return grpc::Status::OK;
   std::string details;

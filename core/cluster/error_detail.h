@@ -27,6 +27,9 @@ absl::Status WithDetail(absl::Status status, const v1::CoordinatorErrorDetail& d
 // The detail attached to `status`, if any.
 std::optional<v1::CoordinatorErrorDetail> DetailOf(const absl::Status& status);
 
+// Whether `status` carries a detail with `reason`.
+bool HasReason(const absl::Status& status, v1::CoordinatorErrorDetail::Reason reason);
+
 // Between absl and gRPC statuses, keeping code, message and detail.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 absl::Status FromGrpcStatus(const grpc::Status& status);

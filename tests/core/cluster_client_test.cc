@@ -8,6 +8,7 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <grpcpp/grpcpp.h>
@@ -16,6 +17,7 @@
 #include <atomic>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <future>
 #include <memory>
 #include <optional>
@@ -34,6 +36,7 @@
 #include "core/cluster/connect_retry.h"
 #include "core/cluster/coordinator_server.h"
 #include "core/cluster/error_detail.h"
+#include "core/cluster/job_status.h"
 #include "core/cluster/local_host.h"
 #include "core/cluster/runtime.h"
 #include "core/distribution.h"
@@ -665,9 +668,10 @@ TEST_F(ClientJobTest, EventStreamBreakingDuringShutdownLeavesTheReplyToDecide) {
   EXPECT_THAT(p1->sticky_error(), IsOk());
 }
 
-// A channel that holds the first message of its event stream until the test
-// releases it, as a slow stream would: replies on the channel's other calls
-// overtake the events behind it.
+// A channel that holds the first message of its event stream after the
+// job's start (which connecting waits for) until the test releases it, as a
+// slow stream would: replies on the channel's other calls overtake the
+// events behind it.
 class HeldEventStreamChannel : public grpc::experimental::ClientInterceptorFactoryInterface {
  public:
   grpc::experimental::Interceptor* CreateClientInterceptor(
@@ -688,7 +692,7 @@ class HeldEventStreamChannel : public grpc::experimental::ClientInterceptorFacto
     void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
       if (events_ && methods->QueryInterceptionHookPoint(
                          grpc::experimental::InterceptionHookPoints::POST_RECV_MESSAGE)) {
-        if (!channel_->held_once_.exchange(true)) {
+        if (channel_->received_.fetch_add(1) == 1) {
           channel_->holding_.Notify();
           // Bounded: a test that never releases still ends.
           (void)channel_->released_.WaitForNotificationWithTimeout(absl::Seconds(10));
@@ -702,7 +706,7 @@ class HeldEventStreamChannel : public grpc::experimental::ClientInterceptorFacto
     const bool events_;
   };
 
-  std::atomic<bool> held_once_{false};
+  std::atomic<int> received_{0};  // messages of the event stream
   absl::Notification holding_;
   absl::Notification released_;
 };
@@ -718,9 +722,10 @@ TEST_F(ClientJobTest, ShutdownWaitsForItsOwnShutdownStartedEvent) {
   ClientOptions options;
   options.channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &stream);
   auto client = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(0), std::move(options)));
-  ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10))) << "no event reached the stream";
 
   auto shutdown = std::async(std::launch::async, [&] { return client->Shutdown(); });
+  ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10)))
+      << "the SHUTDOWN_STARTED event never reached the stream";
   EXPECT_EQ(shutdown.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
       << "Shutdown returned before its events were read";
   stream->Release();
@@ -740,9 +745,12 @@ TEST_F(ClientJobTest, JobErrorLearnedFromAReplyCarriesTheReportedCodeOnce) {
   auto clients = ConnectSecondThrough(&stream);
   std::unique_ptr<Client>& reporter = clients.first;
   std::unique_ptr<Client>& lagging = clients.second;
-  ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10))) << "no event reached the stream";
+  auto started = ::tessera::testing::Unwrap(lagging->NextEvent(absl::Seconds(5)));
+  ASSERT_EQ(started.kind, ClientEvent::Kind::kTopologyChanged);
 
   ASSERT_THAT(reporter->ReportError(absl::StatusCode::kDataLoss, "checksum mismatch"), IsOk());
+  ASSERT_TRUE(stream->WaitUntilHolding(absl::Seconds(10)))
+      << "the JOB_ERROR event never reached the stream";
   EXPECT_THAT(lagging->KvSet("k", "v", false),
               StatusIs(absl::StatusCode::kAborted, HasSubstr("checksum mismatch")));
   auto from_reply = ::tessera::testing::Unwrap(lagging->NextEvent(absl::ZeroDuration()));
@@ -750,13 +758,13 @@ TEST_F(ClientJobTest, JobErrorLearnedFromAReplyCarriesTheReportedCodeOnce) {
   EXPECT_EQ(from_reply.code, absl::StatusCode::kDataLoss);
   EXPECT_EQ(from_reply.process_id, 0);
 
-  stream->Release();  // the held event, then the stream's JOB_ERROR
+  stream->Release();  // the stream's own JOB_ERROR
   std::vector<ClientEvent::Kind> later;
   for (auto event = lagging->NextEvent(absl::Seconds(2)); event.ok();
        event = lagging->NextEvent(absl::Milliseconds(500))) {
     later.push_back(event->kind);
   }
-  EXPECT_EQ(later, std::vector<ClientEvent::Kind>{ClientEvent::Kind::kTopologyChanged});
+  EXPECT_EQ(later, std::vector<ClientEvent::Kind>{});
 }
 
 TEST_F(ClientJobTest, WrongTokenFailsAtOnceWithoutRetrying) {
@@ -997,6 +1005,120 @@ TEST_F(ClientJobTest, AsyncConnectReportsAJobThatFailedBeforeItStarted) {
   ASSERT_TRUE(result.has_value());
   EXPECT_THAT(*result, StatusIs(absl::StatusCode::kAborted, HasSubstr("no devices here")));
   EXPECT_EQ(ReasonOf(result->status()), v1::CoordinatorErrorDetail::REASON_JOB_FAILED);
+}
+
+// Counts the calls of each method made through its channel.
+class MethodCountingChannel : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  grpc::experimental::Interceptor* CreateClientInterceptor(
+      grpc::experimental::ClientRpcInfo* info) override {
+    {
+      absl::MutexLock lock(&mu_);
+      ++calls_[info->method()];
+    }
+    return new PassThrough;
+  }
+
+  int Calls(absl::string_view method_suffix) {
+    absl::MutexLock lock(&mu_);
+    int total = 0;
+    for (const auto& [method, count] : calls_) {
+      if (absl::EndsWith(method, method_suffix)) total += count;
+    }
+    return total;
+  }
+
+ private:
+  struct PassThrough : grpc::experimental::Interceptor {
+    void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+      methods->Proceed();
+    }
+  };
+  absl::Mutex mu_;
+  std::map<std::string, int> calls_;
+};
+
+// 10,000 clients would park 10,000 WaitForJob calls: the job-start event on
+// the stream they already watch tells them instead, with the fingerprint.
+TEST_F(ClientJobTest, AsyncConnectLearnsTheJobsStartFromTheEventStreamWithoutWaitForJob) {
+  StartServer();
+  MethodCountingChannel* counting = nullptr;
+  auto channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &counting);
+  std::vector<Delivered<ConnectResult>> connected(2);
+  for (int p = 0; p < 2; ++p) {
+    ClientOptions options;
+    options.channel = channel;
+    Client::ConnectAsync(ClientConfig(p), std::move(options), connected[p].Callback());
+  }
+  for (int p = 0; p < 2; ++p) {
+    std::optional<ConnectResult> client = connected[p].Get(absl::Seconds(20));
+    ASSERT_TRUE(client.has_value()) << "process " << p << " never called back";
+    ASSERT_THAT(*client, IsOk()) << "process " << p;
+    clients_.push_back(**std::move(client));
+  }
+  EXPECT_EQ(counting->Calls("/Register"), 2);
+  EXPECT_EQ(counting->Calls("/WaitForJob"), 0);
+  const uint64_t from_event = client(0).fingerprint();
+  // The whole topology, fetched now (WaitForJob), has the same fingerprint.
+  auto topology = ::tessera::testing::Unwrap(client(0).topology());
+  EXPECT_NE(from_event, 0u);
+  EXPECT_EQ(from_event, topology.fingerprint());
+  EXPECT_EQ(client(1).fingerprint(), topology.fingerprint());
+  EXPECT_EQ(client(0).generation(), 1);
+}
+
+// Near the init deadline a client still waiting asks WaitForJob, whose
+// answer names the processes that never came.
+TEST_F(ClientJobTest, AsyncConnectOfAJobThatNeverFormsNamesTheMissingProcess) {
+  StartServer();
+  MethodCountingChannel* counting = nullptr;
+  ClientOptions options;
+  options.channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &counting);
+  ClusterConfig config = ClientConfig(0);
+  config.init_timeout = absl::Seconds(1);  // the coordinator's stays 20 s
+  Delivered<ConnectResult> result;
+  Client::ConnectAsync(config, std::move(options), result.Callback());
+  EXPECT_THAT(result.Get(absl::Seconds(10)),
+              ::testing::Optional(StatusIs(
+                  absl::StatusCode::kDeadlineExceeded,
+                  ::testing::AllOf(HasSubstr("waiting for job 'job-client-test' to start timed out"),
+                                   HasSubstr("1 of 2 processes never connected; were they "
+                                             "launched? (process ids 1)")))));
+  EXPECT_EQ(counting->Calls("/WaitForJob"), 1);
+}
+
+// A registrant replaced by a newer incarnation of its process while the job
+// formed is told so, not connected: the coordinator ends its stream instead
+// of sending it the job's start.
+TEST_F(ClientJobTest, AsyncConnectOfASupersededIncarnationReportsItWasSuperseded) {
+  StartServer();
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  ClientOptions old_options;
+  old_options.incarnation = 0x01d;
+  old_options.host = LocalHostInfo();
+  old_options.host->set_pid(child);  // exited: a restart may take its id
+  Delivered<ConnectResult> old_result;
+  Client::ConnectAsync(ClientConfig(0), std::move(old_options), old_result.Callback());
+  // The restart registers once the coordinator holds the old incarnation.
+  for (absl::Time until = absl::Now() + absl::Seconds(10);;) {
+    auto job = ::tessera::testing::Unwrap(QueryJobState(ClientConfig(0), absl::Seconds(5)));
+    if (job.tasks(0).state() == v1::TASK_STATE_PENDING) break;
+    ASSERT_LT(absl::Now(), until) << "process 0 never registered";
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  ClientOptions new_options;
+  new_options.incarnation = 0x2e;
+  auto restarted =
+      ::tessera::testing::Unwrap(Client::Register(ClientConfig(0), std::move(new_options)));
+  auto other = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1)));
+  std::optional<ConnectResult> old = old_result.Get(absl::Seconds(10));
+  ASSERT_TRUE(old.has_value()) << "the superseded incarnation never called back";
+  EXPECT_THAT(*old, StatusIs(absl::StatusCode::kAborted, HasSubstr("was superseded")));
+  EXPECT_EQ(ReasonOf(old->status()), v1::CoordinatorErrorDetail::REASON_SUPERSEDED);
+  EXPECT_THAT(restarted->WaitForJob(), IsOk());
 }
 
 TEST_F(ClientJobTest, AsyncBarrierReportsTheJobFailure) {

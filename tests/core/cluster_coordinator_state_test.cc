@@ -408,6 +408,43 @@ TEST_F(CoordinatorStateTest, WaitForJobOmittingDevicesAnswersTheSameFingerprintA
   EXPECT_EQ(summary.generation(), 1);
 }
 
+// Clients learn the job's start from their event stream (no WaitForJob):
+// the job-start event says what WaitForJob would, fingerprint and generation.
+TEST_F(CoordinatorStateTest, JobStartEventCarriesTheTopologyFingerprint) {
+  RegisterAll();
+  std::vector<v1::Event> events = state().EventsAfter(0, 100);
+  ASSERT_EQ(events.size(), 1u);
+  ASSERT_EQ(events[0].kind_case(), v1::Event::kTopologyGeneration);
+  EXPECT_EQ(events[0].topology_generation(), 1);
+  v1::GlobalTopology topology;
+  ASSERT_THAT(WaitForJob(0, &topology)->status, IsOk());
+  EXPECT_NE(topology.fingerprint(), 0u);
+  EXPECT_EQ(events[0].topology_fingerprint(), topology.fingerprint());
+}
+
+// A process that rejoins a running job gets no job-start event after its
+// registration's version: the answer carries the topology itself.
+TEST_F(CoordinatorStateTest, RejoinAnswerCarriesTheRunningJobsTopology) {
+  options_.recoverable = true;
+  options_.holder_exited = Exited;
+  RegisterAll();
+  v1::RegisterResponse response;
+  ASSERT_THAT(state().Register(Request(1, 0x7d0), &response), IsOk());
+  v1::GlobalTopology topology;
+  ASSERT_THAT(WaitForJob(1, &topology, 0, 0x7d0)->status, IsOk());
+  ASSERT_TRUE(response.has_job_topology());
+  EXPECT_EQ(response.job_topology().fingerprint(), topology.fingerprint());
+  EXPECT_EQ(response.job_topology().generation(), 2);
+  EXPECT_EQ(response.job_topology().devices_size(), 0);
+  EXPECT_GE(response.job_state_version(), state().EventsAfter(0, 100).back().version());
+}
+
+TEST_F(CoordinatorStateTest, RegistrationAnswerBeforeTheJobRunsCarriesNoTopology) {
+  v1::RegisterResponse response;
+  ASSERT_THAT(state().Register(Request(0), &response), IsOk());
+  EXPECT_FALSE(response.has_job_topology());
+}
+
 TEST_F(CoordinatorStateTest, RegistrationDeadlineNamesProcessesThatNeverConnected) {
   ASSERT_THAT(Register(0), IsOk());
   v1::GlobalTopology topology;
