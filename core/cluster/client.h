@@ -126,8 +126,10 @@ class Client {
   // Connect in two halves, so one thread can bring up many clients (the
   // 10,000-client benchmarks): Register returns once this process is
   // registered (heartbeats and events running); WaitForJob then waits (until
-  // the init deadline) for every process and fetches the topology.
-  // Idempotent once it succeeded.
+  // the init deadline) for every process: for the job-start event on the
+  // stream, as ConnectAsync does, or with devices_with_job for the
+  // coordinator's WaitForJob answer with the devices. Idempotent once it
+  // succeeded; CancelAll ends the wait (CANCELLED).
   static absl::StatusOr<std::unique_ptr<Client>> Register(const ClusterConfig& config,
                                                           ClientOptions options = {});
   absl::Status WaitForJob();
