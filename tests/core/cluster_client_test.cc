@@ -1087,6 +1087,23 @@ TEST_F(ClientJobTest, AsyncConnectOfAJobThatNeverFormsNamesTheMissingProcess) {
   EXPECT_EQ(counting->Calls("/WaitForJob"), 1);
 }
 
+TEST_F(ClientJobTest, CancelAllEndsAWaitForTheJob) {
+  StartServer();
+  auto registered = ::tessera::testing::Unwrap(Client::Register(ClientConfig(0)));
+  auto waiting = std::async(std::launch::async, [&] { return registered->WaitForJob(); });
+  ASSERT_EQ(waiting.wait_for(std::chrono::milliseconds(200)), std::future_status::timeout)
+      << "WaitForJob returned before process 1 registered";
+  // CancelAll reaches only waits in progress: again until this one ended
+  // (under load the thread may not have begun waiting yet).
+  for (int i = 0; i < 200; ++i) {
+    registered->CancelAll();
+    if (waiting.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready) break;
+  }
+  EXPECT_THAT(waiting.get(),
+              StatusIs(absl::StatusCode::kCancelled,
+                       HasSubstr("waiting for the job to start was cancelled (cancel_all)")));
+}
+
 // A registrant replaced by a newer incarnation of its process while the job
 // formed is told so, not connected: the coordinator ends its stream instead
 // of sending it the job's start.
