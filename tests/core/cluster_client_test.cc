@@ -1067,6 +1067,54 @@ TEST_F(ClientJobTest, AsyncConnectLearnsTheJobsStartFromTheEventStreamWithoutWai
   EXPECT_EQ(client(0).generation(), 1);
 }
 
+// A channel whose event stream drops the topology's fingerprint from every
+// event, as an older coordinator's events lack it; counts WaitForJob calls.
+class FingerprintlessEventsChannel : public grpc::experimental::ClientInterceptorFactoryInterface {
+ public:
+  grpc::experimental::Interceptor* CreateClientInterceptor(
+      grpc::experimental::ClientRpcInfo* info) override {
+    if (absl::EndsWith(info->method(), "/WaitForJob")) ++wait_for_job_calls;
+    return new Interceptor(absl::EndsWith(info->method(), "/WatchEvents"));
+  }
+
+  std::atomic<int> wait_for_job_calls{0};
+
+ private:
+  class Interceptor : public grpc::experimental::Interceptor {
+   public:
+    explicit Interceptor(bool events) : events_(events) {}
+    void Intercept(grpc::experimental::InterceptorBatchMethods* methods) override {
+      if (events_ && methods->QueryInterceptionHookPoint(
+                         grpc::experimental::InterceptionHookPoints::POST_RECV_MESSAGE)) {
+        // Null for the read that finds the stream's end.
+        if (auto* event = static_cast<v1::Event*>(methods->GetRecvMessage())) {
+          event->clear_topology_fingerprint();
+        }
+      }
+      methods->Proceed();
+    }
+
+   private:
+    const bool events_;
+  };
+};
+
+TEST_F(ClientJobTest, AsyncConnectAsksWaitForJobWhenTheJobStartEventLacksTheFingerprint) {
+  StartServer();
+  FingerprintlessEventsChannel* channel = nullptr;
+  ClientOptions options;
+  options.channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &channel);
+  Delivered<ConnectResult> connected;
+  Client::ConnectAsync(ClientConfig(0), std::move(options), connected.Callback());
+  auto other = ::tessera::testing::Unwrap(Client::Connect(ClientConfig(1)));
+  std::optional<ConnectResult> client = connected.Get(absl::Seconds(10));
+  ASSERT_TRUE(client.has_value()) << "never called back (it waits for the init deadline?)";
+  ASSERT_THAT(*client, IsOk());
+  EXPECT_EQ(channel->wait_for_job_calls.load(), 1);
+  EXPECT_EQ((**client)->fingerprint(), other->fingerprint());
+  EXPECT_NE(other->fingerprint(), 0u);
+}
+
 // Near the init deadline a client still waiting asks WaitForJob, whose
 // answer names the processes that never came.
 TEST_F(ClientJobTest, AsyncConnectOfAJobThatNeverFormsNamesTheMissingProcess) {
