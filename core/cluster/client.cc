@@ -261,9 +261,12 @@ absl::Duration JobWaitLead(const State& s) {
 void AwaitJob(const std::shared_ptr<State>& s, std::function<void(absl::Status)> done) {
   if (s->devices_with_job) return AskWaitForJob(s, std::move(done));
   absl::Status ended;
+  bool ask = false;  // an older coordinator's job-start event came already
   {
     absl::MutexLock lock(&s->mu);
-    if (s->sticky.ok() && !s->have_topology) {
+    if (s->sticky.ok() && !s->have_topology && s->job_start_unconfirmed) {
+      ask = true;
+    } else if (s->sticky.ok() && !s->have_topology) {
       s->job_waiter = [s, done](std::optional<absl::Status> outcome) {
         if (!outcome.has_value()) return AskWaitForJob(s, done);
         done(*std::move(outcome));
@@ -279,6 +282,7 @@ void AwaitJob(const std::shared_ptr<State>& s, std::function<void(absl::Status)>
     }
     ended = s->sticky;
   }
+  if (ask) return AskWaitForJob(s, std::move(done));  // it locks s->mu
   Dispatcher::Get().Post([done = std::move(done), ended] { done(ended); });
 }
 

@@ -110,6 +110,7 @@ void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
           s->have_topology = true;
           WakeJobWaiterLocked(*s, absl::OkStatus());
         } else {  // an older coordinator's event: WaitForJob tells
+          s->job_start_unconfirmed = true;
           WakeJobWaiterLocked(*s, std::nullopt);
         }
       }

@@ -99,6 +99,9 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   // event came: `topology` has its fingerprint), the sticky error, or
   // nullopt (the stream cannot tell in time: ask WaitForJob).
   std::function<void(std::optional<absl::Status>)> job_waiter;
+  // A job-start event without the fingerprint came (an older coordinator's):
+  // WaitForJob answers at once, and a waiter that comes later asks it.
+  bool job_start_unconfirmed = false;
   int async_in_flight = 0;  // heartbeats, probes and the watcher
 
   // Blocking calls.

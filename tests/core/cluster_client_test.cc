@@ -1119,9 +1119,10 @@ TEST_F(ClientJobTest, AsyncConnectAsksWaitForJobWhenTheJobStartEventLacksTheFing
 // answer names the processes that never came.
 TEST_F(ClientJobTest, AsyncConnectOfAJobThatNeverFormsNamesTheMissingProcess) {
   StartServer();
-  MethodCountingChannel* counting = nullptr;
+  MethodCountingChannel* counting = nullptr;  // owned by the channel, kept past the client
+  auto channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &counting);
   ClientOptions options;
-  options.channel = InterceptedChannel(AddressText(ClientConfig(0).coordinator_address), &counting);
+  options.channel = channel;
   ClusterConfig config = ClientConfig(0);
   config.init_timeout = absl::Seconds(1);  // the coordinator's stays 20 s
   Delivered<ConnectResult> result;
