@@ -102,8 +102,8 @@ void HandleEvent(const std::shared_ptr<State>& s, const v1::Event& proto) {
     }
     if (proto.kind_case() == v1::Event::kTopologyGeneration) {
       s->topology.set_generation(proto.topology_generation());
-      // The job's start, for a client that asked no WaitForJob (ConnectAsync
-      // without devices_with_job): the answer WaitForJob would have given.
+      // The job's start, for a client that waits for it on the stream (all
+      // but devices_with_job, AwaitJob): the answer WaitForJob would give.
       if (!s->have_topology && !s->devices_with_job) {
         if (proto.topology_fingerprint() != 0) {
           s->topology.set_fingerprint(proto.topology_fingerprint());

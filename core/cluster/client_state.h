@@ -94,9 +94,10 @@ struct Client::State : std::enable_shared_from_this<Client::State> {
   std::shared_ptr<internal::EventWatcher> watcher;  // a stream of its own, or
   std::shared_ptr<internal::EventHub> hub;          // one shared with the channel's other clients
   int64_t event_version = 0;
-  // ConnectAsync waiting for the job to start (client.cc): called once, on
-  // the dispatcher thread (WakeJobWaiterLocked), with OK (the job-start
-  // event came: `topology` has its fingerprint), the sticky error, or
+  // A wait for the job's start (AwaitJob in client.cc: WaitForJob and
+  // ConnectAsync): called once, on the dispatcher thread
+  // (WakeJobWaiterLocked), with OK (the job-start event came: `topology`
+  // has its fingerprint), an error (the sticky one, or CancelAll's), or
   // nullopt (the stream cannot tell in time: ask WaitForJob).
   std::function<void(std::optional<absl::Status>)> job_waiter;
   // A job-start event without the fingerprint came (an older coordinator's):
