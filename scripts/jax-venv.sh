@@ -15,6 +15,12 @@ pins=${1:-$root/tests/differential/requirements.txt}
 name=${2:-jax}
 default="${XDG_CACHE_HOME:-$HOME/.cache}/tessera/$name-venv-$(sha256sum "$pins" | cut -c1-12)"
 if [ "$name" = jax ]; then venv=${TESSERA_JAX_VENV:-$default}; else venv=$default; fi
+# Tests that share a venv start together on a fresh machine (dtensor and
+# keras differential both need keras30): the first one creates it while the
+# others wait on its lock, instead of deleting each other's files.
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
 if [ ! -f "$venv/.installed" ]; then
   echo "creating $venv ($name from PyPI, pinned by $pins)" >&2
   rm -rf "$venv"
