@@ -264,9 +264,9 @@ void AwaitJob(const std::shared_ptr<State>& s, std::function<void(absl::Status)>
   bool ask = false;  // an older coordinator's job-start event came already
   {
     absl::MutexLock lock(&s->mu);
-    if (s->sticky.ok() && !s->have_topology && s->job_start_unconfirmed) {
-      ask = true;
-    } else if (s->sticky.ok() && !s->have_topology) {
+    const bool waiting = s->sticky.ok() && !s->have_topology;
+    ask = waiting && s->job_start_unconfirmed;
+    if (waiting && !ask) {
       s->job_waiter = [s, done](std::optional<absl::Status> outcome) {
         if (!outcome.has_value()) return AskWaitForJob(s, done);
         done(*std::move(outcome));

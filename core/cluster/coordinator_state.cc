@@ -107,6 +107,20 @@ bool HolderExitedOnThisHost(const v1::HostInfo& host) {
   return kill(static_cast<pid_t>(host.pid()), 0) != 0 && errno == ESRCH;
 }
 
+namespace {
+
+// What a WaitForJob with omit_devices answers: the topology's identity only.
+std::shared_ptr<const v1::GlobalTopology> TopologySummary(
+    const std::shared_ptr<const v1::GlobalTopology>& topology) {
+  if (topology == nullptr) return nullptr;
+  auto summary = std::make_shared<v1::GlobalTopology>();
+  summary->set_fingerprint(topology->fingerprint());
+  summary->set_generation(topology->generation());
+  return summary;
+}
+
+}  // namespace
+
 CoordinatorOptions CoordinatorOptions::FromConfig(const ClusterConfig& config) {
   CoordinatorOptions options;
   options.job_id = config.job_id;
@@ -215,6 +229,14 @@ void CoordinatorState::AppendEventLocked(v1::Event event) {
   events_.push_back(std::move(event));
   if (events_.size() > kMaxRetainedEvents) events_.pop_front();
   events_appended_ = true;
+}
+
+void CoordinatorState::AppendTopologyEventLocked() {
+  v1::Event event;
+  event.set_topology_generation(generation_);
+  // Clients learn the job's start from this event instead of a WaitForJob.
+  event.set_topology_fingerprint(topology_->fingerprint());
+  AppendEventLocked(std::move(event));
 }
 
 void CoordinatorState::SetTaskStateLocked(int32_t process_id, v1::TaskState state) {
@@ -384,8 +406,7 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
     response->set_max_value_bytes(options_.max_value_bytes);
     if ((job_state_ == v1::JOB_STATE_RUNNING || job_state_ == v1::JOB_STATE_SHUTTING_DOWN) &&
         topology_ != nullptr) {
-      response->mutable_job_topology()->set_fingerprint(topology_->fingerprint());
-      response->mutable_job_topology()->set_generation(topology_->generation());
+      *response->mutable_job_topology() = *TopologySummary(topology_);
     }
   };
   if (task.state != v1::TASK_STATE_NEVER_CONNECTED && task.incarnation == header.incarnation()) {
@@ -455,10 +476,7 @@ absl::Status CoordinatorState::RegisterLocked(const v1::RegisterRequest& request
     AcceptRegistrationLocked(request);
     ++generation_;
     if (absl::Status s = PublishTopologyLocked(); !s.ok()) return s;
-    v1::Event event;
-    event.set_topology_generation(generation_);
-    event.set_topology_fingerprint(topology_->fingerprint());
-    AppendEventLocked(std::move(event));
+    AppendTopologyEventLocked();
     Log(LogLevel::kInfo, absl::StrCat("coordinator: ", restarted, " and rejoined; generation ",
                                       generation_));
     fill();
@@ -558,10 +576,7 @@ void CoordinatorState::MaybeStartJobLocked() {
     CompleteLocked(std::move(waiter.done), absl::OkStatus());
   }
   job_waiters_.clear();
-  v1::Event event;
-  event.set_topology_generation(generation_);
-  event.set_topology_fingerprint(topology_->fingerprint());
-  AppendEventLocked(std::move(event));
+  AppendTopologyEventLocked();
   Log(LogLevel::kInfo,
       absl::StrCat("coordinator: all ", options_.num_processes, " processes registered; job '",
                    options_.job_id, "' is running (", topology_->devices_size(), " devices)"));
@@ -902,20 +917,6 @@ ParkedCall CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
     done(std::move(status));
   });
 }
-
-namespace {
-
-// What a WaitForJob with omit_devices answers: the topology's identity only.
-std::shared_ptr<const v1::GlobalTopology> TopologySummary(
-    const std::shared_ptr<const v1::GlobalTopology>& topology) {
-  if (topology == nullptr) return nullptr;
-  auto summary = std::make_shared<v1::GlobalTopology>();
-  summary->set_fingerprint(topology->fingerprint());
-  summary->set_generation(topology->generation());
-  return summary;
-}
-
-}  // namespace
 
 ParkedCall CoordinatorState::WaitForJob(const v1::WaitForJobRequest& request,
                                         TopologyCompletion done) {

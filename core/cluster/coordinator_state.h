@@ -312,6 +312,8 @@ class CoordinatorState {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void CancelTimerLocked(uint64_t id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void AppendEventLocked(v1::Event event) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The topology's generation and fingerprint (a job start or a rejoin).
+  void AppendTopologyEventLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void SetTaskStateLocked(int32_t process_id, v1::TaskState state)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::TaskInfo TaskInfoLocked(int32_t process_id) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
