@@ -295,6 +295,19 @@ absl::Status Client::WaitForJob() {
     absl::MutexLock lock(&s->mu);
     if (s->have_topology) return absl::OkStatus();
   }
+  if (s->devices_with_job) {
+    // One blocking call on this thread (initialize: one client per
+    // process): its answer is taken here, before a job failure that
+    // follows the job's start can cancel a reply still queued for the
+    // dispatcher thread.
+    v1::WaitForJobRequest wait = JobWaitRequest(*s);
+    v1::GlobalTopology topology;
+    TESSERA_RETURN_IF_ERROR(
+        Call(s, wait, s->init_deadline + kBlockingMargin,
+             [&](grpc::ClientContext* c) { return s->stub->WaitForJob(c, wait, &topology); }));
+    ApplyJobTopology(*s, topology);
+    return absl::OkStatus();
+  }
   // Shared with the waiter: Notify may still be returning on the
   // dispatcher thread when this call has returned.
   struct Outcome {
